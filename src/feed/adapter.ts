@@ -1,0 +1,64 @@
+// What an adapter file needs besides its own feed knowledge: the contract, a checked definition,
+// and the Bank resource derived from its descriptor.
+import { findWindows } from "windows-iana";
+
+import type { BankAdapter, BankDescriptor, BankResource } from "../types.js";
+import { isIsoDate } from "./dates.js";
+
+/** Declares an adapter; `export default defineAdapter({...})` in adapters/<ID>.ts. */
+export function defineAdapter(adapter: BankAdapter): BankAdapter {
+  return adapter;
+}
+
+/** The Windows zone id of an IANA zone, from the CLDR mapping in windows-iana. */
+export function windowsZoneOf(iana: string): string | undefined {
+  return findWindows(iana)?.[0];
+}
+
+/** The Bank resource of spec §2.1 for a descriptor. */
+export function toBankResource(bank: BankDescriptor): BankResource {
+  return {
+    id: bank.id,
+    name: bank.names.map((n) => ({ languageCode: n.languageCode, name: n.name, abbreviatedName: n.abbreviatedName })),
+    dailyUpdateTime: bank.dailyUpdateTime,
+    bankCurrency: bank.bankCurrency,
+    countryCode: [...bank.countryCode],
+    region: [...bank.region],
+    timeZone: { windowsTimeZoneId: windowsZoneOf(bank.timeZone) ?? "UTC", ianaTimeZoneName: bank.timeZone },
+    supportedFrequencies: bank.supportedFrequencies ?? ["Daily"],
+    website: bank.website,
+  };
+}
+
+export const REGIONS = ["Africa", "Americas", "Asia", "Europe", "Oceania"] as const;
+
+/** Every problem with a descriptor, as sentences; empty when it is sound. */
+export function descriptorProblems(bank: BankDescriptor): string[] {
+  const problems: string[] = [];
+  const need = (ok: boolean, what: string) => ok || problems.push(what);
+  need(/^[A-Z][A-Z0-9]{1,9}$/.test(bank.id), `id "${bank.id}" is not 2-10 upper-case letters and digits`);
+  need(bank.names.length > 0 && bank.names[0]?.languageCode === "en", "the first name must be the English one");
+  for (const n of bank.names) {
+    need(/^[a-z]{2,3}$/.test(n.languageCode), `language code "${n.languageCode}" is not ISO 639`);
+    need(n.name.trim() !== "" && n.abbreviatedName.trim() !== "", `a ${n.languageCode} name or abbreviation is empty`);
+  }
+  need(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(bank.dailyUpdateTime), `dailyUpdateTime "${bank.dailyUpdateTime}" is not HH:MM:SS`);
+  need(/^[A-Z]{3}$/.test(bank.bankCurrency), `bankCurrency "${bank.bankCurrency}" is not a currency code`);
+  need(bank.countryCode.length > 0 && bank.countryCode.every((c) => /^[A-Z]{2}$/.test(c)), "countryCode must be ISO 3166-1 alpha-2 codes");
+  need(bank.region.length > 0 && bank.region.every((r) => (REGIONS as readonly string[]).includes(r)), `region must be among ${REGIONS.join(", ")}`);
+  let zoneOk = true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: bank.timeZone });
+  } catch {
+    zoneOk = false;
+  }
+  need(zoneOk, `timeZone "${bank.timeZone}" is not an IANA zone`);
+  need(zoneOk && windowsZoneOf(bank.timeZone) !== undefined, `no Windows zone is known for "${bank.timeZone}"`);
+  need(/^https?:\/\//.test(bank.website), "website must be a URL");
+  need(/^https?:\/\//.test(bank.sourceUrl), "sourceUrl must be a URL");
+  need(bank.publicationDays.length > 0 && bank.publicationDays.every((d) => d >= 1 && d <= 7), "publicationDays must be ISO weekdays 1-7");
+  need(isIsoDate(bank.coverageStart), `coverageStart "${bank.coverageStart}" is not a date`);
+  need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
+  if (bank.credential) need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
+  return problems;
+}

@@ -1,0 +1,69 @@
+// Turning a feed's bytes into something to parse, and refusing what is plainly not the feed:
+// an empty body, an HTML error or WAF page served with status 200, a truncated document.
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+
+import { FeedError } from "../errors.js";
+
+/** Decodes bytes in the feed's encoding (utf-8, windows-1251, iso-8859-2 …); invalid UTF-8 is an error. */
+export function decodeText(bankId: string, body: Uint8Array, encoding = "utf-8"): string {
+  let text: string;
+  try {
+    text = new TextDecoder(encoding, { fatal: encoding.toLowerCase().replace("-", "") === "utf8" }).decode(body);
+  } catch {
+    throw new FeedError(bankId, `body is not valid ${encoding} text`);
+  }
+  return text.replace(/^\uFEFF/, "");
+}
+
+/** True when a body is an HTML page rather than data. */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text);
+}
+
+/** Rejects an empty body or an HTML page before any format-specific parsing. */
+export function expectFeedText(bankId: string, text: string, what: string): string {
+  if (text.trim() === "") throw new FeedError(bankId, `empty body where ${what} was expected`);
+  if (looksLikeHtml(text)) throw new FeedError(bankId, `an HTML page where ${what} was expected (an error or WAF page?)`);
+  return text;
+}
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  // Feeds repeat elements; callers use asArray() to read one-or-many uniformly.
+});
+
+/** Parses XML with every value kept as text. A malformed or truncated document is a FeedError. */
+export function parseXml(bankId: string, text: string): Record<string, unknown> {
+  expectFeedText(bankId, text, "XML");
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new FeedError(bankId, `malformed XML (${valid.err.msg} at line ${valid.err.line})`);
+  return xmlParser.parse(text) as Record<string, unknown>;
+}
+
+/** One-or-many, as XML-to-object mappings give it. */
+export function asArray<T>(value: T | T[] | undefined | null): T[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Parses JSON keeping every number's digits (`24.170` stays `24.170`); read them with jsonNumberText. */
+export function parseJsonExact(bankId: string, text: string): unknown {
+  expectFeedText(bankId, text, "JSON");
+  try {
+    return parseLossless(text);
+  } catch (error) {
+    throw new FeedError(bankId, `malformed JSON (${(error as Error).message})`);
+  }
+}
+
+/** The exact text of a JSON number (or of a string holding one); undefined for anything else. */
+export function jsonNumberText(value: unknown): string | undefined {
+  if (isLosslessNumber(value)) return value.value;
+  if (typeof value === "string") return value;
+  return undefined;
+}

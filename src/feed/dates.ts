@@ -1,0 +1,59 @@
+// Calendar dates as YYYY-MM-DD strings: validation, conversion from feed formats, arithmetic in UTC.
+import type { IsoDate, Weekday } from "../types.js";
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date in YYYY-MM-DD (rejects 2026-02-30). */
+export function isIsoDate(text: string): boolean {
+  const m = ISO.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** Builds an ISO date from parts, or undefined when they are not a real date. */
+export function isoFromParts(year: number | string, month: number | string, day: number | string): IsoDate | undefined {
+  const text = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+  return isIsoDate(text) ? text : undefined;
+}
+
+/** `DD.MM.YYYY`, `DD/MM/YYYY` or `DD-MM-YYYY` to ISO. */
+export function fromDayMonthYear(text: string): IsoDate | undefined {
+  const m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(text.trim());
+  return m ? isoFromParts(m[3]!, m[2]!, m[1]!) : undefined;
+}
+
+function toUtc(date: IsoDate): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole days from a to b (b - a). */
+export function daysBetween(a: IsoDate, b: IsoDate): number {
+  return Math.round((toUtc(b).getTime() - toUtc(a).getTime()) / 86_400_000);
+}
+
+export function weekday(date: IsoDate): Weekday {
+  const day = toUtc(date).getUTCDay();
+  return (day === 0 ? 7 : day) as Weekday;
+}
+
+/** Today's date in an IANA zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): IsoDate {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+/** Splits an inclusive range into chunks of at most `maxDays` days. */
+export function chunkRange(from: IsoDate, to: IsoDate, maxDays: number): Array<{ from: IsoDate; to: IsoDate }> {
+  const chunks: Array<{ from: IsoDate; to: IsoDate }> = [];
+  for (let start = from; start <= to; start = addDays(start, maxDays)) {
+    const end = addDays(start, maxDays - 1);
+    chunks.push({ from: start, to: end < to ? end : to });
+  }
+  return chunks;
+}

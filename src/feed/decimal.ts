@@ -1,0 +1,92 @@
+// Exact decimal text, end to end. A rate is kept as the digits the bank published; the only
+// arithmetic (means, unit division, inversion, grams to ounces) is done with decimal.js, never floats.
+import { Decimal } from "decimal.js";
+
+import type { Derivation } from "../types.js";
+
+const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+
+const PLAIN = /^\d+(\.\d+)?$/;
+
+export interface DecimalSyntax {
+  /** The feed writes `12,5` for 12.5. */
+  decimalComma?: boolean;
+  /** Characters used as thousands separators in this feed (e.g. "," or " " or "."). */
+  thousands?: string;
+}
+
+/**
+ * Reads a decimal as written in a feed and returns its plain text (`1.0850` stays `1.0850`).
+ * Returns undefined for text that is not a decimal, so the caller names the bank in its error.
+ */
+export function readDecimal(raw: string, syntax: DecimalSyntax = {}): string | undefined {
+  let text = raw.trim().replace(/^\+/, "");
+  if (syntax.thousands) {
+    for (const sep of syntax.thousands) text = text.split(sep).join("");
+  }
+  text = text.replace(/[\u00a0\u202f]/g, "");
+  if (syntax.decimalComma) text = text.replace(",", ".");
+  if (text.startsWith(".")) text = `0${text}`;
+  if (!PLAIN.test(text)) return undefined;
+  // Leading zeros carry no meaning ("007.5" is 7.5); trailing zeros are the bank's precision and stay.
+  return text.replace(/^0+(?=\d)/, "");
+}
+
+/** True when the text is a positive plain decimal. */
+export function isPositiveDecimal(text: string): boolean {
+  return PLAIN.test(text) && /[1-9]/.test(text);
+}
+
+function plain(value: Decimal): string {
+  return value.toFixed();
+}
+
+/** Exact mean of two decimals (official mid of a buying and a selling rate). */
+export function mean(a: string, b: string): string {
+  return plain(new Exact(a).plus(b).div(2));
+}
+
+/** Exact product. */
+export function multiply(a: string, b: string): string {
+  return plain(new Exact(a).times(b));
+}
+
+/** `1 / x` to 10 significant digits, the rule for a bank's odd-direction quotes. */
+export function invert(rate: string): string {
+  return plain(new Exact(1).div(rate).toSignificantDigits(10));
+}
+
+/** Grams per troy ounce, exactly. */
+export const GRAMS_PER_TROY_OUNCE = "31.1034768";
+
+export interface UnitRate {
+  rate: string;
+  unitMultiplier?: number;
+  derivation?: Derivation;
+}
+
+/**
+ * A rate quoted per `units` units: a power of ten is kept as unitMultiplier (100 JPY gives 2);
+ * any other count is divided out exactly (to 1 unit), or to 10 significant digits when the
+ * quotient does not terminate.
+ */
+export function perUnits(rate: string, units: string | number): UnitRate {
+  const count = new Exact(units);
+  if (!count.isInteger() || count.lte(0)) throw new RangeError(`unit count ${String(units)} is not a positive integer`);
+  const digits = count.toFixed();
+  if (/^10*$/.test(digits)) {
+    const power = digits.length - 1;
+    return power === 0 ? { rate } : { rate, unitMultiplier: power };
+  }
+  const quotient = new Exact(rate).div(count);
+  const terminates = quotient.times(count).eq(rate) && quotient.decimalPlaces() < 40;
+  return {
+    rate: plain(terminates ? quotient : quotient.toSignificantDigits(10)),
+    derivation: "unit-normalised",
+  };
+}
+
+/** Compares two decimal texts by value. */
+export function compareDecimal(a: string, b: string): number {
+  return new Exact(a).cmp(b);
+}

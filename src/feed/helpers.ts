@@ -1,0 +1,27 @@
+// Small helpers shared by many adapters.
+import { FeedError } from "../errors.js";
+import type { BankAdapter, FetchContext, IsoDate } from "../types.js";
+import { addDays, todayIn } from "./dates.js";
+import { readDecimal, type DecimalSyntax } from "./decimal.js";
+
+/** A decimal from the feed, or a FeedError naming the bank, the field and the text. */
+export function requireDecimal(bankId: string, raw: unknown, what: string, syntax?: DecimalSyntax): string {
+  const text = typeof raw === "string" ? readDecimal(raw, syntax) : undefined;
+  if (text === undefined) throw new FeedError(bankId, `${what}: "${String(raw)}" is not a decimal number`);
+  return text;
+}
+
+/** The credential an adapter declares, from the environment, or a FeedError saying which variable to set. */
+export function credentialFrom(adapter: Pick<BankAdapter, "bank">, ctx: FetchContext): string {
+  const need = adapter.bank.credential;
+  if (!need) throw new Error(`${adapter.bank.id} declares no credential`);
+  const value = ctx.env[need.env];
+  if (!value) throw new FeedError(adapter.bank.id, `needs ${need.env} (${need.description})`);
+  return value;
+}
+
+/** The window a "latest" fetch asks for: the last `days` days up to today in the bank's zone. */
+export function recentDays(timeZone: string, days: number, now: Date = new Date()): { from: IsoDate; to: IsoDate } {
+  const to = todayIn(timeZone, now);
+  return { from: addDays(to, -days), to };
+}

@@ -1,0 +1,21 @@
+// Everything an adapter file imports: the contract, exact decimals, dates, body checks, errors.
+// `import { ... } from "../src/feed/kit.js"` and nothing else from src/.
+export type {
+  BankAdapter,
+  BankDescriptor,
+  BankName,
+  FeedDocument,
+  FetchContext,
+  FetchRange,
+  HttpClient,
+  IsoDate,
+  ParseContext,
+  RateRecord,
+  Weekday,
+} from "../types.js";
+export { FeedError } from "../errors.js";
+export { defineAdapter } from "./adapter.js";
+export { GRAMS_PER_TROY_OUNCE, invert, mean, multiply, perUnits, readDecimal, type DecimalSyntax, type UnitRate } from "./decimal.js";
+export { addDays, chunkRange, daysBetween, fromDayMonthYear, isIsoDate, isoFromParts, todayIn, weekday } from "./dates.js";
+export { asArray, decodeText, expectFeedText, jsonNumberText, looksLikeHtml, parseJsonExact, parseXml } from "./body.js";
+export { credentialFrom, recentDays, requireDecimal } from "./helpers.js";

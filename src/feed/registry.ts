@@ -1,0 +1,59 @@
+// Finds the adapters: every adapters/<ID>.ts (or .js once built) is a bank. Adding a bank is adding
+// one file there; nothing else lists the banks.
+import { readdirSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+
+import { UserError } from "../errors.js";
+import type { BankAdapter } from "../types.js";
+import { descriptorProblems } from "./adapter.js";
+
+const ADAPTER_FILE = /^([A-Z][A-Z0-9]{1,9})\.(ts|js)$/;
+
+/** The adapters folder: ../../adapters from src/feed, in source and in dist alike. */
+export const ADAPTERS_DIR = fileURLToPath(new URL("../../adapters/", import.meta.url));
+
+let cache: Promise<Map<string, BankAdapter>> | undefined;
+
+async function load(dir: string): Promise<Map<string, BankAdapter>> {
+  const files = readdirSync(dir).filter((f) => ADAPTER_FILE.test(f) && !f.endsWith(".d.ts"));
+  const adapters = new Map<string, BankAdapter>();
+  const loaded = await Promise.all(
+    files.map(async (file) => {
+      const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: BankAdapter };
+      return { file, adapter: mod.default };
+    }),
+  );
+  for (const { file, adapter } of loaded.sort((a, b) => a.file.localeCompare(b.file))) {
+    const id = ADAPTER_FILE.exec(file)![1]!;
+    if (!adapter?.bank || typeof adapter.parse !== "function" || typeof adapter.fetch !== "function") {
+      throw new Error(`adapters/${file} does not export default defineAdapter({ bank, fetch, parse })`);
+    }
+    if (adapter.bank.id !== id) throw new Error(`adapters/${file} declares bank id ${adapter.bank.id}`);
+    const problems = descriptorProblems(adapter.bank);
+    if (problems.length) throw new Error(`adapters/${file}: ${problems.join("; ")}`);
+    adapters.set(id, adapter);
+  }
+  return adapters;
+}
+
+/** Every adapter, by bank id, sorted by id. Loaded once. */
+export function loadAdapters(dir: string = ADAPTERS_DIR): Promise<Map<string, BankAdapter>> {
+  if (dir !== ADAPTERS_DIR) return load(dir);
+  return (cache ??= load(dir));
+}
+
+/** The adapter of a bank id given by a user (case-insensitive), or a UserError naming the known ids. */
+export async function adapterFor(id: string): Promise<BankAdapter> {
+  const adapters = await loadAdapters();
+  const adapter = adapters.get(id.toUpperCase());
+  if (!adapter) throw new UserError(`unknown bank "${id}" (known: ${[...adapters.keys()].join(", ")})`);
+  return adapter;
+}
+
+/** The adapters named by a command's arguments, or all of them. */
+export async function adaptersFor(ids: string[], all: boolean): Promise<BankAdapter[]> {
+  if (all) return [...(await loadAdapters()).values()];
+  if (ids.length === 0) throw new UserError("name at least one bank id, or --all");
+  return Promise.all(ids.map(adapterFor));
+}

@@ -1,0 +1,105 @@
+// From feed answers to stored rows: parse every answer with the bank's adapter, validate, and
+// store them in one transaction. A body the adapter rejects stores nothing.
+import { readFile } from "node:fs/promises";
+
+import { FeedError, UserError } from "../errors.js";
+import { redactUrl } from "../feed/redact.js";
+import type { Store } from "../store/database.js";
+import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
+import type { BankAdapter, FeedDocument, FetchContext, FetchRange, RateRecord } from "../types.js";
+import { validateRecords } from "./validate.js";
+
+/** Parses and validates every document; throws before anything is stored if one is bad. */
+export function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Array<{ doc: FeedDocument; records: RateRecord[] }> {
+  const { id, bankCurrency } = adapter.bank;
+  const parsed = docs.map((doc) => {
+    let records: RateRecord[];
+    try {
+      records = adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+    } catch (error) {
+      if (error instanceof FeedError) throw error;
+      throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`);
+    }
+    return { doc, records: validateRecords(id, bankCurrency, records) };
+  });
+  // Across answers too: one key must not get two values in one ingest.
+  validateRecords(id, bankCurrency, parsed.flatMap((p) => p.records));
+  return parsed;
+}
+
+export function storeDocuments(store: Store, adapter: BankAdapter, docs: FeedDocument[], kind: "fetch" | "import"): IngestResult {
+  const batches: IngestBatch[] = parseDocuments(adapter, docs).map(({ doc, records }) => ({
+    provenance: {
+      kind,
+      method: doc.method,
+      url: redactUrl(doc.url),
+      startedAt: doc.startedAt,
+      finishedAt: doc.finishedAt,
+      httpStatus: doc.status,
+      body: doc.body,
+    },
+    records,
+  }));
+  return ingestBatches(store, adapter.bank.id, batches);
+}
+
+/** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
+export async function readSavedResponse(adapter: BankAdapter, file: string, url?: string): Promise<FeedDocument> {
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot read ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message}`);
+  }
+  if (url !== undefined) {
+    try {
+      new URL(url);
+    } catch {
+      throw new UserError(`--url "${url}" is not a URL`);
+    }
+  }
+  const at = new Date();
+  return {
+    url: url ?? adapter.bank.sourceUrl,
+    method: "GET",
+    status: 200,
+    contentType: "",
+    body,
+    startedAt: at,
+    finishedAt: at,
+  };
+}
+
+/** `exrates import`: one saved answer, stored as one ingest. Failures change nothing. */
+export async function importFile(store: Store, adapter: BankAdapter, file: string, url?: string): Promise<IngestResult> {
+  const doc = await readSavedResponse(adapter, file, url);
+  return storeDocuments(store, adapter, [doc], "import");
+}
+
+/** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */
+export async function fetchAndStore(store: Store, adapter: BankAdapter, range: FetchRange, ctx: FetchContext): Promise<IngestResult> {
+  const startedAt = new Date();
+  let docs: FeedDocument[] = [];
+  try {
+    docs = await adapter.fetch(range, ctx);
+    return storeDocuments(store, adapter, docs, "fetch");
+  } catch (error) {
+    const last = docs.at(-1);
+    recordFailedFetch(
+      store,
+      adapter.bank.id,
+      {
+        kind: "fetch",
+        method: last?.method ?? "GET",
+        url: redactUrl(last?.url ?? adapter.bank.sourceUrl),
+        startedAt,
+        finishedAt: new Date(),
+        httpStatus: last?.status,
+        body: last?.body,
+      },
+      (error as Error).message,
+    );
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+// The gate between an adapter and the store: every record is checked, duplicates folded, and a
+// conflict inside one feed answer is refused rather than resolved by guessing.
+import { FeedError } from "../errors.js";
+import { isPositiveDecimal } from "../feed/decimal.js";
+import { isIsoDate } from "../feed/dates.js";
+import type { RateRecord } from "../types.js";
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function validateRecords(bankId: string, bankCurrency: string, records: RateRecord[]): RateRecord[] {
+  const byKey = new Map<string, RateRecord>();
+  for (const r of records) {
+    const where = `${r.currency} on ${r.effectiveDate}`;
+    if (!isIsoDate(r.effectiveDate)) throw new FeedError(bankId, `effective date "${r.effectiveDate}" is not a real YYYY-MM-DD date`);
+    if (!CURRENCY.test(r.currency)) throw new FeedError(bankId, `currency "${r.currency}" is not a three-letter code`);
+    if (r.currency === bankCurrency) throw new FeedError(bankId, `a rate of the bank's own currency ${bankCurrency} on ${r.effectiveDate}`);
+    if (typeof r.rate !== "string" || !isPositiveDecimal(r.rate)) throw new FeedError(bankId, `rate "${String(r.rate)}" of ${where} is not a positive decimal`);
+    const m = r.unitMultiplier;
+    if (m !== undefined && (!Number.isInteger(m) || m < 0 || m > 9)) throw new FeedError(bankId, `unitMultiplier ${m} of ${where} is not 0-9`);
+    const normal: RateRecord = { effectiveDate: r.effectiveDate, currency: r.currency, rate: r.rate };
+    if (m) normal.unitMultiplier = m;
+    if (r.derivation) normal.derivation = r.derivation;
+    const key = `${r.effectiveDate} ${r.currency}`;
+    const seen = byKey.get(key);
+    if (seen && (seen.rate !== normal.rate || (seen.unitMultiplier ?? 0) !== (normal.unitMultiplier ?? 0))) {
+      throw new FeedError(bankId, `two different rates for ${where}: ${seen.rate} and ${normal.rate}`);
+    }
+    byKey.set(key, normal);
+  }
+  return [...byKey.values()].sort((a, b) =>
+    a.effectiveDate === b.effectiveDate ? (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0) : a.effectiveDate < b.effectiveDate ? -1 : 1,
+  );
+}

@@ -1,0 +1,8 @@
+// Every migration, in order. Add a new file and one line here; never edit a released migration.
+import type { Migration } from "kysely";
+
+import { migration001Rates } from "./001_rates.js";
+
+export const migrations: Record<string, Migration> = {
+  "001_rates": migration001Rates,
+};

@@ -1,0 +1,190 @@
+// Writing and reading rates. One ingest of one bank is one transaction: its fetch provenance and
+// all its rows land together, or nothing does. Unchanged rows are left alone; a changed figure
+// replaces the stored one and the trigger of migration 001 keeps the old one as a revision.
+import { createHash } from "node:crypto";
+
+import type { IsoDate, RateRecord } from "../types.js";
+import type { Store } from "./database.js";
+
+/** Where a batch of records came from: one HTTP answer or one imported file. */
+export interface Provenance {
+  kind: "fetch" | "import";
+  method: "GET" | "POST";
+  /** Already redacted. */
+  url: string;
+  startedAt: Date;
+  finishedAt: Date;
+  httpStatus?: number;
+  body: Uint8Array;
+}
+
+export interface IngestBatch {
+  provenance: Provenance;
+  records: RateRecord[];
+}
+
+export interface IngestResult {
+  fetchIds: number[];
+  inserted: number;
+  revised: number;
+  unchanged: number;
+  /** Distinct effective dates touched by inserted or revised rows, sorted. */
+  changedDates: IsoDate[];
+}
+
+export interface StoredRate {
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+  derivation: string | null;
+  storedAt: string;
+}
+
+// The hot path is raw SQL prepared once per connection: an ingest of a multi-year history is
+// hundreds of thousands of rows, and a kysely round trip per row costs several times more.
+const UPSERT = `
+  insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at)
+  values (?, ?, ?, ?, ?, ?, ?, ?)
+  on conflict (bank_id, effective_date, currency) do update set
+    rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
+    fetch_id = excluded.fetch_id, stored_at = excluded.stored_at
+  where rates.rate is not excluded.rate or rates.unit_multiplier is not excluded.unit_multiplier
+     or rates.derivation is not excluded.derivation`;
+
+const INSERT_FETCH = `
+  insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
+
+function prepare(store: Store) {
+  const { sqlite } = store;
+  return {
+    upsert: sqlite.prepare(UPSERT),
+    insertFetch: sqlite.prepare(INSERT_FETCH),
+    lastRevisionId: sqlite.prepare("select coalesce(max(id), 0) as id from rate_revisions").pluck(),
+    revisedDates: sqlite.prepare("select distinct effective_date from rate_revisions where id > ?").pluck(),
+  };
+}
+
+function statements(store: Store) {
+  let s = prepared.get(store);
+  if (!s) prepared.set(store, (s = prepare(store)));
+  return s;
+}
+
+export function sha256(body: Uint8Array): string {
+  return createHash("sha256").update(body).digest("hex");
+}
+
+/** Stores one bank's batches in one transaction. Records must already be validated. */
+export function ingestBatches(store: Store, bankId: string, batches: IngestBatch[], now: Date = new Date()): IngestResult {
+  const s = statements(store);
+  const storedAt = now.toISOString();
+  const run = store.sqlite.transaction(() => {
+    const revisionsBefore = s.lastRevisionId.get() as number;
+    const fetchIds: number[] = [];
+    const changed = new Set<IsoDate>();
+    let written = 0;
+    let total = 0;
+    for (const { provenance: p, records } of batches) {
+      const fetchId = Number(
+        s.insertFetch.run(
+          bankId,
+          p.kind,
+          p.method,
+          p.url,
+          p.startedAt.toISOString(),
+          p.finishedAt.toISOString(),
+          p.httpStatus ?? null,
+          p.body.length,
+          sha256(p.body),
+          null,
+        ).lastInsertRowid,
+      );
+      fetchIds.push(fetchId);
+      for (const r of records) {
+        total++;
+        const info = s.upsert.run(bankId, r.effectiveDate, r.currency, r.rate, r.unitMultiplier ?? 0, r.derivation ?? null, fetchId, storedAt);
+        if (info.changes > 0) {
+          written++;
+          changed.add(r.effectiveDate);
+        }
+      }
+    }
+    const revisedDates = s.revisedDates.all(revisionsBefore) as string[];
+    const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
+    for (const d of revisedDates) changed.add(d);
+    return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates: [...changed].sort() };
+  });
+  return run.immediate();
+}
+
+/** Records a fetch that failed (network, HTTP status, or a body the adapter rejected). */
+export function recordFailedFetch(
+  store: Store,
+  bankId: string,
+  p: Omit<Provenance, "body"> & { body?: Uint8Array },
+  error: string,
+): number {
+  const s = statements(store);
+  return Number(
+    s.insertFetch.run(
+      bankId,
+      p.kind,
+      p.method,
+      p.url,
+      p.startedAt.toISOString(),
+      p.finishedAt.toISOString(),
+      p.httpStatus ?? null,
+      p.body ? p.body.length : null,
+      p.body ? sha256(p.body) : null,
+      error,
+    ).lastInsertRowid,
+  );
+}
+
+/** The newest effective date stored for a bank. */
+export async function newestDate(store: Store, bankId: string): Promise<IsoDate | undefined> {
+  const row = await store.db
+    .selectFrom("rates")
+    .select((eb) => eb.fn.max("effective_date").as("date"))
+    .where("bank_id", "=", bankId)
+    .executeTakeFirst();
+  return row?.date ?? undefined;
+}
+
+/** Every bank with rates, and its newest date. */
+export async function newestDates(store: Store): Promise<Map<string, IsoDate>> {
+  const rows = await store.db
+    .selectFrom("rates")
+    .select(["bank_id", (eb) => eb.fn.max("effective_date").as("date")])
+    .groupBy("bank_id")
+    .execute();
+  return new Map(rows.map((r) => [r.bank_id, r.date]));
+}
+
+/** The rates of one bank on one date, sorted by currency. */
+export async function ratesOn(store: Store, bankId: string, date: IsoDate): Promise<StoredRate[]> {
+  const rows = await store.db
+    .selectFrom("rates")
+    .select(["currency", "rate", "unit_multiplier", "derivation", "stored_at"])
+    .where("bank_id", "=", bankId)
+    .where("effective_date", "=", date)
+    .orderBy("currency")
+    .execute();
+  return rows.map((r) => ({
+    currency: r.currency,
+    rate: r.rate,
+    unitMultiplier: r.unit_multiplier,
+    derivation: r.derivation,
+    storedAt: r.stored_at,
+  }));
+}
+
+/** The most recent fetch of a bank, successful or not. */
+export async function lastFetch(store: Store, bankId: string, onlySuccessful = false) {
+  let q = store.db.selectFrom("fetches").selectAll().where("bank_id", "=", bankId);
+  if (onlySuccessful) q = q.where("error", "is", null);
+  return q.orderBy("id", "desc").limit(1).executeTakeFirst();
+}

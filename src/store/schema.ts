@@ -1,0 +1,52 @@
+// The database's tables as kysely sees them. Migrations in ./migrations create them.
+import type { Generated } from "kysely";
+
+export interface FetchesTable {
+  id: Generated<number>;
+  bank_id: string;
+  /** `fetch` (live HTTP), `import` (a saved file given to `exrates import`). */
+  kind: string;
+  method: string;
+  /** Redacted: no credential ever reaches the database. */
+  url: string;
+  started_at: string;
+  finished_at: string | null;
+  http_status: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  error: string | null;
+}
+
+export interface RatesTable {
+  bank_id: string;
+  effective_date: string;
+  currency: string;
+  /** Exact decimal text as published. */
+  rate: string;
+  unit_multiplier: number;
+  derivation: string | null;
+  fetch_id: number;
+  stored_at: string;
+}
+
+export interface RateRevisionsTable {
+  id: Generated<number>;
+  bank_id: string;
+  effective_date: string;
+  currency: string;
+  old_rate: string;
+  old_unit_multiplier: number;
+  old_derivation: string | null;
+  old_fetch_id: number;
+  new_rate: string;
+  new_unit_multiplier: number;
+  new_derivation: string | null;
+  new_fetch_id: number;
+  revised_at: string;
+}
+
+export interface Database {
+  fetches: FetchesTable;
+  rates: RatesTable;
+  rate_revisions: RateRevisionsTable;
+}

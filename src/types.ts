@@ -1,0 +1,172 @@
+// The types at the boundaries of exrates, declared once and reused by every stage:
+// what an adapter describes and returns, what the store keeps, what the publisher writes.
+
+/** A calendar date, YYYY-MM-DD (ISO 8601). */
+export type IsoDate = string;
+
+/**
+ * `Direct`: units of the bank's own currency per unit(s) of the foreign one (CNB: 1 USD = 20.611 CZK).
+ * `Indirect`: foreign units per one unit of the bank's own currency (ECB: 1 EUR = 1.0850 USD).
+ */
+export type QuoteType = "Direct" | "Indirect";
+
+/** ISO weekday: Monday 1 … Sunday 7. */
+export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+/** One language's name of a bank (spec §2.1 `name[]`). */
+export interface BankName {
+  languageCode: string;
+  name: string;
+  abbreviatedName: string;
+}
+
+/** The Bank resource exactly as spec §2.1 publishes it. */
+export interface BankResource {
+  id: string;
+  name: BankName[];
+  dailyUpdateTime: string;
+  bankCurrency: string;
+  countryCode: string[];
+  region: string[];
+  timeZone: { windowsTimeZoneId: string; ianaTimeZoneName: string };
+  supportedFrequencies: string[];
+  website: string;
+}
+
+/** A credential an adapter needs from the environment to call its feed live. */
+export interface CredentialRequirement {
+  /** Environment variable, e.g. `EXRATES_FRED_API_KEY`. */
+  env: string;
+  /** What it is and where to get it, shown when it is missing. */
+  description: string;
+}
+
+/**
+ * Everything exrates knows about a bank: the Bank resource's facts plus how and when to fetch.
+ * The Windows zone id is not written here: it is derived from `timeZone` by a library.
+ */
+export interface BankDescriptor {
+  /** Upper-case letters and digits, 2 to 10 characters. */
+  id: string;
+  /** English first, then the bank's own language(s). */
+  names: BankName[];
+  /** Local time of the daily publication, HH:MM:SS, in `timeZone`. */
+  dailyUpdateTime: string;
+  bankCurrency: string;
+  /** ISO 3166-1 alpha-2 codes of every country using `bankCurrency`. */
+  countryCode: string[];
+  /** UN geoscheme region names. */
+  region: string[];
+  /** IANA zone name. */
+  timeZone: string;
+  website: string;
+  quoteType: QuoteType;
+  /** Weekdays on which the bank publishes. */
+  publicationDays: Weekday[];
+  /** First date the feed offers (backfill default start). */
+  coverageStart: IsoDate;
+  /** The widest date range one fetch may ask for, in days (backfill chunk size). */
+  maxRangeDays: number;
+  /** The main feed URL, shown as the source of published data. */
+  sourceUrl: string;
+  /** Defaults to ["Daily"]. */
+  supportedFrequencies?: string[];
+  /** Set when the live endpoint needs a registered key. */
+  credential?: CredentialRequirement;
+  /** A historical-only source: used by backfill, never scheduled. */
+  historicalOnly?: boolean;
+}
+
+/**
+ * How a stored figure was derived from what the bank published, when it is not the
+ * published text itself. Kept in storage so that every non-verbatim figure is flagged.
+ */
+export type Derivation =
+  | "inverted" // the bank quoted the other direction; inverted to 10 significant digits
+  | "mean" // exact mean of the bank's buying and selling rates
+  | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
+  | "per-troy-ounce"; // per-gram metal price times 31.1034768
+
+/** One normalised rate, the unit of everything downstream of an adapter. */
+export interface RateRecord {
+  effectiveDate: IsoDate;
+  /** ISO 4217 code (or XAU/XAG/XPT/XPD/XDR). */
+  currency: string;
+  /** Exact decimal text: digits, optional point, no exponent, no thousands separators. */
+  rate: string;
+  /** The rate applies to 10^unitMultiplier units; omitted when 0. */
+  unitMultiplier?: number;
+  derivation?: Derivation;
+}
+
+/** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
+export interface FeedDocument {
+  /** The bank's URL (never the mirror's), with secrets still in it: redact before logging. */
+  url: string;
+  method: "GET" | "POST";
+  status: number;
+  contentType: string;
+  body: Buffer;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** What `parse` knows besides the bytes. */
+export interface ParseContext {
+  /** The URL the body was fetched from; adapters with several endpoints dispatch on it. */
+  url: string;
+  contentType?: string;
+}
+
+/** What to fetch: the newest publication, or an inclusive date range (one chunk). */
+export type FetchRange = { kind: "latest" } | { kind: "range"; from: IsoDate; to: IsoDate };
+
+/** The shared HTTP client adapters fetch through (see src/feed/http.ts). */
+export interface HttpClient {
+  get(url: string, init?: HttpRequestInit): Promise<FeedDocument>;
+  post(url: string, body: string, init?: HttpRequestInit): Promise<FeedDocument>;
+  /** A client that keeps cookies between its requests, for pages that need a session. */
+  session(): HttpClient;
+}
+
+export interface HttpRequestInit {
+  headers?: Record<string, string>;
+  /** Accept header; each adapter says what its feed serves. */
+  accept?: string;
+}
+
+export interface FetchContext {
+  http: HttpClient;
+  /** The environment, for credentials (`EXRATES_<ID>_API_KEY`). */
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+/** One bank: its descriptor, how to fetch, and a pure parser. One file per bank in adapters/. */
+export interface BankAdapter {
+  bank: BankDescriptor;
+  /** Calls the bank's endpoints for the range and returns every answer, in order. */
+  fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
+  /** Pure: bytes in, normalised records out. Throws FeedError on anything it does not understand. */
+  parse(body: Uint8Array, ctx: ParseContext): RateRecord[];
+}
+
+/** One currency in a published document. */
+export interface PublishedRate {
+  currency: string;
+  rate: string;
+  unitMultiplier?: number;
+}
+
+/** The latest rates of a bank as the publisher renders them (spec §2.2 to §2.5). */
+export interface LatestRatesDocument {
+  bankId: string;
+  baseCurrency: string;
+  quoteType: QuoteType;
+  effectiveDate: IsoDate;
+  /** Sorted by currency code. */
+  rates: PublishedRate[];
+  /** When the newest of these figures was stored (ISO 8601 UTC); part of the data, so output stays deterministic. */
+  publishedAt: string;
+  sourceUrl: string;
+}

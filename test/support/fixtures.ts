@@ -1,0 +1,14 @@
+// The project's own small fixtures, written by hand in each bank's format (test/fixtures/<ID>/).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+export function fixture(path: string): Buffer {
+  return readFileSync(`${FIXTURES_DIR}/${path}`);
+}
+
+/** The records of a parse, for exact comparison (sorted by date, then currency). */
+export function sortRecords<T extends { effectiveDate: string; currency: string }>(records: T[]): T[] {
+  return [...records].sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate) || a.currency.localeCompare(b.currency));
+}
