@@ -147,8 +147,11 @@ export interface BankAdapter {
   bank: BankDescriptor;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
-  /** Pure: bytes in, normalised records out. Throws FeedError on anything it does not understand. */
-  parse(body: Uint8Array, ctx: ParseContext): RateRecord[];
+  /**
+   * Pure: bytes in, normalised records out. Throws (or rejects with) FeedError on anything it does
+   * not understand. May be async for formats whose readers are (XLSX through exceljs, PDF).
+   */
+  parse(body: Uint8Array, ctx: ParseContext): RateRecord[] | Promise<RateRecord[]>;
 }
 
 /** One currency in a published document. */

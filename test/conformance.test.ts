@@ -28,10 +28,10 @@ describe.skipIf(!sharedFeedsPresent)("conformance over ../shared/feeds", () => {
   });
 
   for (const r of covered) {
-    it(`${r.bank} parses ${r.file}`, () => {
+    it(`${r.bank} parses ${r.file}`, async () => {
       const adapter = adapters.get(r.bank)!;
       const body = recordingBody(r);
-      const records = validateRecords(r.bank, adapter.bank.bankCurrency, adapter.parse(body, { url: r.url, contentType: r.contentType }));
+      const records = validateRecords(r.bank, adapter.bank.bankCurrency, await adapter.parse(body, { url: r.url, contentType: r.contentType }));
       if (!TEXTUAL.test(r.contentType)) return;
       const text = body.toString("latin1") + body.toString("utf8");
       const missing = records.filter((x) => !x.derivation && !spellings(x.rate).some((s) => text.includes(s)));

@@ -10,25 +10,29 @@ import type { BankAdapter, FeedDocument, FetchContext, FetchRange, RateRecord } 
 import { validateRecords } from "./validate.js";
 
 /** Parses and validates every document; throws before anything is stored if one is bad. */
-export function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Array<{ doc: FeedDocument; records: RateRecord[] }> {
+export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Promise<ParsedDocument[]> {
   const { id, bankCurrency } = adapter.bank;
-  const parsed = docs.map((doc) => {
+  const parsed: ParsedDocument[] = [];
+  for (const doc of docs) {
     let records: RateRecord[];
     try {
-      records = adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+      records = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`);
     }
-    return { doc, records: validateRecords(id, bankCurrency, records) };
-  });
+    parsed.push({ doc, records: validateRecords(id, bankCurrency, records) });
+  }
   // Across answers too: one key must not get two values in one ingest.
   validateRecords(id, bankCurrency, parsed.flatMap((p) => p.records));
   return parsed;
 }
 
-export function storeDocuments(store: Store, adapter: BankAdapter, docs: FeedDocument[], kind: "fetch" | "import"): IngestResult {
-  const batches: IngestBatch[] = parseDocuments(adapter, docs).map(({ doc, records }) => ({
+export type ParsedDocument = { doc: FeedDocument; records: RateRecord[] };
+
+/** Stores parsed documents of one bank as one transaction. */
+export function storeParsed(store: Store, bankId: string, parsed: ParsedDocument[], kind: "fetch" | "import"): IngestResult {
+  const batches: IngestBatch[] = parsed.map(({ doc, records }) => ({
     provenance: {
       kind,
       method: doc.method,
@@ -40,7 +44,12 @@ export function storeDocuments(store: Store, adapter: BankAdapter, docs: FeedDoc
     },
     records,
   }));
-  return ingestBatches(store, adapter.bank.id, batches);
+  return ingestBatches(store, bankId, batches);
+}
+
+/** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
+export async function storeDocuments(store: Store, adapter: BankAdapter, docs: FeedDocument[], kind: "fetch" | "import"): Promise<IngestResult> {
+  return storeParsed(store, adapter.bank.id, await parseDocuments(adapter, docs), kind);
 }
 
 /** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
@@ -71,10 +80,13 @@ export async function readSavedResponse(adapter: BankAdapter, file: string, url?
   };
 }
 
-/** `exrates import`: one saved answer, stored as one ingest. Failures change nothing. */
-export async function importFile(store: Store, adapter: BankAdapter, file: string, url?: string): Promise<IngestResult> {
-  const doc = await readSavedResponse(adapter, file, url);
-  return storeDocuments(store, adapter, [doc], "import");
+/**
+ * `exrates import`: one saved answer, stored as one ingest. The file is parsed before the database
+ * is even opened, so a bad file changes nothing (not even creating an empty database).
+ */
+export async function importFile(openStore: () => Promise<Store>, adapter: BankAdapter, file: string, url?: string): Promise<IngestResult> {
+  const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, url)]);
+  return storeParsed(await openStore(), adapter.bank.id, parsed, "import");
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */
@@ -83,7 +95,7 @@ export async function fetchAndStore(store: Store, adapter: BankAdapter, range: F
   let docs: FeedDocument[] = [];
   try {
     docs = await adapter.fetch(range, ctx);
-    return storeDocuments(store, adapter, docs, "fetch");
+    return await storeDocuments(store, adapter, docs, "fetch");
   } catch (error) {
     const last = docs.at(-1);
     recordFailedFetch(

@@ -9,8 +9,8 @@ import { fakeHttp } from "../support/http.js";
 const parse = (body: Buffer | string) => cnb.parse(Buffer.from(body), { url: "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2026" });
 
 describe("CNB adapter", () => {
-  it("keeps every digit of the JSON numbers and the per-amount unit as unitMultiplier", () => {
-    expect(parse(fixture("CNB/daily-year.json"))).toEqual([
+  it("keeps every digit of the JSON numbers and the per-amount unit as unitMultiplier", async () => {
+    expect(await parse(fixture("CNB/daily-year.json"))).toEqual([
       { effectiveDate: "2026-03-02", currency: "EUR", rate: "24.170" },
       { effectiveDate: "2026-03-02", currency: "HUF", rate: "6.304", unitMultiplier: 2 },
       { effectiveDate: "2026-03-02", currency: "IDR", rate: "1.233", unitMultiplier: 3 },
@@ -19,8 +19,8 @@ describe("CNB adapter", () => {
     ]);
   });
 
-  it("reads a year without a fixing yet as no records", () => {
-    expect(parse(fixture("CNB/empty-year.json"))).toEqual([]);
+  it("reads a year without a fixing yet as no records", async () => {
+    expect(await parse(fixture("CNB/empty-year.json"))).toEqual([]);
   });
 
   it.each([
@@ -30,14 +30,14 @@ describe("CNB adapter", () => {
     ["another shape", '{"error":"not found"}'],
     ["a bad date", '{"rates":[{"validFor":"2026-02-30","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["a fractional amount", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1.5,"rate":24.1}]}'],
-  ])("rejects %s with an error naming the bank", (_what, body) => {
-    expect(() => parse(body)).toThrow(FeedError);
-    expect(() => parse(body)).toThrow(/^CNB: /);
+  ])("rejects %s with an error naming the bank", async (_what, body) => {
+    await expect(async () => parse(body)).rejects.toThrow(FeedError);
+    await expect(async () => parse(body)).rejects.toThrow(/^CNB: /);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded 2026 year exactly (values read off the file by hand)", () => {
+  it.skipIf(!sharedFeedsPresent)("reads the recorded 2026 year exactly (values read off the file by hand)", async () => {
     const r = recording("CNB/001.json");
-    const records = cnb.parse(r.body, { url: r.url });
+    const records = await cnb.parse(r.body, { url: r.url });
     const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-01-02", "EUR")).toEqual({ effectiveDate: "2026-01-02", currency: "EUR", rate: "24.170" });
     expect(find("2026-01-02", "HUF")).toEqual({ effectiveDate: "2026-01-02", currency: "HUF", rate: "6.304", unitMultiplier: 2 });

@@ -1,0 +1,29 @@
+// `exrates parse <ID> <file> [--url URL]`: the normalised records of a saved feed answer, as JSON.
+import type { Command } from "commander";
+
+import { adapterFor } from "../../feed/registry.js";
+import { parseDocuments, readSavedResponse } from "../../ingest/ingest.js";
+import { action, type CliContext } from "../context.js";
+
+export function registerParse(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  program
+    .command("parse")
+    .description("print the normalised records of a saved feed response (JSON, sorted by date then currency)")
+    .argument("<bank>", "bank id, e.g. CBR")
+    .argument("<file>", "a saved response of the bank's feed")
+    .option("--url <url>", "the URL the response was fetched from (adapters with several endpoints use it)")
+    .action(
+      action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
+        const adapter = await adapterFor(bankId);
+        const doc = await readSavedResponse(adapter, file, options.url);
+        const records = (await parseDocuments(adapter, [doc]))[0]!.records;
+        ctx.print(
+          JSON.stringify(
+            { bankId: adapter.bank.id, baseCurrency: adapter.bank.bankCurrency, quoteType: adapter.bank.quoteType, records },
+            null,
+            2,
+          ),
+        );
+      }),
+    );
+}

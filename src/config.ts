@@ -1,0 +1,50 @@
+// Configuration from the environment (flags override where natural). Read once, passed down.
+import { resolve } from "node:path";
+
+import { UserError } from "./errors.js";
+
+export interface Config {
+  dataDir: string;
+  outDir: string;
+  /** SQLite file inside dataDir. */
+  databasePath: string;
+  host: string;
+  port: number;
+  /** Public base URL for links and the token issuer; defaults to http://host:port. */
+  publicUrl: string;
+  realm: string;
+  /** The API scope a client needs to read rates. */
+  scope: string;
+  /** An external Keycloak realm URL; when set the embedded SSO is off. */
+  oidcIssuer?: string;
+  feedMirror?: string;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(env.EXRATES_DATA_DIR || "./data");
+  const outDir = resolve(env.EXRATES_OUT_DIR || "./out");
+  const host = env.EXRATES_HOST || "127.0.0.1";
+  const portText = env.EXRATES_PORT || "8080";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new UserError(`EXRATES_PORT "${portText}" is not a port number`);
+  const realm = env.EXRATES_REALM || "exrates";
+  if (!/^[A-Za-z0-9._-]+$/.test(realm)) throw new UserError(`EXRATES_REALM "${realm}" may hold only letters, digits, '.', '_' and '-'`);
+  const publicUrl = (env.EXRATES_PUBLIC_URL || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, "");
+  for (const [name, value] of [["EXRATES_PUBLIC_URL", publicUrl], ["EXRATES_FEED_MIRROR", env.EXRATES_FEED_MIRROR], ["EXRATES_OIDC_ISSUER", env.EXRATES_OIDC_ISSUER]] as const) {
+    if (value && !/^https?:\/\/[^/]/.test(value)) throw new UserError(`${name} "${value}" is not an http(s) URL`);
+  }
+  return {
+    dataDir,
+    outDir,
+    databasePath: resolve(dataDir, "exrates.db"),
+    host,
+    port,
+    publicUrl,
+    realm,
+    scope: env.EXRATES_SCOPE || "exchange-rates",
+    oidcIssuer: env.EXRATES_OIDC_ISSUER?.replace(/\/+$/, "") || undefined,
+    feedMirror: env.EXRATES_FEED_MIRROR || undefined,
+    logLevel: env.LOG_LEVEL || "info",
+  };
+}
