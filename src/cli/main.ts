@@ -3,8 +3,10 @@
 import { Command, CommanderError } from "commander";
 
 import { createCliContext } from "./context.js";
+import { registerBanks } from "./commands/banks.js";
 import { registerImport } from "./commands/import.js";
 import { registerParse } from "./commands/parse.js";
+import { registerPublish } from "./commands/publish.js";
 
 const ctx = createCliContext();
 const program = new Command("exrates")
@@ -13,7 +15,7 @@ const program = new Command("exrates")
   .showHelpAfterError(false)
   .exitOverride();
 
-for (const register of [registerImport, registerParse]) register(program, ctx);
+for (const register of [registerImport, registerParse, registerPublish, registerBanks]) register(program, ctx);
 
 try {
   await program.parseAsync(process.argv);

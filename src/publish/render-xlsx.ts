@@ -1,0 +1,76 @@
+// Spec §2.5 with the layout of DESIGN §2: sheet "Rates" (the CSV columns; bold, frozen header with an
+// autofilter; a real date cell; numeric rate; integer unit) and sheet "Bank" (key/value rows).
+// The bytes are deterministic: exceljs stamps the current time into the zip entries, so the package
+// is re-zipped with the data's own timestamp.
+import ExcelJS from "exceljs";
+import JSZip from "jszip";
+
+import type { LatestRatesDocument } from "../types.js";
+import { CSV_HEADER, rateRows } from "./render-csv.js";
+
+/**
+ * A spreadsheet number is an IEEE double: a rate whose text a double cannot carry digit for digit
+ * (more than 15 significant digits) is written as text, never rounded.
+ */
+function rateCell(rate: string): { value: number | string; numFmt?: string } {
+  const decimals = rate.split(".")[1]?.length ?? 0;
+  const value = Number(rate);
+  const digits = rate.replace(".", "").replace(/^0+/, "").length;
+  if (digits > 15 || value.toFixed(decimals) !== rate) return { value: rate };
+  return { value, numFmt: decimals ? `0.${"0".repeat(decimals)}` : "0" };
+}
+
+export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
+  const stamp = new Date(doc.publishedAt);
+  const wb = new ExcelJS.Workbook();
+  wb.creator = "exrates";
+  wb.lastModifiedBy = "exrates";
+  wb.created = stamp;
+  wb.modified = stamp;
+
+  const sheet = wb.addWorksheet("Rates", { views: [{ state: "frozen", ySplit: 1 }] });
+  sheet.columns = [
+    { header: CSV_HEADER[0], width: 10 },
+    { header: CSV_HEADER[1], width: 15 },
+    { header: CSV_HEADER[2], width: 13 },
+    { header: CSV_HEADER[3], width: 15 },
+    { header: CSV_HEADER[4], width: 18 },
+    { header: CSV_HEADER[5], width: 10 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  const [y, m, d] = doc.effectiveDate.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  for (const [bankId, from, to, , rate, unit] of rateRows(doc)) {
+    const row = sheet.addRow([bankId, from, to, date, null, Number(unit)]);
+    row.getCell(4).numFmt = "yyyy-mm-dd";
+    const cell = rateCell(rate);
+    row.getCell(5).value = cell.value;
+    if (cell.numFmt) row.getCell(5).numFmt = cell.numFmt;
+    row.getCell(6).numFmt = "0";
+  }
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, doc.rates.length + 1), column: 6 } };
+
+  const info = wb.addWorksheet("Bank");
+  info.columns = [{ width: 16 }, { width: 60 }];
+  for (const [key, value] of [
+    ["Id", doc.bankId],
+    ["Name", bankName],
+    ["Base Currency", doc.baseCurrency],
+    ["Quote Type", doc.quoteType],
+    ["Effective Date", doc.effectiveDate],
+    ["Published At", doc.publishedAt],
+    ["Source URL", doc.sourceUrl],
+  ]) {
+    info.addRow([key, value]).getCell(1).font = { bold: true };
+  }
+
+  const raw = Buffer.from(await wb.xlsx.writeBuffer());
+  const zip = await JSZip.loadAsync(raw);
+  const out = new JSZip();
+  for (const name of Object.keys(zip.files).sort()) {
+    const entry = zip.files[name]!;
+    if (entry.dir) continue;
+    out.file(name, await entry.async("uint8array"), { date: stamp, createFolders: false });
+  }
+  return out.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } });
+}
