@@ -45,8 +45,25 @@ export interface RateRevisionsTable {
   revised_at: string;
 }
 
+/** A client of the embedded SSO (migration 002). The secret is kept only as sha256(salt || secret). */
+export interface ClientsTable {
+  /** UUID; the `sub` of the client's service account. */
+  id: string;
+  client_id: string;
+  secret_salt: string;
+  secret_hash: string;
+  /** Granted scopes, space-separated. */
+  scope: string;
+  enabled: number;
+  /** Epoch seconds: tokens issued before this are refused. */
+  not_before: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   fetches: FetchesTable;
   rates: RatesTable;
   rate_revisions: RateRevisionsTable;
+  clients: ClientsTable;
 }
