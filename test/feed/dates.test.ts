@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+
+import { addDays, chunkRange, daysBetween, fromDayMonthYear, isIsoDate, todayIn, weekday } from "../../src/feed/dates.js";
+
+describe("dates", () => {
+  it("accepts only real calendar dates", () => {
+    expect(isIsoDate("2024-02-29")).toBe(true);
+    expect(isIsoDate("2026-02-29")).toBe(false);
+    expect(isIsoDate("2026-13-01")).toBe(false);
+    expect(isIsoDate("2026-1-01")).toBe(false);
+    expect(isIsoDate("20260101")).toBe(false);
+  });
+
+  it("reads day-month-year dates", () => {
+    expect(fromDayMonthYear("03.03.2026")).toBe("2026-03-03");
+    expect(fromDayMonthYear("3/4/2026")).toBe("2026-04-03");
+    expect(fromDayMonthYear("31.04.2026")).toBeUndefined();
+  });
+
+  it("does calendar arithmetic across months and leap days", () => {
+    expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
+    expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+    expect(daysBetween("2025-12-30", "2026-01-02")).toBe(3);
+    expect(weekday("2026-04-25")).toBe(6);
+    expect(weekday("2026-04-26")).toBe(7);
+  });
+
+  it("tells today's date in a zone", () => {
+    const now = new Date("2026-03-01T23:30:00Z");
+    expect(todayIn("Europe/Prague", now)).toBe("2026-03-02");
+    expect(todayIn("America/Toronto", now)).toBe("2026-03-01");
+  });
+
+  it("splits a range into chunks", () => {
+    expect(chunkRange("2026-01-01", "2026-01-10", 4)).toEqual([
+      { from: "2026-01-01", to: "2026-01-04" },
+      { from: "2026-01-05", to: "2026-01-08" },
+      { from: "2026-01-09", to: "2026-01-10" },
+    ]);
+    expect(chunkRange("2026-01-05", "2026-01-04", 4)).toEqual([]);
+  });
+});

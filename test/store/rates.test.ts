@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import type { Store } from "../../src/store/database.js";
+import { ingestBatches, newestDate, newestDates, ratesOn, type Provenance } from "../../src/store/rates.js";
+import type { RateRecord } from "../../src/types.js";
+import { tempStore } from "../support/store.js";
+
+let ctx: Awaited<ReturnType<typeof tempStore>>;
+let store: Store;
+beforeEach(async () => {
+  ctx = await tempStore();
+  store = ctx.store;
+});
+afterEach(() => ctx.cleanup());
+
+const provenance = (body = "body"): Provenance => ({
+  kind: "import",
+  method: "GET",
+  url: "https://bank.example/feed",
+  startedAt: new Date("2026-03-02T14:00:00Z"),
+  finishedAt: new Date("2026-03-02T14:00:01Z"),
+  httpStatus: 200,
+  body: Buffer.from(body),
+});
+const rec = (effectiveDate: string, currency: string, rate: string, unitMultiplier?: number): RateRecord =>
+  unitMultiplier ? { effectiveDate, currency, rate, unitMultiplier } : { effectiveDate, currency, rate };
+
+describe("the rate store", () => {
+  it("is in WAL mode and migrated", () => {
+    expect(store.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(store.sqlite.prepare("select count(*) from kysely_migration").pluck().get()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("stores the exact decimal text and the unit", async () => {
+    const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "HUF", "6.304", 2)] }]);
+    expect(r).toMatchObject({ inserted: 2, revised: 0, unchanged: 0, changedDates: ["2026-03-02"] });
+    expect(await ratesOn(store, "CNB", "2026-03-02")).toMatchObject([
+      { currency: "EUR", rate: "24.170", unitMultiplier: 0, derivation: null },
+      { currency: "HUF", rate: "6.304", unitMultiplier: 2 },
+    ]);
+    const fetch = store.sqlite.prepare("select * from fetches").get() as Record<string, unknown>;
+    expect(fetch).toMatchObject({ bank_id: "CNB", kind: "import", http_status: 200, bytes: 4, error: null });
+    expect(fetch.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("changes nothing when the same data comes again", async () => {
+    const batch = [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] }];
+    ingestBatches(store, "CNB", batch);
+    const again = ingestBatches(store, "CNB", batch);
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 1, changedDates: [] });
+    expect(store.sqlite.prepare("select count(*) from rate_revisions").pluck().get()).toBe(0);
+    expect((await ratesOn(store, "CNB", "2026-03-02"))[0]!.rate).toBe("24.170");
+  });
+
+  it("makes a corrected value current and keeps the old one as a revision with both fetch ids", async () => {
+    const first = ingestBatches(store, "CNB", [{ provenance: provenance("a"), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "USD", "20.611")] }]);
+    const second = ingestBatches(store, "CNB", [{ provenance: provenance("b"), records: [rec("2026-03-02", "EUR", "24.175"), rec("2026-03-02", "USD", "20.611")] }]);
+    expect(second).toMatchObject({ inserted: 0, revised: 1, unchanged: 1, changedDates: ["2026-03-02"] });
+    expect((await ratesOn(store, "CNB", "2026-03-02"))[0]!.rate).toBe("24.175");
+    expect(store.sqlite.prepare("select * from rate_revisions").all()).toMatchObject([
+      { bank_id: "CNB", effective_date: "2026-03-02", currency: "EUR", old_rate: "24.170", new_rate: "24.175", old_fetch_id: first.fetchIds[0], new_fetch_id: second.fetchIds[0] },
+    ]);
+  });
+
+  it("keeps a changed unit as a revision too", () => {
+    ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "HUF", "6.304", 2)] }]);
+    const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "HUF", "0.06304")] }]);
+    expect(r.revised).toBe(1);
+    expect(store.sqlite.prepare("select old_unit_multiplier, new_unit_multiplier from rate_revisions").get()).toEqual({ old_unit_multiplier: 2, new_unit_multiplier: 0 });
+  });
+
+  it("stores all of an ingest or nothing: a failure part way rolls back its rows and its provenance", async () => {
+    ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] }]);
+    const broken = { effectiveDate: "2026-03-03", currency: "USD", rate: null as unknown as string };
+    expect(() =>
+      ingestBatches(store, "CNB", [
+        { provenance: provenance("x"), records: [rec("2026-03-03", "EUR", "24.200"), rec("2026-03-02", "EUR", "99.9")] },
+        { provenance: provenance("y"), records: [broken] },
+      ]),
+    ).toThrow();
+    expect(await newestDate(store, "CNB")).toBe("2026-03-02");
+    expect((await ratesOn(store, "CNB", "2026-03-02"))[0]!.rate).toBe("24.170");
+    expect(store.sqlite.prepare("select count(*) from fetches").pluck().get()).toBe(1);
+    expect(store.sqlite.prepare("select count(*) from rate_revisions").pluck().get()).toBe(0);
+  });
+
+  it("tells each bank's newest date", async () => {
+    ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-03", "EUR", "24.180")] }]);
+    ingestBatches(store, "ECB", [{ provenance: provenance(), records: [rec("2026-02-27", "USD", "1.0850")] }]);
+    expect(await newestDates(store)).toEqual(new Map([["CNB", "2026-03-03"], ["ECB", "2026-02-27"]]));
+    expect(await newestDate(store, "BOC")).toBeUndefined();
+  });
+});

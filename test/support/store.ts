@@ -1,0 +1,19 @@
+// A fresh store in a temp directory, for tests.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { openStore, type Store } from "../../src/store/database.js";
+
+export async function tempStore(): Promise<{ store: Store; dir: string; cleanup(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "exrates-test-"));
+  const store = await openStore(join(dir, "exrates.db"));
+  return {
+    store,
+    dir,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
