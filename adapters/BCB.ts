@@ -1,0 +1,97 @@
+// Banco Central do Brasil: the PTAX closing bulletin ("Fechamento") from the Olinda OData API, one
+// call per currency. BRL per 1 foreign unit (Direct). The official PTAX figure is the SELLING rate
+// (cotacaoVenda), the one contracts and the tax authority refer to; it is not a mid. The answer
+// does not name its currency: parse reads it from the @moeda alias of the URL.
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
+
+const ID = "BCB";
+const SERVICE = "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata";
+const PERIOD = `${SERVICE}/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)`;
+const TIME_ZONE = "America/Sao_Paulo";
+
+/** The currencies PTAX publishes. */
+export const BCB_CURRENCIES = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"] as const;
+
+type Node = Record<string, unknown>;
+
+/** OData dates are MM-DD-YYYY in single quotes. */
+const odataDate = (date: IsoDate) => `%27${date.slice(5, 7)}-${date.slice(8, 10)}-${date.slice(0, 4)}%27`;
+
+const periodUrl = (currency: string, from: IsoDate, to: IsoDate) =>
+  `${PERIOD}?@moeda=%27${currency}%27&@dataInicial=${odataDate(from)}&@dataFinalCotacao=${odataDate(to)}&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json`;
+
+function currencyOf(url: string): string {
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    // keep the raw URL
+  }
+  const code = /[?&]@moeda='([A-Z]{3})'/.exec(decoded)?.[1];
+  if (!code || !(BCB_CURRENCIES as readonly string[]).includes(code)) throw new FeedError(ID, `cannot tell the currency from the URL (no known @moeda in "${url.slice(0, 200)}")`);
+  return code;
+}
+
+const bcb = defineAdapter({
+  bank: {
+    id: ID,
+    names: [
+      { languageCode: "en", name: "Central Bank of Brazil", abbreviatedName: "BCB" },
+      { languageCode: "pt", name: "Banco Central do Brasil", abbreviatedName: "BCB" },
+    ],
+    // The closing PTAX bulletin comes out shortly after 13:00 Brasília time (the recordings: 13:03-13:10).
+    dailyUpdateTime: "13:10:00",
+    bankCurrency: "BRL",
+    countryCode: ["BR"],
+    region: ["Americas"],
+    timeZone: TIME_ZONE,
+    website: "https://www.bcb.gov.br",
+    quoteType: "Direct",
+    publicationDays: [1, 2, 3, 4, 5],
+    coverageStart: "1984-11-28",
+    maxRangeDays: 366,
+    sourceUrl: `${SERVICE}/`,
+  },
+
+  async fetch(range, { http }) {
+    const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
+    const docs: FeedDocument[] = [];
+    for (const currency of BCB_CURRENCIES) docs.push(await http.get(periodUrl(currency, from, to), { accept: "application/json" }));
+    return docs;
+  },
+
+  parse(body, { url }) {
+    const currency = currencyOf(url);
+    const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
+    if (typeof json !== "object" || json === null || !Array.isArray(json.value)) {
+      throw new FeedError(ID, "not a PTAX OData answer: no value array");
+    }
+    const out: RateRecord[] = [];
+    (json.value as Node[]).forEach((row, i) => {
+      const where = `${currency} value[${i}]`;
+      if (typeof row !== "object" || row === null) throw new FeedError(ID, `${where} is not an object`);
+      if (row.tipoBoletim !== "Fechamento") return; // opening and intermediate bulletins are not PTAX
+      const date = typeof row.dataHoraCotacao === "string" ? row.dataHoraCotacao.slice(0, 10) : "";
+      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: dataHoraCotacao "${String(row.dataHoraCotacao)}" is not a date`);
+      const raw = jsonNumberText(row.cotacaoVenda);
+      const rate = raw === undefined ? undefined : readDecimal(raw);
+      if (!rate || !/[1-9]/.test(rate)) throw new FeedError(ID, `${where}: cotacaoVenda "${String(raw)}" is not a positive decimal`);
+      out.push({ effectiveDate: date, currency, rate });
+    });
+    return out;
+  },
+});
+
+export default bcb;
