@@ -1,0 +1,146 @@
+// The scheduler's clock arithmetic, as pure functions of `now`: when a bank's daily run falls (its
+// dailyUpdateTime on its publication days, in its IANA zone, across daylight-saving changes), which
+// effective date should be stored by now, and how long to wait before polling again.
+import { addDays, todayIn, weekday } from "../feed/dates.js";
+import type { BankDescriptor, IsoDate } from "../types.js";
+
+/** What the schedule of a bank depends on. */
+export type ScheduleSpec = Pick<BankDescriptor, "timeZone" | "dailyUpdateTime" | "publicationDays">;
+
+/** One daily run: the local publication date and the instant it falls on. */
+export interface RunSlot {
+  date: IsoDate;
+  at: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall-clock reading of an instant in a zone: `YYYY-MM-DDTHH:MM:SS`. */
+export function wallClock(instant: Date, timeZone: string): string {
+  const p: Record<string, string> = {};
+  for (const part of formatter(timeZone).formatToParts(instant)) p[part.type] = part.value;
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** The zone's offset from UTC at an instant, in ms (Prague in winter: +3_600_000). */
+export function offsetMs(instant: Date, timeZone: string): number {
+  const wall = Date.parse(`${wallClock(instant, timeZone)}Z`);
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/**
+ * The instant at which the wall clock of `timeZone` reads `date time`. On a fall-back day a time that
+ * occurs twice resolves to its first occurrence; on a spring-forward day a time inside the gap (which
+ * never occurs) resolves to the same distance after the gap's start, so 02:30 becomes 03:30 in Prague
+ * (as Temporal's "compatible" disambiguation does). Either way the run happens exactly once that day.
+ */
+export function zonedInstant(date: IsoDate, time: string, timeZone: string): Date {
+  const naive = Date.parse(`${date}T${time}Z`);
+  if (Number.isNaN(naive)) throw new Error(`not a date and time: ${date} ${time}`);
+  const before = offsetMs(new Date(naive - DAY_MS / 2), timeZone);
+  const after = offsetMs(new Date(naive + DAY_MS / 2), timeZone);
+  const wanted = `${date}T${time}`;
+  const valid = [...new Set([naive - before, naive - after])].filter((t) => wallClock(new Date(t), timeZone) === wanted);
+  if (valid.length) return new Date(Math.min(...valid));
+  return new Date(naive - before); // inside a spring-forward gap
+}
+
+export function isPublicationDay(spec: ScheduleSpec, date: IsoDate): boolean {
+  return spec.publicationDays.includes(weekday(date));
+}
+
+/** The first run strictly after `now`. */
+export function nextRun(spec: ScheduleSpec, now: Date): RunSlot {
+  const today = todayIn(spec.timeZone, now);
+  for (let i = -1; i <= 8; i++) {
+    const date = addDays(today, i);
+    if (!isPublicationDay(spec, date)) continue;
+    const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);
+    if (at.getTime() > now.getTime()) return { date, at };
+  }
+  throw new Error("a bank without publication days has no next run");
+}
+
+/** The latest run at or before `now`: its date is the newest publication that should exist by now. */
+export function previousRun(spec: ScheduleSpec, now: Date): RunSlot {
+  const today = todayIn(spec.timeZone, now);
+  for (let i = 1; i >= -8; i--) {
+    const date = addDays(today, i);
+    if (!isPublicationDay(spec, date)) continue;
+    const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);
+    if (at.getTime() <= now.getTime()) return { date, at };
+  }
+  throw new Error("a bank without publication days has no previous run");
+}
+
+/** The next `count` runs after `now`. */
+export function nextRuns(spec: ScheduleSpec, now: Date, count: number): RunSlot[] {
+  const runs: RunSlot[] = [];
+  let from = now;
+  while (runs.length < count) {
+    const run = nextRun(spec, from);
+    runs.push(run);
+    from = run.at;
+  }
+  return runs;
+}
+
+/** The newest effective date a bank should have published by `now`. */
+export function expectedNewestDate(spec: ScheduleSpec, now: Date): IsoDate {
+  return previousRun(spec, now).date;
+}
+
+/** Publication days d with from < d <= to. */
+export function publicationDaysBetween(spec: ScheduleSpec, from: IsoDate, to: IsoDate): IsoDate[] {
+  const days: IsoDate[] = [];
+  for (let d = addDays(from, 1); d <= to; d = addDays(d, 1)) if (isPublicationDay(spec, d)) days.push(d);
+  return days;
+}
+
+/** The node-cron expression (with seconds) of a bank's daily run; pass the bank's zone as `timezone`. */
+export function cronExpression(spec: ScheduleSpec): string {
+  const m = /^(\d{2}):(\d{2}):(\d{2})$/.exec(spec.dailyUpdateTime);
+  if (!m) throw new Error(`dailyUpdateTime "${spec.dailyUpdateTime}" is not HH:MM:SS`);
+  const days = [...new Set(spec.publicationDays)].sort((a, b) => a - b).map((d) => d % 7); // cron: Sunday is 0
+  return `${Number(m[3])} ${Number(m[2])} ${Number(m[1])} * * ${days.sort((a, b) => a - b).join(",")}`;
+}
+
+export interface PollOptions {
+  /** First wait after a run that found no new publication. */
+  initialDelayMs: number;
+  /** Longest wait between two polls. */
+  maxDelayMs: number;
+  /** How long after the scheduled time polling goes on before giving up until the next run. */
+  windowMs: number;
+}
+
+export const DEFAULT_POLL: PollOptions = { initialDelayMs: 5 * 60_000, maxDelayMs: 30 * 60_000, windowMs: 4 * 3_600_000 };
+
+/**
+ * How long to wait before poll number `attempt` (1 = the first poll after the first try), doubling
+ * from initialDelayMs up to maxDelayMs; undefined when that poll would fall after the window's end.
+ */
+export function pollDelay(attempt: number, now: Date, windowEnd: Date, options: PollOptions = DEFAULT_POLL): number | undefined {
+  const delay = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+  return now.getTime() + delay <= windowEnd.getTime() ? delay : undefined;
+}
