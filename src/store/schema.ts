@@ -61,9 +61,39 @@ export interface ClientsTable {
   updated_at: string;
 }
 
+/** The outcome of each bank's latest daemon run (migration 003). */
+export interface BankRunsTable {
+  bank_id: string;
+  /** running | ok | waiting | gave-up | failed | stopped */
+  state: string;
+  /** schedule | catch-up | manual */
+  reason: string;
+  started_at: string;
+  finished_at: string | null;
+  expected_date: string | null;
+  message: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  pid: number | null;
+}
+
+/** A date range a backfill has completed (migration 003). */
+export interface BackfillChunksTable {
+  bank_id: string;
+  from_date: string;
+  to_date: string;
+  completed_at: string;
+  inserted: number;
+  revised: number;
+  unchanged: number;
+  days_without: number;
+}
+
 export interface Database {
   fetches: FetchesTable;
   rates: RatesTable;
   rate_revisions: RateRevisionsTable;
   clients: ClientsTable;
+  bank_runs: BankRunsTable;
+  backfill_chunks: BackfillChunksTable;
 }

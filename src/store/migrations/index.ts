@@ -3,8 +3,10 @@ import type { Migration } from "kysely";
 
 import { migration001Rates } from "./001_rates.js";
 import { migration002Auth } from "./002_auth.js";
+import { migration003Runs } from "./003_runs.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
   "002_auth": migration002Auth,
+  "003_runs": migration003Runs,
 };
