@@ -38,7 +38,7 @@ const fbil = defineAdapter({
   async fetch(range, { http }) {
     // Public (unauthenticated) access shows the rates with a lag of 7 days since 30 March 2021: look back 14.
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 14);
-    return [await http.get(`${ENDPOINT}?fromDate=${from}&toDate=${to}&authenticated=false`, { accept: "application/json" })];
+    return [await http.get(`${ENDPOINT}?authenticated=false&fromDate=${from}&toDate=${to}`, { accept: "application/json" })];
   },
 
   parse(body) {
