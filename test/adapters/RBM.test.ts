@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import rbm from "../../adapters/RBM.js";
+import { FeedError } from "../../src/errors.js";
+import { recording, sharedFeedsPresent } from "../support/feeds.js";
+import { fixture } from "../support/fixtures.js";
+import { fakeHttp } from "../support/http.js";
+
+const URL = "https://www.rbm.mw/Statistics/ExchangeRatesFilter/";
+const parse = (body: Buffer | string) => rbm.parse(Buffer.from(body), { url: URL });
+
+describe("RBM adapter", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("takes the Middle column, reads the split date cell, and leaves out CMD and IEP", async () => {
+    expect(await parse(fixture("RBM/range.html"))).toEqual([
+      { effectiveDate: "2024-01-02", currency: "AED", rate: "458.3832" },
+      { effectiveDate: "2024-01-03", currency: "IDR", rate: "0.1089" },
+      { effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" },
+      { effectiveDate: "2024-01-03", currency: "XDR", rate: "2258.5213" },
+      { effectiveDate: "2024-01-03", currency: "KWD", rate: "5482.0279" },
+    ]);
+  });
+
+  it.each([
+    ["an empty body", ""],
+    ["an HTML page", "<!DOCTYPE html><html><body>Server Error in '/' Application.</body></html>"],
+    ["a truncated answer", fixture("RBM/range.html").toString().slice(0, 1200)],
+    ["another bank's body", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>"],
+    ["a missing Middle label", fixture("RBM/no-middle.html").toString()],
+    ["a bad date", fixture("RBM/range.html").toString().replace("Jan 03", "Jan 33")],
+  ])("rejects %s with an error naming the bank", async (_what, body) => {
+    await expect(async () => parse(body)).rejects.toThrow(FeedError);
+    await expect(async () => parse(body)).rejects.toThrow(/^RBM: /);
+  });
+
+  it("posts the range as MM/DD/YYYY form fields", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2024-01-10T15:00:00Z"));
+    const http = fakeHttp(() => ({ body: "" }));
+    await rbm.fetch({ kind: "latest" }, { http, env: {} });
+    await rbm.fetch({ kind: "range", from: "2024-01-02", to: "2024-01-31" }, { http, env: {} });
+    expect(http.seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      "POST https://www.rbm.mw/Statistics/ExchangeRatesFilter/ RateTypes=&StartDate=01%2F03%2F2024&EndDate=01%2F10%2F2024",
+      "POST https://www.rbm.mw/Statistics/ExchangeRatesFilter/ RateTypes=&StartDate=01%2F02%2F2024&EndDate=01%2F31%2F2024",
+    ]);
+    await expect(rbm.fetch({ kind: "range", from: "2024-01-01", to: "2024-01-31" }, { http, env: {} })).rejects.toThrow(/^RBM: /);
+  });
+
+  it.skipIf(!sharedFeedsPresent)("reads the recorded range exactly (values read off the file by hand)", async () => {
+    const r = recording("RBM/001.html");
+    const records = await rbm.parse(r.body, { url: r.url });
+    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    expect(records).toHaveLength(72);
+    expect(records[0]).toEqual({ effectiveDate: "2024-01-02", currency: "AED", rate: "458.3832" });
+    expect(find("2024-01-02", "USD")).toEqual({ effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" });
+    expect(find("2024-01-03", "ARS")).toEqual({ effectiveDate: "2024-01-03", currency: "ARS", rate: "2.0767" });
+    expect(find("2024-01-02", "ZMW")).toEqual({ effectiveDate: "2024-01-02", currency: "ZMW", rate: "65.5848" });
+    expect(records.some((x) => x.currency === "CMD" || x.currency === "IEP")).toBe(false);
+  });
+});
