@@ -1,0 +1,167 @@
+// Reading banks' spreadsheets exactly: XLSX through exceljs, old binary XLS (BIFF) through SheetJS.
+//
+// A spreadsheet keeps a number as an IEEE double, not as text. The figure a bank typed (0.39258) is
+// stored as the nearest double and comes back as the shortest decimal that round-trips to it, which
+// is the typed text. Excel itself shows at most 15 significant digits, so numbers are read at 15
+// significant digits (this removes the float noise of computed cells: 160.88058199999998 is
+// 160.880582) and never go through arithmetic. Two readings exist, chosen per bank:
+// - `stored`: the stored value, padded with zeros to the decimals the cell's number format shows
+//   (0.926 shown as `0.0000` is 0.9260); for figures the bank typed in.
+// - `displayed`: the value as the cell shows it, rounded half-up to the format's decimals as
+//   Excel does; for cells holding unrounded averages whose published figure is the shown one.
+import ExcelJS from "exceljs";
+import { Decimal } from "decimal.js";
+import * as XLSX from "xlsx";
+
+import { FeedError } from "../errors.js";
+import type { IsoDate } from "../types.js";
+import { isoFromParts } from "./dates.js";
+import { looksLikeHtml } from "./body.js";
+
+const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
+
+export type NumberReading = "stored" | "displayed";
+
+/** Decimals a number format shows (`#,##0.0000` → 4, `0.00;-0.00` → 2); undefined for General or none. */
+export function formatDecimals(numFmt: string | undefined): number | undefined {
+  if (!numFmt || /^general$/i.test(numFmt)) return undefined;
+  const first = numFmt.split(";")[0]!.replace(/\[[^\]]*\]|"[^"]*"|\\./g, "");
+  const dot = /\.([0#?]+)/.exec(first);
+  if (dot) return dot[1]!.length;
+  return /[0#?]/.test(first) ? 0 : undefined;
+}
+
+/** The exact decimal text of a spreadsheet number (see the file comment); undefined for non-finite or negative. */
+export function numberText(value: number, numFmt?: string, reading: NumberReading = "stored"): string | undefined {
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  let d = new Exact(String(value)).toSignificantDigits(15, Decimal.ROUND_HALF_UP);
+  const places = formatDecimals(numFmt);
+  if (places === undefined) return d.toFixed();
+  if (reading === "displayed") return d.toFixed(places, Decimal.ROUND_HALF_UP);
+  return d.decimalPlaces() >= places ? d.toFixed() : d.toFixed(places);
+}
+
+/** Zip (XLSX) or OLE2 (XLS) magic; anything else is refused before a reader sees it. */
+function checkMagic(bankId: string, body: Uint8Array, kind: "xlsx" | "xls"): void {
+  if (body.length === 0) throw new FeedError(bankId, `empty body where an ${kind.toUpperCase()} workbook was expected`);
+  const head = Buffer.from(body.subarray(0, 512)).toString("latin1");
+  if (looksLikeHtml(head) || /^\s*</.test(head)) {
+    throw new FeedError(bankId, `an HTML page where an ${kind.toUpperCase()} workbook was expected (an error or WAF page?)`);
+  }
+  const zip = body[0] === 0x50 && body[1] === 0x4b;
+  const ole = body[0] === 0xd0 && body[1] === 0xcf && body[2] === 0x11 && body[3] === 0xe0;
+  if (kind === "xlsx" ? !zip : !ole) throw new FeedError(bankId, `not an ${kind.toUpperCase()} workbook (unexpected leading bytes)`);
+}
+
+/** Loads an XLSX workbook; an empty, HTML, truncated or malformed body is a FeedError. */
+export async function readXlsx(bankId: string, body: Uint8Array): Promise<ExcelJS.Workbook> {
+  checkMagic(bankId, body, "xlsx");
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(Buffer.from(body) as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new FeedError(bankId, `malformed or truncated XLSX workbook (${(error as Error).message})`);
+  }
+  if (wb.worksheets.length === 0) throw new FeedError(bankId, "the XLSX workbook has no sheets");
+  return wb;
+}
+
+/** The text of a cell (strings, rich text, hyperlinks, formula results), trimmed; "" when empty. */
+export function cellText(cell: ExcelJS.Cell): string {
+  const v = cell.value as unknown;
+  if (v === null || v === undefined) return "";
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "number") return String(v);
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === "object") {
+    const o = v as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
+    if (o.richText) return o.richText.map((t) => t.text).join("").trim();
+    if (typeof o.text === "string") return o.text.trim();
+    if (o.result !== undefined && o.result !== null) return String(o.result instanceof Date ? o.result.toISOString().slice(0, 10) : o.result).trim();
+  }
+  return "";
+}
+
+/** The number a cell holds (also a formula's cached result); undefined otherwise. */
+function cellNumber(cell: ExcelJS.Cell): number | undefined {
+  const v = cell.value as unknown;
+  if (typeof v === "number") return v;
+  if (v && typeof v === "object" && !(v instanceof Date) && typeof (v as { result?: unknown }).result === "number") {
+    return (v as { result: number }).result;
+  }
+  return undefined;
+}
+
+/**
+ * A rate cell as exact decimal text: a number cell read as `reading` says, or a text cell holding a
+ * plain decimal. Undefined for an empty cell or text that is not a number (holiday notes, dashes);
+ * the caller decides whether that is a placeholder or an error.
+ */
+export function cellDecimal(cell: ExcelJS.Cell, reading: NumberReading = "stored"): string | undefined {
+  const n = cellNumber(cell);
+  if (n !== undefined) return numberText(n, cell.numFmt, reading);
+  const text = cellText(cell).replace(/,/g, "");
+  return /^\d+(\.\d+)?$/.test(text) ? text.replace(/^0+(?=\d)/, "") : undefined;
+}
+
+/** Excel serial day (1900 system, with its 1900-02-29) to an ISO date. */
+export function excelSerialDate(serial: number): IsoDate | undefined {
+  if (!Number.isInteger(serial) || serial < 61 || serial > 2958465) return undefined;
+  const d = new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A date cell (a real date, a date-formatted serial, or a serial number) as ISO; undefined otherwise. */
+export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
+  let v = cell.value as unknown;
+  if (v && typeof v === "object" && !(v instanceof Date) && "result" in (v as object)) v = (v as { result: unknown }).result;
+  if (v instanceof Date) {
+    // exceljs turns a serial into a UTC instant; a date with a time of day is rounded to the nearest day.
+    const t = Math.round(v.getTime() / 86_400_000) * 86_400_000;
+    const d = new Date(t);
+    return isoFromParts(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  }
+  if (typeof v === "number") return excelSerialDate(v);
+  return undefined;
+}
+
+/** Loads an old binary XLS (BIFF) workbook through SheetJS; an empty, HTML or malformed body is a FeedError. */
+export function readXls(bankId: string, body: Uint8Array): XLSX.WorkBook {
+  checkMagic(bankId, body, "xls");
+  try {
+    const wb = XLSX.read(body, { type: "buffer", cellNF: true, cellDates: false, cellText: false });
+    if (wb.SheetNames.length === 0) throw new Error("no sheets");
+    return wb;
+  } catch (error) {
+    if (error instanceof FeedError) throw error;
+    throw new FeedError(bankId, `malformed or truncated XLS workbook (${(error as Error).message})`);
+  }
+}
+
+/** A SheetJS sheet as a grid of cells (row-major, 0-based), for label searches. */
+export function xlsGrid(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefined>> {
+  const ref = sheet["!ref"];
+  if (!ref) return [];
+  const range = XLSX.utils.decode_range(ref);
+  const rows: Array<Array<XLSX.CellObject | undefined>> = [];
+  for (let r = 0; r <= range.e.r; r++) {
+    const row: Array<XLSX.CellObject | undefined> = [];
+    for (let c = 0; c <= range.e.c; c++) row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The trimmed text of a SheetJS cell; "" when empty. */
+export function xlsText(cell: XLSX.CellObject | undefined): string {
+  if (!cell || cell.v === undefined || cell.v === null) return "";
+  return String(cell.v).trim();
+}
+
+/** A SheetJS number cell as exact decimal text (see numberText), or a text cell holding a plain decimal. */
+export function xlsDecimal(cell: XLSX.CellObject | undefined, reading: NumberReading = "stored", thousands = ","): string | undefined {
+  if (!cell) return undefined;
+  if (cell.t === "n" && typeof cell.v === "number") return numberText(cell.v, typeof cell.z === "string" ? cell.z : undefined, reading);
+  const text = xlsText(cell).split(thousands).join("");
+  return /^\d+(\.\d+)?$/.test(text) ? text.replace(/^0+(?=\d)/, "") : undefined;
+}
