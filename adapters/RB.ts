@@ -1,0 +1,67 @@
+// Sveriges Riksbank: exchange rates against the krona from the SWEA API (group 130), as a JSON
+// array of {seriesId, date, value}. SEK per 1 foreign unit (Direct), series SEK{ISO}PMI; the
+// numbers are read without losing digits. SEKETT (the krona against itself, always 1) is not a
+// rate and is dropped; EUR values before 1999-01-04 are the ECU and are published as XEU.
+// The API's values are rounded to 5 decimals (IDR comes out as 0.00055): they are kept as sent.
+import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+
+const ID = "RB";
+const TIME_ZONE = "Europe/Stockholm";
+const API = "https://api.riksbank.se/swea/v1/Observations/ByGroup/130";
+const SERIES = /^SEK([A-Z]{3})PMI$/;
+const EURO_START = "1999-01-04";
+
+type Node = Record<string, unknown>;
+const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
+
+const rb = defineAdapter({
+  bank: {
+    id: ID,
+    names: [
+      { languageCode: "en", name: "Sveriges Riksbank", abbreviatedName: "Riksbank" },
+      { languageCode: "sv", name: "Sveriges riksbank", abbreviatedName: "Riksbanken" },
+    ],
+    // The daily exchange rates are published at about 16:15 on Swedish banking days.
+    dailyUpdateTime: "16:15:00",
+    bankCurrency: "SEK",
+    countryCode: ["SE"],
+    region: ["Europe"],
+    timeZone: TIME_ZONE,
+    website: "https://www.riksbank.se",
+    quoteType: "Direct",
+    publicationDays: [1, 2, 3, 4, 5],
+    // "Most of the exchange rates are available from 1993."
+    coverageStart: "1993-01-04",
+    // The API answers at most one year per call.
+    maxRangeDays: 365,
+    sourceUrl: API,
+  },
+
+  async fetch(range, { http }) {
+    const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
+    return [await http.get(`${API}/${from}/${to}`, { accept: "application/json" })];
+  },
+
+  parse(body) {
+    const json = parseJsonExact(ID, decodeText(ID, body));
+    if (!Array.isArray(json)) throw new FeedError(ID, "not a SWEA observations answer: not a JSON array");
+    const records: RateRecord[] = [];
+    for (const [i, obs] of json.entries()) {
+      if (!isNode(obs) || typeof obs.seriesId !== "string") throw new FeedError(ID, `observation ${i} has no seriesId`);
+      if (obs.seriesId === "SEKETT") continue; // the krona itself, not a rate
+      const m = SERIES.exec(obs.seriesId);
+      if (!m) throw new FeedError(ID, `unexpected series "${obs.seriesId}"`);
+      const date = typeof obs.date === "string" ? obs.date : "";
+      if (!isIsoDate(date)) throw new FeedError(ID, `${obs.seriesId}: date "${String(obs.date)}" is not YYYY-MM-DD`);
+      if (obs.value === null || obs.value === undefined) continue; // no observation
+      const raw = jsonNumberText(obs.value);
+      const rate = raw === undefined ? undefined : readDecimal(raw);
+      if (rate === undefined) throw new FeedError(ID, `${obs.seriesId} on ${date}: value "${String(raw)}" is not a decimal`);
+      const currency = m[1] === "EUR" && date < EURO_START ? "XEU" : m[1]!;
+      records.push({ effectiveDate: date, currency, rate });
+    }
+    return records;
+  },
+});
+
+export default rb;
