@@ -3,10 +3,14 @@
 import { Command, CommanderError } from "commander";
 
 import { createCliContext } from "./context.js";
+import { registerBackfill } from "./commands/backfill.js";
 import { registerBanks } from "./commands/banks.js";
+import { registerClients } from "./commands/clients.js";
 import { registerImport } from "./commands/import.js";
+import { registerKeys } from "./commands/keys.js";
 import { registerParse } from "./commands/parse.js";
 import { registerPublish } from "./commands/publish.js";
+import { registerServe } from "./commands/serve.js";
 
 const ctx = createCliContext();
 const program = new Command("exrates")
@@ -15,7 +19,7 @@ const program = new Command("exrates")
   .showHelpAfterError(false)
   .exitOverride();
 
-for (const register of [registerImport, registerParse, registerPublish, registerBanks]) register(program, ctx);
+for (const register of [registerImport, registerParse, registerPublish, registerBanks, registerBackfill, registerServe, registerClients, registerKeys]) register(program, ctx);
 
 try {
   await program.parseAsync(process.argv);

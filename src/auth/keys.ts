@@ -1,0 +1,188 @@
+// Signing keys of the embedded single sign-on: RSA 2048 for RS256, generated on first start and kept
+// in `<dataDir>/keys/signing-keys.json` (directory 0700, file 0600, written atomically). `exrates keys
+// rotate` adds a new active key; the retired one stays in the JWKS until every token it signed has
+// expired, then is dropped at the next rotation or load. A running server reloads the file when it
+// changes, so a rotation needs no restart.
+import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { chmod, link, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
+
+import { UserError } from "../errors.js";
+
+/** Lifetime of an access token (spec §5). */
+export const TOKEN_TTL_SECONDS = 300;
+/** Clock tolerance of the bearer check; a retired key is kept this much longer too. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
+
+export interface StoredKey {
+  kid: string;
+  alg: "RS256";
+  createdAt: string;
+  /** When a newer key took over; the key is published until retiredAt + token lifetime. */
+  retiredAt: string | null;
+  privateJwk: JWK;
+}
+
+interface KeyFile {
+  keys: StoredKey[];
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+}
+
+export interface PublishedKey {
+  kid: string;
+  jwk: JWK;
+  publicKey: KeyObject;
+  /** Epoch ms after which the key is no longer published nor accepted; null for the active key. */
+  until: number | null;
+}
+
+export interface KeySet {
+  /** The key new tokens are signed with. */
+  active: SigningKey;
+  /** Public keys to publish and verify with: the active one and the retired ones still needed. */
+  published: PublishedKey[];
+}
+
+/** The public keys in force at `nowMs`. */
+export function publishedAt(keys: KeySet, nowMs: number): PublishedKey[] {
+  return keys.published.filter((k) => k.until === null || k.until > nowMs);
+}
+
+export function keysDir(dataDir: string): string {
+  return join(dataDir, "keys");
+}
+
+export function keysFile(dataDir: string): string {
+  return join(keysDir(dataDir), "signing-keys.json");
+}
+
+async function newKey(): Promise<StoredKey> {
+  const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint({ kty: "RSA", e: jwk.e!, n: jwk.n! });
+  return { kid, alg: "RS256", createdAt: new Date().toISOString(), retiredAt: null, privateJwk: { ...jwk, kid, alg: "RS256", use: "sig" } };
+}
+
+/** Writes the key file atomically with mode 0600 (`exclusive`: fail if it exists, for first start). */
+async function writeKeyFile(dataDir: string, content: KeyFile, exclusive = false): Promise<boolean> {
+  const dir = keysDir(dataDir);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const target = keysFile(dataDir);
+  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    if (exclusive) {
+      // link(2) fails if the target exists: two processes starting at once agree on one key.
+      try {
+        await link(temp, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      }
+      return true;
+    }
+    await rename(temp, target);
+    return true;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function readKeyFile(dataDir: string): Promise<KeyFile | undefined> {
+  const path = keysFile(dataDir);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const st = await stat(path);
+  if ((st.mode & 0o077) !== 0) await chmod(path, 0o600);
+  let parsed: KeyFile;
+  try {
+    parsed = JSON.parse(text) as KeyFile;
+  } catch {
+    throw new UserError(`${path} is not valid JSON; restore it from a backup or move it away to start with new keys`);
+  }
+  if (!Array.isArray(parsed.keys) || parsed.keys.length === 0) throw new UserError(`${path} holds no keys`);
+  return parsed;
+}
+
+/** Still needed: the active key, or a retired key whose last tokens may not have expired yet. */
+function publishedUntil(key: StoredKey): number | null {
+  return key.retiredAt === null ? null : Date.parse(key.retiredAt) + (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS) * 1000;
+}
+
+function stillPublished(key: StoredKey, nowMs: number): boolean {
+  const until = publishedUntil(key);
+  return until === null || until > nowMs;
+}
+
+function toKeySet(file: KeyFile, nowMs: number): KeySet {
+  const published = file.keys.filter((k) => stillPublished(k, nowMs));
+  const active = published.find((k) => k.retiredAt === null);
+  if (!active) throw new UserError("the key file has no active signing key; run `exrates keys rotate`");
+  return {
+    active: { kid: active.kid, privateKey: createPrivateKey({ key: active.privateJwk as never, format: "jwk" }) },
+    published: published.map((k) => {
+      const jwk: JWK = { kty: "RSA", n: k.privateJwk.n, e: k.privateJwk.e, kid: k.kid, alg: "RS256", use: "sig" };
+      return { kid: k.kid, jwk, publicKey: createPublicKey({ key: jwk as never, format: "jwk" }), until: publishedUntil(k) };
+    }),
+  };
+}
+
+/** Loads the signing keys, generating the first one on first start. */
+export async function loadOrCreateKeys(dataDir: string, nowMs = Date.now()): Promise<KeySet> {
+  let file = await readKeyFile(dataDir);
+  if (!file) {
+    await writeKeyFile(dataDir, { keys: [await newKey()] }, true);
+    file = await readKeyFile(dataDir);
+    if (!file) throw new Error("the signing key file vanished right after it was written");
+  }
+  return toKeySet(file, nowMs);
+}
+
+/**
+ * Makes a new key the active one. The previous active key is retired but stays published until
+ * its tokens have expired; retired keys past that are dropped.
+ */
+export async function rotateKeys(dataDir: string, nowMs = Date.now()): Promise<{ kid: string; retired: string[]; dropped: string[] }> {
+  const file = (await readKeyFile(dataDir)) ?? { keys: [] };
+  const now = new Date(nowMs).toISOString();
+  const retired: string[] = [];
+  for (const k of file.keys) {
+    if (k.retiredAt === null) {
+      k.retiredAt = now;
+      retired.push(k.kid);
+    }
+  }
+  const kept = file.keys.filter((k) => stillPublished(k, nowMs));
+  const dropped = file.keys.filter((k) => !kept.includes(k)).map((k) => k.kid);
+  const key = await newKey();
+  await writeKeyFile(dataDir, { keys: [key, ...kept] });
+  return { kid: key.kid, retired, dropped };
+}
+
+/** A cheap fingerprint of the key file (to notice a rotation made by another process). */
+export async function keyFileStamp(dataDir: string): Promise<string | undefined> {
+  try {
+    const st = await stat(keysFile(dataDir));
+    return `${st.ino}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    return undefined;
+  }
+}

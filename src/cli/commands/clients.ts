@@ -1,0 +1,98 @@
+// `exrates clients create <name> [--scope S] [--json] | list | reset-secret <id> | disable <id> | delete <id>`
+import type { Command } from "commander";
+
+import { createClient, deleteClient, disableClient, listClients, resetSecret } from "../../auth/clients.js";
+import { action, type CliContext } from "../context.js";
+
+export function registerClients(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  const clients = program.command("clients").description("clients of the embedded SSO (service accounts)");
+  const secretText = (clientId: string, secret: string, scope: string) =>
+    [
+      `client_id:     ${clientId}`,
+      `client_secret: ${secret}`,
+      `scope:         ${scope}`,
+      "",
+      "The secret is shown this once; it is stored only as a hash. Keep it out of front-end code.",
+    ].join("\n");
+
+  clients
+    .command("create")
+    .description("create a client and print its secret (once)")
+    .argument("<name>", "the client_id: letters, digits, '.', '_', '-'")
+    .option("--scope <scope>", "granted scopes, space-separated (default: the API scope)")
+    .option("--json", "print {client_id, client_secret, scope} as JSON")
+    .action(
+      action(ctx, async (name: string, options: { scope?: string; json?: boolean }) => {
+        const created = await createClient(await ctx.store(), { clientId: name, scope: options.scope ?? ctx.config().scope });
+        ctx.log().info({ event: "client.created", clientId: created.clientId, scope: created.scope }, "client created");
+        ctx.print(
+          options.json
+            ? JSON.stringify({ client_id: created.clientId, client_secret: created.clientSecret, scope: created.scope })
+            : secretText(created.clientId, created.clientSecret, created.scope),
+        );
+      }),
+    );
+
+  clients
+    .command("list")
+    .description("list the clients (never their secrets)")
+    .option("--json", "as JSON")
+    .action(
+      action(ctx, async (options: { json?: boolean }) => {
+        const all = await listClients(await ctx.store());
+        if (options.json) {
+          ctx.print(JSON.stringify(all.map((c) => ({ client_id: c.clientId, scope: c.scopes.join(" "), enabled: c.enabled, created_at: c.createdAt, updated_at: c.updatedAt }))));
+          return;
+        }
+        if (all.length === 0) {
+          ctx.print("no clients; create one with `exrates clients create <name>`");
+          return;
+        }
+        const rows = all.map((c) => [c.clientId, c.enabled ? "enabled" : "disabled", c.scopes.join(" "), c.createdAt]);
+        const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["CLIENT_ID", "STATE", "SCOPE"][i]!.length));
+        const line = (r: string[]) => r.map((v, i) => (i < 3 ? v.padEnd(widths[i]!) : v)).join("  ");
+        ctx.print([line(["CLIENT_ID", "STATE", "SCOPE", "CREATED"]), ...rows.map(line)].join("\n"));
+      }),
+    );
+
+  clients
+    .command("reset-secret")
+    .description("issue a new secret; tokens issued before stop working at once")
+    .argument("<id>", "client_id")
+    .option("--json", "print {client_id, client_secret, scope} as JSON")
+    .action(
+      action(ctx, async (id: string, options: { json?: boolean }) => {
+        const reset = await resetSecret(await ctx.store(), id);
+        ctx.log().info({ event: "client.reset", clientId: id }, "client secret reset");
+        ctx.print(
+          options.json
+            ? JSON.stringify({ client_id: reset.clientId, client_secret: reset.clientSecret, scope: reset.scope })
+            : secretText(reset.clientId, reset.clientSecret, reset.scope),
+        );
+      }),
+    );
+
+  clients
+    .command("disable")
+    .description("refuse the client new tokens and end its current ones at once")
+    .argument("<id>", "client_id")
+    .action(
+      action(ctx, async (id: string) => {
+        await disableClient(await ctx.store(), id);
+        ctx.log().info({ event: "client.disabled", clientId: id }, "client disabled");
+        ctx.print(`client ${id} disabled; its tokens no longer work`);
+      }),
+    );
+
+  clients
+    .command("delete")
+    .description("delete the client; its tokens no longer work")
+    .argument("<id>", "client_id")
+    .action(
+      action(ctx, async (id: string) => {
+        await deleteClient(await ctx.store(), id);
+        ctx.log().info({ event: "client.deleted", clientId: id }, "client deleted");
+        ctx.print(`client ${id} deleted`);
+      }),
+    );
+}

@@ -1,0 +1,25 @@
+// `exrates keys rotate`: a new active signing key; the retired one stays in the JWKS until its tokens expire.
+import type { Command } from "commander";
+
+import { loadOrCreateKeys, rotateKeys } from "../../auth/keys.js";
+import { action, type CliContext } from "../context.js";
+
+export function registerKeys(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  const keys = program.command("keys").description("signing keys of the embedded SSO");
+  keys
+    .command("rotate")
+    .description("make a new signing key active; the previous one stays published until its tokens have expired")
+    .action(
+      action(ctx, async () => {
+        const { dataDir } = ctx.config();
+        await loadOrCreateKeys(dataDir);
+        const result = await rotateKeys(dataDir);
+        ctx.log().info({ event: "keys.rotated", kid: result.kid, retired: result.retired, dropped: result.dropped }, "signing key rotated");
+        ctx.print(
+          `new signing key ${result.kid}` +
+            (result.retired.length ? `; retired ${result.retired.join(", ")} (published until its tokens expire)` : "") +
+            (result.dropped.length ? `; dropped ${result.dropped.join(", ")}` : ""),
+        );
+      }),
+    );
+}

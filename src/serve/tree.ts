@@ -1,0 +1,151 @@
+// The published tree, held in memory. `out/current` points at a complete, immutable generation; the
+// server loads every file it serves (and the precompressed siblings) from that generation, checks
+// each against the manifest's size and sha256, and swaps the whole tree in one assignment. A
+// request therefore sees one generation, never a mix, and no file is read by path at request time:
+// a path in a URL is only ever a key into this map.
+import { readFile, readlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+
+import type { Manifest, ManifestFile } from "../publish/tree.js";
+import type { Format } from "./negotiate.js";
+
+export type Encoding = "identity" | "gzip" | "br";
+
+export interface Variant {
+  body: Buffer;
+  /** Response headers of a 200 with this encoding (content-length included). */
+  headers: Record<string, string | number>;
+  etag: string;
+}
+
+/** One published file with its encodings and precomputed headers. */
+export interface Representation {
+  path: string;
+  etag: string;
+  /** Every ETag the representation is known by (one per encoding), for If-None-Match. */
+  etags: Set<string>;
+  lastModifiedSeconds: number;
+  identity: Variant;
+  gzip?: Variant;
+  br?: Variant;
+  /** Headers of a 304 (no content headers). */
+  notModified: Record<string, string>;
+}
+
+export interface BankEntry {
+  id: string;
+  bank?: Representation;
+  latest: Partial<Record<Format, Representation>>;
+  effectiveDate?: string;
+}
+
+export interface LoadedTree {
+  generation: string;
+  target: string;
+  banks: Map<string, BankEntry>;
+  banksList?: Representation;
+  xsd?: Representation;
+  files: number;
+}
+
+const BANK_ID = "([A-Z0-9]{2,10})";
+const PATTERNS = {
+  banksList: /^v1\/banks\.json$/,
+  bank: new RegExp(`^v1/banks/${BANK_ID}\\.json$`),
+  latest: new RegExp(`^v1/Banks/${BANK_ID}/DailyRates/Latest\\.(json|xml|csv|xlsx)$`),
+  xsd: /^v1\/schemas\/exchange-rates-1\.0\.xsd$/,
+};
+
+export const VARY = "Accept, Accept-Encoding";
+
+function encodedEtag(etag: string, encoding: "gzip" | "br"): string {
+  // A strong ETag names one sequence of bytes: the compressed variants get their own.
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : `${etag}-${encoding}`;
+}
+
+async function loadRepresentation(dir: string, path: string, file: ManifestFile, disposition: string | undefined): Promise<Representation> {
+  const body = await readFile(join(dir, path));
+  if (body.length !== file.bytes) throw new Error(`${path}: ${body.length} bytes, the manifest says ${file.bytes}`);
+  const sha = createHash("sha256").update(body).digest("hex");
+  if (sha !== file.sha256) throw new Error(`${path}: sha256 differs from the manifest`);
+  const lastModifiedMs = Date.parse(file.lastModified);
+  if (!Number.isFinite(lastModifiedMs)) throw new Error(`${path}: bad lastModified in the manifest`);
+  const lastModifiedSeconds = Math.floor(lastModifiedMs / 1000);
+  const lastModified = new Date(lastModifiedSeconds * 1000).toUTCString();
+  const common: Record<string, string> = { "last-modified": lastModified, vary: VARY, "cache-control": "private" };
+  const variant = (data: Buffer, etag: string, encoding?: "gzip" | "br"): Variant => ({
+    body: data,
+    etag,
+    headers: {
+      "content-type": file.contentType,
+      "content-length": data.length,
+      etag,
+      ...common,
+      ...(encoding ? { "content-encoding": encoding } : {}),
+      ...(disposition ? { "content-disposition": disposition } : {}),
+      "x-content-type-options": "nosniff",
+    },
+  });
+  const rep: Representation = {
+    path,
+    etag: file.etag,
+    etags: new Set([file.etag]),
+    lastModifiedSeconds,
+    identity: variant(body, file.etag),
+    notModified: { etag: file.etag, ...common },
+  };
+  for (const encoding of file.encodings ?? []) {
+    const suffix = encoding === "gzip" ? ".gz" : ".br";
+    const data = await readFile(join(dir, path + suffix));
+    const etag = encodedEtag(file.etag, encoding);
+    rep[encoding] = variant(data, etag, encoding);
+    rep.etags.add(etag);
+  }
+  return rep;
+}
+
+/** The target of `out/current`, or undefined before the first publish. */
+export async function currentTarget(outDir: string): Promise<string | undefined> {
+  try {
+    return await readlink(join(outDir, "current"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Loads the generation `target` (relative to outDir, as `out/current` names it) into memory. */
+export async function loadTree(outDir: string, target: string): Promise<LoadedTree> {
+  const dir = join(outDir, target);
+  const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
+  if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object") throw new Error(`${dir}/manifest.json lists no files`);
+  const tree: LoadedTree = { generation: String(manifest.generation), target, banks: new Map(), files: 0 };
+  const bankEntry = (id: string): BankEntry => {
+    let entry = tree.banks.get(id);
+    if (!entry) tree.banks.set(id, (entry = { id, latest: {}, effectiveDate: manifest.banks?.[id]?.effectiveDate }));
+    return entry;
+  };
+  for (const [path, file] of Object.entries(manifest.files)) {
+    let m: RegExpExecArray | null;
+    if (PATTERNS.banksList.test(path)) {
+      tree.banksList = await loadRepresentation(dir, path, file, undefined);
+    } else if (PATTERNS.xsd.test(path)) {
+      tree.xsd = await loadRepresentation(dir, path, file, undefined);
+    } else if ((m = PATTERNS.bank.exec(path))) {
+      bankEntry(m[1]!).bank = await loadRepresentation(dir, path, file, undefined);
+    } else if ((m = PATTERNS.latest.exec(path))) {
+      const id = m[1]!;
+      const format = m[2] as Format;
+      const entry = bankEntry(id);
+      const date = entry.effectiveDate;
+      const disposition =
+        format === "csv" || format === "xlsx" ? `attachment; filename="${id}${date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `-${date}` : ""}.${format}"` : undefined;
+      entry.latest[format] = await loadRepresentation(dir, path, file, disposition);
+    } else {
+      continue;
+    }
+    tree.files++;
+  }
+  return tree;
+}
