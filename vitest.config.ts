@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // better-sqlite3 and child processes behave best in forked workers.
     pool: "forks",
+    globalSetup: ["test/support/build.ts"],
   },
 });

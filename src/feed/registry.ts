@@ -15,26 +15,29 @@ export const ADAPTERS_DIR = fileURLToPath(new URL("../../adapters/", import.meta
 
 let cache: Promise<Map<string, BankAdapter>> | undefined;
 
-async function load(dir: string): Promise<Map<string, BankAdapter>> {
-  const files = readdirSync(dir).filter((f) => ADAPTER_FILE.test(f) && !f.endsWith(".d.ts"));
-  const adapters = new Map<string, BankAdapter>();
-  const loaded = await Promise.all(
-    files.map(async (file) => {
-      const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: BankAdapter };
-      return { file, adapter: mod.default };
-    }),
-  );
-  for (const { file, adapter } of loaded.sort((a, b) => a.file.localeCompare(b.file))) {
-    const id = ADAPTER_FILE.exec(file)![1]!;
-    if (!adapter?.bank || typeof adapter.parse !== "function" || typeof adapter.fetch !== "function") {
-      throw new Error(`adapters/${file} does not export default defineAdapter({ bank, fetch, parse })`);
-    }
-    if (adapter.bank.id !== id) throw new Error(`adapters/${file} declares bank id ${adapter.bank.id}`);
-    const problems = descriptorProblems(adapter.bank);
-    if (problems.length) throw new Error(`adapters/${file}: ${problems.join("; ")}`);
-    adapters.set(id, adapter);
+function adapterFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => ADAPTER_FILE.test(f) && !f.endsWith(".d.ts"))
+    .sort();
+}
+
+/** Imports one adapter file and checks it: the default export, its id, its descriptor. */
+async function loadOne(dir: string, file: string): Promise<BankAdapter> {
+  const id = ADAPTER_FILE.exec(file)![1]!;
+  const adapter = ((await import(pathToFileURL(join(dir, file)).href)) as { default?: BankAdapter }).default;
+  if (!adapter?.bank || typeof adapter.parse !== "function" || typeof adapter.fetch !== "function") {
+    throw new Error(`adapters/${file} does not export default defineAdapter({ bank, fetch, parse })`);
   }
-  return adapters;
+  if (adapter.bank.id !== id) throw new Error(`adapters/${file} declares bank id ${adapter.bank.id}`);
+  const problems = descriptorProblems(adapter.bank);
+  if (problems.length) throw new Error(`adapters/${file}: ${problems.join("; ")}`);
+  return adapter;
+}
+
+async function load(dir: string): Promise<Map<string, BankAdapter>> {
+  const files = adapterFiles(dir);
+  const loaded = await Promise.all(files.map((file) => loadOne(dir, file)));
+  return new Map(loaded.map((a) => [a.bank.id, a]));
 }
 
 /** Every adapter, by bank id, sorted by id. Loaded once. */
@@ -43,12 +46,19 @@ export function loadAdapters(dir: string = ADAPTERS_DIR): Promise<Map<string, Ba
   return (cache ??= load(dir));
 }
 
-/** The adapter of a bank id given by a user (case-insensitive), or a UserError naming the known ids. */
+/**
+ * The adapter of a bank id given by a user (case-insensitive), or a UserError naming the known ids.
+ * Imports only that bank's file: a one-bank command should not pay for loading ninety parsers.
+ */
 export async function adapterFor(id: string): Promise<BankAdapter> {
-  const adapters = await loadAdapters();
-  const adapter = adapters.get(id.toUpperCase());
-  if (!adapter) throw new UserError(`unknown bank "${id}" (known: ${[...adapters.keys()].join(", ")})`);
-  return adapter;
+  if (cache) {
+    const adapter = (await cache).get(id.toUpperCase());
+    if (adapter) return adapter;
+  }
+  const files = adapterFiles(ADAPTERS_DIR);
+  const file = files.find((f) => ADAPTER_FILE.exec(f)![1] === id.toUpperCase());
+  if (!file) throw new UserError(`unknown bank "${id}" (known: ${files.map((f) => ADAPTER_FILE.exec(f)![1]).join(", ")})`);
+  return loadOne(ADAPTERS_DIR, file);
 }
 
 /** The adapters named by a command's arguments, or all of them. */
