@@ -1,0 +1,132 @@
+// `exrates backfill <ID...>|--all [--from D] [--to D] [--concurrency N]`: load history, chunked,
+// resumable, polite; a progress bar on a terminal, one JSON log line per chunk otherwise.
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+
+import { planBackfill, runBackfill, type BackfillSummary, type ChunkEvent } from "../../backfill/backfill.js";
+import { UserError } from "../../errors.js";
+import { createHttpClient } from "../../feed/http.js";
+import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { publish } from "../../publish/publisher.js";
+import { action, type CliContext } from "../context.js";
+
+interface Options {
+  all?: boolean;
+  from?: string;
+  to?: string;
+  concurrency: string;
+  pause: string;
+  json?: boolean;
+  publish: boolean;
+}
+
+function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UserError(`${flag} "${text}" must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+export function formatSummary(summary: BackfillSummary): string {
+  const head = ["BANK", "FROM", "TO", "CHUNKS", "DONE", "SKIPPED", "FAILED", "ADDED", "REVISED", "UNCHANGED", "NO-PUBLICATION"];
+  const row = (cells: Array<string | number>) => cells.map((c, i) => String(c).padEnd(i < 3 ? (i === 0 ? 8 : 11) : head[i]!.length + 2)).join("").trimEnd();
+  const lines = [row(head)];
+  for (const b of summary.banks) {
+    lines.push(row([b.bankId, b.from, b.to, b.chunks, b.stored, b.skipped, b.failed, b.inserted, b.revised, b.unchanged, b.daysWithoutPublication]));
+  }
+  const t = summary.totals;
+  lines.push(row(["total", "", "", t.chunks, t.stored, t.skipped, t.failed, t.inserted, t.revised, t.unchanged, t.daysWithoutPublication]));
+  const errors = summary.banks.flatMap((b) => b.errors.map((e) => `  ${b.bankId} ${e}`));
+  if (errors.length) lines.push("errors:", ...errors);
+  if (summary.interrupted) lines.push("interrupted: run the same command again to resume where it stopped");
+  return lines.join("\n");
+}
+
+export function registerBackfill(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  program
+    .command("backfill")
+    .description("load the history of banks, chunked by what each API allows; resumable and idempotent")
+    .argument("[banks...]", "bank ids")
+    .option("--all", "every bank")
+    .option("--from <date>", "first date (default: each bank's coverage start)")
+    .option("--to <date>", "last date (default: today in each bank's zone)")
+    .option("--concurrency <n>", "banks worked on at once; one request at a time per host", "2")
+    .option("--pause <ms>", "pause between two requests to the same host", "250")
+    .option("--json", "print the summary as JSON")
+    .option("--no-publish", "do not re-publish the banks whose data changed")
+    .action(
+      action(ctx, async (ids: string[], options: Options) => {
+        // Everything the user typed is checked before the database is opened: bad input changes nothing.
+        const concurrency = wholeNumber("--concurrency", options.concurrency, 1, 32);
+        const pauseMs = wholeNumber("--pause", options.pause, 0, 60_000);
+        if (options.all && ids.length) throw new UserError("give bank ids or --all, not both");
+        const config = ctx.config();
+        const chosen = await adaptersFor(ids, options.all === true);
+        const missing = chosen.filter((a) => a.bank.credential && !process.env[a.bank.credential.env]);
+        if (!options.all && missing.length) {
+          const a = missing[0]!;
+          throw new UserError(`${a.bank.id} needs ${a.bank.credential!.env} (${a.bank.credential!.description})`);
+        }
+        const plans = planBackfill(
+          chosen.filter((a) => !missing.includes(a)),
+          { from: options.from, to: options.to },
+        );
+        const log = ctx.log();
+        for (const a of missing) log.warn({ bank: a.bank.id }, `skipped: needs ${a.bank.credential!.env}`);
+
+        const store = await ctx.store();
+        const http = createHttpClient({
+          mirror: config.feedMirror,
+          onRetry: (info) => log.warn(info, "retrying a feed request"),
+        });
+        const controller = new AbortController();
+        let signals = 0;
+        const onSignal = (signal: NodeJS.Signals) => {
+          if (++signals > 1) process.exit(130);
+          process.stderr.write(`\nexrates: ${signal}: finishing the chunks in flight, then stopping (again to quit at once)\n`);
+          controller.abort();
+        };
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
+
+        const total = plans.reduce((n, p) => n + p.chunks.length, 0);
+        const tty = process.stderr.isTTY === true && !options.json;
+        const bar = tty
+          ? new cliProgress.SingleBar(
+              { format: "backfill {bar} {value}/{total} chunks | {bank} {range} | +{added} rows, {failed} failed | eta {eta_formatted}", stream: process.stderr, hideCursor: true },
+              cliProgress.Presets.shades_classic,
+            )
+          : undefined;
+        let added = 0;
+        let failed = 0;
+        bar?.start(total, 0, { bank: "", range: "", added, failed });
+        const onChunk = (e: ChunkEvent) => {
+          added += e.inserted;
+          if (e.status === "failed") failed++;
+          if (bar) {
+            bar.update(e.done, { bank: e.bankId, range: `${e.from}..${e.to}`, added, failed });
+          } else {
+            const { status, ...fields } = e;
+            (status === "failed" ? log.warn.bind(log) : log.info.bind(log))({ event: "backfill-chunk", status, ...fields }, `backfill chunk ${status}`);
+          }
+        };
+        let summary: BackfillSummary;
+        try {
+          summary = await runBackfill(store, plans, { http, env: process.env, concurrency, pauseMs, signal: controller.signal, onChunk });
+        } finally {
+          bar?.stop();
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+        }
+
+        const changed = summary.banks.filter((b) => b.inserted + b.revised > 0).map((b) => b.bankId);
+        let published: string[] = [];
+        if (options.publish && changed.length) {
+          const result = await publish(store, [...(await loadAdapters()).values()], config.outDir, { only: changed });
+          published = result.rendered;
+        }
+        ctx.print(options.json ? JSON.stringify({ ...summary, published }, null, 2) : formatSummary(summary) + (published.length ? `\npublished: ${published.join(", ")}` : ""));
+        if (summary.interrupted) process.exitCode = 130;
+        else if (summary.totals.failed > 0) process.exitCode = 1;
+      }),
+    );
+}
