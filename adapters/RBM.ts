@@ -80,7 +80,7 @@ const rbm = defineAdapter({
       if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `currency "${currency}" is not a three-letter code`);
       if (LEFT_OUT.has(currency)) continue;
       const date = dateOf(cells[dateCol]!);
-      const rate = requireDecimal(ID, cells[middleCol], `${currency} Middle on ${date}`, { thousands: "," });
+      const rate = requireDecimal(ID, cells[middleCol], `${currency} Middle on ${date}`);
       records.push({ effectiveDate: date, currency, rate });
     }
     return records;
