@@ -2,7 +2,8 @@
 // The official figure is `average_rate` (the mid of the published buying and selling rates), RWF per 1 foreign
 // unit (Direct). Dates look like `19-May-26`; some historical values carry thousands commas (`1,253.60`).
 // (Id BNRRW: BNR is the National Bank of Romania.)
-import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, readDecimal, recentDays, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, recentDays, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
 
 const ID = "BNRRW";
 const ENDPOINT = "https://fxrates.bnr.rw/currency_history/";
@@ -70,7 +71,7 @@ const bnrrw = defineAdapter({
       if (!date) throw new FeedError(ID, `row ${i} (${code}): post_date "${String(row.post_date)}" is not DD-Mon-YY`);
       const raw = jsonNumberText(row.average_rate);
       if (raw === undefined || raw.trim() === "") return; // no average published that day
-      const rate = readDecimal(raw, { thousands: "," });
+      const rate = readGroupedDecimal(raw);
       if (!rate) throw new FeedError(ID, `row ${i} (${code} on ${date}): average_rate "${raw}" is not a decimal`);
       records.push({ effectiveDate: date, currency: code, rate });
     });

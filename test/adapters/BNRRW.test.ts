@@ -26,6 +26,7 @@ describe("BNRRW adapter", () => {
     ["a bad date", '[{"currency_name":"USD","average_rate":"1463.065","post_date":"2026-05-19"}]'],
     ["a non-currency name", '[{"currency_name":"US DOLLAR","average_rate":"1463.065","post_date":"19-May-26"}]'],
     ["a non-decimal figure", '[{"currency_name":"USD","average_rate":"n/a","post_date":"19-May-26"}]'],
+    ["a decimal comma", '[{"currency_name":"USD","average_rate":"1463,065","post_date":"19-May-26"}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BNRRW: /);

@@ -42,6 +42,7 @@ describe("CBN adapter", () => {
     ["an unknown currency name", '[{"currency":"GHANA CEDI","ratedate":"2026-05-19","centralrate":"100.1"}]'],
     ["a bad date", '[{"currency":"EURO","ratedate":"19/05/2026","centralrate":"1593.9352"}]'],
     ["a non-decimal figure", '[{"currency":"EURO","ratedate":"2026-05-19","centralrate":"N/A"}]'],
+    ["a misplaced group separator", '[{"currency":"EURO","ratedate":"2026-05-19","centralrate":"15,93.9352"}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^CBN: /);
