@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { HttpError } from "../../src/errors.js";
+import { loadAdapters } from "../../src/feed/registry.js";
+import { readCurrentGeneration } from "../../src/publish/tree.js";
+import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
+import { bankStatuses } from "../../src/schedule/status.js";
+import type { BankAdapter, RateRecord } from "../../src/types.js";
+import { createLogger } from "../../src/log.js";
+import { fakeHttp } from "../support/http.js";
+import { testBank } from "../support/publish.js";
+import { tempStore } from "../support/store.js";
+import { FEEDS, haveMirror } from "../support/mirror.js";
+
+const log = createLogger("silent", false);
+const FAST = { initialDelayMs: 20, maxDelayMs: 40, windowMs: 400 };
+
+/** A clock that starts at `at` and runs with real time. */
+function clock(at: string): () => Date {
+  const base = Date.parse(at);
+  const t0 = Date.now();
+  return () => new Date(base + (Date.now() - t0));
+}
+
+let cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+async function setup() {
+  const t = await tempStore();
+  cleanups.push(t.cleanup);
+  return t;
+}
+
+function track(s: Scheduler): Scheduler {
+  cleanups.push(() => s.stop(1000));
+  return s;
+}
+
+/** A bank whose "latest" answer is produced by `answer(try number)`. */
+function scriptedBank(id: string, answer: (n: number) => RateRecord[] | Error, overrides = {}): BankAdapter & { tries: number } {
+  const bank = testBank(id, { timeZone: "Europe/Prague", dailyUpdateTime: "14:30:00", ...overrides });
+  const adapter = {
+    ...bank,
+    tries: 0,
+    async fetch() {
+      const n = ++adapter.tries;
+      const result = answer(n);
+      if (result instanceof Error) throw result;
+      const at = new Date();
+      return [{ url: `https://${id.toLowerCase()}.example/latest`, method: "GET" as const, status: 200, contentType: "application/json", body: Buffer.from(JSON.stringify(result)), startedAt: at, finishedAt: at }];
+    },
+    parse: (body: Uint8Array) => JSON.parse(Buffer.from(body).toString()) as RateRecord[],
+  };
+  return adapter;
+}
+
+const usd = (date: string, rate = "20.5"): RateRecord[] => [{ effectiveDate: date, currency: "USD", rate }];
+
+describe("scheduler runs", () => {
+  // Monday 2026-11-23 14:30 Prague = 13:30Z; the run fires then.
+  const AT_RUN = "2026-11-23T13:30:00Z";
+
+  it("polls with backoff until the new date appears, then re-publishes that bank", async () => {
+    const t = await setup();
+    const bank = scriptedBank("AAA", (n) => (n < 3 ? usd("2026-11-20") : usd("2026-11-23", "20.6")));
+    const published: string[][] = [];
+    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async (ids) => published.push(ids) }));
+    const outcome = await s.runNow("AAA", "schedule");
+    expect(outcome).toMatchObject({ state: "ok", tries: 3, newest: "2026-11-23", inserted: 2 });
+    expect(published).toEqual([["AAA"], ["AAA"]]); // once for 11-20 (new), once for 11-23
+    const row = t.store.sqlite.prepare("select state, message from bank_runs where bank_id = 'AAA'").get() as { state: string; message: string };
+    expect(row).toEqual({ state: "ok", message: "2026-11-23 stored (2 added, 0 revised)" });
+  });
+
+  it("gives up at the end of the polling window and records why", async () => {
+    const t = await setup();
+    const bank = scriptedBank("AAA", () => usd("2026-11-20"));
+    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async () => undefined }));
+    const outcome = await s.runNow("AAA", "schedule");
+    expect(outcome.state).toBe("gave-up");
+    expect(outcome.tries).toBeGreaterThanOrEqual(5);
+    expect(outcome.message).toMatch(/^2026-11-23 not published yet \(newest 2026-11-20\); gave up after \d+ tries \(polling window until 2026-11-23 14:30 local\); next run 2026-11-24 14:30 local$/);
+    const [status] = await bankStatuses(t.store, [bank], { now: new Date("2026-11-23T14:00:00Z"), poll: FAST });
+    expect(status).toMatchObject({ state: "stale", stale: true, newestDate: "2026-11-20", expectedDate: "2026-11-23", nextRunAt: "2026-11-24T13:30:00.000Z" });
+    expect(status!.summary).toContain("gave up");
+  });
+
+  it("never overlaps two runs of one bank", async () => {
+    const t = await setup();
+    const bank = scriptedBank("AAA", (n) => (n < 3 ? usd("2026-11-20") : usd("2026-11-23")));
+    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async () => undefined }));
+    const first = s.runNow("AAA", "schedule");
+    const second = await s.runNow("AAA", "manual");
+    expect(second.state).toBe("skipped");
+    expect(s.running()).toEqual(new Set(["AAA"]));
+    expect((await first).state).toBe("ok");
+    expect(s.running().size).toBe(0);
+  });
+
+  it("stop() ends a run that is waiting to poll at once", async () => {
+    const t = await setup();
+    const bank = scriptedBank("AAA", () => usd("2026-11-20"));
+    const s = createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: { initialDelayMs: 60_000, maxDelayMs: 60_000, windowMs: 3_600_000 }, cron: false, publish: async () => undefined });
+    const run = s.runNow("AAA", "schedule");
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    expect(await s.stop(5000)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await run).state).toBe("stopped");
+  });
+
+  it("catches up at start: banks behind are fetched, banks up to date are not; unscheduled banks are left alone", async () => {
+    const t = await setup();
+    const behind = scriptedBank("AAA", () => usd("2026-11-23"));
+    const current = scriptedBank("BBB", () => usd("2026-11-23"));
+    const needsKey = scriptedBank("CCC", () => usd("2026-11-23"), { credential: { env: "EXRATES_CCC_API_KEY", description: "an API key from ccc.example" } });
+    const historical = scriptedBank("DDD", () => usd("2026-11-23"), { historicalOnly: true });
+    const s = track(createScheduler({ store: t.store, adapters: [behind, current, needsKey, historical], outDir: join(t.dir, "out"), log, http: fakeHttp(), env: {}, now: clock("2026-11-23T15:00:00Z"), poll: FAST, cron: false, publish: async () => undefined }));
+    await s.runNow("BBB", "manual"); // BBB is already up to date
+    const triesBefore = current.tries;
+    await s.start();
+    const outcomes = await s.catchUp();
+    expect(outcomes.map((o) => [o.bankId, o.state])).toEqual([["AAA", "ok"], ["BBB", "ok"]]);
+    expect(current.tries).toBe(triesBefore);
+    expect(needsKey.tries + historical.tries).toBe(0);
+    const statuses = await s.status();
+    expect(statuses.map((x) => [x.id, x.state, x.scheduled])).toEqual([
+      ["AAA", "ok", true],
+      ["BBB", "ok", true],
+      ["CCC", "needs credential", false],
+      ["DDD", "historical only", false],
+    ]);
+    expect(statuses[2]!.summary).toBe("needs EXRATES_CCC_API_KEY (an API key from ccc.example)");
+  });
+});
+
+describe.skipIf(!haveMirror)("isolation with the reference adapters", () => {
+  it("a bank answering 500 and one answering an HTML page keep failing with a clear status; the other is fetched and published", async () => {
+    const t = await setup();
+    const adapters = [...(await loadAdapters()).values()].filter((a) => ["ECB", "CNB", "CBR"].includes(a.bank.id));
+    const ecbCsv = readFileSync(join(FEEDS, "ECB", "002.csv"));
+    const http = fakeHttp((req) => {
+      const host = new URL(req.url).host;
+      if (host === "data-api.ecb.europa.eu") return { contentType: "text/csv", body: ecbCsv };
+      if (host === "api.cnb.cz") throw new HttpError(`${req.url}: HTTP 500 after 5 tries`, 500);
+      return { contentType: "text/html", body: "<!DOCTYPE html><html><body>Service temporarily unavailable</body></html>" };
+    });
+    const outDir = join(t.dir, "out");
+    // Thursday 2026-03-19 after 16:00 in Frankfurt: ECB's newest recorded date is 03-18, so it is one behind.
+    const s = track(createScheduler({ store: t.store, adapters, outDir, log, http, now: clock("2026-03-18T16:00:00Z"), poll: FAST, cron: false }));
+    await s.start();
+    const outcomes = await s.catchUp();
+    expect(Object.fromEntries(outcomes.map((o) => [o.bankId, o.state]))).toEqual({ CBR: "failed", CNB: "failed", ECB: "ok" });
+    const statuses = Object.fromEntries((await s.status()).map((x) => [x.id, x]));
+    expect(statuses.ECB).toMatchObject({ state: "ok", newestDate: "2026-03-18", lastError: null });
+    expect(statuses.CNB).toMatchObject({ state: "failing", newestDate: null });
+    expect(statuses.CNB!.lastError).toContain("HTTP 500");
+    expect(statuses.CBR!.state).toBe("failing");
+    expect(statuses.CBR!.lastError).toMatch(/^CBR: /);
+    expect(statuses.CBR!.lastError).toMatch(/HTML/i);
+    const tree = await readCurrentGeneration(outDir);
+    expect(Object.keys(tree!.manifest.banks)).toEqual(["ECB"]);
+    expect(tree!.manifest.banks.ECB!.effectiveDate).toBe("2026-03-18");
+    // They keep failing on the next run too, without touching ECB.
+    expect((await s.runNow("CNB", "schedule")).state).toBe("failed");
+    expect((await s.status()).find((x) => x.id === "ECB")!.state).toBe("ok");
+  });
+});
