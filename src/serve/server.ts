@@ -34,6 +34,8 @@ export interface ServerOptions {
   now?: () => number;
   /** For tests: fetch used for the external issuer's discovery. */
   fetch?: typeof fetch;
+  /** The banks' status rows for `GET /v1/status` (behind the token); `exrates start` passes the scheduler's. */
+  status?: () => Promise<unknown[]>;
 }
 
 export interface RunningServer {
@@ -54,6 +56,7 @@ const API_ALLOW = "GET, HEAD";
 type Route =
   | { kind: "healthz" | "readyz" | "openapi" | "xsd" }
   | { kind: "banks" }
+  | { kind: "status" }
   | { kind: "bank"; id: string; suffix: string | undefined }
   | { kind: "latest"; id: string; suffix: string | undefined }
   | { kind: "realm"; realm: string; rest: string[] }
@@ -96,6 +99,7 @@ export function route(rawUrl: string): { route: Route; query: string } {
   if (lower[0] !== "v1") return { route: { kind: "notFound" }, query };
   if (n === 2 && lower[1] === "openapi.json") return { route: { kind: "openapi" }, query };
   if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd") return { route: { kind: "xsd" }, query };
+  if (n === 2 && lower[1] === "status") return { route: { kind: "status" }, query };
   if (lower[1] !== "banks") return { route: { kind: "notFound" }, query };
   if (n === 2) return { route: { kind: "banks" }, query };
   const split = (s: string) => {
@@ -324,6 +328,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (auth.kind !== "ok") {
       const c = bearerChallenge(config.realm, auth, config.scope);
       return sendProblem(res, c.status, { detail: c.detail, headers: { "www-authenticate": c.header }, head });
+    }
+    if (r.kind === "status") {
+      if (!options.status) return sendProblem(res, 404, { detail: "No scheduler runs in this process; `exrates start` serves the status", head });
+      return sendJson(res, 200, { banks: await options.status() }, { "cache-control": "no-store" }, head);
     }
     const offered: readonly Format[] = r.kind === "latest" ? FORMATS : ["json"];
     const negotiation = negotiate(r.kind === "banks" ? undefined : r.suffix, formatValues(query), req.headers.accept, offered);
