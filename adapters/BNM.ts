@@ -1,10 +1,11 @@
 // Bank Negara Malaysia: Kuala Lumpur interbank exchange rates of the 09:00 session from the BNM
 // Open API (JSON). The official figure is `middle_rate`, MYR per `unit` units (Direct; unit 100 is
 // kept as unitMultiplier 2). The server writes numbers as binary doubles ("4.2199999999999998"):
-// the bank's digits are recovered exactly by decimalFromFloatJson. The latest answer lists every
+// the bank's digits are recovered exactly by rateFromFloatJson and flagged "float-recovered", since
+// they are not the body's text. The latest answer lists every
 // currency (`data` an array, `rate` an object); a currency-month answer has `data` an object and
 // `rate` an array. SDR is the IMF's XDR.
-import { decimalFromFloatJson } from "../src/feed/float-json.js";
+import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
   FeedError,
   asArray,
@@ -105,9 +106,10 @@ const bnm = defineAdapter({
         if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: date "${String(r.date)}" is not a date`);
         if (r.middle_rate === null || r.middle_rate === undefined) continue; // no middle rate that session
         const raw = jsonNumberText(r.middle_rate);
-        const rate = raw === undefined ? undefined : decimalFromFloatJson(raw);
-        if (!rate || rate.startsWith("-") || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`);
-        out.push({ effectiveDate: date, currency, ...perUnits(rate, unit) });
+        const read = raw === undefined ? undefined : rateFromFloatJson(raw);
+        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate)) throw new FeedError(ID, `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`);
+        const derivation = read.derivation ? { derivation: read.derivation } : {};
+        out.push({ effectiveDate: date, currency, ...derivation, ...perUnits(read.rate, unit) });
       }
     }
     return out;

@@ -1,9 +1,9 @@
 // Hong Kong Monetary Authority: end-of-day exchange rates of the HKD from the Monthly Statistical
 // Bulletin (er-eeri-daily), as paged JSON. HKD per 1 foreign unit (Direct), one lower-case field per
 // currency. The server writes its numbers as binary doubles ("7.8245000000000005"): the digits the
-// HKMA set are recovered exactly by decimalFromFloatJson. The data follow the monthly bulletin, about
+// HKMA set are recovered exactly by rateFromFloatJson and flagged "float-recovered". The data follow the monthly bulletin, about
 // a month behind. The neeri_* fields are effective-exchange-rate indices, not rates.
-import { decimalFromFloatJson } from "../src/feed/float-json.js";
+import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
   FeedError,
   decodeText,
@@ -88,9 +88,9 @@ const hkma = defineAdapter({
         if (!currency) throw new FeedError(ID, `records[${i}]: unknown field "${field}"`);
         if (value === null) continue; // no figure for that currency (legacy currencies after 1998)
         const text = jsonNumberText(value);
-        const rate = text === undefined ? undefined : decimalFromFloatJson(text);
-        if (!rate || rate.startsWith("-") || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} of ${date}: "${String(text ?? value)}" is not a positive number`);
-        out.push({ effectiveDate: date, currency, rate });
+        const read = text === undefined ? undefined : rateFromFloatJson(text);
+        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate)) throw new FeedError(ID, `${currency} of ${date}: "${String(text ?? value)}" is not a positive number`);
+        out.push({ effectiveDate: date, currency, ...read });
       }
     });
     return out;

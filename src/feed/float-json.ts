@@ -3,7 +3,13 @@
 // set are recovered exactly with decimal arithmetic, never through a JavaScript number: a double
 // holds every decimal of up to 15 significant digits exactly enough that rounding its 17-digit
 // rendering to 15 significant digits gives that decimal back.
+//
+// A recovered figure is not the text of the body, so it is flagged with the derivation
+// "float-recovered". The contract's Derivation union (src/types.ts) does not name it yet; until it
+// does, the value is cast here, in one place. The store keeps derivations as text.
 import { Decimal } from "decimal.js";
+
+import type { Derivation } from "../types.js";
 
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
@@ -27,4 +33,18 @@ export function decimalFromFloatJson(text: string): string | undefined {
   if (significantDigits(plain) <= 15) return plain;
   const rounded = new Exact(plain).toSignificantDigits(15).toFixed();
   return rounded.includes(".") ? rounded.replace(/\.?0+$/, "") : rounded;
+}
+
+/** The derivation of a figure recovered from a float rendering (to be added to Derivation in src/types.ts). */
+export const FLOAT_RECOVERED = "float-recovered" as unknown as Derivation;
+
+/**
+ * A rate from a float-serialised JSON number: the text itself when it has at most 15 significant
+ * digits and no exponent; otherwise the recovered decimal, flagged FLOAT_RECOVERED. Undefined for a non-number.
+ */
+export function rateFromFloatJson(text: string): { rate: string; derivation?: Derivation } | undefined {
+  const rate = decimalFromFloatJson(text);
+  if (rate === undefined) return undefined;
+  const verbatim = !/[eE]/.test(text) && significantDigits(text.trim()) <= 15;
+  return verbatim ? { rate } : { rate, derivation: FLOAT_RECOVERED };
 }

@@ -12,17 +12,23 @@ const parse = (body: Buffer | string) => bnm.parse(Buffer.from(body), { url: `${
 describe("BNM adapter", () => {
   it("reads the latest list: middle rate with the float noise removed, per-100 as unitMultiplier, SDR as XDR, nulls skipped", async () => {
     expect(await parse(fixture("BNM/latest.json"))).toEqual([
-      { effectiveDate: "2026-03-19", currency: "INR", rate: "4.2244", unitMultiplier: 2 },
-      { effectiveDate: "2026-03-19", currency: "XDR", rate: "5.3538" },
-      { effectiveDate: "2026-03-19", currency: "KHR", rate: "0.0976", unitMultiplier: 2 },
+      { effectiveDate: "2026-03-19", currency: "INR", rate: "4.2244", unitMultiplier: 2, derivation: "float-recovered" },
+      { effectiveDate: "2026-03-19", currency: "XDR", rate: "5.3538", derivation: "float-recovered" },
+      { effectiveDate: "2026-03-19", currency: "KHR", rate: "0.0976", unitMultiplier: 2, derivation: "float-recovered" },
       { effectiveDate: "2026-03-19", currency: "USD", rate: "3.9300" },
+    ]);
+  });
+
+  it("flags a recovered figure that rounds up (4.2660999999999998 is 4.2661)", async () => {
+    expect(await parse('{"data":{"currency_code":"INR","unit":100,"rate":[{"date":"2026-03-05","middle_rate":4.2660999999999998}]}}')).toEqual([
+      { effectiveDate: "2026-03-05", currency: "INR", rate: "4.2661", unitMultiplier: 2, derivation: "float-recovered" },
     ]);
   });
 
   it("reads a currency-month answer whose rate is an array", async () => {
     expect(await parse(fixture("BNM/usd-month.json"))).toEqual([
-      { effectiveDate: "2026-03-02", currency: "USD", rate: "3.9205" },
-      { effectiveDate: "2026-03-03", currency: "USD", rate: "3.9315" },
+      { effectiveDate: "2026-03-02", currency: "USD", rate: "3.9205", derivation: "float-recovered" },
+      { effectiveDate: "2026-03-03", currency: "USD", rate: "3.9315", derivation: "float-recovered" },
     ]);
   });
 
@@ -44,12 +50,12 @@ describe("BNM adapter", () => {
     const latest = await bnm.parse(list.body, { url: list.url });
     expect(latest).toHaveLength(27);
     expect(latest.find((x) => x.currency === "SAR")).toEqual({ effectiveDate: "2026-03-19", currency: "SAR", rate: "104.6828", unitMultiplier: 2 });
-    expect(latest.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-19", currency: "USD", rate: "3.93" });
-    expect(latest.find((x) => x.currency === "XDR")).toEqual({ effectiveDate: "2026-03-19", currency: "XDR", rate: "5.3538" });
+    expect(latest.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-19", currency: "USD", rate: "3.93", derivation: "float-recovered" });
+    expect(latest.find((x) => x.currency === "XDR")).toEqual({ effectiveDate: "2026-03-19", currency: "XDR", rate: "5.3538", derivation: "float-recovered" });
     const krw = recording("BNM/010.json");
     const month = await bnm.parse(krw.body, { url: krw.url });
     expect(month).toHaveLength(14);
-    expect(month[0]).toEqual({ effectiveDate: "2026-03-02", currency: "KRW", rate: "0.269", unitMultiplier: 2 });
+    expect(month[0]).toEqual({ effectiveDate: "2026-03-02", currency: "KRW", rate: "0.269", unitMultiplier: 2, derivation: "float-recovered" });
     expect(month[13]).toEqual({ effectiveDate: "2026-03-19", currency: "KRW", rate: "0.2621", unitMultiplier: 2 });
   });
 

@@ -10,22 +10,22 @@ const URL_ = "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-
 const parse = (body: Buffer | string) => hkma.parse(Buffer.from(body), { url: URL_ });
 
 describe("HKMA adapter", () => {
-  it("recovers the published digits from float noise, skips nulls and the indices, maps SDR to XDR", async () => {
+  it("recovers the published digits from float noise (flagged), skips nulls and the indices, maps SDR to XDR", async () => {
     expect(await parse(fixture("HKMA/er-eeri-daily.json"))).toEqual([
-      { effectiveDate: "2026-02-27", currency: "USD", rate: "7.8245" },
+      { effectiveDate: "2026-02-27", currency: "USD", rate: "7.8245", derivation: "float-recovered" },
       { effectiveDate: "2026-02-27", currency: "GBP", rate: "10.6045" },
-      { effectiveDate: "2026-02-27", currency: "JPY", rate: "0.05013" },
-      { effectiveDate: "2026-02-27", currency: "EUR", rate: "9.247" },
+      { effectiveDate: "2026-02-27", currency: "JPY", rate: "0.05013", derivation: "float-recovered" },
+      { effectiveDate: "2026-02-27", currency: "EUR", rate: "9.247", derivation: "float-recovered" },
       { effectiveDate: "2026-02-27", currency: "IDR", rate: "0.000467" },
-      { effectiveDate: "2026-02-27", currency: "KRW", rate: "0.005485" },
+      { effectiveDate: "2026-02-27", currency: "KRW", rate: "0.005485", derivation: "float-recovered" },
       { effectiveDate: "2026-02-27", currency: "XDR", rate: "10.76430475" },
       { effectiveDate: "2026-02-27", currency: "MYR", rate: "2.0100" },
       { effectiveDate: "2026-02-26", currency: "USD", rate: "7.825" },
-      { effectiveDate: "2026-02-26", currency: "JPY", rate: "0.05013" },
+      { effectiveDate: "2026-02-26", currency: "JPY", rate: "0.05013", derivation: "float-recovered" },
       { effectiveDate: "2026-02-26", currency: "EUR", rate: "9.235" },
       { effectiveDate: "2026-02-26", currency: "IDR", rate: "0.0004659" },
       { effectiveDate: "2026-02-26", currency: "KRW", rate: "0.005473" },
-      { effectiveDate: "2026-02-26", currency: "XDR", rate: "10.74250014" },
+      { effectiveDate: "2026-02-26", currency: "XDR", rate: "10.74250014", derivation: "float-recovered" },
       { effectiveDate: "2026-02-26", currency: "MYR", rate: "2.0128" },
     ]);
   });
