@@ -4,7 +4,7 @@
 // already quoted per troy ounce. The service has a row for every calendar day; the rate set on
 // Friday is carried over Saturday and Sunday, so weekend rows are dropped (the bank's effective
 // business days are Monday to Friday).
-import { FeedError, decodeText, defineAdapter, fromDayMonthYear, jsonNumberText, parseJsonExact, perUnits, readDecimal, recentDays, weekday, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import { FeedError, addDays, decodeText, defineAdapter, fromDayMonthYear, jsonNumberText, parseJsonExact, perUnits, readDecimal, recentDays, todayIn, weekday, type IsoDate, type RateRecord } from "../src/feed/kit.js";
 
 const ID = "NBU";
 const TIME_ZONE = "Europe/Kiev";
@@ -38,7 +38,8 @@ const nbu = defineAdapter({
   },
 
   async fetch(range, { http }) {
-    const { from, to } = range.kind === "range" ? range : { from: recentDays(TIME_ZONE, 10).from, to: recentDays(TIME_ZONE, -1).to };
+    // The rate set today is effective from the next business day: the latest window reaches tomorrow.
+    const { from, to } = range.kind === "range" ? range : { from: recentDays(TIME_ZONE, 10).from, to: addDays(todayIn(TIME_ZONE), 1) };
     const url = `${ENDPOINT}?start=${compact(from)}&end=${compact(to)}&sort=exchangedate&order=asc&json`;
     return [await http.get(url, { accept: "application/json" })];
   },
