@@ -5,10 +5,12 @@
 // US/TALA | ...). Whatever the label's order, the figures are foreign units per 1 WST (Indirect), as the
 // page says ("Units of Foreign Currency per ST1.00") and the values show. Average rows under the
 // months have no date and are skipped; `n/a` cells too. Figures are the typed ones (5 significant
-// decimals although the sheet shows 4; the page publishes the same 5), read exactly.
+// decimals although the sheet shows 4; the page publishes the same 5), read exactly. A row whose date
+// is not in its month section's month is skipped (see parseSheet).
 import type { Worksheet } from "exceljs";
 
 import { FeedError, decodeText, defineAdapter, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 import { findLinks, requireLink } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
@@ -42,8 +44,14 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
   let dateCol = 0;
   let columns = new Map<number, string>();
   let sections = 0;
+  let bannerMonth: number | undefined;
   for (let r = 1; r <= ws.rowCount; r++) {
     const row = ws.getRow(r);
+    const banner = monthNumber(cellText(row.getCell(2)));
+    if (banner && /^[A-Z]+$/.test(cellText(row.getCell(2)))) {
+      bannerMonth = banner;
+      continue;
+    }
     let labelCol = 0;
     for (let c = 1; c <= Math.min(ws.columnCount, 4); c++) if (cellText(row.getCell(c)).toUpperCase() === "DATE") labelCol = c;
     if (labelCol) {
@@ -58,7 +66,10 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
     }
     if (!dateCol) continue;
     const date = cellDate(row.getCell(dateCol));
-    if (!date) continue; // month banners, monthly and quarterly averages, blank rows
+    if (!date) continue; // monthly and quarterly averages, blank rows
+    // A date outside its month section is a typing slip in the bank's sheet (2026: "12-Jan-26"
+    // between 11 and 13 February). Which day was meant is not ours to guess: the row is skipped.
+    if (bannerMonth !== undefined && Number(date.slice(5, 7)) !== bannerMonth) continue;
     for (const [c, currency] of columns) {
       const cell = row.getCell(c);
       const rate = cellDecimal(cell);

@@ -11,7 +11,7 @@ const XLSX_URL = "https://cbs.gov.ws/media/Historical-Daily-Rates-June032026.xls
 const parse = (body: Buffer | string, url = XLSX_URL) => cbs.parse(Buffer.from(body), { url });
 
 describe("CBS adapter", () => {
-  it("reads month sections by their labels in both label orders, skips n/a and average rows", async () => {
+  it("reads month sections by their labels in both label orders, skips n/a, average rows and a date outside its month", async () => {
     expect(await parse(fixture("CBS/Historical-Daily-Rates.xlsx"))).toEqual([
       { effectiveDate: "2016-01-04", currency: "USD", rate: "0.38291" },
       { effectiveDate: "2016-01-04", currency: "EUR", rate: "0.35245" },
@@ -62,6 +62,10 @@ describe("CBS adapter", () => {
     expect(on("2009-01-05")).toMatchObject({ USD: "0.34554", NZD: "0.58665", JPY: "32.2248" });
     // Sheet "2010" holds 2011: 4-Jan-11 USD 0.42358.
     expect(on("2011-01-04").USD).toBe("0.42358");
+    // Sheet 2026 row 34, in the FEBRUARY section between 11 and 13 Feb, is dated 12-Jan-26 (0.37157):
+    // skipped, so 12 January keeps row 8's figure and 12 February has none.
+    expect(on("2026-01-12").USD).toBe("0.35933");
+    expect(on("2026-02-12")).toEqual({});
     expect(await cbs.parse(recording("CBS/001.html").body, { url: PAGE })).toEqual([]);
   });
 
