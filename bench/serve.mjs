@@ -1,0 +1,312 @@
+// Serving benchmark: authenticated GET of Latest.json through `exrates serve` (the built server) against
+// nginx serving the same file without auth (installed with apt-get when missing; a bare node:http
+// static server when nginx cannot be had), and token grants per second on one core.
+//
+//   npm run build && node bench/serve.mjs
+//
+// The server under test runs in its own process pinned to one core (taskset), autocannon on the
+// other. Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 8) at 50
+// connections. RSS is the server's peak resident set (VmHWM) after all runs. The figures are printed
+// and written into BENCHMARKS.md under "## Serve" (that section only).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+
+if (!existsSync(CLI)) {
+  console.error("bench/serve.mjs: run `npm run build` first");
+  process.exit(1);
+}
+
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+const TASKSET = has("taskset") && cpus().length >= 2;
+const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
+const SERVER_CORE = 1;
+const LOAD_CORE = 0;
+
+// ---- a published tree in the publisher's format, with a realistic Latest.json (33 currencies)
+const dir = mkdtempSync(join(tmpdir(), "exrates-bench-serve-"));
+const outDir = join(dir, "out");
+const dataDir = join(dir, "data");
+const CURRENCIES = ["AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "USD", "ZAR", "XDR", "AED", "SAR"];
+const latestJson = `${JSON.stringify({
+  bankId: "CNB",
+  baseCurrency: "CZK",
+  quoteType: "Direct",
+  rates: { "2026-04-02": Object.fromEntries(CURRENCIES.map((c, i) => [c, { rate: Number((1 + i * 1.37).toFixed(3)), ...(i % 7 === 3 ? { unitMultiplier: 2 } : {}) }])) },
+})}\n`;
+function writeTree() {
+  const gen = "bench-1";
+  const genDir = join(outDir, ".generations", gen);
+  const files = {};
+  const put = (path, body, contentType, compress) => {
+    const full = join(genDir, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, body);
+    const encodings = [];
+    if (compress) {
+      writeFileSync(`${full}.br`, brotliCompressSync(body));
+      writeFileSync(`${full}.gz`, gzipSync(body));
+      encodings.push("br", "gzip");
+    }
+    const sha = createHash("sha256").update(body).digest("hex");
+    files[path] = { bytes: body.length, sha256: sha, etag: `"${Buffer.from(sha, "hex").toString("base64url").slice(0, 27)}"`, lastModified: "2026-04-02T12:31:00.000Z", contentType, encodings };
+  };
+  put("v1/Banks/CNB/DailyRates/Latest.json", Buffer.from(latestJson), "application/json; charset=utf-8", true);
+  put("v1/banks/CNB.json", Buffer.from('{"id":"CNB"}\n'), "application/json; charset=utf-8", true);
+  writeFileSync(join(genDir, "manifest.json"), JSON.stringify({ generation: gen, publishedAt: new Date().toISOString(), files, banks: { CNB: { effectiveDate: "2026-04-02", inputHash: "x", lastModified: "2026-04-02T12:31:00.000Z" } } }));
+  symlinkSync(join(".generations", gen), join(outDir, ".current-tmp"));
+  renameSync(join(outDir, ".current-tmp"), join(outDir, "current"));
+  symlinkSync(join("current", "v1"), join(outDir, "v1"));
+}
+mkdirSync(outDir, { recursive: true });
+writeTree();
+
+const env = { ...process.env, EXRATES_DATA_DIR: dataDir, EXRATES_OUT_DIR: outDir, EXRATES_HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+const client = JSON.parse(execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }));
+
+// ---- processes
+const children = new Set();
+function start(argv, options = {}) {
+  const [cmd, args] = argv;
+  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], ...options });
+  let stderr = "";
+  child.stderr?.on("data", (c) => (stderr += c));
+  child.stderrText = () => stderr;
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(5000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
+async function waitFor(url) {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    await sleep(50);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The peak resident set of a process (and its children for nginx), in MiB. */
+function peakRssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+function autocannon(url, options) {
+  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", "1"];
+  for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}=${v}`);
+  if (options.method) args.push("-m", options.method);
+  if (options.body) args.push("-b", options.body);
+  args.push(url);
+  const [cmd, argv] = pinned(LOAD_CORE, [process.execPath, ...args]);
+  const out = execFileSync(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] });
+  const r = JSON.parse(out);
+  const statusOk = options.expect ?? 200;
+  const ok = r[`${Math.floor(statusOk / 100)}xx`] ?? 0;
+  if (r.errors > 0 || r.non2xx > 0 || ok === 0) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+}
+
+async function token(base) {
+  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }),
+  });
+  if (res.status !== 200) throw new Error(`token: ${res.status}`);
+  return (await res.json()).access_token;
+}
+
+// ---- the baseline: nginx (installed if missing), else a bare node:http static server
+function ensureNginx() {
+  if (has("nginx") || existsSync("/usr/sbin/nginx")) return "/usr/sbin/nginx";
+  if (process.getuid?.() === 0 && has("apt-get")) {
+    console.error("installing nginx (apt-get)...");
+    const quiet = { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
+    spawnSync("apt-get", ["update", "-qq"], quiet);
+    if (spawnSync("apt-get", ["install", "-y", "-qq", "nginx-light"], quiet).status !== 0) spawnSync("apt-get", ["install", "-y", "-qq", "nginx"], quiet);
+  }
+  return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined;
+}
+
+async function startBaseline() {
+  const port = await freePort();
+  const nginx = ensureNginx();
+  const root = join(outDir, "current");
+  if (nginx) {
+    const prefix = join(dir, "nginx");
+    mkdirSync(join(prefix, "logs"), { recursive: true });
+    const conf = join(prefix, "nginx.conf");
+    writeFileSync(
+      conf,
+      `worker_processes 1;
+daemon off;
+master_process off;
+pid ${join(prefix, "nginx.pid")};
+error_log ${join(prefix, "logs/error.log")} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { application/json json; }
+  client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    location / { add_header Cache-Control private; add_header Vary "Accept, Accept-Encoding"; }
+  }
+}
+`,
+    );
+    const child = start(pinned(SERVER_CORE, [nginx, "-p", prefix, "-c", conf]));
+    await waitFor(`http://127.0.0.1:${port}/v1/Banks/CNB/DailyRates/Latest.json`).catch((e) => {
+      throw new Error(`${e.message}: ${child.stderrText()}`);
+    });
+    const version = spawnSync(nginx, ["-v"], { encoding: "utf8" }).stderr.trim().replace("nginx version: ", "");
+    return { name: `${version} (1 worker, sendfile)`, port, child };
+  }
+  // Fallback: a bare node:http server answering the same bytes from memory.
+  const script = `const b=require("fs").readFileSync(${JSON.stringify(join(root, "v1/Banks/CNB/DailyRates/Latest.json"))});require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json; charset=utf-8","content-length":b.length,"cache-control":"private"});s.end(b)}).listen(${port},"127.0.0.1")`;
+  const child = start(pinned(SERVER_CORE, [process.execPath, "-e", script]));
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { name: `bare node:http static server (nginx unavailable), Node ${process.version}`, port, child };
+}
+
+// ---- runs
+const path = "/v1/Banks/CNB/DailyRates/Latest.json";
+const results = { exrates: [], baseline: [], grants: [] };
+
+const serverPort = await freePort();
+const server = start(pinned(SERVER_CORE, [process.execPath, CLI, "serve"]), { env: { ...env, EXRATES_PORT: String(serverPort) } });
+const base = `http://127.0.0.1:${serverPort}`;
+await waitFor(`${base}/readyz`);
+const baseline = await startBaseline();
+const baselineUrl = `http://127.0.0.1:${baseline.port}${path}`;
+
+// Warm-up (JIT, connection setup) for both.
+autocannon(`${base}${path}`, { seconds: 2, headers: { authorization: `Bearer ${await token(base)}` } });
+autocannon(baselineUrl, { seconds: 2 });
+
+for (let i = 0; i < RUNS; i++) {
+  const bearer = await token(base); // a fresh token for each run (they live 300 s)
+  results.exrates.push(autocannon(`${base}${path}`, { headers: { authorization: `Bearer ${bearer}` } }));
+  results.baseline.push(autocannon(baselineUrl, {}));
+  console.error(`run ${i + 1}/${RUNS}: exrates ${fmt(results.exrates.at(-1).rps)} req/s, baseline ${fmt(results.baseline.at(-1).rps)} req/s`);
+}
+const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }).toString();
+for (let i = 0; i < RUNS; i++) {
+  results.grants.push(
+    autocannon(`${base}/auth/realms/exrates/protocol/openid-connect/token`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+  );
+  console.error(`grants run ${i + 1}/${RUNS}: ${fmt(results.grants.at(-1).rps)} grants/s`);
+}
+const rss = peakRssMiB(server.pid);
+await stop(server);
+await stop(baseline.child);
+
+// The same load against the server module alone (what `exrates start` embeds), without the CLI's
+// other commands (publisher, adapters) loaded: the server's own footprint.
+const slimPort = await freePort();
+const slimScript = `
+  const { startServer } = await import(${JSON.stringify(join(ROOT, "dist/src/serve/server.js"))});
+  const { loadConfig } = await import(${JSON.stringify(join(ROOT, "dist/src/config.js"))});
+  const { openStore } = await import(${JSON.stringify(join(ROOT, "dist/src/store/database.js"))});
+  const { createLogger } = await import(${JSON.stringify(join(ROOT, "dist/src/log.js"))});
+  const config = loadConfig(process.env);
+  const s = await startServer({ config, store: await openStore(config.databasePath), log: createLogger("warn", false) });
+  process.on("SIGTERM", () => s.close().then(() => process.exit(0)));`;
+const slim = start(pinned(SERVER_CORE, [process.execPath, "--input-type=module", "-e", slimScript]), { env: { ...env, EXRATES_PORT: String(slimPort) } });
+const slimBase = `http://127.0.0.1:${slimPort}`;
+await waitFor(`${slimBase}/readyz`);
+autocannon(`${slimBase}${path}`, { headers: { authorization: `Bearer ${await token(slimBase)}` } });
+const slimRss = peakRssMiB(slim.pid);
+await stop(slim);
+
+const m = (list, key) => median(list.map((r) => r[key]));
+const ex = { rps: m(results.exrates, "rps"), p50: m(results.exrates, "p50"), p99: m(results.exrates, "p99") };
+const bl = { rps: m(results.baseline, "rps"), p50: m(results.baseline, "p50"), p99: m(results.baseline, "p99") };
+const grants = { rps: m(results.grants, "rps"), p50: m(results.grants, "p50"), p99: m(results.grants, "p99") };
+const ratio = ex.rps / bl.rps;
+const c = cpus();
+const machine = `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, Linux`;
+const verdict = (ok) => (ok ? "met" : "**missed**");
+
+const section = `## Serve
+
+Command: \`npm run build && node bench/serve.mjs\` (autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs;
+server pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
+Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}.
+
+Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding, bearer token verified once then cached)
+against ${baseline.name} serving the same file without auth:
+
+| | req/s | p50 ms | p99 ms |
+|---|---:|---:|---:|
+| exrates serve (with bearer check) | ${fmt(ex.rps)} | ${fmt(ex.p50, 2)} | ${fmt(ex.p99, 2)} |
+| ${baseline.name.split(" (")[0]} (no auth) | ${fmt(bl.rps)} | ${fmt(bl.p50, 2)} | ${fmt(bl.p99, 2)} |
+
+| Figure | Result | Target | |
+|---|---:|---:|---|
+| req/s ratio to the baseline | ${fmt(ratio, 2)}x | >= 0.45x | ${verdict(ratio >= 0.45)} |
+| p99 latency at ${CONNECTIONS} connections | ${fmt(ex.p99, 2)} ms | < 2 ms | ${verdict(ex.p99 < 2)} |
+| peak RSS (VmHWM) of \`exrates serve\` (the CLI process, every command's modules loaded) | ${fmt(rss, 1)} MiB | < 120 MB | ${verdict(rss * 1.048576 < 120)} |
+| peak RSS (VmHWM) of the server module alone (\`startServer\`, same load) | ${fmt(slimRss, 1)} MiB | < 120 MB | ${verdict(slimRss * 1.048576 < 120)} |
+| token grants/s on one core (client_secret_post, RS256) | ${fmt(grants.rps)} (p50 ${fmt(grants.p50, 2)} ms, p99 ${fmt(grants.p99, 2)} ms) | >= 2,000 | ${verdict(grants.rps >= 2000)} |
+`;
+
+console.log(section);
+const benchFile = join(ROOT, "BENCHMARKS.md");
+let doc = existsSync(benchFile) ? readFileSync(benchFile, "utf8") : "# Benchmarks\n";
+const start_ = doc.search(/^## Serve\s*$/m);
+if (start_ >= 0) {
+  const rest = doc.slice(start_ + 1);
+  const next = rest.search(/^## /m);
+  doc = doc.slice(0, start_) + section + (next >= 0 ? `\n${rest.slice(next)}` : "");
+} else {
+  doc = `${doc.replace(/\s*$/, "")}\n\n${section}`;
+}
+writeFileSync(benchFile, doc);
+console.error(`written to ${benchFile}`);
+process.exit(0);
