@@ -7,10 +7,12 @@ import { registerBackfill } from "./commands/backfill.js";
 import { registerBanks } from "./commands/banks.js";
 import { registerClients } from "./commands/clients.js";
 import { registerImport } from "./commands/import.js";
+import { registerIngest } from "./commands/ingest.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerParse } from "./commands/parse.js";
 import { registerPublish } from "./commands/publish.js";
 import { registerServe } from "./commands/serve.js";
+import { registerStart } from "./commands/start.js";
 
 const ctx = createCliContext();
 const program = new Command("exrates")
@@ -19,7 +21,7 @@ const program = new Command("exrates")
   .showHelpAfterError(false)
   .exitOverride();
 
-for (const register of [registerImport, registerParse, registerPublish, registerBanks, registerBackfill, registerServe, registerClients, registerKeys]) register(program, ctx);
+for (const register of [registerImport, registerParse, registerPublish, registerBanks, registerBackfill, registerIngest, registerStart, registerServe, registerClients, registerKeys]) register(program, ctx);
 
 try {
   await program.parseAsync(process.argv);

@@ -42,6 +42,8 @@ export interface SchedulerOptions {
   cron?: boolean;
   /** Default: the publisher, for the given banks. */
   publish?: (bankIds: string[]) => Promise<unknown>;
+  /** Banks caught up at once at start (the others wait their turn). Default 4. */
+  catchUpConcurrency?: number;
 }
 
 export interface Scheduler {
@@ -175,6 +177,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         lastError = describeError(error);
         log.warn({ bank: id, reason, attempt, err: lastError }, "fetch failed");
       }
+      if (stopping.signal.aborted && lastError) {
+        Object.assign(outcome, { state: "stopped", message: `stopped by shutdown during a fetch (${lastError})` });
+        break;
+      }
       if (changed) {
         try {
           await republish([id]);
@@ -286,13 +292,22 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
           log.info({ bank: bank.id, cron: cronExpression(bank), timeZone: bank.timeZone, nextRun: nextRun(bank, now()).at.toISOString() }, "scheduled");
         }
       }
-      catchUps = Promise.all(
-        scheduled.map(async (adapter) => {
+      // A few banks at a time: a start with a hundred banks behind is polite and keeps the process responsive.
+      const queue = [...scheduled];
+      const outcomes: RunOutcome[] = [];
+      const worker = async () => {
+        for (let adapter = queue.shift(); adapter && !stopping.signal.aborted; adapter = queue.shift()) {
           const plan = planFetch(adapter.bank, await newestDate(store, adapter.bank.id), now());
-          if (plan.action === "none") return { bankId: adapter.bank.id, state: "ok", message: plan.reason, inserted: 0, revised: 0, tries: 0 } as RunOutcome;
+          if (plan.action === "none") {
+            outcomes.push({ bankId: adapter.bank.id, state: "ok", message: plan.reason, inserted: 0, revised: 0, tries: 0 });
+            continue;
+          }
           log.info({ bank: adapter.bank.id, expected: plan.expected, newest: plan.newest }, `catching up: ${plan.reason}`);
-          return runNow(adapter.bank.id, "catch-up");
-        }),
+          outcomes.push(await runNow(adapter.bank.id, "catch-up"));
+        }
+      };
+      catchUps = Promise.all(Array.from({ length: Math.max(1, options.catchUpConcurrency ?? 4) }, worker)).then(() =>
+        outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId)),
       );
     },
     runNow,

@@ -1,33 +1,34 @@
-// `exrates banks`: every bank with its newest stored date and its last fetch.
+// `exrates banks`: every bank with its newest stored date, last fetch, next run and state (stale,
+// failing, needs a credential...). The same rows as `GET /v1/status` (src/schedule/status.ts).
 import type { Command } from "commander";
 
 import { toBankResource } from "../../feed/adapter.js";
 import { loadAdapters } from "../../feed/registry.js";
-import { lastFetch, newestDates } from "../../store/rates.js";
+import { bankStatuses } from "../../schedule/status.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerBanks(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("banks")
-    .description("list the banks with their newest stored date and last fetch")
+    .description("list the banks with their newest stored date, last fetch, next run and state")
     .option("--json", "print the Bank resources with their status as JSON")
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const adapters = [...(await loadAdapters()).values()];
         const store = await ctx.store();
-        const newest = await newestDates(store);
-        const rows = await Promise.all(
-          adapters.map(async (a) => {
-            const fetch = await lastFetch(store, a.bank.id);
-            return {
-              ...toBankResource(a.bank),
-              quoteType: a.bank.quoteType,
-              newestDate: newest.get(a.bank.id) ?? null,
-              lastFetch: fetch ? { at: fetch.finished_at ?? fetch.started_at, ok: fetch.error === null, error: fetch.error } : null,
-              needs: a.bank.credential && !process.env[a.bank.credential.env] ? a.bank.credential.env : null,
-            };
-          }),
-        );
+        const statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+        const rows = adapters.map((a) => {
+          const status = statuses.get(a.bank.id)!;
+          const lastAt = [status.lastSuccessAt, status.lastErrorAt].filter((x): x is string => x !== null).sort().at(-1);
+          return {
+            ...toBankResource(a.bank),
+            quoteType: a.bank.quoteType,
+            newestDate: status.newestDate,
+            lastFetch: lastAt ? { at: lastAt, ok: lastAt !== status.lastErrorAt, error: lastAt === status.lastErrorAt ? status.lastError : null } : null,
+            needs: status.needs,
+            status,
+          };
+        });
         if (options.json) return ctx.print(JSON.stringify(rows, null, 2));
         const lines = rows.map((r) =>
           [
@@ -36,12 +37,12 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
             r.quoteType.padEnd(8),
             `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`.padEnd(30),
             (r.newestDate ?? "-").padEnd(10),
-            r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched",
-            r.needs ? ` needs ${r.needs}` : "",
-            `  ${r.name[0]?.name ?? ""}`,
+            (r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched").padEnd(34),
+            (r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-").padEnd(16),
+            r.status.summary,
           ].join(" "),
         );
-        ctx.print(["BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH", ...lines].join("\n"));
+        ctx.print(["BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) STATE", ...lines].join("\n"));
       }),
     );
 }

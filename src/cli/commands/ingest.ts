@@ -1,0 +1,51 @@
+// `exrates ingest <ID...>|--all`: fetch the newest publication of banks now (filling a gap of a few
+// days first, as the daemon does), store it, and re-publish the banks whose data changed. One try
+// per bank, no polling; one bank's failure does not stop the others.
+import type { Command } from "commander";
+
+import { UserError } from "../../errors.js";
+import { createHttpClient } from "../../feed/http.js";
+import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { createScheduler, type RunOutcome } from "../../schedule/daemon.js";
+import { notScheduledBecause } from "../../schedule/status.js";
+import { action, type CliContext } from "../context.js";
+
+export function registerIngest(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  program
+    .command("ingest")
+    .description("fetch the newest publication of banks now, store it and re-publish")
+    .argument("[banks...]", "bank ids")
+    .option("--all", "every bank that can be fetched (skips historical-only banks and banks missing a credential)")
+    .option("--json", "print the outcomes as JSON")
+    .action(
+      action(ctx, async (ids: string[], options: { all?: boolean; json?: boolean }) => {
+        if (options.all && ids.length) throw new UserError("give bank ids or --all, not both");
+        const config = ctx.config();
+        const chosen = await adaptersFor(ids, options.all === true);
+        const runnable = chosen.filter((a) => !notScheduledBecause(a, process.env));
+        if (!options.all) {
+          const blocked = chosen.find((a) => notScheduledBecause(a, process.env));
+          if (blocked) throw new UserError(`${blocked.bank.id}: ${notScheduledBecause(blocked, process.env)!.summary}`);
+        }
+        const log = ctx.log();
+        const store = await ctx.store();
+        const http = createHttpClient({ mirror: config.feedMirror, onRetry: (info) => log.warn(info, "retrying a feed request") });
+        const scheduler = createScheduler({ store, adapters: [...(await loadAdapters()).values()], outDir: config.outDir, log, http, cron: false });
+        const outcomes: RunOutcome[] = [];
+        // Banks in parallel, a few at a time.
+        const queue = [...runnable];
+        await Promise.all(
+          Array.from({ length: Math.min(4, queue.length) }, async () => {
+            for (let a = queue.shift(); a; a = queue.shift()) outcomes.push(await scheduler.runNow(a.bank.id, "manual", { poll: false, force: true }));
+          }),
+        );
+        await scheduler.stop(0);
+        outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId));
+        if (options.json) ctx.print(JSON.stringify(outcomes, null, 2));
+        else {
+          for (const o of outcomes) ctx.print(`${o.bankId.padEnd(8)} ${(o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase()).padEnd(8)} ${o.newest ?? "-"}  ${o.message}`);
+        }
+        if (outcomes.some((o) => o.state === "failed")) process.exitCode = 1;
+      }),
+    );
+}
