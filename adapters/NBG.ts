@@ -1,0 +1,99 @@
+// National Bank of Georgia: official lari rates from the NBG gateway API (JSON), one call per day.
+// GEL per `quantity` units (Direct; 10, 100, 1000, 10000 kept as unitMultiplier). The answer holds
+// the rate set IN FORCE on the requested date, dated by its own `date` (= validFromDate): the set
+// fixed on a working day at about 17:00 is valid from the next day, so the set fixed on Friday is
+// dated Saturday and is still the one in force on Sunday and Monday. Effective dates therefore run
+// Tuesday to Saturday, and asking for a Monday returns Saturday's set again (the same records).
+import {
+  FeedError,
+  addDays,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  todayIn,
+  weekday,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
+
+const ID = "NBG";
+const API = "https://nbg.gov.ge/gw/api/ct/monetarypolicy/currencies/";
+const TIME_ZONE = "Asia/Tbilisi";
+
+type Node = Record<string, unknown>;
+
+const trimZeros = (d: string) => (d.includes(".") ? d.replace(/\.?0+$/, "") : d);
+
+const dayUrl = (date: IsoDate) => `${API}?date=${date}`;
+
+const nbg = defineAdapter({
+  bank: {
+    id: ID,
+    names: [
+      { languageCode: "en", name: "National Bank of Georgia", abbreviatedName: "NBG" },
+      { languageCode: "ka", name: "საქართველოს ეროვნული ბანკი", abbreviatedName: "სებ" },
+    ],
+    // The sets carry a creation time of about 17:00 on the working day before they take effect.
+    dailyUpdateTime: "17:00:00",
+    bankCurrency: "GEL",
+    countryCode: ["GE"],
+    region: ["Asia"],
+    timeZone: TIME_ZONE,
+    website: "https://nbg.gov.ge",
+    quoteType: "Direct",
+    publicationDays: [2, 3, 4, 5, 6],
+    coverageStart: "2000-01-01",
+    maxRangeDays: 31,
+    sourceUrl: API,
+  },
+
+  async fetch(range, { http }) {
+    const accept = "application/json";
+    // Latest: today's set and tomorrow's, which is fixed in the late afternoon.
+    const today = todayIn(TIME_ZONE);
+    const days: IsoDate[] = [];
+    if (range.kind === "latest") days.push(today, addDays(today, 1));
+    else for (let d = range.from; d <= range.to; d = addDays(d, 1)) if (weekday(d) !== 7) days.push(d);
+    const docs: FeedDocument[] = [];
+    for (const day of days) docs.push(await http.get(dayUrl(day), { accept }));
+    return docs;
+  },
+
+  parse(body) {
+    const json = parseJsonExact(ID, decodeText(ID, body));
+    if (!Array.isArray(json)) throw new FeedError(ID, "not an NBG currencies answer: no array");
+    const out: RateRecord[] = [];
+    for (const set of json as Node[]) {
+      if (typeof set !== "object" || set === null || !Array.isArray(set.currencies)) throw new FeedError(ID, "not an NBG currencies answer: a set without currencies");
+      const date = typeof set.date === "string" ? set.date.slice(0, 10) : "";
+      if (!isIsoDate(date)) throw new FeedError(ID, `set date "${String(set.date)}" is not a date`);
+      for (const c of asArray(set.currencies as Node[])) {
+        const code = typeof c?.code === "string" ? c.code : "";
+        const where = `${code} on ${date}`;
+        if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `set of ${date}: code "${code}" is not a currency code`);
+        if (c.rate === null) continue; // no rate for that currency
+        const raw = jsonNumberText(c.rate);
+        const value = raw === undefined ? undefined : readDecimal(raw);
+        if (!value || !/[1-9]/.test(value)) throw new FeedError(ID, `${where}: rate "${String(raw)}" is not a positive decimal`);
+        // rateFormated is the bank's own rendering (four decimals); it must be the same figure.
+        const formatted = typeof c.rateFormated === "string" ? readDecimal(c.rateFormated) : undefined;
+        if (typeof c.rateFormated === "string" && (!formatted || trimZeros(formatted) !== trimZeros(value))) {
+          throw new FeedError(ID, `${where}: rate ${value} and rateFormated "${c.rateFormated}" differ`);
+        }
+        const rate = formatted ?? value;
+        const quantity = jsonNumberText(c.quantity);
+        if (!quantity || !/^[1-9]\d*$/.test(quantity)) throw new FeedError(ID, `${where}: quantity "${String(quantity)}" is not a whole number`);
+        out.push({ effectiveDate: date, currency: code, ...perUnits(rate, quantity) });
+      }
+    }
+    return out;
+  },
+});
+
+export default nbg;
