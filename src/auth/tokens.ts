@@ -69,6 +69,8 @@ interface CachedToken {
   clientId: string | undefined;
   subject: string | undefined;
   hasScope: boolean;
+  /** The answer for a valid token, allocated once. */
+  ok: BearerResult;
 }
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -101,30 +103,35 @@ export class BearerChecker {
     this.cache.clear();
   }
 
-  /** Checks an `Authorization` header value (undefined when absent). */
-  async check(authorization: string | undefined): Promise<BearerResult> {
+  /**
+   * Checks an `Authorization` header value (undefined when absent). A token in the cache is answered
+   * synchronously (no promise, no signature check); only a token seen for the first time is verified.
+   */
+  check(authorization: string | undefined): BearerResult | Promise<BearerResult> {
     if (authorization === undefined) return { kind: "missing" };
     const space = authorization.indexOf(" ");
     const scheme = space < 0 ? authorization : authorization.slice(0, space);
     // Another scheme (Basic...) carries no bearer credentials: a plain challenge (RFC 6750 §3).
-    if (scheme.toLowerCase() !== "bearer") return { kind: "missing" };
-    const token = space < 0 ? "" : authorization.slice(space + 1).replace(/^ +/, "");
+    if (scheme.length !== 6 || scheme.toLowerCase() !== "bearer") return { kind: "missing" };
+    let token = space < 0 ? "" : authorization.slice(space + 1);
+    if (token.charCodeAt(0) === 32) token = token.replace(/^ +/, "");
+    const nowMs = this.now();
+    const entry = this.cache.get(token);
+    if (entry !== undefined) {
+      if (entry.expiresAt > nowMs) return this.decide(entry);
+      this.cache.delete(token);
+    }
     if (token === "") return { kind: "invalid_request", description: "The bearer token is missing" };
     if (token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) return { kind: "invalid_request", description: "The Authorization header is malformed" };
-
-    const nowMs = this.now();
-    let entry = this.cache.get(token);
-    if (entry && entry.expiresAt <= nowMs) {
-      this.cache.delete(token);
-      entry = undefined;
-    }
-    if (!entry) {
-      const verified = await this.verify(token, nowMs);
+    return this.verify(token, nowMs).then((verified) => {
       if ("kind" in verified) return verified;
-      entry = verified;
       if (this.cache.size >= CACHE_LIMIT) this.evict(nowMs);
-      this.cache.set(token, entry);
-    }
+      this.cache.set(token, verified);
+      return this.decide(verified);
+    });
+  }
+
+  private decide(entry: CachedToken): BearerResult {
     if (this.options.clientState) {
       const state = entry.clientId === undefined ? undefined : this.options.clientState(entry.clientId);
       if (!state || state.id !== entry.subject) return { kind: "invalid_token", description: "The client of this token no longer exists" };
@@ -132,7 +139,7 @@ export class BearerChecker {
       if (entry.iat < state.notBefore) return { kind: "invalid_token", description: "The token was issued before the client's credentials were reset" };
     }
     if (!entry.hasScope) return { kind: "insufficient_scope", description: `The token does not grant the scope ${this.options.scope}` };
-    return { kind: "ok", clientId: entry.clientId, subject: entry.subject };
+    return entry.ok;
   }
 
   private evict(nowMs: number): void {
@@ -175,6 +182,7 @@ export class BearerChecker {
       clientId,
       subject: payload.sub,
       hasScope: scopes.includes(this.options.scope),
+      ok: { kind: "ok", clientId, subject: payload.sub },
     };
   }
 

@@ -324,7 +324,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return sendRepresentation(req, res, tree.xsd);
     }
     // Everything below needs a token.
-    const auth = await checker.check(req.headers.authorization);
+    let auth = checker.check(req.headers.authorization);
+    if (auth instanceof Promise) auth = await auth;
     if (auth.kind !== "ok") {
       const c = bearerChallenge(config.realm, auth, config.scope);
       return sendProblem(res, c.status, { detail: c.detail, headers: { "www-authenticate": c.header }, head });
