@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+
+import mas, { MAS_NAMES } from "../../adapters/MAS.js";
+import { FeedError } from "../../src/errors.js";
+import { recording, sharedFeedsPresent } from "../support/feeds.js";
+import { fixture } from "../support/fixtures.js";
+import { fakeHttp } from "../support/http.js";
+
+const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
+const parse = (body: Buffer | string, contentType = "text/csv; charset=utf-8") => mas.parse(Buffer.from(body), { url: PAGE, contentType });
+
+describe("MAS adapter", () => {
+  it("carries year and month down the groups, keeps per-100 quotes as unitMultiplier 2 and every digit", async () => {
+    expect(await parse(fixture("MAS/ExchangeRates.csv"))).toEqual([
+      { effectiveDate: "2025-12-31", currency: "EUR", rate: "1.5100" },
+      { effectiveDate: "2025-12-31", currency: "USD", rate: "1.2850" },
+      { effectiveDate: "2025-12-31", currency: "JPY", rate: "0.8200", unitMultiplier: 2 },
+      { effectiveDate: "2025-12-31", currency: "IDR", rate: "0.007700", unitMultiplier: 2 },
+      { effectiveDate: "2026-01-02", currency: "EUR", rate: "1.4940" },
+      { effectiveDate: "2026-01-02", currency: "USD", rate: "1.2674" },
+      { effectiveDate: "2026-01-02", currency: "JPY", rate: "0.8107", unitMultiplier: 2 },
+      { effectiveDate: "2026-01-02", currency: "IDR", rate: "0.007529", unitMultiplier: 2 },
+      { effectiveDate: "2026-01-05", currency: "EUR", rate: "1.4877" },
+      { effectiveDate: "2026-01-05", currency: "USD", rate: "1.2726" },
+      { effectiveDate: "2026-01-05", currency: "IDR", rate: "0.007548", unitMultiplier: 2 },
+    ]);
+  });
+
+  it("reads `No Results Found` and the form page as no records", async () => {
+    expect(await parse("MAS: Financial Database - Exchange Rates\n\nNo Results Found\n")).toEqual([]);
+    expect(await parse(fixture("MAS/ExchangeRates.aspx.html"), "text/html; charset=utf-8")).toEqual([]);
+  });
+
+  it("maps the 21 currency names", () => {
+    expect(Object.keys(MAS_NAMES)).toHaveLength(21);
+    expect(MAS_NAMES["Saudi Arabia Riyal"]).toBe("SAR");
+    expect(MAS_NAMES["New Taiwan Dollar"]).toBe("TWD");
+  });
+
+  it.each([
+    ["an empty body", ""],
+    ["an HTML error page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
+    ["a truncated body", "End of Period,,,S$ Per Unit of Euro,S$ Per Unit of US Dollar\n2026,Mar,02,1.4940"],
+    ["another bank's CSV", "Date,CHN,EUR\n\"02 Feb 2016\",0.0000,0.0803\n"],
+    ["an unknown currency", "End of Period,,,S$ Per Unit of Martian Dollar\n2026,Mar,02,1.4940\n"],
+  ])("rejects %s with an error naming the bank", async (_what, body) => {
+    await expect(async () => parse(body)).rejects.toThrow(FeedError);
+    await expect(async () => parse(body)).rejects.toThrow(/^MAS: /);
+  });
+
+  it.skipIf(!sharedFeedsPresent)("reads the recorded CSV exactly (values read off the file by hand)", async () => {
+    const r = recording("MAS/002.csv");
+    const records = await mas.parse(r.body, { url: r.url, contentType: r.contentType });
+    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
+    // 2026,Mar,02,1.4940,1.7043,1.2674,90.10,... ,0.007529 (IDR), 0.8107 (JPY), ..., 0.004843 (VND)
+    expect(on("2026-03-02").EUR).toEqual({ effectiveDate: "2026-03-02", currency: "EUR", rate: "1.4940" });
+    expect(on("2026-03-02").AUD).toEqual({ effectiveDate: "2026-03-02", currency: "AUD", rate: "90.10", unitMultiplier: 2 });
+    expect(on("2026-03-02").VND).toEqual({ effectiveDate: "2026-03-02", currency: "VND", rate: "0.004843", unitMultiplier: 2 });
+    // ,,18,1.4727,1.7055,1.2765,... (year and month carried down)
+    expect(on("2026-03-18").USD?.rate).toBe("1.2765");
+    expect(records).toHaveLength(13 * 21);
+    expect(await mas.parse(recording("MAS/001.html").body, { url: PAGE, contentType: "text/html; charset=utf-8" })).toEqual([]);
+  });
+
+  it("posts the Download form with the page's view state, months and every checkbox, one call per year", async () => {
+    const http = fakeHttp((req) => (req.method === "GET" ? { body: fixture("MAS/ExchangeRates.aspx.html") } : { body: "No Results Found" }));
+    await mas.fetch({ kind: "range", from: "2025-11-15", to: "2026-03-18" }, { http, env: {} });
+    const form = (y1: string, y2: string, m1: string, m2: string) =>
+      "__VIEWSTATE=F3Hh%2B%2Fv%3D&__VIEWSTATEGENERATOR=C335971F&__EVENTVALIDATION=g56c%2Fj7%3D" +
+      `&ctl00%24ContentPlaceHolder1%24StartYearDropDownList=${y1}&ctl00%24ContentPlaceHolder1%24EndYearDropDownList=${y2}` +
+      `&ctl00%24ContentPlaceHolder1%24StartMonthDropDownList=${m1}&ctl00%24ContentPlaceHolder1%24EndMonthDropDownList=${m2}` +
+      "&ctl00%24ContentPlaceHolder1%24FrequencyDropDownList=D&ctl00%24ContentPlaceHolder1%24DownloadButton=Download" +
+      "&ctl00%24ContentPlaceHolder1%24EndOfPeriodPerUnitCheckBoxList%240=on&ctl00%24ContentPlaceHolder1%24EndOfPeriodPer100UnitsCheckBoxList%240=on";
+    expect(http.seen.map((r) => `${r.method} ${r.url}${r.body ? ` ${r.body}` : ""}`)).toEqual([
+      `GET ${PAGE}`,
+      `POST ${PAGE} ${form("2025", "2025", "11", "12")}`,
+      `GET ${PAGE}`,
+      `POST ${PAGE} ${form("2026", "2026", "1", "3")}`,
+    ]);
+    await mas.fetch({ kind: "latest" }, { http, env: {} });
+    expect(http.seen.slice(4).map((r) => r.method)).toEqual(http.seen.length === 6 ? ["GET", "POST"] : ["GET", "POST", "GET", "POST"]);
+  });
+});
