@@ -20,6 +20,8 @@ export interface DecimalSyntax {
  * Returns undefined for text that is not a decimal, so the caller names the bank in its error.
  */
 export function readDecimal(raw: string, syntax: DecimalSyntax = {}): string | undefined {
+  // Fast path, most feeds' common case: already a plain decimal without a leading zero to drop.
+  if (PLAIN.test(raw) && (raw.charCodeAt(0) !== 48 || raw.length === 1 || raw.charCodeAt(1) === 46)) return raw;
   let text = raw.trim().replace(/^\+/, "");
   if (syntax.thousands) {
     for (const sep of syntax.thousands) text = text.split(sep).join("");

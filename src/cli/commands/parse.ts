@@ -3,6 +3,7 @@ import type { Command } from "commander";
 
 import { adapterFor } from "../../feed/registry.js";
 import { parseDocuments, readSavedResponse } from "../../ingest/ingest.js";
+import { sortRecords } from "../../ingest/validate.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerParse(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -16,7 +17,7 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
       action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
         const adapter = await adapterFor(bankId);
         const doc = await readSavedResponse(adapter, file, options.url);
-        const records = (await parseDocuments(adapter, [doc]))[0]!.records;
+        const records = sortRecords((await parseDocuments(adapter, [doc]))[0]!.records);
         ctx.print(
           JSON.stringify(
             { bankId: adapter.bank.id, baseCurrency: adapter.bank.bankCurrency, quoteType: adapter.bank.quoteType, records },

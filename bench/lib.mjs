@@ -1,0 +1,28 @@
+// Shared by the benchmark scripts: run a measurement in fresh child processes, take medians.
+import { execFileSync } from "node:child_process";
+import { cpus, totalmem } from "node:os";
+
+export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs `node script args` RUNS times; each prints one JSON line of figures. */
+export function repeat(script, args) {
+  const results = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = execFileSync(process.execPath, ["--expose-gc", script, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+    results.push(JSON.parse(out.trim().split("\n").pop()));
+  }
+  return results;
+}
+
+export function machine() {
+  const c = cpus();
+  return `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+export const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });

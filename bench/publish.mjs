@@ -1,0 +1,53 @@
+// Publish cost: every bank of the registry with 40 currencies of synthetic latest rates, rendered in
+// four formats (+ gzip/brotli siblings, fsync, atomic switch), then a publish after one bank changed.
+// Baseline, same run: the same documents as JSON.stringify + writeFileSync, one file per bank.
+//   node bench/publish.mjs full|one|baseline
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { loadAdapters } from "../dist/src/feed/registry.js";
+import { latestDocument } from "../dist/src/publish/document.js";
+import { publish } from "../dist/src/publish/publisher.js";
+import { openStore } from "../dist/src/store/database.js";
+import { ingestBatches } from "../dist/src/store/rates.js";
+
+const mode = process.argv[2] ?? "full";
+const dir = mkdtempSync(join(tmpdir(), "exrates-bench-publish-"));
+const store = await openStore(join(dir, "exrates.db"));
+const adapters = [...(await loadAdapters()).values()];
+const CODES = ["AED", "AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "KZT", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "RUB", "SAR", "SEK", "SGD", "THB", "TRY", "TWD", "UAH", "USD", "VND", "XAU", "XDR", "ZAR"];
+const at = new Date("2026-03-02T14:00:00Z");
+const seed = (bankId, own, date, bump = 0) =>
+  ingestBatches(store, bankId, [{
+    provenance: { kind: "import", method: "GET", url: "https://bench.example/", startedAt: at, finishedAt: at, httpStatus: 200, body: Buffer.from(bankId) },
+    records: CODES.filter((c) => c !== own).map((currency, i) => ({ effectiveDate: date, currency, rate: (1.2345 + i * 0.731 + bump).toFixed(4), ...(i % 7 === 0 ? { unitMultiplier: 2 } : {}) })),
+  }], at);
+for (const a of adapters) seed(a.bank.id, a.bank.bankCurrency, "2026-03-02");
+
+const out = join(dir, "out");
+let ms;
+let banks = adapters.length;
+if (mode === "baseline") {
+  const t = process.hrtime.bigint();
+  for (const a of adapters) {
+    const doc = await latestDocument(store, a.bank);
+    const path = join(out, "v1/Banks", a.bank.id, "DailyRates");
+    mkdirSync(path, { recursive: true });
+    writeFileSync(join(path, "Latest.json"), JSON.stringify(doc));
+  }
+  ms = Number(process.hrtime.bigint() - t) / 1e6;
+} else {
+  if (mode === "one") {
+    await publish(store, adapters, out);
+    seed(adapters[0].bank.id, adapters[0].bank.bankCurrency, "2026-03-03", 0.01);
+    banks = 1;
+  }
+  const t = process.hrtime.bigint();
+  const result = await publish(store, adapters, out);
+  ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (result.rendered.length !== banks) throw new Error(`rendered ${result.rendered.length}, expected ${banks}`);
+}
+await store.close();
+rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify({ mode, banks, ms, msPerBank: ms / banks, maxRssMB: process.resourceUsage().maxRSS / 1024 }));

@@ -1,0 +1,49 @@
+// `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
+// them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
+//   BENCH_RUNS=5 npm run bench [-- import publish serve]
+import { execFileSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { fmt, machine, median, repeat, RUNS } from "./lib.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const root = fileURLToPath(new URL("..", import.meta.url));
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+
+execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
+const results = { machine: machine(), runs: RUNS, date: new Date().toISOString() };
+console.log(`machine: ${results.machine}; median of ${RUNS} runs`);
+
+if (want("import")) {
+  const pipeline = repeat(`${here}/import.mjs`, ["pipeline", "26"]);
+  const baseline = repeat(`${here}/import.mjs`, ["baseline", "26"]);
+  const rps = median(pipeline.map((r) => r.rowsPerSecond));
+  const base = median(baseline.map((r) => r.rowsPerSecond));
+  results.import = { rows: pipeline[0].rows, rowsPerSecond: rps, parseMs: median(pipeline.map((r) => r.parseMs)), storeMs: median(pipeline.map((r) => r.storeMs)), maxRssMB: median(pipeline.map((r) => r.maxRssMB)), baselineRowsPerSecond: base, ratio: rps / base };
+  console.log(`import: ${fmt(rps)} rows/s (${results.import.rows} rows, parse ${fmt(results.import.parseMs)} ms + store ${fmt(results.import.storeMs)} ms, peak RSS ${fmt(results.import.maxRssMB)} MB); bare INSERT baseline ${fmt(base)} rows/s; ratio ${fmt(rps / base, 2)}`);
+}
+
+if (want("publish")) {
+  const full = repeat(`${here}/publish.mjs`, ["full"]);
+  const one = repeat(`${here}/publish.mjs`, ["one"]);
+  const baseline = repeat(`${here}/publish.mjs`, ["baseline"]);
+  results.publish = {
+    banks: full[0].banks,
+    fullMs: median(full.map((r) => r.ms)),
+    msPerBank: median(full.map((r) => r.msPerBank)),
+    oneChangedMs: median(one.map((r) => r.ms)),
+    maxRssMB: median(full.map((r) => r.maxRssMB)),
+    baselineMs: median(baseline.map((r) => r.ms)),
+  };
+  results.publish.ratio = results.publish.fullMs / results.publish.baselineMs;
+  const p = results.publish;
+  console.log(`publish: ${p.banks} banks x 4 formats in ${fmt(p.fullMs)} ms (${fmt(p.msPerBank, 1)} ms/bank), one changed bank ${fmt(p.oneChangedMs)} ms, peak RSS ${fmt(p.maxRssMB)} MB; JSON-only baseline ${fmt(p.baselineMs)} ms; ratio ${fmt(p.ratio, 1)}x`);
+}
+
+if (want("serve") && existsSync(`${here}/serve.mjs`)) {
+  execFileSync(process.execPath, [`${here}/serve.mjs`], { stdio: "inherit" });
+}
+
+writeFileSync(`${here}/results.json`, `${JSON.stringify(results, null, 2)}\n`);
