@@ -1,0 +1,226 @@
+// End to end, without internet: the built CLI against the shared feed mirror (child process) and a
+// slow mirror written here. backfill, then start; a client reads Latest in four formats with the
+// recorded values; kill -9 in the middle of a backfill and resume; SIGTERM on a busy daemon.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import BetterSqlite3 from "better-sqlite3";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { addDays, weekday } from "../../src/feed/dates.js";
+import { FEEDS, haveMirror, startMirror, type Mirror } from "../support/mirror.js";
+import { cli, ensureBuilt, finished, spawnCli, waitFor } from "./support.js";
+
+const dirs: string[] = [];
+function tempDirs() {
+  const root = mkdtempSync(join(tmpdir(), "exrates-e2e-"));
+  dirs.push(root);
+  return { root, EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out") };
+}
+
+function integrity(dataDir: string): string {
+  const db = new BetterSqlite3(join(dataDir, "exrates.db"), { readonly: true });
+  try {
+    return db.pragma("integrity_check", { simple: true }) as string;
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => ensureBuilt(), 120_000);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("bad input changes nothing", () => {
+  it.each([
+    [["backfill", "NOPE"], /^exrates: unknown bank "NOPE" \(known: .*ECB.*\)\n$/],
+    [["backfill", "ECB", "--from", "2026-02-30"], /^exrates: --from "2026-02-30" is not a date \(YYYY-MM-DD\)\n$/],
+    [["backfill", "ECB", "--from", "2026-03-05", "--to", "2026-03-01"], /^exrates: --from 2026-03-05 is after --to 2026-03-01\n$/],
+    [["ingest", "NOPE"], /^exrates: unknown bank "NOPE"/],
+  ])("exrates %j", async (args, message) => {
+    const env = tempDirs();
+    const result = await cli(args, { EXRATES_DATA_DIR: env.EXRATES_DATA_DIR, EXRATES_OUT_DIR: env.EXRATES_OUT_DIR, EXRATES_FEED_MIRROR: "http://127.0.0.1:9" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(readdirSync(env.root)).toEqual([]); // no database, no tree
+  });
+});
+
+describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirror", () => {
+  let mirror: Mirror;
+  beforeAll(async () => {
+    mirror = await startMirror(["ECB", "CNB", "CBR"]);
+  });
+  afterAll(() => mirror?.stop());
+
+  it("loads the reference banks, serves Latest in four formats with the recorded values, and stops on SIGTERM", async () => {
+    const env = { ...tempDirs(), EXRATES_FEED_MIRROR: mirror.url };
+    delete (env as Partial<typeof env>).root;
+    const args = ["backfill", "ECB", "CNB", "CBR", "--from", "2026-03-01", "--to", "2026-03-05", "--pause", "0", "--json"];
+    const first = await cli(args, env);
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as { totals: { failed: number; inserted: number; stored: number }; published: string[] };
+    expect(summary.totals).toMatchObject({ failed: 0, stored: 3 });
+    expect(summary.totals.inserted).toBeGreaterThan(1000);
+    expect(summary.published).toEqual(["CBR", "CNB", "ECB"]);
+    // One JSON log line per chunk when stderr is not a terminal.
+    const chunkLines = first.stderr.split("\n").filter((l) => l.includes('"event":"backfill-chunk"'));
+    expect(chunkLines).toHaveLength(3);
+    expect(JSON.parse(chunkLines[0]!)).toMatchObject({ status: "stored", total: 3 });
+
+    // Again: every chunk is done already, nothing is fetched or changed.
+    const again = await cli(args, env);
+    expect(JSON.parse(again.stdout).totals).toMatchObject({ skipped: 3, inserted: 0, revised: 0, failed: 0 });
+
+    const daemon = spawnCli(["start"], { ...env, EXRATES_PORT: "0" });
+    try {
+      await waitFor(daemon, (o) => o.stdout.includes("client_secret:") && o.stderr.includes('"msg":"serving"'));
+      const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
+      const secret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
+      expect(daemon.out.stdout).toContain("curl -s -d grant_type=client_credentials -d client_id=exrates-client");
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const tokenRes = await fetch(`${url}/auth/realms/exrates/protocol/openid-connect/token`, {
+        method: "POST",
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: "exrates-client", client_secret: secret, scope: "exchange-rates" }),
+      });
+      expect(tokenRes.status).toBe(200);
+      const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+      const get = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+      // The recorded values: ECB USD on 2026-03-18 and CNB JPY (per 100) on 2026-02-25.
+      const ecbUsd = /^D,USD,2026-03-18,([\d.]+)$/m.exec(readFileSync(join(FEEDS, "ECB", "002.csv"), "utf8"))![1]!;
+      const cnbJpy = /"currencyCode":"JPY","amount":100,"validFor":"2026-02-25","rate":([\d.]+)/.exec(readFileSync(join(FEEDS, "CNB", "001.json"), "utf8"))![1]!;
+
+      const json = await get("/v1/Banks/ECB/DailyRates/Latest.json");
+      expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      const jsonText = await json.text();
+      expect(jsonText).toContain('"2026-03-18"');
+      expect(jsonText).toMatch(new RegExp(`"USD": \\{\\s*"rate": ${ecbUsd.replace(".", "\\.")}\\s*\\}`));
+
+      const xml = await (await get("/v1/Banks/ECB/DailyRates/Latest.xml")).text();
+      expect(xml).toContain('<Rates effectiveDate="2026-03-18">');
+      expect(xml).toContain(`<Rate currency="USD" value="${ecbUsd}"/>`);
+
+      const csv = await (await get("/v1/Banks/CNB/DailyRates/Latest.csv")).text();
+      expect(csv.split(/\r?\n/)).toContain(`CNB,JPY,CZK,2026-02-25,${cnbJpy},100`);
+
+      const xlsx = await get("/v1/Banks/ECB/DailyRates/Latest.xlsx");
+      expect(xlsx.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ArrayBuffer);
+      const rows: unknown[][] = [];
+      workbook.getWorksheet("Rates")!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      const usd = rows.find((r) => r.includes("USD"))!;
+      expect(usd).toContain(Number(ecbUsd));
+
+      const status = (await (await get("/v1/status")).json()) as { banks: Array<{ id: string; newestDate: string | null; scheduled: boolean; nextRunAt: string | null }> };
+      expect(status.banks.find((b) => b.id === "ECB")).toMatchObject({ newestDate: "2026-03-18", scheduled: true });
+      expect(status.banks.find((b) => b.id === "ECB")!.nextRunAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect((await fetch(`${url}/v1/status`)).status).toBe(401);
+    } finally {
+      const stopping = Date.now();
+      process.kill(daemon.pid!, "SIGTERM");
+      const end = await finished(daemon, 15_000);
+      expect(end.code, end.stderr.slice(-1500)).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+    }
+    expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
+  });
+});
+
+/** A CNB-shaped feed answering daily-year?year=Y with USD and JPY (per 100) for every weekday up to 2026-11-20, slowly. */
+const LAST = "2026-11-20";
+const usdRate = (d: string) => `20.${d.slice(5, 7)}${d.slice(8, 10)}1`;
+const jpyRate = (d: string) => `13.${d.slice(2, 4)}${d.slice(8, 10)}3`;
+function startSlowMirror(delayMs: number): Promise<{ url: string; server: Server; requests: () => number }> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    count++;
+    const u = new URL(req.url!, "http://x");
+    const year = Number(u.searchParams.get("year"));
+    const body =
+      u.pathname === "/api.cnb.cz/cnbapi/exrates/daily-year" && year
+        ? (() => {
+            const rates: string[] = [];
+            for (let d = `${year}-01-01`; d <= `${year}-12-31` && d <= LAST; d = addDays(d, 1)) {
+              if (weekday(d) > 5) continue;
+              rates.push(`{"validFor":"${d}","currencyCode":"USD","amount":1,"rate":${usdRate(d)}}`, `{"validFor":"${d}","currencyCode":"JPY","amount":100,"rate":${jpyRate(d)}}`);
+            }
+            return `{"rates":[${rates.join(",")}]}`;
+          })()
+        : undefined;
+    setTimeout(() => {
+      if (body === undefined) res.writeHead(404, { "content-type": "text/plain" }).end("no such feed\n");
+      else res.writeHead(200, { "content-type": "application/json" }).end(body);
+    }, delayMs);
+  });
+  return new Promise((res) =>
+    server.listen(0, "127.0.0.1", () => res({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, requests: () => count })),
+  );
+}
+
+describe("crash safety", () => {
+  it("a backfill killed with SIGKILL part way resumes and stores each (bank, date, currency) once with the right value", async () => {
+    const slow = await startSlowMirror(120);
+    try {
+      const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url };
+      const args = ["backfill", "CNB", "--from", "2012-01-01", "--pause", "0", "--json"];
+      const doomed = spawnCli(args, env);
+      await waitFor(doomed, (o) => (o.stderr.match(/"status":"stored"/g) ?? []).length >= 4);
+      process.kill(doomed.pid!, "SIGKILL");
+      const killed = await finished(doomed);
+      expect(killed.signal).toBe("SIGKILL");
+      const storedBefore = (killed.stderr.match(/"status":"stored"/g) ?? []).length;
+
+      const resumed = await cli(args, env);
+      expect(resumed.code, resumed.stderr.slice(-1500)).toBe(0);
+      const summary = JSON.parse(resumed.stdout) as { totals: { chunks: number; skipped: number; stored: number; failed: number; revised: number } };
+      expect(summary.totals.skipped).toBeGreaterThanOrEqual(storedBefore);
+      expect(summary.totals.skipped + summary.totals.stored).toBe(summary.totals.chunks);
+      expect(summary.totals).toMatchObject({ failed: 0, revised: 0 });
+
+      expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
+      const db = new BetterSqlite3(join(env.EXRATES_DATA_DIR, "exrates.db"), { readonly: true });
+      try {
+        const rows = db.prepare("select effective_date as d, currency as c, rate, unit_multiplier as u from rates where bank_id = 'CNB' order by 1, 2").all() as Array<{ d: string; c: string; rate: string; u: number }>;
+        let weekdays = 0;
+        for (let d = "2012-01-01"; d <= LAST; d = addDays(d, 1)) if (weekday(d) <= 5) weekdays++;
+        expect(rows.length).toBe(weekdays * 2);
+        expect(new Set(rows.map((r) => `${r.d} ${r.c}`)).size).toBe(rows.length);
+        const wrong = rows.filter((r) => r.rate !== (r.c === "USD" ? usdRate(r.d) : jpyRate(r.d)) || r.u !== (r.c === "JPY" ? 2 : 0));
+        expect(wrong).toEqual([]);
+        expect(db.prepare("select count(*) from rate_revisions").pluck().get()).toBe(0);
+      } finally {
+        db.close();
+      }
+    } finally {
+      slow.server.closeAllConnections();
+      slow.server.close();
+    }
+  });
+
+  it("SIGTERM on a busy daemon exits 0 within 10 s with the database intact", async () => {
+    const slow = await startSlowMirror(30_000); // every feed hangs: each catch-up is in flight
+    try {
+      const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url, EXRATES_PORT: "0" };
+      const daemon = spawnCli(["start"], env);
+      await waitFor(daemon, (o) => o.stderr.includes('"msg":"serving"') && (o.stderr.match(/catching up/g) ?? []).length >= 4);
+      await waitFor(daemon, () => slow.requests() >= 2);
+      const stopping = Date.now();
+      process.kill(daemon.pid!, "SIGTERM");
+      const end = await finished(daemon, 15_000);
+      const took = Date.now() - stopping;
+      expect(end.code, end.stderr.slice(-1500)).toBe(0);
+      expect(took).toBeLessThan(10_000);
+      expect(end.stderr).toContain("abandoned runs in flight");
+      expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
+    } finally {
+      slow.server.closeAllConnections();
+      slow.server.close();
+    }
+  });
+});
