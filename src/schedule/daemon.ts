@@ -327,6 +327,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       clearTimeout(timer);
       for (const [id] of pending) if (inFlight.has(id)) abandoned.push(id);
       if (abandoned.length) log.warn({ banks: abandoned }, "abandoned runs in flight (nothing of theirs was stored)");
+      for (const id of abandoned) record(id, { state: "stopped", message: "abandoned at shutdown while fetching", finished: true });
       await publishing;
       return abandoned;
     },

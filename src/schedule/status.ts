@@ -105,7 +105,16 @@ export async function bankStatuses(store: Store, adapters: BankAdapter[], option
       lastSuccessAt: success?.at ?? null,
       lastErrorAt: failure?.at ?? null,
       lastError: failure?.error ?? null,
-      lastRun: run ? { state: run.state, reason: run.reason, startedAt: run.started_at, finishedAt: run.finished_at, message: run.message } : null,
+      lastRun: run
+        ? {
+            state: run.state,
+            reason: run.reason,
+            startedAt: run.started_at,
+            finishedAt: run.finished_at,
+            // A run left unfinished by a process that is gone (kill -9, power cut) says so.
+            message: run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !options.running?.has(bank.id) ? `interrupted: the process running it stopped (${run.message ?? run.state})` : run.message,
+          }
+        : null,
     };
     if (why) {
       return { ...base, scheduled: false, state: why.state, summary: why.summary, needs: why.needs ?? null, expectedDate: null, stale: false, nextRunAt: null, nextRunLocal: null };
@@ -121,7 +130,7 @@ export async function bankStatuses(store: Store, adapters: BankAdapter[], option
     if (running) [state, summary] = ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
     else if (failing) [state, summary] = ["failing", `failing: ${failure!.error}`];
     else if (stored === null) [state, summary] = ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
-    else if (stale) [state, summary] = ["stale", `stale: newest ${stored}, expected ${previous.date}${run?.message ? ` (${run.message})` : ""}`];
+    else if (stale) [state, summary] = ["stale", `stale: newest ${stored}, expected ${previous.date}${base.lastRun?.message ? ` (${base.lastRun.message})` : ""}`];
     else if (behind) [state, summary] = ["pending", `waiting for ${previous.date} (polling until ${wallClock(new Date(previous.at.getTime() + poll.windowMs), bank.timeZone).slice(11, 16)} local)`];
     else [state, summary] = ["ok", "ok"];
     return {
