@@ -28,6 +28,15 @@ export interface RunOutcome {
   tries: number;
 }
 
+export interface RunOptions {
+  /** false: one try, no polling. */
+  poll?: boolean;
+  /** Fetch even when the bank is up to date. */
+  force?: boolean;
+  /** The scheduled instant this run belongs to. */
+  slotAt?: Date;
+}
+
 export interface SchedulerOptions {
   store: Store;
   /** Every adapter (the publisher renders them all); only eligible ones are scheduled. */
@@ -50,7 +59,7 @@ export interface Scheduler {
   /** Publishes once, schedules every eligible bank, and starts the catch-up (not awaited). */
   start(): Promise<void>;
   /** Runs a bank now (no overlap with its other runs). `poll: false`: one try, no waiting. */
-  runNow(bankId: string, reason?: RunReason, opts?: { poll?: boolean; force?: boolean }): Promise<RunOutcome>;
+  runNow(bankId: string, reason?: RunReason, opts?: RunOptions): Promise<RunOutcome>;
   /** The catch-up runs started by start(). */
   catchUp(): Promise<RunOutcome[]>;
   /** Banks with a run in flight. */
@@ -134,10 +143,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
-  async function execute(adapter: BankAdapter, reason: RunReason, opts: { poll?: boolean; force?: boolean }): Promise<RunOutcome> {
+  async function execute(adapter: BankAdapter, reason: RunReason, opts: RunOptions): Promise<RunOutcome> {
     const { bank } = adapter;
     const id = bank.id;
-    const started = now();
+    // A timer firing a moment early still belongs to its slot: the clock never reads before it.
+    const clock = () => (opts.slotAt && now() < opts.slotAt ? opts.slotAt : now());
+    const started = clock();
     // Polling goes on until the window after the run the expected date belongs to has passed.
     const windowEnd = new Date(previousRun(bank, started).at.getTime() + (opts.poll === false ? 0 : poll.windowMs));
     const outcome: RunOutcome = { bankId: id, state: "ok", message: "", inserted: 0, revised: 0, tries: 0 };
@@ -149,7 +160,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         break;
       }
       const stored = await newestDate(store, id);
-      const plan = planFetch(bank, stored, now());
+      const plan = planFetch(bank, stored, clock());
       outcome.expected = plan.expected;
       outcome.newest = stored;
       if (plan.action === "none" && !(opts.force && attempt === 1)) {
@@ -196,11 +207,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         outcome.message = `${after} stored${outcome.inserted + outcome.revised ? ` (${outcome.inserted} added, ${outcome.revised} revised)` : ""}`;
         break;
       }
-      const delay = pollDelay(attempt, now(), windowEnd, poll);
+      const delay = pollDelay(attempt, clock(), windowEnd, poll);
       const why = lastError ?? `${plan.expected} not published yet (newest ${after ?? "none"})`;
       if (delay === undefined) {
         const local = (d: Date) => wallClock(d, bank.timeZone).replace("T", " ").slice(0, 16);
-        const next = local(nextRun(bank, now()).at);
+        const next = local(nextRun(bank, clock()).at);
         const tries = `${outcome.tries} ${outcome.tries === 1 ? "try" : "tries"}`;
         Object.assign(outcome, {
           state: lastError ? "failed" : "gave-up",
@@ -221,7 +232,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return outcome;
   }
 
-  function runNow(bankId: string, reason: RunReason = "manual", opts: { poll?: boolean; force?: boolean } = {}): Promise<RunOutcome> {
+  function runNow(bankId: string, reason: RunReason = "manual", opts: RunOptions = {}): Promise<RunOutcome> {
     const adapter = byId.get(bankId);
     if (!adapter) return Promise.reject(new Error(`unknown bank ${bankId}`));
     const current = inFlight.get(bankId);
@@ -252,7 +263,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     if (lastSlot.get(adapter.bank.id) === slot.date) return; // already run for this day
     lastSlot.set(adapter.bank.id, slot.date);
     log.info({ bank: adapter.bank.id, slot: slot.date, source }, "scheduled run");
-    void runNow(adapter.bank.id, "schedule");
+    void runNow(adapter.bank.id, "schedule", { slotAt: slot.at });
   }
 
   /**

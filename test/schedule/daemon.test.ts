@@ -11,7 +11,7 @@ import { bankStatuses } from "../../src/schedule/status.js";
 import type { BankAdapter, RateRecord } from "../../src/types.js";
 import { createLogger } from "../../src/log.js";
 import { fakeHttp } from "../support/http.js";
-import { testBank } from "../support/publish.js";
+import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 import { FEEDS, haveMirror } from "../support/mirror.js";
 
@@ -89,6 +89,17 @@ describe("scheduler runs", () => {
     const [status] = await bankStatuses(t.store, [bank], { now: new Date("2026-11-23T14:00:00Z"), poll: FAST });
     expect(status).toMatchObject({ state: "stale", stale: true, newestDate: "2026-11-20", expectedDate: "2026-11-23", nextRunAt: "2026-11-24T13:30:00.000Z" });
     expect(status!.summary).toContain("gave up");
+  });
+
+  it("a timer firing a moment early still runs for its slot", async () => {
+    const t = await setup();
+    storeRates(t.store, "AAA", usd("2026-11-20"));
+    const bank = scriptedBank("AAA", () => usd("2026-11-23"));
+    const early = clock("2026-11-23T13:29:59.950Z");
+    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: early, poll: FAST, cron: false, publish: async () => undefined }));
+    expect(await s.runNow("AAA", "catch-up")).toMatchObject({ state: "ok", expected: "2026-11-20", tries: 0 }); // by its clock, up to date
+    const outcome = await s.runNow("AAA", "schedule", { slotAt: new Date("2026-11-23T13:30:00Z") });
+    expect(outcome).toMatchObject({ state: "ok", expected: "2026-11-23", newest: "2026-11-23", tries: 1 });
   });
 
   it("never overlaps two runs of one bank", async () => {
