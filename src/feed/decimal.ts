@@ -15,19 +15,30 @@ export interface DecimalSyntax {
   thousands?: string;
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * Reads a decimal as written in a feed and returns its plain text (`1.0850` stays `1.0850`).
+ * Thousands separators are accepted only where they group the integer part by threes, so that
+ * `3.576,17` read with `thousands: ","` is refused rather than becoming 3.57617.
  * Returns undefined for text that is not a decimal, so the caller names the bank in its error.
  */
 export function readDecimal(raw: string, syntax: DecimalSyntax = {}): string | undefined {
   // Fast path, most feeds' common case: already a plain decimal without a leading zero to drop.
   if (PLAIN.test(raw) && (raw.charCodeAt(0) !== 48 || raw.length === 1 || raw.charCodeAt(1) === 46)) return raw;
-  let text = raw.trim().replace(/^\+/, "");
-  if (syntax.thousands) {
-    for (const sep of syntax.thousands) text = text.split(sep).join("");
+  const point = syntax.decimalComma ? "," : ".";
+  const pieces = raw.trim().replace(/^\+/, "").split(point);
+  if (pieces.length > 2) return undefined;
+  let int = pieces[0]!;
+  const frac = pieces[1];
+  const separators = [...new Set([...(syntax.thousands ?? ""), "\u00a0", "\u202f"])].filter((s) => s !== point);
+  const used = separators.filter((s) => int.includes(s));
+  if (used.length > 1) return undefined;
+  if (used.length === 1) {
+    if (!new RegExp(`^\\d{1,3}(?:${escape(used[0]!)}\\d{3})+$`).test(int)) return undefined;
+    int = int.split(used[0]!).join("");
   }
-  text = text.replace(/[\u00a0\u202f]/g, "");
-  if (syntax.decimalComma) text = text.replace(",", ".");
+  let text = frac === undefined ? int : `${int}.${frac}`;
   if (text.startsWith(".")) text = `0${text}`;
   if (!PLAIN.test(text)) return undefined;
   // Leading zeros carry no meaning ("007.5" is 7.5); trailing zeros are the bank's precision and stay.

@@ -22,6 +22,16 @@ describe("readDecimal", () => {
     expect(readDecimal(raw)).toBeUndefined();
   });
 
+  it.each([
+    ["3.576,17", { thousands: "," }],
+    ["1,25", { thousands: "," }],
+    ["12,34,567.8", { thousands: "," }],
+    ["1.234,5", { thousands: ",", decimalComma: false }],
+    ["1 234.567,8", { thousands: " .", decimalComma: true }],
+  ])("refuses %j with %j rather than misreading a separator", (raw, syntax) => {
+    expect(readDecimal(raw, syntax)).toBeUndefined();
+  });
+
   it("knows a positive decimal", () => {
     expect(isPositiveDecimal("0.0001")).toBe(true);
     expect(isPositiveDecimal("0.000")).toBe(false);
