@@ -85,6 +85,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
+/**
+ * When node-cron's next run is not the one computed here (it skips a time inside a spring-forward
+ * gap), the delay until ours, for a one-shot timer; undefined when they agree.
+ */
+export function gapGuardDelay(ours: Date, theirs: Date | null, now: Date): number | undefined {
+  if (theirs && Math.abs(theirs.getTime() - ours.getTime()) < 1000) return undefined;
+  const delay = ours.getTime() - now.getTime();
+  return delay > 2 ** 31 - 1 ? undefined : Math.max(0, delay);
+}
+
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, adapters, log } = options;
   const env = options.env ?? process.env;
@@ -276,12 +286,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     gapTimers.delete(id);
     const task = tasks.find((t) => t.name === id);
     if (!task || stopping.signal.aborted) return;
-    const ours = nextRun(adapter.bank, now());
-    const theirs = task.getNextRun();
-    if (theirs && Math.abs(theirs.getTime() - ours.at.getTime()) < 1000) return;
-    const delay = ours.at.getTime() - now().getTime();
-    if (delay > 2 ** 31 - 1) return;
-    const timer = setTimeout(() => scheduledRun(adapter, "gap-guard"), Math.max(0, delay));
+    const delay = gapGuardDelay(nextRun(adapter.bank, now()).at, task.getNextRun(), now());
+    if (delay === undefined) return;
+    const timer = setTimeout(() => scheduledRun(adapter, "gap-guard"), delay);
     timer.unref();
     gapTimers.set(id, timer);
   }

@@ -1,6 +1,7 @@
 import cron from "node-cron";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { gapGuardDelay } from "../../src/schedule/daemon.js";
 import {
   cronExpression,
   expectedNewestDate,
@@ -116,6 +117,26 @@ describe("cron expressions", () => {
     const task = cron.createTask(cronExpression(s), () => undefined, { timezone: zone });
     expect(task.getNextRuns(6).map(iso)).toEqual(nextRuns(s, at(from), 6).map((r) => iso(r.at)));
     void task.destroy();
+  });
+});
+
+describe("the spring-forward gap guard", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("node-cron skips a time inside the gap; the guard covers that run just after the gap", () => {
+    const s = spec("Europe/Prague", "02:30:00", EVERY_DAY);
+    const now = at("2026-03-28T12:00:00Z");
+    vi.useFakeTimers({ now, toFake: ["Date"] });
+    const task = cron.createTask(cronExpression(s), () => undefined, { timezone: s.timeZone });
+    const theirs = task.getNextRuns(1)[0]!;
+    void task.destroy();
+    const ours = nextRun(s, now).at;
+    expect(iso(theirs)).toBe("2026-03-30T00:30:00.000Z"); // Sunday 29 March skipped
+    expect(iso(ours)).toBe("2026-03-29T01:30:00.000Z"); // 03:30 CEST, just after the gap
+    expect(gapGuardDelay(ours, theirs, now)).toBe(ours.getTime() - now.getTime());
+    // On ordinary days they agree and no guard is armed.
+    const monday = nextRun(s, at("2026-03-30T12:00:00Z")).at;
+    expect(gapGuardDelay(monday, new Date(monday.getTime()), at("2026-03-30T12:00:00Z"))).toBeUndefined();
   });
 });
 

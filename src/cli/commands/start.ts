@@ -28,15 +28,15 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         const store = await ctx.store();
         const adapters = [...(await loadAdapters()).values()];
 
+        const http = createHttpClient({ mirror: config.feedMirror, onRetry: (info) => log.warn(info, "retrying a feed request") });
+        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http });
+        const server = await startServer({ config, store, log, status: () => scheduler.status() });
+        // Only once the server is up (a busy port fails before): a secret is never created unseen.
         let firstClient: { clientId: string; clientSecret: string; scope: string } | undefined;
         if (!config.oidcIssuer && (await listClients(store)).length === 0) {
           firstClient = await createClient(store, { clientId: FIRST_CLIENT, scope: config.scope });
           log.info({ event: "client.created", clientId: firstClient.clientId, scope: firstClient.scope }, "first start: client created");
         }
-
-        const http = createHttpClient({ mirror: config.feedMirror, onRetry: (info) => log.warn(info, "retrying a feed request") });
-        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http });
-        const server = await startServer({ config, store, log, status: () => scheduler.status() });
         try {
           await scheduler.start();
         } catch (error) {
