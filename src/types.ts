@@ -52,7 +52,13 @@ export interface BankDescriptor {
   names: BankName[];
   /** Local time of the daily publication, HH:MM:SS, in `timeZone`. */
   dailyUpdateTime: string;
+  /** The bank's own currency (spec §2.1 `bankCurrency`). */
   bankCurrency: string;
+  /**
+   * The currency the feed's rates are quoted against, when it is not `bankCurrency` (a few feeds
+   * quote everything against USD). Published as the documents' `baseCurrency`; default bankCurrency.
+   */
+  baseCurrency?: string;
   /** ISO 3166-1 alpha-2 codes of every country using `bankCurrency`. */
   countryCode: string[];
   /** UN geoscheme region names. */

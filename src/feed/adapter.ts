@@ -10,9 +10,23 @@ export function defineAdapter(adapter: BankAdapter): BankAdapter {
   return adapter;
 }
 
-/** The Windows zone id of an IANA zone, from the CLDR mapping in windows-iana. */
+/**
+ * The Windows zone id of an IANA zone, from the CLDR mapping in windows-iana. A current name the
+ * mapping does not know yet (Europe/Kyiv) is looked up by the alias ICU resolves it to (Europe/Kiev).
+ */
 export function windowsZoneOf(iana: string): string | undefined {
-  return findWindows(iana)?.[0];
+  const direct = findWindows(iana)?.[0];
+  if (direct) return direct;
+  try {
+    return findWindows(new Intl.DateTimeFormat("en", { timeZone: iana }).resolvedOptions().timeZone)?.[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The currency a bank's published rates are quoted against: its own, unless the feed pivots on another. */
+export function baseCurrencyOf(bank: BankDescriptor): string {
+  return bank.baseCurrency ?? bank.bankCurrency;
 }
 
 /** The Bank resource of spec §2.1 for a descriptor. */
@@ -44,6 +58,7 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
   }
   need(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(bank.dailyUpdateTime), `dailyUpdateTime "${bank.dailyUpdateTime}" is not HH:MM:SS`);
   need(/^[A-Z]{3}$/.test(bank.bankCurrency), `bankCurrency "${bank.bankCurrency}" is not a currency code`);
+  if (bank.baseCurrency !== undefined) need(/^[A-Z]{3}$/.test(bank.baseCurrency), `baseCurrency "${bank.baseCurrency}" is not a currency code`);
   need(bank.countryCode.length > 0 && bank.countryCode.every((c) => /^[A-Z]{2}$/.test(c)), "countryCode must be ISO 3166-1 alpha-2 codes");
   need(bank.region.length > 0 && bank.region.every((r) => (REGIONS as readonly string[]).includes(r)), `region must be among ${REGIONS.join(", ")}`);
   let zoneOk = true;

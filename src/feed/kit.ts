@@ -13,8 +13,8 @@ export type {
   RateRecord,
   Weekday,
 } from "../types.js";
-export { FeedError } from "../errors.js";
-export { defineAdapter } from "./adapter.js";
+export { FeedError, HttpError } from "../errors.js";
+export { baseCurrencyOf, defineAdapter } from "./adapter.js";
 export { GRAMS_PER_TROY_OUNCE, invert, mean, multiply, perUnits, readDecimal, type DecimalSyntax, type UnitRate } from "./decimal.js";
 export { addDays, chunkRange, daysBetween, fromDayMonthYear, isIsoDate, isoFromParts, todayIn, weekday } from "./dates.js";
 export { asArray, decodeText, expectFeedText, jsonNumberText, looksLikeHtml, parseJsonExact, parseXml } from "./body.js";

@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 
 import { FeedError, UserError } from "../errors.js";
+import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Store } from "../store/database.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
@@ -11,7 +12,8 @@ import { validateRecords } from "./validate.js";
 
 /** Parses and validates every document; throws before anything is stored if one is bad. */
 export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Promise<ParsedDocument[]> {
-  const { id, bankCurrency } = adapter.bank;
+  const { id } = adapter.bank;
+  const base = baseCurrencyOf(adapter.bank);
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
     let records: RateRecord[];
@@ -21,10 +23,10 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`);
     }
-    parsed.push({ doc, records: validateRecords(id, bankCurrency, records) });
+    parsed.push({ doc, records: validateRecords(id, base, records) });
   }
   // Across answers too: one key must not get two values in one ingest.
-  validateRecords(id, bankCurrency, parsed.flatMap((p) => p.records));
+  validateRecords(id, base, parsed.flatMap((p) => p.records));
   return parsed;
 }
 

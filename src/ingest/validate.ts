@@ -11,7 +11,7 @@ const CURRENCY = /^[A-Z]{3}$/;
  * Checks every record and folds exact duplicates (first appearance kept). Records are returned as
  * given, without copying: an import of a long history is hundreds of thousands of them.
  */
-export function validateRecords(bankId: string, bankCurrency: string, records: RateRecord[]): RateRecord[] {
+export function validateRecords(bankId: string, baseCurrency: string, records: RateRecord[]): RateRecord[] {
   const byKey = new Map<string, RateRecord>();
   // A history has a few thousand distinct dates for hundreds of thousands of rows.
   const checkedDates = new Set<string>();
@@ -23,7 +23,7 @@ export function validateRecords(bankId: string, bankCurrency: string, records: R
       checkedDates.add(r.effectiveDate);
     }
     if (!CURRENCY.test(r.currency)) throw new FeedError(bankId, `currency "${r.currency}" is not a three-letter code`);
-    if (r.currency === bankCurrency) throw new FeedError(bankId, `a rate of the bank's own currency ${bankCurrency} on ${r.effectiveDate}`);
+    if (r.currency === baseCurrency) throw new FeedError(bankId, `a rate of the base currency ${baseCurrency} against itself on ${r.effectiveDate}`);
     if (typeof r.rate !== "string" || !isPositiveDecimal(r.rate)) throw new FeedError(bankId, `rate "${String(r.rate)}" of ${where()} is not a positive decimal`);
     const m = r.unitMultiplier;
     if (m !== undefined && (!Number.isInteger(m) || m < 0 || m > 9)) throw new FeedError(bankId, `unitMultiplier ${m} of ${where()} is not 0-9`);

@@ -1,4 +1,5 @@
 // The latest rates of a bank, read from the store into the shape every renderer takes.
+import { baseCurrencyOf } from "../feed/adapter.js";
 import type { Store } from "../store/database.js";
 import { newestDate, ratesOn } from "../store/rates.js";
 import type { BankDescriptor, LatestRatesDocument } from "../types.js";
@@ -9,7 +10,7 @@ export async function latestDocument(store: Store, bank: BankDescriptor): Promis
   const rows = await ratesOn(store, bank.id, date);
   return {
     bankId: bank.id,
-    baseCurrency: bank.bankCurrency,
+    baseCurrency: baseCurrencyOf(bank),
     quoteType: bank.quoteType,
     effectiveDate: date,
     rates: rows.map((r) => (r.unitMultiplier ? { currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier } : { currency: r.currency, rate: r.rate })),

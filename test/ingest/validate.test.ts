@@ -19,7 +19,7 @@ describe("the ingest gate", () => {
   it.each([
     ["a date that does not exist", { ...ok, effectiveDate: "2026-02-30" }, /2026-02-30" is not a real/],
     ["a lower-case currency", { ...ok, currency: "usd" }, /currency "usd"/],
-    ["the bank's own currency", { ...ok, currency: "CZK" }, /own currency CZK/],
+    ["the base currency itself", { ...ok, currency: "CZK" }, /base currency CZK against itself/],
     ["a float", { ...ok, rate: 20.611 as unknown as string }, /is not a positive decimal/],
     ["a zero rate", { ...ok, rate: "0.000" }, /is not a positive decimal/],
     ["an exponent", { ...ok, rate: "2.0611e1" }, /is not a positive decimal/],

@@ -1,6 +1,7 @@
 // `exrates parse <ID> <file> [--url URL]`: the normalised records of a saved feed answer, as JSON.
 import type { Command } from "commander";
 
+import { baseCurrencyOf } from "../../feed/adapter.js";
 import { adapterFor } from "../../feed/registry.js";
 import { parseDocuments, readSavedResponse } from "../../ingest/ingest.js";
 import { sortRecords } from "../../ingest/validate.js";
@@ -20,7 +21,7 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
         const records = sortRecords((await parseDocuments(adapter, [doc]))[0]!.records);
         ctx.print(
           JSON.stringify(
-            { bankId: adapter.bank.id, baseCurrency: adapter.bank.bankCurrency, quoteType: adapter.bank.quoteType, records },
+            { bankId: adapter.bank.id, baseCurrency: baseCurrencyOf(adapter.bank), quoteType: adapter.bank.quoteType, records },
             null,
             2,
           ),
