@@ -229,10 +229,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   const refreshClients = () => {
     if (!embedded) return;
-    const version = store!.sqlite.pragma("data_version", { simple: true }) as number;
-    if (version === dataVersion) return;
-    dataVersion = version;
-    readClients();
+    try {
+      const version = store!.sqlite.pragma("data_version", { simple: true }) as number;
+      if (version === dataVersion) return;
+      dataVersion = version;
+      readClients();
+    } catch (error) {
+      // The store closed under us (shutdown) or is busy: keep the last known states, try again later.
+      log.warn({ err: (error as Error).message }, "cannot re-read the clients");
+    }
   };
   await refreshTree();
 
@@ -378,6 +383,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     try {
       await refreshTree();
       await refreshKeys();
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "refreshing the tree or the keys failed");
     } finally {
       polling = false;
     }
