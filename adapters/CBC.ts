@@ -2,8 +2,9 @@
 // against the US DOLLAR (file BP01D01 of the bank's statistics API), as JSON served as text/plain; one call answers
 // the whole history since 1993 and the file is refreshed about monthly. The daily figures are the 16:00 Taiwan-time
 // interbank spot rates.
-// The pivot of every column is the US dollar, so the base currency here is USD (quoteType Indirect: foreign units
-// per 1 USD), the New Taiwan dollar (labelled NTD) being one of the quoted currencies. The direction is read from
+// The pivot of every column is the US dollar, so the documents' base currency is USD (baseCurrency; quoteType
+// Indirect: foreign units per 1 USD), the New Taiwan dollar (labelled NTD, the bank's own currency) being one of
+// the quoted currencies. The direction is read from
 // each column label: "日圓JPY/USD" is JPY per USD (as published), "英鎊USD/GBP" is USD per GBP (the GBP, AUD and
 // EUR columns), inverted to 10 significant digits and flagged. `-` marks a missing value. DEM, FRF and NLG
 // columns end in 2001.
@@ -36,7 +37,8 @@ const cbc = defineAdapter({
       { languageCode: "zh", name: "中華民國中央銀行", abbreviatedName: "央行" },
     ],
     dailyUpdateTime: "16:00:00",
-    bankCurrency: "USD",
+    bankCurrency: "TWD",
+    baseCurrency: "USD",
     countryCode: ["TW"],
     region: ["Asia"],
     timeZone: "Asia/Taipei",

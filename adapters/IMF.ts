@@ -56,9 +56,11 @@ const imf = defineAdapter({
       { languageCode: "es", name: "Fondo Monetario Internacional", abbreviatedName: "FMI" },
     ],
     dailyUpdateTime: "14:00:00",
-    bankCurrency: "USD",
-    // The base is the US dollar: the countries whose currency it is (as for FRED).
-    countryCode: ["US", "AS", "BQ", "EC", "FM", "GU", "IO", "MH", "MP", "PA", "PR", "PW", "SV", "TC", "TL", "UM", "VG", "VI"],
+    // The Fund's own unit is the SDR, which no country uses as its currency; the rates it publishes pivot on
+    // the US dollar. countryCode names the Fund's seat (Washington), the one country tied to it.
+    bankCurrency: "XDR",
+    baseCurrency: "USD",
+    countryCode: ["US"],
     region: ["Americas"],
     timeZone: TIME_ZONE,
     website: "https://www.imf.org",

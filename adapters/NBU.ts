@@ -7,7 +7,7 @@
 import { FeedError, addDays, decodeText, defineAdapter, fromDayMonthYear, jsonNumberText, parseJsonExact, perUnits, readDecimal, recentDays, todayIn, weekday, type IsoDate, type RateRecord } from "../src/feed/kit.js";
 
 const ID = "NBU";
-const TIME_ZONE = "Europe/Kiev";
+const TIME_ZONE = "Europe/Kyiv";
 const ENDPOINT = "https://bank.gov.ua/NBU_Exchange/exchange_site";
 
 type Node = Record<string, unknown>;
@@ -26,7 +26,6 @@ const nbu = defineAdapter({
     bankCurrency: "UAH",
     countryCode: ["UA"],
     region: ["Europe"],
-    // Europe/Kiev: the spelling the Windows zone mapping knows (Europe/Kyiv is the same zone).
     timeZone: TIME_ZONE,
     website: "https://bank.gov.ua",
     quoteType: "Direct",
