@@ -341,12 +341,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), graceMs)));
       const abandoned: string[] = [];
-      await Promise.race([Promise.all(pending.map(([, p]) => p)), timeout]);
+      // A publish in flight is waited for within the same grace (it writes a new generation, then switches).
+      await Promise.race([Promise.all([...pending.map(([, p]) => p), publishing]), timeout]);
       clearTimeout(timer);
       for (const [id] of pending) if (inFlight.has(id)) abandoned.push(id);
       if (abandoned.length) log.warn({ banks: abandoned }, "abandoned runs in flight (nothing of theirs was stored)");
       for (const id of abandoned) record(id, { state: "stopped", message: "abandoned at shutdown while fetching", finished: true });
-      await publishing;
       return abandoned;
     },
   };

@@ -50,7 +50,7 @@ describe("bad input changes nothing", () => {
   });
 });
 
-describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirror", () => {
+describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirror", { timeout: 90_000 }, () => {
   let mirror: Mirror;
   beforeAll(async () => {
     mirror = await startMirror(["ECB", "CNB", "CBR"]);
@@ -78,7 +78,7 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
 
     const daemon = spawnCli(["start"], { ...env, EXRATES_PORT: "0" });
     try {
-      await waitFor(daemon, (o) => o.stdout.includes("client_secret:") && o.stderr.includes('"msg":"serving"'));
+      await waitFor(daemon, (o) => o.stdout.includes("client_secret:") && o.stderr.includes('"msg":"serving"'), 60_000);
       const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
       const secret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
       expect(daemon.out.stdout).toContain("curl -s -d grant_type=client_credentials -d client_id=exrates-client");
@@ -163,15 +163,18 @@ function startSlowMirror(delayMs: number): Promise<{ url: string; server: Server
   );
 }
 
-describe("crash safety", () => {
+describe("crash safety", { timeout: 90_000 }, () => {
   it("a backfill killed with SIGKILL part way resumes and stores each (bank, date, currency) once with the right value", async () => {
     const slow = await startSlowMirror(120);
     try {
       const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url };
       const args = ["backfill", "CNB", "--from", "2012-01-01", "--pause", "0", "--json"];
       const doomed = spawnCli(args, env);
-      await waitFor(doomed, (o) => (o.stderr.match(/"status":"stored"/g) ?? []).length >= 4);
-      process.kill(doomed.pid!, "SIGKILL");
+      try {
+        await waitFor(doomed, (o) => (o.stderr.match(/"status":"stored"/g) ?? []).length >= 4, 60_000);
+      } finally {
+        process.kill(doomed.pid!, "SIGKILL");
+      }
       const killed = await finished(doomed);
       expect(killed.signal).toBe("SIGKILL");
       const storedBefore = (killed.stderr.match(/"status":"stored"/g) ?? []).length;
@@ -208,8 +211,13 @@ describe("crash safety", () => {
     try {
       const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url, EXRATES_PORT: "0" };
       const daemon = spawnCli(["start"], env);
-      await waitFor(daemon, (o) => o.stderr.includes('"msg":"serving"') && (o.stderr.match(/catching up/g) ?? []).length >= 4);
-      await waitFor(daemon, () => slow.requests() >= 2);
+      try {
+        await waitFor(daemon, (o) => o.stderr.includes('"msg":"serving"') && (o.stderr.match(/catching up/g) ?? []).length >= 4, 60_000);
+        await waitFor(daemon, () => slow.requests() >= 2);
+      } catch (error) {
+        process.kill(daemon.pid!, "SIGKILL");
+        throw error;
+      }
       const stopping = Date.now();
       process.kill(daemon.pid!, "SIGTERM");
       const end = await finished(daemon, 15_000);
