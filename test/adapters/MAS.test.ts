@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import mas, { MAS_NAMES } from "../../adapters/MAS.js";
+import mas, { MAS_NAMES, downloadForm } from "../../adapters/MAS.js";
 import { FeedError } from "../../src/errors.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
@@ -59,7 +59,10 @@ describe("MAS adapter", () => {
     // ,,18,1.4727,1.7055,1.2765,... (year and month carried down)
     expect(on("2026-03-18").USD?.rate).toBe("1.2765");
     expect(records).toHaveLength(13 * 21);
-    expect(await mas.parse(recording("MAS/001.html").body, { url: PAGE, contentType: "text/html; charset=utf-8" })).toEqual([]);
+    const page = recording("MAS/001.html");
+    expect(await mas.parse(page.body, { url: PAGE, contentType: "text/html; charset=utf-8" })).toEqual([]);
+    // The form built from the recorded page is, byte for byte, the body that fetched the recorded CSV.
+    expect(downloadForm(page.body.toString(), "2026-03-01", "2026-03-31")).toBe(r.requestBody);
   });
 
   it("posts the Download form with the page's view state, months and every checkbox, one call per year", async () => {
