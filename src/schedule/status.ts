@@ -1,6 +1,7 @@
 // The status of every bank, for `exrates banks` and `GET /v1/status`: newest stored date, the date it
 // should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
 // from the database (so any process can show it) plus what the running daemon knows.
+import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import type { BankAdapter, IsoDate } from "../types.js";
@@ -50,15 +51,6 @@ export function notScheduledBecause(adapter: BankAdapter, env: Readonly<Record<s
     return { state: "needs credential", summary: `needs ${bank.credential.env} (${bank.credential.description})`, needs: bank.credential.env };
   }
   return undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 interface FetchRow {
