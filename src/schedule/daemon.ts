@@ -113,8 +113,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   // One publish at a time (the publisher also locks out/ against other processes).
   let publishing: Promise<unknown> = Promise.resolve();
-  const republish = (bankIds: string[]) => {
-    const run = publishing.then(() => (options.publish ? options.publish(bankIds) : publish(store, adapters, options.outDir, { only: bankIds })));
+  /** Re-renders the given banks; without ids, every bank whose data changed since the last publish. */
+  const republish = (bankIds?: string[]) => {
+    const run = publishing.then(() => (options.publish ? options.publish(bankIds ?? []) : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {})));
     publishing = run.catch(() => undefined);
     return run;
   };
@@ -296,7 +297,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   return {
     async start() {
       // The tree exists (and carries every bank already stored) before anything else happens.
-      await republish([]).catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
+      await republish().catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
       for (const a of adapters) {
         const why = notScheduledBecause(a, env);
         if (why) log.info({ bank: a.bank.id }, `not scheduled: ${why.summary}`);

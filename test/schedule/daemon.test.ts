@@ -102,6 +102,18 @@ describe("scheduler runs", () => {
     expect(outcome).toMatchObject({ state: "ok", expected: "2026-11-23", newest: "2026-11-23", tries: 1 });
   });
 
+  it("start publishes what is stored but not yet published", async () => {
+    const t = await setup();
+    storeRates(t.store, "AAA", usd("2026-11-23"));
+    const bank = scriptedBank("AAA", () => usd("2026-11-23"));
+    const outDir = join(t.dir, "out");
+    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir, log, http: fakeHttp(), now: clock("2026-11-23T15:00:00Z"), poll: FAST, cron: false }));
+    await s.start();
+    await s.catchUp();
+    expect((await readCurrentGeneration(outDir))!.manifest.banks.AAA!.effectiveDate).toBe("2026-11-23");
+    expect(bank.tries).toBe(0); // up to date: no catch-up fetch
+  });
+
   it("never overlaps two runs of one bank", async () => {
     const t = await setup();
     const bank = scriptedBank("AAA", (n) => (n < 3 ? usd("2026-11-20") : usd("2026-11-23")));
