@@ -91,7 +91,8 @@ export type Derivation =
   | "inverted" // the bank quoted the other direction; inverted to 10 significant digits
   | "mean" // exact mean of the bank's buying and selling rates
   | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
-  | "per-troy-ounce"; // per-gram metal price times 31.1034768
+  | "per-troy-ounce" // per-gram metal price times 31.1034768
+  | "float-recovered"; // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
 
 /** One normalised rate, the unit of everything downstream of an adapter. */
 export interface RateRecord {

@@ -5,8 +5,7 @@
 // rendering to 15 significant digits gives that decimal back.
 //
 // A recovered figure is not the text of the body, so it is flagged with the derivation
-// "float-recovered". The contract's Derivation union (src/types.ts) does not name it yet; until it
-// does, the value is cast here, in one place. The store keeps derivations as text.
+// "float-recovered".
 import { Decimal } from "decimal.js";
 
 import type { Derivation } from "../types.js";
@@ -35,8 +34,8 @@ export function decimalFromFloatJson(text: string): string | undefined {
   return rounded.includes(".") ? rounded.replace(/\.?0+$/, "") : rounded;
 }
 
-/** The derivation of a figure recovered from a float rendering (to be added to Derivation in src/types.ts). */
-export const FLOAT_RECOVERED = "float-recovered" as unknown as Derivation;
+/** The derivation of a figure recovered from a float rendering. */
+export const FLOAT_RECOVERED: Derivation = "float-recovered";
 
 /**
  * A rate from a float-serialised JSON number: the text itself when it has at most 15 significant
