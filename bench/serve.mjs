@@ -12,12 +12,13 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const LOAD_BEFORE = loadavg()[0];
 const CLI = join(ROOT, "dist/src/cli/main.js");
 const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -146,12 +147,17 @@ function autocannon(url, options) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
 }
 
-async function token(base) {
+async function token(base, attempt = 0) {
+  // execFileSync blocks this loop for a whole run: a kept-alive socket may have been closed meanwhile.
   const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }),
+  }).catch((error) => {
+    if (attempt < 2) return undefined;
+    throw error;
   });
+  if (!res) return token(base, attempt + 1);
   if (res.status !== 200) throw new Error(`token: ${res.status}`);
   return (await res.json()).access_token;
 }
@@ -277,7 +283,9 @@ const section = `## Serve
 
 Command: \`npm run build && node bench/serve.mjs\` (autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs;
 server pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
-Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}.
+Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average ${fmt(LOAD_BEFORE, 1)} before and
+${fmt(loadavg()[0], 1)} after the runs (anything well above 2 means other processes shared the two cores, and the figures,
+latency above all, are theirs as much as ours).
 
 Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding, bearer token verified once then cached)
 against ${baseline.name} serving the same file without auth:
