@@ -38,7 +38,9 @@ const banrep = defineAdapter({
     timeZone: TIME_ZONE,
     website: "https://www.banrep.gov.co",
     quoteType: "Direct",
-    publicationDays: [2, 3, 4, 5, 6],
+    // Published Monday to Friday, each list dated the next day (Friday's is dated Saturday): the scheduler
+    // runs on the publication days; stored effective dates run Tuesday to Saturday.
+    publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1991-11-27",
     maxRangeDays: 366,
     sourceUrl: DATASET,

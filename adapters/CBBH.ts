@@ -46,9 +46,9 @@ const cbbh = defineAdapter({
     timeZone: TIME_ZONE,
     website: "https://www.cbbh.ba",
     quoteType: "Direct",
-    // The list issued on a working day is dated the next day: Friday's list carries Saturday's date
-    // (the recording: list No. 195 dated Saturday 2026-10-03).
-    publicationDays: [2, 3, 4, 5, 6],
+    // Published Monday to Friday, each list dated the next day (Friday's is dated Saturday): the scheduler
+    // runs on the publication days; stored effective dates run Tuesday to Saturday.
+    publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "2002-01-01",
     maxRangeDays: 31,
     sourceUrl: ENDPOINT,

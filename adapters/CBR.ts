@@ -100,8 +100,9 @@ const cbr = defineAdapter({
     timeZone: "Europe/Moscow",
     website: "https://www.cbr.ru",
     quoteType: "Direct",
-    // The rates set on Friday are dated Saturday (valid Saturday to Monday): effective dates run Tuesday to Saturday.
-    publicationDays: [2, 3, 4, 5, 6],
+    // The bank publishes Monday to Friday; each day's rates are dated the next day (Friday's are dated
+    // Saturday and valid to Monday), so stored effective dates run Tuesday to Saturday.
+    publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1992-07-01",
     maxRangeDays: 365,
     sourceUrl: `${SCRIPTS}/XML_daily.asp`,
@@ -118,7 +119,7 @@ const cbr = defineAdapter({
       .filter((id) => id in CBR_CURRENCY_IDS);
     const docs: FeedDocument[] = [];
     for (const id of ids) {
-      docs.push(await http.get(`${SCRIPTS}/XML_dynamic.asp?date_req1=${from}&date_req2=${to}&VAL_NM_RQ=${id}`, { accept }));
+      docs.push(await http.get(`${SCRIPTS}/XML_dynamic.asp?VAL_NM_RQ=${id}&date_req1=${from}&date_req2=${to}`, { accept }));
     }
     docs.push(await http.get(`${SCRIPTS}/xml_metall.asp?date_req1=${from}&date_req2=${to}`, { accept }));
     return docs;

@@ -1,9 +1,10 @@
 // Czech National Bank: the daily fixing from the CNB API, as JSON. CZK per `amount` units (Direct);
 // an amount of 100 or 1000 is kept as unitMultiplier 2 or 3. Numbers are read without losing digits.
-import { FeedError, asArray, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, perUnits, readDecimal, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import { FeedError, addDays, asArray, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, perUnits, readDecimal, todayIn, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
 
 const ID = "CNB";
 const API = "https://api.cnb.cz/cnbapi/exrates";
+const TIME_ZONE = "Europe/Prague";
 
 interface CnbRate {
   validFor?: unknown;
@@ -23,7 +24,7 @@ const cnb = defineAdapter({
     bankCurrency: "CZK",
     countryCode: ["CZ"],
     region: ["Europe"],
-    timeZone: "Europe/Prague",
+    timeZone: TIME_ZONE,
     website: "https://www.cnb.cz",
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
@@ -33,10 +34,13 @@ const cnb = defineAdapter({
   },
 
   async fetch(range, { http }) {
-    if (range.kind === "latest") return [await http.get(`${API}/daily?lang=EN`, { accept: "application/json" })];
-    // One call per calendar year; the extra days of a year are stored too (idempotent).
+    // One call per calendar year; the extra days of a year are stored too (idempotent). The latest is the
+    // current year's file (in Prague), which also fills any gap; early in January, last year's as well,
+    // as the new year's file stays empty until the first fixing.
+    const today = todayIn(TIME_ZONE);
+    const { from, to } = range.kind === "range" ? range : { from: addDays(today, -10), to: today };
     const docs: FeedDocument[] = [];
-    for (let year = Number(range.from.slice(0, 4)); year <= Number(range.to.slice(0, 4)); year++) {
+    for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
       docs.push(await http.get(`${API}/daily-year?lang=EN&year=${year}`, { accept: "application/json" }));
     }
     return docs;

@@ -33,8 +33,9 @@ const hnb = defineAdapter({
     timeZone: TIME_ZONE,
     website: "https://www.hnb.hr",
     quoteType: "Indirect",
-    // Dates of application: the day after each working day's list (Friday's list applies from Saturday).
-    publicationDays: [2, 3, 4, 5, 6],
+    // Published Monday to Friday, each list dated the next day (Friday's is dated Saturday): the scheduler
+    // runs on the publication days; stored effective dates run Tuesday to Saturday.
+    publicationDays: [1, 2, 3, 4, 5],
     // The euro list exists from the changeover, 1 January 2023.
     coverageStart: "2023-01-01",
     maxRangeDays: 90,

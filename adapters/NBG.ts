@@ -47,7 +47,9 @@ const nbg = defineAdapter({
     timeZone: TIME_ZONE,
     website: "https://nbg.gov.ge",
     quoteType: "Direct",
-    publicationDays: [2, 3, 4, 5, 6],
+    // Published Monday to Friday, each list dated the next day (Friday's is dated Saturday): the scheduler
+    // runs on the publication days; stored effective dates run Tuesday to Saturday.
+    publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "2000-01-01",
     maxRangeDays: 31,
     sourceUrl: API,

@@ -67,7 +67,10 @@ export interface BankDescriptor {
   timeZone: string;
   website: string;
   quoteType: QuoteType;
-  /** Weekdays on which the bank publishes. */
+  /**
+   * Weekdays on which the bank publishes (the daemon runs on them at dailyUpdateTime). A bank whose
+   * lists are dated the next day (CBR, HNB) lists the days it publishes, not the effective dates.
+   */
   publicationDays: Weekday[];
   /** First date the feed offers (backfill default start). */
   coverageStart: IsoDate;

@@ -52,9 +52,9 @@ describe("CBR adapter", () => {
     await cbr.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-05" }, { http, env: {} });
     expect(http.seen.slice(1).map((r) => r.url)).toEqual([
       "https://www.cbr.ru/scripts/XML_daily.asp",
-      "https://www.cbr.ru/scripts/XML_dynamic.asp?date_req1=01/03/2026&date_req2=05/03/2026&VAL_NM_RQ=R01235",
-      "https://www.cbr.ru/scripts/XML_dynamic.asp?date_req1=01/03/2026&date_req2=05/03/2026&VAL_NM_RQ=R01820",
-      "https://www.cbr.ru/scripts/XML_dynamic.asp?date_req1=01/03/2026&date_req2=05/03/2026&VAL_NM_RQ=R01300",
+      "https://www.cbr.ru/scripts/XML_dynamic.asp?VAL_NM_RQ=R01235&date_req1=01/03/2026&date_req2=05/03/2026",
+      "https://www.cbr.ru/scripts/XML_dynamic.asp?VAL_NM_RQ=R01820&date_req1=01/03/2026&date_req2=05/03/2026",
+      "https://www.cbr.ru/scripts/XML_dynamic.asp?VAL_NM_RQ=R01300&date_req1=01/03/2026&date_req2=05/03/2026",
       "https://www.cbr.ru/scripts/xml_metall.asp?date_req1=01/03/2026&date_req2=05/03/2026",
     ]);
   });

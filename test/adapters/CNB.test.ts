@@ -45,12 +45,13 @@ describe("CNB adapter", () => {
     expect(records.at(-1)).toEqual({ effectiveDate: "2026-02-25", currency: "ZAR", rate: "1.296" });
   });
 
-  it("asks the daily endpoint for the latest and one daily-year call per year of a range", async () => {
+  it("asks for the current year's file for the latest and one daily-year call per year of a range", async () => {
     const http = fakeHttp(() => ({ body: '{"rates":[]}' }));
     await cnb.fetch({ kind: "latest" }, { http, env: {} });
+    expect(http.seen.at(-1)!.url).toMatch(/^https:\/\/api\.cnb\.cz\/cnbapi\/exrates\/daily-year\?lang=EN&year=20\d\d$/);
+    http.seen.length = 0;
     await cnb.fetch({ kind: "range", from: "2024-12-30", to: "2026-01-02" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual([
-      "https://api.cnb.cz/cnbapi/exrates/daily?lang=EN",
       "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2024",
       "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2025",
       "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2026",
