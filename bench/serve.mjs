@@ -288,7 +288,8 @@ ${fmt(loadavg()[0], 1)} after the runs (anything well above 2 means other proces
 latency above all, are theirs as much as ours).
 
 Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding, bearer token verified once then cached)
-against ${baseline.name} serving the same file without auth:
+against ${baseline.name} serving the same file without auth. The load generator has one core too; when it
+is what limits the baseline, the ratio below is an upper bound.
 
 | | req/s | p50 ms | p99 ms |
 |---|---:|---:|---:|
