@@ -1,18 +1,25 @@
 #!/usr/bin/env node
 // The one binary: `exrates <command>`. Each command lives in ./commands/<name>.ts and registers itself.
+// Only the command being run is imported (a long-running `serve` should not carry the publisher, the
+// spreadsheet and PDF readers and ninety adapters in memory); help and unknown commands load them all.
 import { Command, CommanderError } from "commander";
 
-import { createCliContext } from "./context.js";
-import { registerBackfill } from "./commands/backfill.js";
-import { registerBanks } from "./commands/banks.js";
-import { registerClients } from "./commands/clients.js";
-import { registerImport } from "./commands/import.js";
-import { registerIngest } from "./commands/ingest.js";
-import { registerKeys } from "./commands/keys.js";
-import { registerParse } from "./commands/parse.js";
-import { registerPublish } from "./commands/publish.js";
-import { registerServe } from "./commands/serve.js";
-import { registerStart } from "./commands/start.js";
+import { createCliContext, type CliContext } from "./context.js";
+
+type Register = (program: Command, ctx: CliContext & { close(): Promise<void> }) => void;
+
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  import: async () => (await import("./commands/import.js")).registerImport,
+  parse: async () => (await import("./commands/parse.js")).registerParse,
+  publish: async () => (await import("./commands/publish.js")).registerPublish,
+  banks: async () => (await import("./commands/banks.js")).registerBanks,
+  backfill: async () => (await import("./commands/backfill.js")).registerBackfill,
+  ingest: async () => (await import("./commands/ingest.js")).registerIngest,
+  start: async () => (await import("./commands/start.js")).registerStart,
+  serve: async () => (await import("./commands/serve.js")).registerServe,
+  clients: async () => (await import("./commands/clients.js")).registerClients,
+  keys: async () => (await import("./commands/keys.js")).registerKeys,
+};
 
 const ctx = createCliContext();
 const program = new Command("exrates")
@@ -21,7 +28,9 @@ const program = new Command("exrates")
   .showHelpAfterError(false)
   .exitOverride();
 
-for (const register of [registerImport, registerParse, registerPublish, registerBanks, registerBackfill, registerIngest, registerStart, registerServe, registerClients, registerKeys]) register(program, ctx);
+const named = process.argv[2];
+const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+for (const register of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) register(program, ctx);
 
 try {
   await program.parseAsync(process.argv);
