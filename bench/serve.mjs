@@ -300,7 +300,7 @@ is what limits the baseline, the ratio below is an upper bound.
 |---|---:|---:|---|
 | req/s ratio to the baseline | ${fmt(ratio, 2)}x | >= 0.45x | ${verdict(ratio >= 0.45)} |
 | p99 latency at ${CONNECTIONS} connections | ${fmt(ex.p99, 2)} ms | < 2 ms | ${verdict(ex.p99 < 2)} |
-| peak RSS (VmHWM) of \`exrates serve\` (the CLI process, every command's modules loaded) | ${fmt(rss, 1)} MiB | < 120 MB | ${verdict(rss * 1.048576 < 120)} |
+| peak RSS (VmHWM) of \`exrates serve\` (the CLI process; it imports only the serve command's modules) | ${fmt(rss, 1)} MiB | < 120 MB | ${verdict(rss * 1.048576 < 120)} |
 | peak RSS (VmHWM) of the server module alone (\`startServer\`, same load) | ${fmt(slimRss, 1)} MiB | < 120 MB | ${verdict(slimRss * 1.048576 < 120)} |
 | token grants/s on one core (client_secret_post, RS256) | ${fmt(grants.rps)} (p50 ${fmt(grants.p50, 2)} ms, p99 ${fmt(grants.p99, 2)} ms) | >= 2,000 | ${verdict(grants.rps >= 2000)} |
 `;
