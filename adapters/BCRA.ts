@@ -9,19 +9,18 @@
 // is the current peso, not the pre-1993 one. A zero tipoCotizacion (the metals, priced in USD only)
 // means no ARS figure. Holidays come back as {fecha: null, detalle: []}.
 import {
-  FeedError,
   addDays,
   decodeText,
   defineAdapter,
+  FeedError,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
   perUnits,
   readDecimal,
   todayIn,
-  weekday,
+  weekdaysBetween,
   type FeedDocument,
-  type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
 
@@ -32,12 +31,6 @@ const DROPPED = new Set(["ARS", "REF", "VEB", "CNH"]);
 const RENAMED: Readonly<Record<string, string>> = { MXP: "MXN" };
 
 type Node = Record<string, unknown>;
-
-function weekdays(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (weekday(d) <= 5) days.push(d);
-  return days;
-}
 
 /** N of "(C/1.000 UNIDADES)", with the dot as thousands separator; 1 when absent. */
 function unitsOf(description: string, where: string): string {
@@ -72,7 +65,7 @@ const bcra = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdays(range.from, range.to) : weekdays(addDays(today, -4), today).slice(-3);
+    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(`${ENDPOINT}?fecha=${day}`, { accept: "application/json" }));
     return docs;

@@ -5,15 +5,16 @@
 import { parse as parseCsv } from "csv-parse/sync";
 
 import {
-  FeedError,
   addDays,
   decodeText,
   defineAdapter,
   expectFeedText,
+  FeedError,
   isIsoDate,
+  pause,
   readDecimal,
   todayIn,
-  weekday,
+  weekdaysBetween,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
@@ -26,14 +27,6 @@ const CONVENTION = "Foreign currency amount for 1 Euro.";
 const COLUMNS = ["ISO Code", "Rate", "Rate convention", "Reference date (CET)"] as const;
 
 const dayUrl = (date: IsoDate) => `${ENDPOINT}?referenceDate=${date}&currencyIsoCode=EUR&lang=en`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The weekdays of an inclusive range. */
-function weekdays(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (weekday(d) <= 5) days.push(d);
-  return days;
-}
 
 const bdi = defineAdapter({
   bank: {
@@ -59,7 +52,7 @@ const bdi = defineAdapter({
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
     // Latest: the last few weekdays, so that a day not yet published or a holiday still leaves the newest.
-    const days = range.kind === "range" ? weekdays(range.from, range.to) : weekdays(addDays(today, -4), today).slice(-3);
+    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const [i, day] of days.entries()) {
       if (i > 0) await pause(300); // the portal asks for a pause between calls

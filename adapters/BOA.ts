@@ -7,13 +7,21 @@
 // to be in the trust store of the shared HTTP client.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, decodeText, defineAdapter, perUnits, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
-import { findLinks, requireLink } from "../src/feed/html-links.js";
+import { FeedError, defineAdapter, perUnits, type RateRecord } from "../src/feed/kit.js";
+import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "BOA";
 const PAGE = "https://www.bank-of-algeria.dz/donnees-historiques/";
 const WORKBOOK_LINK = /\/stoodroa\/\d{4}\/\d{2}\/Cotation-DZD-[^/]*\.xlsx$/i;
+const SOURCE: LinkedFile = {
+  bankId: ID,
+  page: PAGE,
+  link: WORKBOOK_LINK,
+  pageName: "the données historiques page",
+  fileName: "the Cotation-DZD workbook",
+  accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
 
 /** Names the bank writes instead of a code. */
 const ALIASES: Readonly<Record<string, string>> = { EURO: "EUR" };
@@ -93,22 +101,10 @@ const boa = defineAdapter({
     sourceUrl: PAGE,
   },
 
-  async fetch(_range, { http }) {
-    const session = http.session();
-    const page = await session.get(PAGE, { accept: "text/html" });
-    const link = requireLink(ID, decodeText(ID, page.body), PAGE, WORKBOOK_LINK, "the Cotation-DZD workbook");
-    const docs: FeedDocument[] = [page];
-    docs.push(await session.get(link, { accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
-    return docs;
-  },
+  fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
   async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) {
-      const text = decodeText(ID, body);
-      if (text.trim() === "") throw new FeedError(ID, "empty body where the données historiques page was expected");
-      if (findLinks(text, url, WORKBOOK_LINK).length === 0) throw new FeedError(ID, "the données historiques page has no link to a Cotation-DZD workbook");
-      return [];
-    }
+    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
     const wb = await readXlsx(ID, body);
     const records: RateRecord[] = [];
     let sheets = 0;

@@ -9,7 +9,6 @@ import * as cheerio from "cheerio";
 
 import {
   FeedError,
-  addDays,
   decodeText,
   defineAdapter,
   isoFromParts,

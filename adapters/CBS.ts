@@ -9,14 +9,22 @@
 // is not in its month section's month is skipped (see parseSheet).
 import type { Worksheet } from "exceljs";
 
-import { FeedError, decodeText, defineAdapter, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import { FeedError, defineAdapter, type RateRecord } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { findLinks, requireLink } from "../src/feed/html-links.js";
+import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "CBS";
 const PAGE = "https://cbs.gov.ws/daily-exchange-rates";
 const WORKBOOK_LINK = /^https:\/\/(www\.)?cbs\.gov\.ws\/.*\.xlsx$/i;
+const SOURCE: LinkedFile = {
+  bankId: ID,
+  page: PAGE,
+  link: WORKBOOK_LINK,
+  pageName: "the daily exchange rates page",
+  fileName: "the historical daily rates workbook",
+  accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
 
 /** The foreign side of the bank's labels (`TALA/EURO`, `AUS/TALA`) to ISO 4217 codes. */
 export const CBS_LABELS: Readonly<Record<string, string>> = {
@@ -104,22 +112,10 @@ const cbs = defineAdapter({
     sourceUrl: PAGE,
   },
 
-  async fetch(_range, { http }) {
-    const session = http.session();
-    const page = await session.get(PAGE, { accept: "text/html" });
-    const link = requireLink(ID, decodeText(ID, page.body), PAGE, WORKBOOK_LINK, "the historical daily rates workbook");
-    const docs: FeedDocument[] = [page];
-    docs.push(await session.get(link, { accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
-    return docs;
-  },
+  fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
   async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) {
-      const text = decodeText(ID, body);
-      if (text.trim() === "") throw new FeedError(ID, "empty body where the daily exchange rates page was expected");
-      if (findLinks(text, url, WORKBOOK_LINK).length === 0) throw new FeedError(ID, "the daily exchange rates page has no link to an .xlsx workbook");
-      return [];
-    }
+    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
     const wb = await readXlsx(ID, body);
     const records: RateRecord[] = [];
     let sections = 0;

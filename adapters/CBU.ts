@@ -2,16 +2,16 @@
 // per weekday. UZS per `Nominal` units (Direct; 10 kept as unitMultiplier). Every field is a string;
 // dates are DD.MM.YYYY. The trailing slash of the URL is needed.
 import {
-  FeedError,
   addDays,
   decodeText,
   defineAdapter,
+  FeedError,
   fromDayMonthYear,
   parseJsonExact,
   perUnits,
   readDecimal,
   todayIn,
-  weekday,
+  weekdaysBetween,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
@@ -25,12 +25,6 @@ type Node = Record<string, unknown>;
 
 const dayUrl = (date: IsoDate) => `${ARCHIVE}/${date}/`;
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-
-function weekdays(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (weekday(d) <= 5) days.push(d);
-  return days;
-}
 
 const cbu = defineAdapter({
   bank: {
@@ -55,7 +49,7 @@ const cbu = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdays(range.from, range.to) : weekdays(addDays(today, -4), today).slice(-3);
+    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(dayUrl(day), { accept: "application/json" }));
     return docs;

@@ -16,7 +16,6 @@ import {
   isoFromParts,
   mean,
   perUnits,
-  recentDays,
   requireDecimal,
   weekday,
   type FeedDocument,

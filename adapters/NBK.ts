@@ -3,17 +3,17 @@
 // figure is in <description> and the ISO code in <title>. The USD rate is the KASE weighted
 // average at 15:30 Astana time and the others cross rates at 16:00, set for the next business day.
 import {
-  FeedError,
   addDays,
   asArray,
   decodeText,
   defineAdapter,
+  FeedError,
   fromDayMonthYear,
   parseXml,
   perUnits,
   readDecimal,
   todayIn,
-  weekday,
+  weekdaysBetween,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
@@ -27,12 +27,6 @@ type Node = Record<string, unknown>;
 
 const dayUrl = (date: IsoDate) => `${ENDPOINT}?fdate=${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : String(v).trim());
-
-function weekdays(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (weekday(d) <= 5) days.push(d);
-  return days;
-}
 
 const nbk = defineAdapter({
   bank: {
@@ -58,7 +52,7 @@ const nbk = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdays(range.from, range.to) : weekdays(addDays(today, -4), today).slice(-3);
+    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(dayUrl(day), { accept: "application/xml, text/xml" }));
     return docs;

@@ -4,19 +4,21 @@
 // ounce (× 31.1034768, flagged). Metal prices are also dated on weekends; like any weekend row they
 // are dropped, the bank's rates being set for working days.
 import {
-  FeedError,
-  GRAMS_PER_TROY_OUNCE,
   addDays,
   asArray,
   decodeText,
   defineAdapter,
+  FeedError,
   fromDayMonthYear,
+  GRAMS_PER_TROY_OUNCE,
   multiply,
   parseXml,
+  pause,
   perUnits,
   readDecimal,
   todayIn,
   weekday,
+  weekdaysBetween,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
@@ -32,14 +34,7 @@ type Node = Record<string, unknown>;
 const ddmmyyyy = (date: IsoDate) => `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 const ratesUrl = (date: IsoDate) => `${SITE}/official_exchange_rates?get_xml=1&date=${ddmmyyyy(date)}`;
 const metalsUrl = (date: IsoDate) => `${SITE}/official_metal_rates?get_xml=1&date=${ddmmyyyy(date)}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : String(v).trim());
-
-function weekdays(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (weekday(d) <= 5) days.push(d);
-  return days;
-}
 
 function rows(root: Node, element: string, metals: boolean): RateRecord[] {
   const date = fromDayMonthYear(text(root["@Date"]));
@@ -82,7 +77,7 @@ const nbm = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdays(range.from, range.to) : weekdays(addDays(today, -4), today).slice(-2);
+    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-2);
     const accept = "application/xml, text/xml";
     const docs: FeedDocument[] = [];
     for (const day of days) {

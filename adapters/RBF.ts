@@ -3,13 +3,21 @@
 // column per currency under the bank's labels (SDR, STG, YEN, A$, NZ$, US$, EURO), foreign units
 // per 1 FJD (Indirect). Cells are the typed figures and are read exactly: the SDR is typed with six
 // decimals although the sheet shows four, and the six are the bank's figure.
-import { FeedError, decodeText, defineAdapter, looksLikeHtml, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
-import { findLinks, requireLink } from "../src/feed/html-links.js";
+import { FeedError, defineAdapter, type RateRecord } from "../src/feed/kit.js";
+import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "RBF";
 const PAGE = "https://www.rbf.gov.fj/statistics/economic-and-financial-statistics/";
 const WORKBOOK_LINK = /\/8\.8-Exchange-Rates-Daily[^/]*\.xlsx$/i;
+const SOURCE: LinkedFile = {
+  bankId: ID,
+  page: PAGE,
+  link: WORKBOOK_LINK,
+  pageName: "the statistics page",
+  fileName: "the 8.8 Exchange Rates Daily workbook",
+  accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
 
 /** The workbook's column labels to ISO 4217 codes; an unknown label is an error. */
 export const RBF_COLUMNS: Readonly<Record<string, string>> = {
@@ -41,24 +49,10 @@ const rbf = defineAdapter({
     sourceUrl: PAGE,
   },
 
-  async fetch(_range, { http }) {
-    const session = http.session();
-    const page = await session.get(PAGE, { accept: "text/html" });
-    const link = requireLink(ID, decodeText(ID, page.body), PAGE, WORKBOOK_LINK, "the 8.8 Exchange Rates Daily workbook");
-    const docs: FeedDocument[] = [page];
-    docs.push(await session.get(link, { accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
-    return docs;
-  },
+  fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
   async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) {
-      // The statistics page: no rates on it, only the link; make sure it is that page.
-      const text = decodeText(ID, body);
-      if (text.trim() === "") throw new FeedError(ID, "empty body where the statistics page was expected");
-      if (!looksLikeHtml(text) && !/<a\s/i.test(text)) throw new FeedError(ID, "not an HTML page where the statistics page was expected");
-      if (findLinks(text, url, WORKBOOK_LINK).length === 0) throw new FeedError(ID, "the statistics page has no link to the 8.8 Exchange Rates Daily workbook");
-      return [];
-    }
+    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
     const wb = await readXlsx(ID, body);
     const records: RateRecord[] = [];
     let found = false;

@@ -57,3 +57,10 @@ export function chunkRange(from: IsoDate, to: IsoDate, maxDays: number): Array<{
   }
   return chunks;
 }
+
+/** The dates of an inclusive range that fall on the given ISO weekdays (Monday to Friday by default). */
+export function weekdaysBetween(from: IsoDate, to: IsoDate, days: readonly Weekday[] = [1, 2, 3, 4, 5]): IsoDate[] {
+  const out: IsoDate[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) if (days.includes(weekday(d))) out.push(d);
+  return out;
+}

@@ -25,3 +25,8 @@ export function recentDays(timeZone: string, days: number, now: Date = new Date(
   const to = todayIn(timeZone, now);
   return { from: addDays(to, -days), to };
 }
+
+/** A polite pause between calls to one bank's server. */
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -3,6 +3,8 @@
 import * as cheerio from "cheerio";
 
 import { FeedError } from "../errors.js";
+import type { FeedDocument, HttpClient } from "../types.js";
+import { decodeText, looksLikeHtml } from "./body.js";
 
 /** Every `a[href]` of a page whose resolved URL matches `pattern` (and whose text matches `text`, when given), in page order. */
 export function findLinks(html: string, pageUrl: string, pattern: RegExp, text?: RegExp): string[] {
@@ -27,4 +29,38 @@ export function requireLink(bankId: string, html: string, pageUrl: string, patte
   const link = findLinks(html, pageUrl, pattern, text)[0];
   if (!link) throw new FeedError(bankId, `no link to ${what} on ${pageUrl} (has the page changed?)`);
   return link;
+}
+
+/** A bank whose data is a file linked from a landing page (the file's name changes with each upload). */
+export interface LinkedFile {
+  bankId: string;
+  /** The landing page. */
+  page: string;
+  /** The file's URL, resolved against the page. */
+  link: RegExp;
+  /** What the page and the file are, for error messages: "the statistics page", "the 8.8 Exchange Rates Daily workbook". */
+  pageName: string;
+  fileName: string;
+  /** Accept header for the file. */
+  accept: string;
+}
+
+/** Fetches the landing page, then the file it links to, in one session: both answers, in that order. */
+export async function fetchLinkedFile(http: HttpClient, f: LinkedFile): Promise<FeedDocument[]> {
+  const session = http.session();
+  const page = await session.get(f.page, { accept: "text/html" });
+  const link = requireLink(f.bankId, decodeText(f.bankId, page.body), f.page, f.link, f.fileName);
+  return [page, await session.get(link, { accept: f.accept })];
+}
+
+/**
+ * Checks a landing page answer (it holds no rates, only the link): an empty body, or a page
+ * without the link, is a FeedError; the page itself yields no records.
+ */
+export function checkLandingPage(f: LinkedFile, body: Uint8Array, url: string): [] {
+  const text = decodeText(f.bankId, body);
+  if (text.trim() === "") throw new FeedError(f.bankId, `empty body where ${f.pageName} was expected`);
+  if (!looksLikeHtml(text) && !/<a\s/i.test(text)) throw new FeedError(f.bankId, `not an HTML page where ${f.pageName} was expected`);
+  if (findLinks(text, url, f.link).length === 0) throw new FeedError(f.bankId, `${f.pageName} has no link to ${f.fileName}`);
+  return [];
 }

@@ -9,7 +9,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
-import { discoveryDocument, issuerOf, jwksDocument, realmPath } from "../auth/discovery.js";
+import { discoveryDocument, issuerOf, jwksDocument } from "../auth/discovery.js";
 import { keyFileStamp, loadOrCreateKeys, publishedAt, type KeySet } from "../auth/keys.js";
 import { FailureLimiter, type LimitOptions } from "../auth/ratelimit.js";
 import { handleTokenRequest, sendOAuth } from "../auth/token-endpoint.js";
