@@ -84,6 +84,25 @@ describe("the rate store", () => {
     expect(store.sqlite.prepare("select count(*) from rate_revisions").pluck().get()).toBe(0);
   });
 
+  it("counts and dates every row across multi-row statements, remainders and several batches", async () => {
+    const codes = ["AUD", "BRL", "CAD", "CHF", "CNY", "DKK", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD"];
+    const day = (d: number) => `2026-03-${String(d).padStart(2, "0")}`;
+    const first = codes.flatMap((c, i) => [rec(day(2), c, `1.${i}0`), rec(day(3), c, `2.${i}0`)]); // 38 rows: 2 x 16 + 6
+    const second = codes.slice(0, 5).map((c, i) => rec(day(4), c, `3.${i}0`)); // 5 rows: a remainder only
+    expect(ingestBatches(store, "CNB", [{ provenance: provenance("a"), records: first }, { provenance: provenance("b"), records: second }])).toMatchObject({
+      inserted: 43, revised: 0, unchanged: 0, changedDates: [day(2), day(3), day(4)],
+    });
+    expect(store.sqlite.prepare("select count(*) from rates").pluck().get()).toBe(43);
+    // Again, with one figure of the 3rd changed (inside the second 16-row statement) and one of the 4th.
+    const again = first.map((r) => (r.effectiveDate === day(3) && r.currency === "AUD" ? { ...r, rate: "2.05" } : r));
+    const again2 = second.map((r) => (r.currency === "CAD" ? { ...r, rate: "3.25" } : r));
+    expect(ingestBatches(store, "CNB", [{ provenance: provenance("c"), records: again }, { provenance: provenance("d"), records: again2 }])).toMatchObject({
+      inserted: 0, revised: 2, unchanged: 41, changedDates: [day(3), day(4)],
+    });
+    expect((await ratesOn(store, "CNB", day(3))).find((r) => r.currency === "AUD")!.rate).toBe("2.05");
+    expect((await ratesOn(store, "CNB", day(4))).find((r) => r.currency === "CAD")!.rate).toBe("3.25");
+  });
+
   it("tells each bank's newest date", async () => {
     ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-03", "EUR", "24.180")] }]);
     ingestBatches(store, "ECB", [{ provenance: provenance(), records: [rec("2026-02-27", "USD", "1.0850")] }]);
