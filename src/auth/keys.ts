@@ -3,7 +3,7 @@
 // rotate` adds a new active key; the retired one stays in the JWKS until every token it signed has
 // expired, then is dropped at the next rotation or load. A running server reloads the file when it
 // changes, so a rotation needs no restart.
-import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from "node:crypto";
 import { chmod, link, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -75,7 +75,8 @@ async function writeKeyFile(dataDir: string, content: KeyFile, exclusive = false
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const target = keysFile(dataDir);
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+  // Unique per call, not per millisecond: two starts in one process must not share a temp file.
+  const temp = `${target}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`;
   const handle = await open(temp, "wx", 0o600);
   try {
     await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`);
