@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 
 import { UserError } from "../errors.js";
 import type { Store } from "../store/database.js";
+import type { ClientsTable } from "../store/schema.js";
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const SCOPE_TOKEN_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]+$/; // RFC 6749 §3.3 scope-token
@@ -28,17 +29,8 @@ export interface NewClient {
   scope: string;
 }
 
-interface Row {
-  id: string;
-  client_id: string;
-  secret_salt: string;
-  secret_hash: string;
-  scope: string;
-  enabled: number;
-  not_before: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A row of the clients table, as declared once in the store's schema. */
+type Row = ClientsTable;
 
 // In-process listeners: a server sharing the store's connection learns of a change at once
 // (SQLite's data_version only moves for commits made by other connections).

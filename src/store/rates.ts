@@ -82,6 +82,24 @@ function statements(store: Store) {
   return s;
 }
 
+/** One provenance row: a fetch (or imported file) of a bank, successful (error null) or not. */
+function insertFetch(s: ReturnType<typeof prepare>, bankId: string, p: Omit<Provenance, "body"> & { body?: Uint8Array }, error: string | null): number {
+  return Number(
+    s.insertFetch.run(
+      bankId,
+      p.kind,
+      p.method,
+      p.url,
+      p.startedAt.toISOString(),
+      p.finishedAt.toISOString(),
+      p.httpStatus ?? null,
+      p.body ? p.body.length : null,
+      p.body ? sha256(p.body) : null,
+      error,
+    ).lastInsertRowid,
+  );
+}
+
 export function sha256(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
 }
@@ -99,20 +117,7 @@ export function ingestBatches(store: Store, bankId: string, batches: IngestBatch
     let last: IsoDate | undefined;
     const args: unknown[] = new Array(ROWS_PER_STATEMENT * 8);
     for (const { provenance: p, records } of batches) {
-      const fetchId = Number(
-        s.insertFetch.run(
-          bankId,
-          p.kind,
-          p.method,
-          p.url,
-          p.startedAt.toISOString(),
-          p.finishedAt.toISOString(),
-          p.httpStatus ?? null,
-          p.body.length,
-          sha256(p.body),
-          null,
-        ).lastInsertRowid,
-      );
+      const fetchId = insertFetch(s, bankId, p, null);
       fetchIds.push(fetchId);
       total += records.length;
       let i = 0;
@@ -150,21 +155,7 @@ export function recordFailedFetch(
   p: Omit<Provenance, "body"> & { body?: Uint8Array },
   error: string,
 ): number {
-  const s = statements(store);
-  return Number(
-    s.insertFetch.run(
-      bankId,
-      p.kind,
-      p.method,
-      p.url,
-      p.startedAt.toISOString(),
-      p.finishedAt.toISOString(),
-      p.httpStatus ?? null,
-      p.body ? p.body.length : null,
-      p.body ? sha256(p.body) : null,
-      error,
-    ).lastInsertRowid,
-  );
+  return insertFetch(statements(store), bankId, p, error);
 }
 
 /** The newest effective date stored for a bank. */

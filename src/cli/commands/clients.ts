@@ -14,6 +14,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
       "",
       "The secret is shown this once; it is stored only as a hash. Keep it out of front-end code.",
     ].join("\n");
+  /** A new secret, shown once: JSON for scripts, or the friendly text. */
+  const credentials = (c: { clientId: string; clientSecret: string; scope: string }, json?: boolean) =>
+    json ? JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret, scope: c.scope }) : secretText(c.clientId, c.clientSecret, c.scope);
 
   clients
     .command("create")
@@ -25,11 +28,7 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
       action(ctx, async (name: string, options: { scope?: string; json?: boolean }) => {
         const created = await createClient(await ctx.store(), { clientId: name, scope: options.scope ?? ctx.config().scope });
         ctx.log().info({ event: "client.created", clientId: created.clientId, scope: created.scope }, "client created");
-        ctx.print(
-          options.json
-            ? JSON.stringify({ client_id: created.clientId, client_secret: created.clientSecret, scope: created.scope })
-            : secretText(created.clientId, created.clientSecret, created.scope),
-        );
+        ctx.print(credentials(created, options.json));
       }),
     );
 
@@ -64,11 +63,7 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
       action(ctx, async (id: string, options: { json?: boolean }) => {
         const reset = await resetSecret(await ctx.store(), id);
         ctx.log().info({ event: "client.reset", clientId: id }, "client secret reset");
-        ctx.print(
-          options.json
-            ? JSON.stringify({ client_id: reset.clientId, client_secret: reset.clientSecret, scope: reset.scope })
-            : secretText(reset.clientId, reset.clientSecret, reset.scope),
-        );
+        ctx.print(credentials(reset, options.json));
       }),
     );
 
