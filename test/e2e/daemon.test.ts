@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { addDays, weekday } from "../../src/feed/dates.js";
 import { FEEDS, haveMirror, startMirror, type Mirror } from "../support/mirror.js";
-import { cli, ensureBuilt, finished, spawnCli, waitFor } from "./support.js";
+import { cli, finished, spawnCli, waitFor } from "./support.js";
 
 const dirs: string[] = [];
 function tempDirs() {
@@ -30,7 +30,6 @@ function integrity(dataDir: string): string {
   }
 }
 
-beforeAll(() => ensureBuilt(), 120_000);
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });

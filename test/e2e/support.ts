@@ -1,27 +1,10 @@
-// Running the built CLI as a child process, for end-to-end tests.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+// Running the built CLI as a child process, for end-to-end tests (dist/ is built by test/support/build.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
-export const MAIN = join(ROOT, "dist", "src", "cli", "main.js");
+import { CLI } from "../support/cli.js";
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ unless it is newer than every source file. */
-export function ensureBuilt(): void {
-  const built = existsSync(MAIN) ? statSync(MAIN).mtimeMs : 0;
-  if (built > Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "adapters")))) return;
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-}
+const ROOT = resolve(import.meta.dirname, "../..");
 
 export interface CliResult {
   code: number | null;
@@ -36,7 +19,7 @@ export function cli(args: string[], env: Record<string, string>, timeoutMs = 45_
 }
 
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess & { out: { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
