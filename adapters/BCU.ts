@@ -3,7 +3,7 @@
 // reliable: "DLS." for the US dollar). The figure is the midpoint of TCC (buying) and TCV (selling), UYU per 1
 // foreign unit (Direct); when both are the same, as they are for most currencies, the published text itself.
 // The bank asks for a pause of about a second between calls.
-import { FeedError, asArray, decodeText, defineAdapter, isIsoDate, mean, parseXml, recentDays, requireDecimal, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import { FeedError, asArray, decodeText, defineAdapter, isIsoDate, mean, parseXml, recentDays, requireDecimal, type FeedDocument, type RateRecord, pause } from "../src/feed/kit.js";
 
 const ID = "BCU";
 const ENDPOINT = "https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones";
@@ -102,7 +102,7 @@ const bcu = defineAdapter({
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
     const docs: FeedDocument[] = [];
     for (const [moneda] of BCU_CURRENCIES) {
-      if (docs.length > 0 && bcuPacing.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, bcuPacing.pauseMs));
+      if (docs.length > 0 && bcuPacing.pauseMs > 0) await pause(bcuPacing.pauseMs);
       signal?.throwIfAborted();
       docs.push(await http.post(ENDPOINT, bcuRequest(moneda, from, to), { accept: "text/xml", headers: { "content-type": "text/xml; charset=utf-8" } }));
     }

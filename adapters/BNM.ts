@@ -18,6 +18,7 @@ import {
   type FeedDocument,
   type IsoDate,
   type RateRecord,
+  pause,
 } from "../src/feed/kit.js";
 
 const ID = "BNM";
@@ -29,8 +30,6 @@ const TIME_ZONE = "Asia/Kuala_Lumpur";
 type Node = Record<string, unknown>;
 
 const monthUrl = (currency: string, year: number, month: number) => `${API}/${currency}/year/${year}/month/${month}?session=${SESSION}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The (year, month) pairs an inclusive range touches. */
 function months(from: IsoDate, to: IsoDate): Array<[number, number]> {
   const out: Array<[number, number]> = [];

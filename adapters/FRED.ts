@@ -16,6 +16,7 @@ import {
   recentDays,
   type FeedDocument,
   type RateRecord,
+  pause,
 } from "../src/feed/kit.js";
 
 const ID = "FRED";
@@ -47,8 +48,6 @@ export const FRED_SERIES: Readonly<Record<string, readonly [string, "foreign" | 
   DEXUSNZ: ["NZD", "usd"],
   DEXUSUK: ["GBP", "usd"],
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -91,7 +90,7 @@ const fred = defineAdapter({
     const { from, to } = range.kind === "range" ? range : { ...recentDays(TIME_ZONE, 14), to: undefined };
     const docs: FeedDocument[] = [];
     for (const [i, series] of Object.keys(FRED_SERIES).entries()) {
-      if (i > 0) await sleep(200); // FRED asks for restraint: a short pause between series
+      if (i > 0) await pause(200); // FRED asks for restraint: a short pause between series
       const end = to ? `&observation_end=${to}` : "";
       const url = `${API}?series_id=${series}&api_key=${encodeURIComponent(key)}&file_type=json&observation_start=${from}${end}`;
       docs.push(await ctx.http.get(url, { accept: "application/json" }));
