@@ -2,8 +2,7 @@
 // The official figure is `average_rate` (the mid of the published buying and selling rates), RWF per 1 foreign
 // unit (Direct). Dates look like `19-May-26`; some historical values carry thousands commas (`1,253.60`).
 // (Id BNRRW: BNR is the National Bank of Romania.)
-import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, recentDays, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
-import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
+import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, recentDays, type FeedDocument, type IsoDate, type RateRecord, readDecimal } from "../src/feed/kit.js";
 
 const ID = "BNRRW";
 const ENDPOINT = "https://fxrates.bnr.rw/currency_history/";
@@ -71,7 +70,7 @@ const bnrrw = defineAdapter({
       if (!date) throw new FeedError(ID, `row ${i} (${code}): post_date "${String(row.post_date)}" is not DD-Mon-YY`);
       const raw = jsonNumberText(row.average_rate);
       if (raw === undefined || raw.trim() === "") return; // no average published that day
-      const rate = readGroupedDecimal(raw);
+      const rate = readDecimal(raw, { thousands: "," });
       if (!rate) throw new FeedError(ID, `row ${i} (${code} on ${date}): average_rate "${raw}" is not a decimal`);
       records.push({ effectiveDate: date, currency: code, rate });
     });

@@ -2,8 +2,7 @@
 // per date ({RATE_DATE, USD: "3,576.17", ...}), and the endpoint returns the whole archive whatever dates are
 // posted. MNT per 1 foreign unit (Direct); gold and silver (XAU, XAG) are already in MNT per troy ounce. Numbers
 // are strings with comma thousands separators; SDR is relabelled XDR.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, recentDays, type RateRecord } from "../src/feed/kit.js";
-import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
+import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, recentDays, type RateRecord, readDecimal } from "../src/feed/kit.js";
 
 const ID = "BOM";
 const ENDPOINT = "https://www.mongolbank.mn/en/currency-rate-movement/data";
@@ -55,7 +54,7 @@ const bom = defineAdapter({
         if (currency === "MNT") continue;
         const raw = jsonNumberText(value);
         if (raw === undefined || ["", "-", "0", "0.00"].includes(raw.trim())) continue; // not quoted that day
-        const rate = readGroupedDecimal(raw);
+        const rate = readDecimal(raw, { thousands: "," });
         if (!rate) throw new FeedError(ID, `data[${i}] (${currency} on ${date}): "${raw}" is not a decimal`);
         records.push({ effectiveDate: date, currency, rate });
       }

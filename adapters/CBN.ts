@@ -3,8 +3,7 @@
 // rates are published beside it and ignored. Currencies come as NAMES with spelling and whitespace variants,
 // mapped below; an unknown name is an error rather than a guess. WAUA (the African Development Bank's unit of
 // account) has no ISO code and is dropped.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, type RateRecord } from "../src/feed/kit.js";
-import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
+import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, type RateRecord, readDecimal } from "../src/feed/kit.js";
 
 const ID = "CBN";
 const ENDPOINT = "https://www.cbn.gov.ng/api/GetAllExchangeRates";
@@ -79,7 +78,7 @@ const cbn = defineAdapter({
       if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): ratedate "${String(row.ratedate)}" is not a date`);
       const raw = jsonNumberText(row.centralrate);
       if (raw === undefined || raw.trim() === "") return; // no central rate that day
-      const rate = readGroupedDecimal(raw);
+      const rate = readDecimal(raw, { thousands: "," });
       if (!rate) throw new FeedError(ID, `row ${i} (${currency} on ${date}): centralrate "${raw}" is not a decimal`);
       if (!/[1-9]/.test(rate)) return; // a zero placeholder
       records.push({ effectiveDate: date, currency, rate });

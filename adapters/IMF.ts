@@ -4,8 +4,7 @@
 // header's columns (`March 02, 2026`). Names marked `(1)` are quoted the other way (USD per currency unit) and are
 // inverted to 10 significant digits, flagged. `NA` marks a missing value; comma thousands separators.
 // The SDRCV report (SDRs per currency unit) is used only for its U.S. dollar row, which is XDR per 1 USD.
-import { FeedError, addDays, decodeText, defineAdapter, expectFeedText, invert, isoFromParts, todayIn, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
-import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
+import { FeedError, addDays, decodeText, defineAdapter, expectFeedText, invert, isoFromParts, todayIn, type FeedDocument, type IsoDate, type RateRecord, readDecimal } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "IMF";
@@ -121,7 +120,7 @@ const imf = defineAdapter({
         if (cell === "" || cell === "NA") return;
         const date = dates[i];
         if (!date) throw new FeedError(ID, `line ${n + 1}: a value in column ${i + 2}, which has no date`);
-        const value = readGroupedDecimal(cell);
+        const value = readDecimal(cell, { thousands: "," });
         if (!value) throw new FeedError(ID, `${label} on ${date}: "${cell}" is not a decimal`);
         if (!/[1-9]/.test(value)) return;
         if (sdr) records.push({ effectiveDate: date, currency: "XDR", rate: value });

@@ -3,7 +3,6 @@
 // `unit` foreign units (Direct; JPY per 10, INR and KRW per 100, kept as unitMultiplier). A day whose date
 // does not parse is skipped. The payload is an array of days, or a JSON string holding one.
 import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, mean, parseJsonExact, perUnits, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
-import { readGroupedDecimal } from "../src/feed/grouped-decimal.js";
 
 const ID = "NRB";
 const ENDPOINT = "https://www.nrb.org.np/api/forex/v1/rates";
@@ -41,8 +40,8 @@ function rateOf(r: NrbRate, where: string): RateRecord | undefined {
   const buyText = jsonNumberText(r.buy);
   const sellText = jsonNumberText(r.sell);
   if (buyText === undefined || sellText === undefined || buyText.trim() === "" || sellText.trim() === "") return undefined; // not quoted
-  const buy = readGroupedDecimal(buyText);
-  const sell = readGroupedDecimal(sellText);
+  const buy = readDecimal(buyText, { thousands: "," });
+  const sell = readDecimal(sellText, { thousands: "," });
   if (!buy || !sell) throw new FeedError(ID, `${where} (${code}): buy "${buyText}" / sell "${sellText}" are not decimals`);
   const unit = readDecimal(jsonNumberText(r.currency?.unit) ?? "");
   if (!unit || !/^[1-9]\d*$/.test(unit)) throw new FeedError(ID, `${where} (${code}): unit "${String(jsonNumberText(r.currency?.unit))}" is not a whole number`);
