@@ -1,5 +1,7 @@
-// Everything an adapter file imports: the contract, exact decimals, dates, body checks, errors.
-// `import { ... } from "../src/feed/kit.js"` and nothing else from src/.
+// What every adapter imports: the contract, exact decimals, dates, body checks, errors
+// (`import { ... } from "../src/feed/kit.js"`). The heavier readers beside it (spreadsheet.ts,
+// pdf-text.ts, html-links.ts, month-names.ts, float-json.ts) are imported directly by the adapters that
+// need them, so that loading one bank does not load exceljs, pdf.js and cheerio for all.
 export type {
   BankAdapter,
   BankDescriptor,
