@@ -71,7 +71,8 @@ const bam: BankAdapter = defineAdapter({
     sourceUrl: ENDPOINT,
     credential: {
       env: "EXRATES_BAM_API_KEY",
-      description: "subscription key of the Bank Al-Maghrib API portal (apihelpdesk.centralbankofmorocco.ma), sent as Ocp-Apim-Subscription-Key",
+      description:
+        "subscription key of the Bank Al-Maghrib API portal (apihelpdesk.centralbankofmorocco.ma), sent as Ocp-Apim-Subscription-Key",
     },
   },
 
@@ -93,17 +94,20 @@ const bam: BankAdapter = defineAdapter({
     return (json as Row[]).map((row, i): RateRecord => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
       const label = typeof row.libDevise === "string" ? row.libDevise.trim() : "";
-      if (!CODE.test(label)) throw new FeedError(ID, `row ${i}: libDevise "${String(row.libDevise)}" is not a currency code`);
+      if (!CODE.test(label))
+        throw new FeedError(ID, `row ${i}: libDevise "${String(row.libDevise)}" is not a currency code`);
       const currency = BAM_CODE_FIXES[label] ?? label;
       const date = typeof row.date === "string" ? row.date.slice(0, 10) : "";
       if (!isIsoDate(date)) throw new FeedError(ID, `${label}: date "${String(row.date)}" is not a date`);
       const units = decimalOf(row.uniteDevise, `${label} uniteDevise`);
-      if (!units || !/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${label}: uniteDevise "${String(units)}" is not a whole number`);
+      if (!units || !/^[1-9]\d*$/.test(units))
+        throw new FeedError(ID, `${label}: uniteDevise "${String(units)}" is not a whole number`);
       const mid = decimalOf(row.moyen, `${label} moyen`);
       if (mid !== undefined) return { effectiveDate: date, currency, ...perUnits(mid, units) };
       const buy = decimalOf(row.achat, `${label} achat`);
       const sell = decimalOf(row.vente, `${label} vente`);
-      if (buy === undefined || sell === undefined) throw new FeedError(ID, `${label} on ${date}: neither moyen nor achat and vente`);
+      if (buy === undefined || sell === undefined)
+        throw new FeedError(ID, `${label} on ${date}: neither moyen nor achat and vente`);
       const unit = perUnits(mean(buy, sell), units);
       return { effectiveDate: date, currency, ...unit, derivation: unit.derivation ?? "mean" };
     });

@@ -54,17 +54,22 @@ const banrep = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) {
-      const message = typeof json === "object" && json !== null && typeof (json as Node).message === "string" ? `: ${(json as Node).message as string}` : "";
+      const message =
+        typeof json === "object" && json !== null && typeof (json as Node).message === "string"
+          ? `: ${(json as Node).message as string}`
+          : "";
       throw new FeedError(ID, `not a TRM dataset answer: no array${message}`.slice(0, 200));
     }
     return (json as Node[]).map((row, i): RateRecord => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
       const date = typeof row.vigenciadesde === "string" ? row.vigenciadesde.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `row ${i}: vigenciadesde "${String(row.vigenciadesde)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `row ${i}: vigenciadesde "${String(row.vigenciadesde)}" is not a date`);
       if (row.unidad !== "COP") throw new FeedError(ID, `TRM of ${date}: unidad "${String(row.unidad)}" is not COP`);
       const raw = typeof row.valor === "string" ? row.valor : "";
       const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate)) throw new FeedError(ID, `TRM of ${date}: valor "${String(row.valor)}" is not a positive decimal`);
+      if (rate === undefined || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `TRM of ${date}: valor "${String(row.valor)}" is not a positive decimal`);
       return { effectiveDate: date, currency: "USD", rate };
     });
   },

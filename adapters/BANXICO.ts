@@ -71,7 +71,8 @@ const banxico: BankAdapter = defineAdapter({
 
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body)) as { bmx?: { series?: unknown } } | null;
-    const series = json && typeof json === "object" && json.bmx && typeof json.bmx === "object" ? json.bmx.series : undefined;
+    const series =
+      json && typeof json === "object" && json.bmx && typeof json.bmx === "object" ? json.bmx.series : undefined;
     if (!Array.isArray(series)) throw new FeedError(ID, "not a SIE answer: no bmx.series array");
     const records: RateRecord[] = [];
     for (const serie of series as Serie[]) {

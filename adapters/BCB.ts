@@ -40,7 +40,8 @@ function currencyOf(url: string): string {
     // keep the raw URL
   }
   const code = /[?&]@moeda='([A-Z]{3})'/.exec(decoded)?.[1];
-  if (!code || !(BCB_CURRENCIES as readonly string[]).includes(code)) throw new FeedError(ID, `cannot tell the currency from the URL (no known @moeda in "${url.slice(0, 200)}")`);
+  if (!code || !(BCB_CURRENCIES as readonly string[]).includes(code))
+    throw new FeedError(ID, `cannot tell the currency from the URL (no known @moeda in "${url.slice(0, 200)}")`);
   return code;
 }
 
@@ -68,7 +69,8 @@ const bcb = defineAdapter({
   async fetch(range, { http }) {
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
     const docs: FeedDocument[] = [];
-    for (const currency of BCB_CURRENCIES) docs.push(await http.get(periodUrl(currency, from, to), { accept: "application/json" }));
+    for (const currency of BCB_CURRENCIES)
+      docs.push(await http.get(periodUrl(currency, from, to), { accept: "application/json" }));
     return docs;
   },
 
@@ -84,10 +86,12 @@ const bcb = defineAdapter({
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `${where} is not an object`);
       if (row.tipoBoletim !== "Fechamento") return; // opening and intermediate bulletins are not PTAX
       const date = typeof row.dataHoraCotacao === "string" ? row.dataHoraCotacao.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: dataHoraCotacao "${String(row.dataHoraCotacao)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `${where}: dataHoraCotacao "${String(row.dataHoraCotacao)}" is not a date`);
       const raw = jsonNumberText(row.cotacaoVenda);
       const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate)) throw new FeedError(ID, `${where}: cotacaoVenda "${String(raw)}" is not a positive decimal`);
+      if (!rate || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${where}: cotacaoVenda "${String(raw)}" is not a positive decimal`);
       out.push({ effectiveDate: date, currency, rate });
     });
     return out;

@@ -12,7 +12,18 @@
 // Columns are found by their labels; a missing label is a FeedError.
 import type * as XLSX from "xlsx";
 
-import { FeedError, addDays, defineAdapter, isoFromParts, mean, recentDays, weekday, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  defineAdapter,
+  isoFromParts,
+  mean,
+  recentDays,
+  weekday,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { readXls, xlsDecimal, xlsGrid, xlsText } from "../src/feed/spreadsheet.js";
 
 const ID = "BCBO";
@@ -22,14 +33,35 @@ const DAILY = `${SITE}/librerias/indicadores/otras/otras_imprimir2XLS.php`;
 const DAILY_FROM = "2008-01-01";
 
 const MESES: Readonly<Record<string, number>> = {
-  ENERO: 1, FEBRERO: 2, MARZO: 3, ABRIL: 4, MAYO: 5, JUNIO: 6, JULIO: 7, AGOSTO: 8, SEPTIEMBRE: 9, SETIEMBRE: 9, OCTUBRE: 10, NOVIEMBRE: 11, DICIEMBRE: 12,
+  ENERO: 1,
+  FEBRERO: 2,
+  MARZO: 3,
+  ABRIL: 4,
+  MAYO: 5,
+  JUNIO: 6,
+  JULIO: 7,
+  AGOSTO: 8,
+  SEPTIEMBRE: 9,
+  SETIEMBRE: 9,
+  OCTUBRE: 10,
+  NOVIEMBRE: 11,
+  DICIEMBRE: 12,
 };
 
 type Grid = Array<Array<XLSX.CellObject | undefined>>;
-const norm = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\s+/g, " ").trim().toUpperCase();
+const norm = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toUpperCase();
 
 function parseYearly(grid: Grid): RateRecord[] {
-  const yearText = grid.flat().map((c) => norm(xlsText(c))).find((t) => /^ANO \d{4}$/.test(t));
+  const yearText = grid
+    .flat()
+    .map((c) => norm(xlsText(c)))
+    .find((t) => /^ANO \d{4}$/.test(t));
   if (!yearText) throw new FeedError(ID, 'the yearly sheet has no "AÑO YYYY" title');
   const year = Number(yearText.slice(4));
   const h = grid.findIndex((row) => norm(xlsText(row[0])) === "DIAS");
@@ -41,7 +73,8 @@ function parseYearly(grid: Grid): RateRecord[] {
   months.forEach((cell, c) => {
     const month = MESES[norm(xlsText(cell))];
     if (!month) return;
-    if (norm(xlsText(sides[c])) !== "VENTA" || norm(xlsText(sides[c + 1])) !== "COMPRA") throw new FeedError(ID, `${year}-${month}: the VENTA | COMPRA labels are missing`);
+    if (norm(xlsText(sides[c])) !== "VENTA" || norm(xlsText(sides[c + 1])) !== "COMPRA")
+      throw new FeedError(ID, `${year}-${month}: the VENTA | COMPRA labels are missing`);
     blocks.push({ month, venta: c, compra: c + 1 });
   });
   if (blocks.length === 0) throw new FeedError(ID, "the yearly sheet has no month columns");
@@ -54,10 +87,14 @@ function parseYearly(grid: Grid): RateRecord[] {
       const c = xlsDecimal(row[compra]);
       if (v === undefined && c === undefined) {
         if (xlsText(row[venta]) === "" && xlsText(row[compra]) === "") continue;
-        throw new FeedError(ID, `${year}-${month}-${day}: "${xlsText(row[venta])}" / "${xlsText(row[compra])}" are not rates`);
+        throw new FeedError(
+          ID,
+          `${year}-${month}-${day}: "${xlsText(row[venta])}" / "${xlsText(row[compra])}" are not rates`,
+        );
       }
       const date = isoFromParts(year, month, day);
-      if (!date || v === undefined || c === undefined) throw new FeedError(ID, `${year}-${month}-${day}: a quotation on an impossible date or with one side missing`);
+      if (!date || v === undefined || c === undefined)
+        throw new FeedError(ID, `${year}-${month}-${day}: a quotation on an impossible date or with one side missing`);
       records.push({ effectiveDate: date, currency: "USD", rate: mean(v, c), derivation: "mean" });
     }
   }
@@ -66,14 +103,20 @@ function parseYearly(grid: Grid): RateRecord[] {
 
 function parseDaily(grid: Grid): RateRecord[] {
   const texts = grid.map((row) => row.map((c) => norm(xlsText(c))));
-  const title = texts.flat().map((t) => /^TABLA DE COTIZACIONES DEL (\d{1,2}) DE ([A-Z]+) DE (\d{4})$/.exec(t)).find((m) => m);
+  const title = texts
+    .flat()
+    .map((t) => /^TABLA DE COTIZACIONES DEL (\d{1,2}) DE ([A-Z]+) DE (\d{4})$/.exec(t))
+    .find((m) => m);
   const date = title ? isoFromParts(title[3]!, MESES[title[2]!] ?? 0, title[1]!) : undefined;
-  if (!date) throw new FeedError(ID, 'no "TABLA DE COTIZACIONES DEL <day> DE <month> DE <year>" title with a real date');
+  if (!date)
+    throw new FeedError(ID, 'no "TABLA DE COTIZACIONES DEL <day> DE <month> DE <year>" title with a real date');
   const records: RateRecord[] = [];
   const codeCol = (r: number) => texts[r]!.indexOf("CODIGO");
 
   // The dollar: the BCB section's header row has TCO, or VENTA and COMPRA.
-  const usdHeader = texts.findIndex((row) => codeCol(texts.indexOf(row)) >= 0 && row.some((t) => t.includes("TCO") || t === "VENTA" || t === "COMPRA"));
+  const usdHeader = texts.findIndex(
+    (row) => codeCol(texts.indexOf(row)) >= 0 && row.some((t) => t.includes("TCO") || t === "VENTA" || t === "COMPRA"),
+  );
   if (usdHeader < 0) throw new FeedError(ID, `${date}: no official dollar (TCO or VENTA/COMPRA) header`);
   const usdRow = grid.slice(usdHeader + 1).find((row) => norm(xlsText(row[codeCol(usdHeader)])) === "USD");
   if (!usdRow) throw new FeedError(ID, `${date}: no USD row under the official dollar header`);
@@ -86,7 +129,8 @@ function parseDaily(grid: Grid): RateRecord[] {
   } else {
     const v = xlsDecimal(usdRow[head.indexOf("VENTA")]);
     const c = xlsDecimal(usdRow[head.indexOf("COMPRA")]);
-    if (v === undefined || c === undefined || head.indexOf("VENTA") < 0 || head.indexOf("COMPRA") < 0) throw new FeedError(ID, `${date}: the dollar's VENTA or COMPRA is missing`);
+    if (v === undefined || c === undefined || head.indexOf("VENTA") < 0 || head.indexOf("COMPRA") < 0)
+      throw new FeedError(ID, `${date}: the dollar's VENTA or COMPRA is missing`);
     records.push({ effectiveDate: date, currency: "USD", rate: mean(v, c), derivation: "mean" });
   }
 
@@ -111,7 +155,8 @@ function parseDaily(grid: Grid): RateRecord[] {
   return records;
 }
 
-const dailyUrl = (date: IsoDate) => `${DAILY}?qaa=${date.slice(0, 4)}&qdd=${Number(date.slice(8, 10))}&qmm=${Number(date.slice(5, 7))}`;
+const dailyUrl = (date: IsoDate) =>
+  `${DAILY}?qaa=${date.slice(0, 4)}&qdd=${Number(date.slice(8, 10))}&qmm=${Number(date.slice(5, 7))}`;
 
 const bcbo = defineAdapter({
   bank: {
@@ -152,7 +197,9 @@ const bcbo = defineAdapter({
     const sheet = wb.Sheets[wb.SheetNames[0]!];
     if (!sheet) throw new FeedError(ID, "the workbook has no sheet");
     const grid = xlsGrid(sheet);
-    return url.includes("xls.php?anio=") || url.includes("tiposDeCambioHistorico") ? parseYearly(grid) : parseDaily(grid);
+    return url.includes("xls.php?anio=") || url.includes("tiposDeCambioHistorico")
+      ? parseYearly(grid)
+      : parseDaily(grid);
   },
 });
 

@@ -3,14 +3,39 @@
 // `tasaEspecial` (segment III, the floating rate), CUP per 1 foreign unit (Direct). `tasaOficial` (segment I,
 // USD pegged at 24) and `tasaPublica` (segment II, USD at 120) are administered pegs and are not taken.
 // Published 7 days a week.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BCC";
 const ENDPOINT = "https://api.bc.gob.cu/v1/tasas-de-cambio/historico";
 const TIME_ZONE = "America/Havana";
 
 /** The 13 currencies BCC publishes. */
-export const BCC_CURRENCIES = ["AUD", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "JPY", "MXN", "NOK", "RUB", "SEK", "USD"] as const;
+export const BCC_CURRENCIES = [
+  "AUD",
+  "CAD",
+  "CHF",
+  "CNY",
+  "DKK",
+  "EUR",
+  "GBP",
+  "JPY",
+  "MXN",
+  "NOK",
+  "RUB",
+  "SEK",
+  "USD",
+] as const;
 
 interface BccRow {
   fecha?: unknown;
@@ -55,7 +80,11 @@ const bcc = defineAdapter({
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 3);
     const docs: FeedDocument[] = [];
     for (const code of BCC_CURRENCIES) {
-      docs.push(await http.get(`${ENDPOINT}?codigoMoneda=${code}&fechaFin=${to}&fechaInicio=${from}`, { accept: "application/json" }));
+      docs.push(
+        await http.get(`${ENDPOINT}?codigoMoneda=${code}&fechaFin=${to}&fechaInicio=${from}`, {
+          accept: "application/json",
+        }),
+      );
     }
     return docs;
   },
@@ -66,9 +95,11 @@ const bcc = defineAdapter({
     const currency = currencyOf(url);
     const records: RateRecord[] = [];
     (json as BccRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null || !("fecha" in row)) throw new FeedError(ID, `row ${i} is not a {fecha, tasa…} object`);
+      if (typeof row !== "object" || row === null || !("fecha" in row))
+        throw new FeedError(ID, `row ${i} is not a {fecha, tasa…} object`);
       const date = typeof row.fecha === "string" ? row.fecha.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): fecha "${String(row.fecha)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `row ${i} (${currency}): fecha "${String(row.fecha)}" is not a date`);
       const raw = jsonNumberText(row.tasaEspecial);
       if (raw === undefined || raw.trim() === "") return; // no segment III rate that day
       const rate = readDecimal(raw);

@@ -60,14 +60,16 @@ const bcch: BankAdapter = defineAdapter({
     sourceUrl: ENDPOINT,
     credential: {
       env: "EXRATES_BCCH_API_KEY",
-      description: "user:password of a registered account of the BDE web service (si3.bcentral.cl), user and password joined by a colon",
+      description:
+        "user:password of a registered account of the BDE web service (si3.bcentral.cl), user and password joined by a colon",
     },
   },
 
   async fetch(range, ctx) {
     const secret = credentialFrom(bcch, ctx);
     const colon = secret.indexOf(":");
-    if (colon <= 0 || colon === secret.length - 1) throw new FeedError(ID, "needs EXRATES_BCCH_API_KEY in the form user:password");
+    if (colon <= 0 || colon === secret.length - 1)
+      throw new FeedError(ID, "needs EXRATES_BCCH_API_KEY in the form user:password");
     const user = encodeURIComponent(secret.slice(0, colon));
     const pass = encodeURIComponent(secret.slice(colon + 1));
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
@@ -80,9 +82,18 @@ const bcch: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { Codigo?: unknown; Descripcion?: unknown; Series?: { seriesId?: unknown; Obs?: unknown } } | null;
-    if (typeof json !== "object" || json === null || !("Codigo" in json)) throw new FeedError(ID, "not a BDE answer: no Codigo");
-    if (String(json.Codigo) !== "0") throw new FeedError(ID, `the service refused the request: ${String(json.Codigo)} ${String(json.Descripcion ?? "")}`.trim());
+    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+      Codigo?: unknown;
+      Descripcion?: unknown;
+      Series?: { seriesId?: unknown; Obs?: unknown };
+    } | null;
+    if (typeof json !== "object" || json === null || !("Codigo" in json))
+      throw new FeedError(ID, "not a BDE answer: no Codigo");
+    if (String(json.Codigo) !== "0")
+      throw new FeedError(
+        ID,
+        `the service refused the request: ${String(json.Codigo)} ${String(json.Descripcion ?? "")}`.trim(),
+      );
     const id = String(json.Series?.seriesId ?? "");
     const currency = BCCH_SERIES[id];
     if (!currency) throw new FeedError(ID, `unknown series "${id}"`);
@@ -92,7 +103,8 @@ const bcch: BankAdapter = defineAdapter({
       const date = typeof obs.indexDateString === "string" ? fromDayMonthYear(obs.indexDateString) : undefined;
       if (!date) throw new FeedError(ID, `${id}: indexDateString "${String(obs.indexDateString)}" is not DD-MM-YYYY`);
       const rate = typeof obs.value === "string" ? readDecimal(obs.value, { thousands: "," }) : undefined;
-      if (rate === undefined) throw new FeedError(ID, `${id} on ${date}: value "${String(obs.value)}" is not a decimal`);
+      if (rate === undefined)
+        throw new FeedError(ID, `${id} on ${date}: value "${String(obs.value)}" is not a decimal`);
       records.push({ effectiveDate: date, currency, rate });
     }
     return records;

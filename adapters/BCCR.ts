@@ -5,7 +5,19 @@
 // indicator 318 "Venta"/"Sell" (BANKS.md), CRC per 1 USD (Direct); its row label is checked.
 // Rates exist for every calendar day (Friday's rate carries over the weekend as the bank sets it).
 // Access needs an anonymous JWT from Token/GenereCSRF, sent as header token_csrf with the site's Origin.
-import { FeedError, asArray, decodeText, defineAdapter, expectFeedText, isoFromParts, parseJsonExact, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  asArray,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isoFromParts,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BCCR";
 const API = "https://apim.bccr.fi.cr/SDDE/api";
@@ -62,7 +74,9 @@ const bccr = defineAdapter({
     if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new FeedError(ID, "Token/GenereCSRF did not answer a token");
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
     const url = `${DATA_URL}?IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=100`;
-    const docs: FeedDocument[] = [await session.get(url, { accept: "application/json", headers: { token_csrf: token, Origin: ORIGIN } })];
+    const docs: FeedDocument[] = [
+      await session.get(url, { accept: "application/json", headers: { token_csrf: token, Origin: ORIGIN } }),
+    ];
     return docs;
   },
 
@@ -70,17 +84,26 @@ const bccr = defineAdapter({
     const text = decodeText(ID, body);
     if (url.includes("/Token/GenereCSRF")) {
       // The anonymous token answer carries no rate.
-      if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(expectFeedText(ID, text, "a CSRF token").trim())) throw new FeedError(ID, "Token/GenereCSRF answer is not a token");
+      if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(expectFeedText(ID, text, "a CSRF token").trim()))
+        throw new FeedError(ID, "Token/GenereCSRF answer is not a token");
       return [];
     }
     const json = parseJsonExact(ID, text) as { columnas?: unknown; indicadoresRaiz?: unknown } | null;
-    if (typeof json !== "object" || json === null || !Array.isArray(json.columnas) || !Array.isArray(json.indicadoresRaiz)) {
+    if (
+      typeof json !== "object" ||
+      json === null ||
+      !Array.isArray(json.columnas) ||
+      !Array.isArray(json.indicadoresRaiz)
+    ) {
       throw new FeedError(ID, "not an SDDE cuadro: no columnas and indicadoresRaiz");
     }
     const sell = asArray(json.indicadoresRaiz as Indicator[]).find((i) => String(i.idIndicador) === String(SELL));
     if (!sell) throw new FeedError(ID, `no indicator ${SELL} (selling reference rate) in the cuadro`);
     if (sell.nombreEspanol !== "Venta" || sell.nombreIngles !== "Sell") {
-      throw new FeedError(ID, `indicator ${SELL} is labelled "${String(sell.nombreEspanol)}"/"${String(sell.nombreIngles)}", not Venta/Sell`);
+      throw new FeedError(
+        ID,
+        `indicator ${SELL} is labelled "${String(sell.nombreEspanol)}"/"${String(sell.nombreIngles)}", not Venta/Sell`,
+      );
     }
     const series = sell.series ?? {};
     const records: RateRecord[] = [];
@@ -90,7 +113,10 @@ const bccr = defineAdapter({
       if (!/^serie\d+$/.test(field)) throw new FeedError(ID, `unexpected column "${field}"`);
       const date = columnDate(String(col.tituloIngles ?? ""));
       if (!date || (col.tituloEspanol !== undefined && columnDate(String(col.tituloEspanol), MONTHS_ES) !== date)) {
-        throw new FeedError(ID, `column ${field}: titles "${String(col.tituloIngles)}"/"${String(col.tituloEspanol)}" are not one date`);
+        throw new FeedError(
+          ID,
+          `column ${field}: titles "${String(col.tituloIngles)}"/"${String(col.tituloEspanol)}" are not one date`,
+        );
       }
       const english = series[`${field}Ingles`];
       const spanish = series[field];

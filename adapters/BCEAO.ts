@@ -27,7 +27,7 @@ const TIME_ZONE = "Africa/Dakar";
 
 /** Currency names as the page writes them (compared without accents, case or extra spaces). */
 export const BCEAO_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "euro": "EUR",
+  euro: "EUR",
   "dollar us": "USD",
   "yen japonais": "JPY",
   "couronne danoise": "DKK",
@@ -59,13 +59,29 @@ export const BCEAO_CURRENCY_NAMES: Readonly<Record<string, string>> = {
 };
 
 const MONTHS: Readonly<Record<string, number>> = {
-  janvier: 1, fevrier: 2, mars: 3, avril: 4, mai: 5, juin: 6, juillet: 7, aout: 8, septembre: 9, octobre: 10, novembre: 11, decembre: 12,
+  janvier: 1,
+  fevrier: 2,
+  mars: 3,
+  avril: 4,
+  mai: 5,
+  juin: 6,
+  juillet: 7,
+  aout: 8,
+  septembre: 9,
+  octobre: 10,
+  novembre: 11,
+  decembre: 12,
 };
 
 /** `\xC3\xA9` written out as text back to the UTF-8 letters it stands for. */
 function unescapeHexText(text: string): string {
   return text.replace(/(?:\\x[0-9A-Fa-f]{2})+/g, (run) => {
-    const bytes = Buffer.from(run.split("\\x").slice(1).map((h) => parseInt(h, 16)));
+    const bytes = Buffer.from(
+      run
+        .split("\\x")
+        .slice(1)
+        .map((h) => parseInt(h, 16)),
+    );
     const decoded = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
     return decoded.includes("\uFFFD") ? run : decoded;
   });
@@ -73,7 +89,12 @@ function unescapeHexText(text: string): string {
 
 /** Lower case, no accents, single spaces: the key of BCEAO_CURRENCY_NAMES. */
 export function bceaoNameKey(name: string): string {
-  return name.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function headingDate(heading: string): IsoDate {
@@ -121,21 +142,30 @@ const bceao = defineAdapter({
     const text = unescapeHexText(expectFeedText(ID, decodeText(ID, body), "the BCEAO rates fragment"));
     const $ = cheerio.load(text);
     const heading = $("h2").first().text().trim();
-    if (!/cours des devises/i.test(heading)) throw new FeedError(ID, "not a BCEAO rates fragment: no \"Cours des devises\" heading");
+    if (!/cours des devises/i.test(heading))
+      throw new FeedError(ID, 'not a BCEAO rates fragment: no "Cours des devises" heading');
     const date = headingDate(heading);
     const tables = $("table");
     if (tables.length === 0) {
       // A holiday: the heading alone. Anything more without a table is not understood.
-      if ($("body").text().replace(heading, "").trim() !== "") throw new FeedError(ID, `a page for ${date} without a rates table`);
+      if ($("body").text().replace(heading, "").trim() !== "")
+        throw new FeedError(ID, `a page for ${date} without a rates table`);
       return [];
     }
     const rows = tables.first().find("tr").toArray();
-    const header = $(rows[0]).find("th").toArray().map((th) => $(th).text().trim());
-    if (header[0] !== "Devise" || header[1] !== "CFA") throw new FeedError(ID, `rates table header is "${header.join(" | ")}", expected "Devise | CFA"`);
+    const header = $(rows[0])
+      .find("th")
+      .toArray()
+      .map((th) => $(th).text().trim());
+    if (header[0] !== "Devise" || header[1] !== "CFA")
+      throw new FeedError(ID, `rates table header is "${header.join(" | ")}", expected "Devise | CFA"`);
     if (!text.includes("</table>")) throw new FeedError(ID, "truncated page: the rates table is not closed");
     const records: RateRecord[] = [];
     for (const row of rows.slice(1)) {
-      const cells = $(row).find("td").toArray().map((td) => $(td).text().trim());
+      const cells = $(row)
+        .find("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
       if (cells.length === 0) continue;
       if (cells.length !== 2) throw new FeedError(ID, `a row of ${cells.length} cells on ${date}`);
       const name = cells[0]!;

@@ -2,7 +2,19 @@
 // (ServicioTC.asmx, RecuperaTC_Mes(Ano, Mes)): one call per month, a rate for every calendar day
 // (the rates of a month are set in advance). NIO per 1 USD (Direct).
 // The server only speaks TLS 1.0: the process needs OPENSSL_CONF=config/openssl_legacy.cnf (SECLEVEL=0).
-import { FeedError, addDays, asArray, decodeText, defineAdapter, isIsoDate, parseXml, requireDecimal, todayIn, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  parseXml,
+  requireDecimal,
+  todayIn,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BCN";
 const ENDPOINT = "https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx";
@@ -58,7 +70,10 @@ const bcn = defineAdapter({
   async fetch(range, { http }) {
     const from = range.kind === "range" ? range.from : addDays(todayIn(TIME_ZONE), -1);
     const to = range.kind === "range" ? range.to : todayIn(TIME_ZONE);
-    const init = { accept: "text/xml", headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: SOAP_ACTION } };
+    const init = {
+      accept: "text/xml",
+      headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: SOAP_ACTION },
+    };
     const docs: FeedDocument[] = [];
     let year = Number(from.slice(0, 4));
     let month = Number(from.slice(5, 7));
@@ -76,7 +91,8 @@ const bcn = defineAdapter({
     const soapBody = child(child(doc, "Envelope"), "Body");
     if (soapBody === undefined) throw new FeedError(ID, "not a SOAP answer: no Envelope/Body");
     const fault = child(soapBody, "Fault");
-    if (fault !== undefined) throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring")}`);
+    if (fault !== undefined)
+      throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring")}`);
     const result = child(child(soapBody, "RecuperaTC_MesResponse"), "RecuperaTC_MesResult");
     if (result === undefined) throw new FeedError(ID, "not a RecuperaTC_Mes answer: no RecuperaTC_MesResult");
     const detail = child(result, "Detalle_TC");

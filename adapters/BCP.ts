@@ -8,7 +8,16 @@
 // is rejected.
 import * as cheerio from "cheerio";
 
-import { FeedError, decodeText, defineAdapter, isoFromParts, requireDecimal, todayIn, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  requireDecimal,
+  todayIn,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BCP";
 const ENDPOINT = "https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica";
@@ -16,14 +25,37 @@ const TIME_ZONE = "America/Asuncion";
 
 /** The currencies asked for, as the `moneda` parameter spells them (SDR answers only ND: left out). */
 export const BCP_CURRENCIES = [
-  "USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "BRL", "ARS", "CLP", "MXN", "UYU",
-  "COP", "BOB", "NZD", "ZAR", "SEK", "DKK", "NOK", "AED", "PEN", "SGD", "TWD", "XAU",
+  "USD",
+  "EUR",
+  "GBP",
+  "JPY",
+  "CHF",
+  "CAD",
+  "AUD",
+  "CNY",
+  "BRL",
+  "ARS",
+  "CLP",
+  "MXN",
+  "UYU",
+  "COP",
+  "BOB",
+  "NZD",
+  "ZAR",
+  "SEK",
+  "DKK",
+  "NOK",
+  "AED",
+  "PEN",
+  "SGD",
+  "TWD",
+  "XAU",
 ] as const;
 
 /** The names in the page title ("... DE MONEDA DOLAR AMERICANO") to ISO 4217 codes. */
 export const BCP_CURRENCY_NAMES: Readonly<Record<string, string>> = {
   "DOLAR AMERICANO": "USD",
-  "EURO": "EUR",
+  EURO: "EUR",
   "LIBRA ESTERLINA": "GBP",
   "YEN JAPONES": "JPY",
   "FRANCO SUIZO": "CHF",
@@ -43,7 +75,7 @@ export const BCP_CURRENCY_NAMES: Readonly<Record<string, string>> = {
   "CORONA DANESA": "DKK",
   "CORONA NORUEGA": "NOK",
   "DERECHO ESPECIAL DE GIRO": "XDR",
-  "ORO": "XAU",
+  ORO: "XAU",
   "UAE DIRHAM": "AED",
   "PERUVIAN NUEVO SOL": "PEN",
   "SINGAPORE DOLLAR": "SGD",
@@ -93,37 +125,55 @@ const bcp = defineAdapter({
     const $ = cheerio.load(text);
     const title = $("table#cotizacion-interbancaria thead th").first().text().replace(/\s+/g, " ").trim();
     const m = /PLANILLA DE COTIZACIONES DEL AÑO (\d{4}) DE MONEDA (.+)$/.exec(title);
-    if (!m) throw new FeedError(ID, "not a BCP yearly rates page: no \"PLANILLA DE COTIZACIONES DEL AÑO ... DE MONEDA ...\" title (a Cloudflare or error page?)");
+    if (!m)
+      throw new FeedError(
+        ID,
+        'not a BCP yearly rates page: no "PLANILLA DE COTIZACIONES DEL AÑO ... DE MONEDA ..." title (a Cloudflare or error page?)',
+      );
     const year = Number(m[1]);
     const currency = BCP_CURRENCY_NAMES[m[2]!];
     if (!currency) throw new FeedError(ID, `unknown currency name "${m[2]}" in the page title`);
     const query = url ? new URL(url).searchParams : undefined;
     const asked = query?.get("moneda");
-    if (asked && (asked === "SDR" ? "XDR" : asked) !== currency) throw new FeedError(ID, `page for ${currency} where moneda=${asked} was asked`);
+    if (asked && (asked === "SDR" ? "XDR" : asked) !== currency)
+      throw new FeedError(ID, `page for ${currency} where moneda=${asked} was asked`);
     const askedYear = query?.get("anho");
-    if (askedYear && Number(askedYear) !== year) throw new FeedError(ID, `page for ${year} where anho=${askedYear} was asked`);
+    if (askedYear && Number(askedYear) !== year)
+      throw new FeedError(ID, `page for ${year} where anho=${askedYear} was asked`);
 
-    const matrix = $("table#cotizacion-interbancaria").filter((_, t) => $(t).find("tbody tr").length > 0).first();
+    const matrix = $("table#cotizacion-interbancaria")
+      .filter((_, t) => $(t).find("tbody tr").length > 0)
+      .first();
     const rows = matrix.find("tr").toArray();
-    const labels = $(rows[0]).children().toArray().map((c) => $(c).text().trim());
+    const labels = $(rows[0])
+      .children()
+      .toArray()
+      .map((c) => $(c).text().trim());
     const column = MONTHS.map((label) => labels.indexOf(label));
     const missing = MONTHS.filter((_, i) => column[i]! < 0);
-    if (rows.length === 0 || missing.length > 0) throw new FeedError(ID, `the rates matrix lacks the month column(s) ${missing.join(", ") || "(no matrix)"}`);
-    if (!/<\/table>/.test(text.slice(text.lastIndexOf("cotizacion-interbancaria")))) throw new FeedError(ID, "truncated page: the rates matrix is not closed");
+    if (rows.length === 0 || missing.length > 0)
+      throw new FeedError(ID, `the rates matrix lacks the month column(s) ${missing.join(", ") || "(no matrix)"}`);
+    if (!/<\/table>/.test(text.slice(text.lastIndexOf("cotizacion-interbancaria"))))
+      throw new FeedError(ID, "truncated page: the rates matrix is not closed");
 
     const records: RateRecord[] = [];
     const days = new Set<number>();
     for (const row of rows.slice(1)) {
-      const cells = $(row).children().toArray().map((c) => $(c).text().trim());
+      const cells = $(row)
+        .children()
+        .toArray()
+        .map((c) => $(c).text().trim());
       const day = Number(cells[0]);
-      if (!/^\d{1,2}$/.test(cells[0] ?? "") || day < 1 || day > 31) throw new FeedError(ID, `row label "${cells[0]}" is not a day of the month`);
+      if (!/^\d{1,2}$/.test(cells[0] ?? "") || day < 1 || day > 31)
+        throw new FeedError(ID, `row label "${cells[0]}" is not a day of the month`);
       days.add(day);
       MONTHS.forEach((label, i) => {
         const raw = cells[column[i]!];
         if (raw === undefined) throw new FeedError(ID, `day ${day} of ${year} has no ${label} cell`);
         if (raw === "ND" || raw === "") return;
         const date = isoFromParts(year, i + 1, day);
-        if (!date) throw new FeedError(ID, `a ${currency} rate "${raw}" on the impossible date ${day} ${label} ${year}`);
+        if (!date)
+          throw new FeedError(ID, `a ${currency} rate "${raw}" on the impossible date ${day} ${label} ${year}`);
         const rate = requireDecimal(ID, raw, `${currency} on ${date}`, { decimalComma: true, thousands: "." });
         records.push({ effectiveDate: date, currency, rate });
       });

@@ -39,7 +39,8 @@ function unitsOf(description: string, where: string): string {
   // Dots group thousands here ("1.000"); read by hand, since a lone dot would otherwise be a decimal point.
   const grouped = m[1]!;
   const units = /^\d{1,3}(\.\d{3})*$/.test(grouped) ? grouped.split(".").join("") : "";
-  if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${where}: unit count "${m[1]}" in "${description}" is not a whole number`);
+  if (!/^[1-9]\d*$/.test(units))
+    throw new FeedError(ID, `${where}: unit count "${m[1]}" in "${description}" is not a whole number`);
   return units;
 }
 
@@ -65,7 +66,10 @@ const bcra = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
+    const days =
+      range.kind === "range"
+        ? weekdaysBetween(range.from, range.to)
+        : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(`${ENDPOINT}?fecha=${day}`, { accept: "application/json" }));
     return docs;
@@ -88,7 +92,8 @@ const bcra = defineAdapter({
     const byCurrency = new Map<string, RateRecord>();
     for (const row of results.detalle as Node[]) {
       const code = typeof row?.codigoMoneda === "string" ? row.codigoMoneda.trim() : "";
-      if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `codigoMoneda "${String(row?.codigoMoneda)}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(code))
+        throw new FeedError(ID, `codigoMoneda "${String(row?.codigoMoneda)}" is not a currency code`);
       if (DROPPED.has(code)) continue;
       const currency = RENAMED[code] ?? code;
       const where = `${code} on ${date}`;
@@ -100,7 +105,10 @@ const bcra = defineAdapter({
       const record: RateRecord = { effectiveDate: date, currency, ...perUnits(value, units) };
       const seen = byCurrency.get(currency);
       if (seen && (seen.rate !== record.rate || seen.unitMultiplier !== record.unitMultiplier)) {
-        throw new FeedError(ID, `${currency} appears twice on ${date} with different figures (${seen.rate}, ${record.rate}): the day is refused`);
+        throw new FeedError(
+          ID,
+          `${currency} appears twice on ${date} with different figures (${seen.rate}, ${record.rate}): the day is refused`,
+        );
       }
       byCurrency.set(currency, record);
     }

@@ -50,24 +50,35 @@ function parsePage(body: Uint8Array): { date?: IsoDate; records: RateRecord[] } 
   const $ = cheerio.load(text);
   const heading = $("h3").first().text().replace(/\s+/g, " ");
   if (!/Cours Moyens des Devises Cot[ée]es en dinar tunisien/i.test(heading) || !/interbancaire/i.test(heading)) {
-    throw new FeedError(ID, "not the BCT interbank rates page: no \"Cours Moyens des Devises Cotées ... interbancaire\" heading");
+    throw new FeedError(
+      ID,
+      'not the BCT interbank rates page: no "Cours Moyens des Devises Cotées ... interbancaire" heading',
+    );
   }
   const date = echoedDate(text);
-  if (!date) throw new FeedError(ID, "no \"Journée du DD/MM/YYYY\" date on the page");
+  if (!date) throw new FeedError(ID, 'no "Journée du DD/MM/YYYY" date on the page');
   const table = $("table").first();
-  const header = table.find("thead td").toArray().map((td) => $(td).text().trim());
+  const header = table
+    .find("thead td")
+    .toArray()
+    .map((td) => $(td).text().trim());
   if (HEADER.some((label, i) => header[i] !== label)) {
     throw new FeedError(ID, `interbank table header is "${header.join(" | ")}", expected "${HEADER.join(" | ")}"`);
   }
   const rows = table.find("tbody tr").toArray();
-  if (rows.length === 0 || !/<\/table>/.test(text)) throw new FeedError(ID, `the interbank table of ${date} is empty or truncated`);
+  if (rows.length === 0 || !/<\/table>/.test(text))
+    throw new FeedError(ID, `the interbank table of ${date} is empty or truncated`);
   const records = rows.map((row): RateRecord => {
-    const cells = $(row).find("td").toArray().map((td) => $(td).text().trim());
+    const cells = $(row)
+      .find("td")
+      .toArray()
+      .map((td) => $(td).text().trim());
     if (cells.length !== 4) throw new FeedError(ID, `a row of ${cells.length} cells on ${date}`);
     const currency = cells[1]!;
     if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `Sigle "${currency}" on ${date} is not a currency code`);
     const units = requireDecimal(ID, cells[2], `${currency} on ${date} Unité`);
-    if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${currency} on ${date}: Unité "${units}" is not a whole number`);
+    if (!/^[1-9]\d*$/.test(units))
+      throw new FeedError(ID, `${currency} on ${date}: Unité "${units}" is not a whole number`);
     const rate = requireDecimal(ID, cells[3], `${currency} on ${date} Valeur`, { decimalComma: true, thousands: "." });
     return { effectiveDate: date, currency, ...perUnits(rate, units) };
   });
@@ -104,7 +115,10 @@ const bct = defineAdapter({
     const docs: FeedDocument[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) {
       if (weekday(day) > 5) continue;
-      const doc = await http.post(ENDPOINT, `input=${day}&langue=_AN`, { accept: "text/html", headers: { Referer: REFERER } });
+      const doc = await http.post(ENDPOINT, `input=${day}&langue=_AN`, {
+        accept: "text/html",
+        headers: { Referer: REFERER },
+      });
       const shown = /Exhausted Resultset/i.test(doc.body.toString("latin1")) ? undefined : parsePage(doc.body).date;
       if (shown === day) docs.push(doc);
     }

@@ -3,7 +3,20 @@
 // reliable: "DLS." for the US dollar). The figure is the midpoint of TCC (buying) and TCV (selling), UYU per 1
 // foreign unit (Direct); when both are the same, as they are for most currencies, the published text itself.
 // The bank asks for a pause of about a second between calls.
-import { FeedError, asArray, decodeText, defineAdapter, isIsoDate, mean, parseXml, recentDays, requireDecimal, type FeedDocument, type RateRecord, pause } from "../src/feed/kit.js";
+import {
+  FeedError,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  mean,
+  parseXml,
+  recentDays,
+  requireDecimal,
+  type FeedDocument,
+  type RateRecord,
+  pause,
+} from "../src/feed/kit.js";
 
 const ID = "BCU";
 const ENDPOINT = "https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones";
@@ -104,7 +117,12 @@ const bcu = defineAdapter({
     for (const [moneda] of BCU_CURRENCIES) {
       if (docs.length > 0 && bcuPacing.pauseMs > 0) await pause(bcuPacing.pauseMs);
       signal?.throwIfAborted();
-      docs.push(await http.post(ENDPOINT, bcuRequest(moneda, from, to), { accept: "text/xml", headers: { "content-type": "text/xml; charset=utf-8" } }));
+      docs.push(
+        await http.post(ENDPOINT, bcuRequest(moneda, from, to), {
+          accept: "text/xml",
+          headers: { "content-type": "text/xml; charset=utf-8" },
+        }),
+      );
     }
     return docs;
   },
@@ -121,19 +139,27 @@ const bcu = defineAdapter({
     }
     const status = child(salida, "respuestastatus");
     if (text(child(status, "status")) !== "1") {
-      throw new FeedError(ID, `the service answers status ${text(child(status, "status"))}, error ${text(child(status, "codigoerror"))}: ${text(child(status, "mensaje")) || "no message"}`);
+      throw new FeedError(
+        ID,
+        `the service answers status ${text(child(status, "status"))}, error ${text(child(status, "codigoerror"))}: ${text(child(status, "mensaje")) || "no message"}`,
+      );
     }
     const rows = asArray(child(child(salida, "datoscotizaciones"), "datoscotizaciones.dato") as Node[]);
     return rows.flatMap((row, i): RateRecord[] => {
       const moneda = text(child(row, "Moneda"));
       const currency = byNumber.get(String(Number(moneda)));
-      if (!/^\d+$/.test(moneda) || !currency) throw new FeedError(ID, `row ${i}: unknown BCU currency code "${moneda}"`);
+      if (!/^\d+$/.test(moneda) || !currency)
+        throw new FeedError(ID, `row ${i}: unknown BCU currency code "${moneda}"`);
       const date = text(child(row, "Fecha")).slice(0, 10);
       if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): Fecha "${date}" is not a date`);
       const buy = requireDecimal(ID, text(child(row, "TCC")), `${currency} of ${date} TCC`);
       const sell = requireDecimal(ID, text(child(row, "TCV")), `${currency} of ${date} TCV`);
       if (!/[1-9]/.test(buy) || !/[1-9]/.test(sell)) return []; // a zero placeholder: not quoted that day
-      return [buy === sell ? { effectiveDate: date, currency, rate: buy } : { effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" }];
+      return [
+        buy === sell
+          ? { effectiveDate: date, currency, rate: buy }
+          : { effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" },
+      ];
     });
   },
 });

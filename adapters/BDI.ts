@@ -38,7 +38,29 @@ const bdi = defineAdapter({
     dailyUpdateTime: "16:00:00",
     bankCurrency: "EUR",
     // The euro area in 2026, Bulgaria included from 1 January 2026.
-    countryCode: ["AT", "BE", "BG", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PT", "SI", "SK"],
+    countryCode: [
+      "AT",
+      "BE",
+      "BG",
+      "CY",
+      "DE",
+      "EE",
+      "ES",
+      "FI",
+      "FR",
+      "GR",
+      "HR",
+      "IE",
+      "IT",
+      "LT",
+      "LU",
+      "LV",
+      "MT",
+      "NL",
+      "PT",
+      "SI",
+      "SK",
+    ],
     region: ["Europe"],
     timeZone: TIME_ZONE,
     website: "https://www.bancaditalia.it",
@@ -52,7 +74,10 @@ const bdi = defineAdapter({
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
     // Latest: the last few weekdays, so that a day not yet published or a holiday still leaves the newest.
-    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
+    const days =
+      range.kind === "range"
+        ? weekdaysBetween(range.from, range.to)
+        : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const [i, day] of days.entries()) {
       if (i > 0) await pause(300); // the portal asks for a pause between calls
@@ -77,27 +102,36 @@ const bdi = defineAdapter({
     const header = rows[0] ?? [];
     const [iso, rateAt, conventionAt, dateAt] = COLUMNS.map((name) => {
       const at = header.indexOf(name);
-      if (at < 0) throw new FeedError(ID, `not a Banca d'Italia daily-rates CSV: no "${name}" column in "${header.join(",").slice(0, 100)}"`);
+      if (at < 0)
+        throw new FeedError(
+          ID,
+          `not a Banca d'Italia daily-rates CSV: no "${name}" column in "${header.join(",").slice(0, 100)}"`,
+        );
       return at;
     }) as [number, number, number, number];
     const byCurrency = new Map<string, RateRecord>();
     for (let i = 1; i < rows.length; i++) {
       const row = rows[i]!;
       const where = `line ${i + 1}`;
-      if (row.length !== header.length) throw new FeedError(ID, `${where}: ${row.length} fields where the header has ${header.length} (truncated?)`);
+      if (row.length !== header.length)
+        throw new FeedError(ID, `${where}: ${row.length} fields where the header has ${header.length} (truncated?)`);
       const currency = row[iso]!;
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${where}: ISO Code "${currency}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `${where}: ISO Code "${currency}" is not a currency code`);
       if (currency === "EUR") continue;
       const raw = row[rateAt]!;
       if (raw === "N.A." || raw === "") continue; // no rate for that currency that day
-      if (row[conventionAt] !== CONVENTION) throw new FeedError(ID, `${where}: unexpected rate convention "${row[conventionAt]}"`);
+      if (row[conventionAt] !== CONVENTION)
+        throw new FeedError(ID, `${where}: unexpected rate convention "${row[conventionAt]}"`);
       const date = row[dateAt]!;
       if (!isIsoDate(date)) throw new FeedError(ID, `${where}: reference date "${date}" is not a date`);
       const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate)) throw new FeedError(ID, `${where}: rate "${raw}" of ${currency} is not a positive decimal`);
+      if (rate === undefined || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${where}: rate "${raw}" of ${currency} is not a positive decimal`);
       const key = `${date} ${currency}`;
       const seen = byCurrency.get(key);
-      if (seen && seen.rate !== rate) throw new FeedError(ID, `${currency} on ${date}: two different rates, ${seen.rate} and ${rate}`);
+      if (seen && seen.rate !== rate)
+        throw new FeedError(ID, `${currency} on ${date}: two different rates, ${seen.rate} and ${rate}`);
       byCurrency.set(key, { effectiveDate: date, currency, rate });
     }
     return [...byCurrency.values()];

@@ -6,7 +6,17 @@
 // listed on the page is skipped there (its values come with the page that lists it). The fixed
 // dimensions must be the escudo (reference and unit), the Banco de Portugal (source) and daily.
 // Numbers are read with their exact digits.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BDP";
 const ENDPOINT = "https://bpstat.bportugal.pt/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/";
@@ -16,7 +26,12 @@ const MAX_PAGES = 100;
 const COUNTERPARTY = "12";
 const DATE = "reference_date";
 /** Fixed dimensions: their one category's label must be the one named. */
-const FIXED: Readonly<Record<string, string>> = { "13": "Portuguese Escudo", "18": "Banco de Portugal", "40": "Daily", "70": "Portuguese Escudo" };
+const FIXED: Readonly<Record<string, string>> = {
+  "13": "Portuguese Escudo",
+  "18": "Banco de Portugal",
+  "40": "Daily",
+  "70": "Portuguese Escudo",
+};
 const RENAMED: Readonly<Record<string, string>> = { ECU: "XEU" };
 
 interface Dimension {
@@ -43,22 +58,34 @@ function categories(dim: Dimension | undefined, id: string): string[] {
   const index = dim?.category?.index;
   if (Array.isArray(index) && index.every((x) => typeof x === "string")) return index as string[];
   if (index && typeof index === "object") {
-    return Object.entries(index as Record<string, unknown>).sort((a, b) => num(a[1]) - num(b[1])).map(([k]) => k);
+    return Object.entries(index as Record<string, unknown>)
+      .sort((a, b) => num(a[1]) - num(b[1]))
+      .map(([k]) => k);
   }
   throw new FeedError(ID, `dimension ${id} has no category index`);
 }
 
 function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
   const doc = parseJsonExact(ID, decodeText(ID, body)) as JsonStat;
-  if (typeof doc !== "object" || doc === null || doc.version !== "2.0" || doc.class !== "dataset" || !Array.isArray(doc.id) || !Array.isArray(doc.size) || !doc.dimension) {
+  if (
+    typeof doc !== "object" ||
+    doc === null ||
+    doc.version !== "2.0" ||
+    doc.class !== "dataset" ||
+    !Array.isArray(doc.id) ||
+    !Array.isArray(doc.size) ||
+    !doc.dimension
+  ) {
     throw new FeedError(ID, "not a JSON-stat 2.0 dataset");
   }
   const ids = doc.id as string[];
   const sizes = (doc.size as unknown[]).map(num);
-  if (sizes.length !== ids.length || sizes.some((s) => !Number.isInteger(s) || s < 0)) throw new FeedError(ID, "id and size do not match");
+  if (sizes.length !== ids.length || sizes.some((s) => !Number.isInteger(s) || s < 0))
+    throw new FeedError(ID, "id and size do not match");
   const cats = ids.map((id) => categories(doc.dimension![id], id));
   cats.forEach((c, i) => {
-    if (c.length !== sizes[i]) throw new FeedError(ID, `dimension ${ids[i]} has ${c.length} categories, size says ${sizes[i]}`);
+    if (c.length !== sizes[i])
+      throw new FeedError(ID, `dimension ${ids[i]} has ${c.length} categories, size says ${sizes[i]}`);
   });
   const cpAt = ids.indexOf(COUNTERPARTY);
   const dateAt = ids.indexOf(DATE);
@@ -68,7 +95,8 @@ function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
     if (sizes[i] !== 1) throw new FeedError(ID, `dimension ${id} has ${sizes[i]} categories; one was asked for`);
     const want = FIXED[id];
     const label = doc.dimension![id]?.category?.label?.[cats[i]![0]!];
-    if (want !== undefined && label !== want) throw new FeedError(ID, `dimension ${id} is "${String(label)}", not "${want}"`);
+    if (want !== undefined && label !== want)
+      throw new FeedError(ID, `dimension ${id} is "${String(label)}", not "${want}"`);
   });
 
   // Counterparty category → ISO code, from the series labels.
@@ -83,9 +111,16 @@ function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
 
   const total = sizes.reduce((a, b) => a * b, 1);
   const values = doc.value;
-  const valueAt = (k: number): unknown => (Array.isArray(values) ? values[k] : values && typeof values === "object" ? (values as Record<string, unknown>)[String(k)] : undefined);
-  if (Array.isArray(values) && values.length !== total) throw new FeedError(ID, `${values.length} values for ${total} cells (truncated?)`);
-  if (!Array.isArray(values) && (typeof values !== "object" || values === null)) throw new FeedError(ID, "no value array or object");
+  const valueAt = (k: number): unknown =>
+    Array.isArray(values)
+      ? values[k]
+      : values && typeof values === "object"
+        ? (values as Record<string, unknown>)[String(k)]
+        : undefined;
+  if (Array.isArray(values) && values.length !== total)
+    throw new FeedError(ID, `${values.length} values for ${total} cells (truncated?)`);
+  if (!Array.isArray(values) && (typeof values !== "object" || values === null))
+    throw new FeedError(ID, "no value array or object");
   const strides = sizes.map((_, i) => sizes.slice(i + 1).reduce((a, b) => a * b, 1));
 
   const records: RateRecord[] = [];
@@ -131,7 +166,9 @@ const bdp = defineAdapter({
     const { from, to } = range.kind === "latest" ? { from: "1998-12-01", to: "1998-12-31" } : range;
     const docs: FeedDocument[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const doc = await http.get(`${ENDPOINT}?lang=EN&page=${page}&${DIM_CATS}&obs_since=${from}&obs_to=${to}`, { accept: "application/json" });
+      const doc = await http.get(`${ENDPOINT}?lang=EN&page=${page}&${DIM_CATS}&obs_since=${from}&obs_to=${to}`, {
+        accept: "application/json",
+      });
       docs.push(doc);
       if (!parsePage(doc.body).next) return docs;
     }

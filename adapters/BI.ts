@@ -8,7 +8,18 @@
 // as unitMultiplier.
 import * as cheerio from "cheerio";
 
-import { FeedError, chunkRange, decodeText, defineAdapter, mean, perUnits, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  chunkRange,
+  decodeText,
+  defineAdapter,
+  mean,
+  perUnits,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BI";
@@ -16,10 +27,24 @@ const PAGE = "https://www.bi.go.id/en/statistik/informasi-kurs/transaksi-bi/defa
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** The SharePoint fields the search posts back, in the browser's order. */
 const PAGE_FIELDS = [
-  "MSOWebPartPage_PostbackSource", "MSOTlPn_View", "MSOTlPn_ShowSettings", "MSOTlPn_Button", "__EVENTTARGET", "__EVENTARGUMENT",
-  "__REQUESTDIGEST", "MSOSPWebPartManager_DisplayModeName", "MSOSPWebPartManager_ExitingDesignMode", "MSOSPWebPartManager_OldDisplayModeName",
-  "MSOSPWebPartManager_StartWebPartEditingName", "MSOSPWebPartManager_EndWebPartEditing", "_maintainWorkspaceScrollPosition",
-  "__VIEWSTATE", "__VIEWSTATEGENERATOR", "__SCROLLPOSITIONX", "__SCROLLPOSITIONY", "__EVENTVALIDATION",
+  "MSOWebPartPage_PostbackSource",
+  "MSOTlPn_View",
+  "MSOTlPn_ShowSettings",
+  "MSOTlPn_Button",
+  "__EVENTTARGET",
+  "__EVENTARGUMENT",
+  "__REQUESTDIGEST",
+  "MSOSPWebPartManager_DisplayModeName",
+  "MSOSPWebPartManager_ExitingDesignMode",
+  "MSOSPWebPartManager_OldDisplayModeName",
+  "MSOSPWebPartManager_StartWebPartEditingName",
+  "MSOSPWebPartManager_EndWebPartEditing",
+  "_maintainWorkspaceScrollPosition",
+  "__VIEWSTATE",
+  "__VIEWSTATEGENERATOR",
+  "__SCROLLPOSITIONX",
+  "__SCROLLPOSITIONY",
+  "__EVENTVALIDATION",
 ];
 
 const biDate = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
@@ -28,14 +53,19 @@ const biDate = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5
 export function searchForm(html: string): { fields: Array<[string, string]>; prefix: string; currencies: string[] } {
   const $ = cheerio.load(html);
   const select = $('select[name$="$ddlmatauang1"]');
-  if (select.length === 0) throw new FeedError(ID, "no currency list (ddlmatauang1) on the transaksi-bi page (has it changed?)");
+  if (select.length === 0)
+    throw new FeedError(ID, "no currency list (ddlmatauang1) on the transaksi-bi page (has it changed?)");
   const prefix = (select.attr("name") ?? "").replace(/ddlmatauang1$/, "");
   const fields = PAGE_FIELDS.map((name): [string, string] => {
     const v = $(`input[name="${name}"]`).attr("value");
     if (v === undefined) throw new FeedError(ID, `the transaksi-bi page has no ${name} field`);
     return [name, v];
   });
-  const currencies = select.find("option").map((_i, o) => $(o).attr("value") ?? "").get().filter((v) => v.trim() !== "");
+  const currencies = select
+    .find("option")
+    .map((_i, o) => $(o).attr("value") ?? "")
+    .get()
+    .filter((v) => v.trim() !== "");
   return { fields, prefix, currencies };
 }
 
@@ -53,7 +83,10 @@ export function searchBody(form: ReturnType<typeof searchForm>, currency: string
 const bi = defineAdapter({
   bank: {
     id: ID,
-    names: [{ languageCode: "en", name: "Bank Indonesia", abbreviatedName: "BI" }, { languageCode: "id", name: "Bank Indonesia", abbreviatedName: "BI" }],
+    names: [
+      { languageCode: "en", name: "Bank Indonesia", abbreviatedName: "BI" },
+      { languageCode: "id", name: "Bank Indonesia", abbreviatedName: "BI" },
+    ],
     // BANKS.md: published within 01:00-03:30 UTC, i.e. from 08:00 in Jakarta (UTC+7).
     dailyUpdateTime: "08:00:00",
     bankCurrency: "IDR",
@@ -79,7 +112,11 @@ const bi = defineAdapter({
         docs.push(
           await session.post(PAGE, searchBody(form, currency, f, t), {
             accept: "text/html",
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: PAGE, Origin: "https://www.bi.go.id" },
+            headers: {
+              "Content-Type": "application/x-www-form-urlencoded",
+              Referer: PAGE,
+              Origin: "https://www.bi.go.id",
+            },
           }),
         );
       }
@@ -103,7 +140,12 @@ const bi = defineAdapter({
     const m = /^CURRENCIES ([A-Z]{3})$/i.exec(label);
     if (!m) throw new FeedError(ID, `the results carry no currency label (found "${label}")`);
     const currency = m[1]!.toUpperCase();
-    const heads = table.find("tr").first().find("th").map((_i, th) => $(th).text().trim()).get();
+    const heads = table
+      .find("tr")
+      .first()
+      .find("th")
+      .map((_i, th) => $(th).text().trim())
+      .get();
     const col = (name: string) => {
       const i = heads.indexOf(name);
       if (i < 0) throw new FeedError(ID, `the results table has no "${name}" column (${heads.join(" | ")})`);
@@ -111,20 +153,28 @@ const bi = defineAdapter({
     };
     const [cValue, cSell, cBuy, cDate] = [col("Value"), col("Sell"), col("Buy"), col("Date")];
     const records: RateRecord[] = [];
-    table.find("tr").slice(1).each((_i, tr) => {
-      const cells = $(tr).find("td").map((_j, td) => $(td).text().trim()).get();
-      const date = fromDayMonthName(cells[cDate] ?? "");
-      if (!date) throw new FeedError(ID, `${currency}: date "${cells[cDate] ?? ""}" is not like "5 Mar 2026"`);
-      const num = (i: number, what: string) => {
-        const v = readDecimal(cells[i] ?? "", { thousands: "," });
-        if (v === undefined) throw new FeedError(ID, `${date} ${currency} ${what}: "${cells[i] ?? ""}" is not a decimal number`);
-        return v;
-      };
-      const units = num(cValue, "Value").replace(/\.0*$/, "");
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${date} ${currency}: Value "${cells[cValue]}" is not a whole number of units`);
-      const rate = mean(num(cSell, "Sell"), num(cBuy, "Buy"));
-      records.push({ effectiveDate: date, currency, ...perUnits(rate, units), derivation: "mean" });
-    });
+    table
+      .find("tr")
+      .slice(1)
+      .each((_i, tr) => {
+        const cells = $(tr)
+          .find("td")
+          .map((_j, td) => $(td).text().trim())
+          .get();
+        const date = fromDayMonthName(cells[cDate] ?? "");
+        if (!date) throw new FeedError(ID, `${currency}: date "${cells[cDate] ?? ""}" is not like "5 Mar 2026"`);
+        const num = (i: number, what: string) => {
+          const v = readDecimal(cells[i] ?? "", { thousands: "," });
+          if (v === undefined)
+            throw new FeedError(ID, `${date} ${currency} ${what}: "${cells[i] ?? ""}" is not a decimal number`);
+          return v;
+        };
+        const units = num(cValue, "Value").replace(/\.0*$/, "");
+        if (!/^[1-9]\d*$/.test(units))
+          throw new FeedError(ID, `${date} ${currency}: Value "${cells[cValue]}" is not a whole number of units`);
+        const rate = mean(num(cSell, "Sell"), num(cBuy, "Buy"));
+        records.push({ effectiveDate: date, currency, ...perUnits(rate, units), derivation: "mean" });
+      });
     return records;
   },
 });

@@ -6,7 +6,18 @@
 // inconsistent), and VEF, whose values (about 1.79 AOA in May 2026, ~510 per USD) are those of the bolívar
 // soberano (VES) under the code of the bolívar fuerte it replaced in 2018 at 100,000 to 1: the code does not
 // say which bolívar a figure is in, so none is published.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BNA";
 const SERVICE = "https://www.bna.ao/service/rest/taxas/get";
@@ -38,11 +49,17 @@ function answerOf(body: Uint8Array): unknown[] {
 
 /** The currency codes of a lista/moedas answer, without the excluded ones. */
 export function bnaCurrencies(body: Uint8Array): string[] {
-  return answerOf(body).map((m, i) => {
-    const code = typeof (m as { codigoMoeda?: unknown })?.codigoMoeda === "string" ? (m as { codigoMoeda: string }).codigoMoeda.trim() : "";
-    if (!/^[A-Z]{3,6}$/.test(code)) throw new FeedError(ID, `currency list entry ${i}: codigoMoeda "${code}" is not a code`);
-    return code;
-  }).filter((code) => !BNA_EXCLUDED.has(code));
+  return answerOf(body)
+    .map((m, i) => {
+      const code =
+        typeof (m as { codigoMoeda?: unknown })?.codigoMoeda === "string"
+          ? (m as { codigoMoeda: string }).codigoMoeda.trim()
+          : "";
+      if (!/^[A-Z]{3,6}$/.test(code))
+        throw new FeedError(ID, `currency list entry ${i}: codigoMoeda "${code}" is not a code`);
+      return code;
+    })
+    .filter((code) => !BNA_EXCLUDED.has(code));
 }
 
 const bna = defineAdapter({
@@ -70,7 +87,12 @@ const bna = defineAdapter({
     const list = await http.get(LIST_URL, { accept: "application/json" });
     const docs: FeedDocument[] = [list];
     for (const code of bnaCurrencies(list.body)) {
-      docs.push(await http.get(`${SERVICE}/evolucao/taxa/intervalo?datafim=${to}&datainicio=${from}&moeda=${code}&tipocambio=M`, { accept: "application/json" }));
+      docs.push(
+        await http.get(
+          `${SERVICE}/evolucao/taxa/intervalo?datafim=${to}&datainicio=${from}&moeda=${code}&tipocambio=M`,
+          { accept: "application/json" },
+        ),
+      );
     }
     return docs;
   },
@@ -78,19 +100,28 @@ const bna = defineAdapter({
   parse(body, { url }) {
     const items = answerOf(body);
     // The currency list carries no rates.
-    if (/\/lista\/moedas/.test(url) || (items.length > 0 && items.every((m) => typeof m === "object" && m !== null && "idMoeda" in m && !("taxa" in m)))) {
+    if (
+      /\/lista\/moedas/.test(url) ||
+      (items.length > 0 && items.every((m) => typeof m === "object" && m !== null && "idMoeda" in m && !("taxa" in m)))
+    ) {
       bnaCurrencies(body);
       return [];
     }
     const records: RateRecord[] = [];
     (items as BnaRate[]).forEach((r, i) => {
-      if (typeof r !== "object" || r === null || !("taxa" in r)) throw new FeedError(ID, `genericResponse[${i}] is not a rate`);
+      if (typeof r !== "object" || r === null || !("taxa" in r))
+        throw new FeedError(ID, `genericResponse[${i}] is not a rate`);
       const code = typeof r.codigoMoeda === "string" ? r.codigoMoeda.trim() : "";
       if (BNA_EXCLUDED.has(code)) return;
       if (!CODE.test(code)) throw new FeedError(ID, `genericResponse[${i}]: codigoMoeda "${code}" is not ISO 4217`);
-      if (String(r.tipoCambio).toUpperCase() !== "M") throw new FeedError(ID, `genericResponse[${i}] (${code}): tipoCambio "${String(r.tipoCambio)}" is not the mid rate M`);
+      if (String(r.tipoCambio).toUpperCase() !== "M")
+        throw new FeedError(
+          ID,
+          `genericResponse[${i}] (${code}): tipoCambio "${String(r.tipoCambio)}" is not the mid rate M`,
+        );
       const date = typeof r.data === "string" ? r.data.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `genericResponse[${i}] (${code}): data "${String(r.data)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `genericResponse[${i}] (${code}): data "${String(r.data)}" is not a date`);
       const raw = jsonNumberText(r.taxa);
       if (raw === undefined || raw.trim() === "") return;
       const rate = readDecimal(raw);

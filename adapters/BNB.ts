@@ -26,7 +26,8 @@ const CODE = /^[A-Z]{3}$/;
 
 type Row = Record<string, unknown>;
 
-const text = (value: unknown) => (typeof value === "string" ? value.trim() : value === undefined || value === null ? "" : String(value));
+const text = (value: unknown) =>
+  typeof value === "string" ? value.trim() : value === undefined || value === null ? "" : String(value);
 
 const bnb = defineAdapter({
   bank: {
@@ -60,7 +61,12 @@ const bnb = defineAdapter({
     for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
       if (weekday(day) > 5) continue;
       const [y, m, d] = day.split("-");
-      docs.push(await http.get(`${PAGE}?downloadOper=true&group1=first&firstDays=${d}&firstMonths=${m}&firstYear=${y}&search=true&type=XML`, { accept }));
+      docs.push(
+        await http.get(
+          `${PAGE}?downloadOper=true&group1=first&firstDays=${d}&firstMonths=${m}&firstYear=${y}&search=true&type=XML`,
+          { accept },
+        ),
+      );
     }
     return docs;
   },
@@ -71,9 +77,12 @@ const bnb = defineAdapter({
     if (typeof rowset !== "object" || rowset === null) throw new FeedError(ID, "not a BNB rates download: no ROWSET");
     const rows = asArray(rowset.ROW as Row[]);
     const header = rows[0];
-    if (!header || fromDayMonthYear(text(header.CURR_DATE))) throw new FeedError(ID, "the first ROW is not the row of column titles");
-    if (!/\(BGN\)/.test(text(header.RATE))) throw new FeedError(ID, `the RATE column is titled "${text(header.RATE)}", not levs (BGN)`);
-    if (text(header.CODE) === "" || text(header.RATIO) === "") throw new FeedError(ID, "the title row has no CODE or RATIO title");
+    if (!header || fromDayMonthYear(text(header.CURR_DATE)))
+      throw new FeedError(ID, "the first ROW is not the row of column titles");
+    if (!/\(BGN\)/.test(text(header.RATE)))
+      throw new FeedError(ID, `the RATE column is titled "${text(header.RATE)}", not levs (BGN)`);
+    if (text(header.CODE) === "" || text(header.RATIO) === "")
+      throw new FeedError(ID, "the title row has no CODE or RATIO title");
     return rows.slice(1).map((row, i): RateRecord => {
       const code = text(row.CODE);
       if (!CODE.test(code)) throw new FeedError(ID, `row ${i + 1}: CODE "${code}" is not a currency code`);

@@ -29,7 +29,8 @@ const TIME_ZONE = "Asia/Kuala_Lumpur";
 
 type Node = Record<string, unknown>;
 
-const monthUrl = (currency: string, year: number, month: number) => `${API}/${currency}/year/${year}/month/${month}?session=${SESSION}`;
+const monthUrl = (currency: string, year: number, month: number) =>
+  `${API}/${currency}/year/${year}/month/${month}?session=${SESSION}`;
 /** The (year, month) pairs an inclusive range touches. */
 function months(from: IsoDate, to: IsoDate): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -46,11 +47,14 @@ function months(from: IsoDate, to: IsoDate): Array<[number, number]> {
 
 function answer(body: Uint8Array): Node[] {
   const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
-  if (typeof json !== "object" || json === null || !("data" in json)) throw new FeedError(ID, "not a BNM Open API answer: no data");
+  if (typeof json !== "object" || json === null || !("data" in json))
+    throw new FeedError(ID, "not a BNM Open API answer: no data");
   const meta = json.meta as Node | undefined;
-  if (meta && meta.quote !== undefined && meta.quote !== "rm") throw new FeedError(ID, `rates quoted as "${String(meta.quote)}", not in ringgit per foreign unit`);
+  if (meta && meta.quote !== undefined && meta.quote !== "rm")
+    throw new FeedError(ID, `rates quoted as "${String(meta.quote)}", not in ringgit per foreign unit`);
   const data = asArray(json.data as Node | Node[]);
-  if (data.some((d) => typeof d !== "object" || d === null)) throw new FeedError(ID, "not a BNM exchange-rate answer: data holds non-objects");
+  if (data.some((d) => typeof d !== "object" || d === null))
+    throw new FeedError(ID, "not a BNM exchange-rate answer: data holds non-objects");
   return data;
 }
 
@@ -79,7 +83,8 @@ const bnm = defineAdapter({
     const list = await http.get(`${API}?session=${SESSION}`, { accept: ACCEPT });
     if (range.kind === "latest") return [list];
     const currencies = answer(list.body).map((d) => String(d.currency_code ?? ""));
-    if (currencies.some((c) => !/^[A-Z]{3}$/.test(c))) throw new FeedError(ID, "the currency list holds a malformed currency code");
+    if (currencies.some((c) => !/^[A-Z]{3}$/.test(c)))
+      throw new FeedError(ID, "the currency list holds a malformed currency code");
     const docs: FeedDocument[] = [list];
     for (const currency of currencies) {
       for (const [year, month] of months(range.from, range.to)) {
@@ -97,7 +102,8 @@ const bnm = defineAdapter({
       const currency = code === "SDR" ? "XDR" : code;
       if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `currency_code "${code}" is not a currency code`);
       const unit = jsonNumberText(item.unit);
-      if (!unit || !/^[1-9]\d*$/.test(unit)) throw new FeedError(ID, `${currency}: unit "${String(unit)}" is not a whole number`);
+      if (!unit || !/^[1-9]\d*$/.test(unit))
+        throw new FeedError(ID, `${currency}: unit "${String(unit)}" is not a whole number`);
       const rates = asArray(item.rate as Node | Node[]);
       for (const r of rates) {
         if (typeof r !== "object" || r === null) throw new FeedError(ID, `${currency}: a rate is not an object`);
@@ -106,7 +112,8 @@ const bnm = defineAdapter({
         if (r.middle_rate === null || r.middle_rate === undefined) continue; // no middle rate that session
         const raw = jsonNumberText(r.middle_rate);
         const read = raw === undefined ? undefined : rateFromFloatJson(raw);
-        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate)) throw new FeedError(ID, `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`);
+        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
+          throw new FeedError(ID, `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`);
         const derivation = read.derivation ? { derivation: read.derivation } : {};
         out.push({ effectiveDate: date, currency, ...derivation, ...perUnits(read.rate, unit) });
       }
@@ -116,4 +123,3 @@ const bnm = defineAdapter({
 });
 
 export default bnm;
-

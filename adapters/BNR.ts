@@ -74,20 +74,28 @@ const bnr = defineAdapter({
     const dataSet = doc.DataSet;
     const content = isNode(dataSet) ? dataSet.Body : undefined;
     if (!isNode(content)) throw new FeedError(ID, "not a BNR reference rate file: no DataSet/Body");
-    if (content.OrigCurrency !== "RON") throw new FeedError(ID, `OrigCurrency "${String(content.OrigCurrency)}" is not RON`);
+    if (content.OrigCurrency !== "RON")
+      throw new FeedError(ID, `OrigCurrency "${String(content.OrigCurrency)}" is not RON`);
     const records: RateRecord[] = [];
     for (const cube of asArray(content.Cube as Node | Node[])) {
       const date = typeof cube["@date"] === "string" ? cube["@date"] : "";
       if (!isIsoDate(date)) throw new FeedError(ID, `Cube date "${String(cube["@date"])}" is not YYYY-MM-DD`);
       for (const rate of asArray(cube.Rate as Node | Node[])) {
         const currency = typeof rate["@currency"] === "string" ? rate["@currency"] : "";
-        if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${date}: currency "${currency}" is not a currency code`);
+        if (!/^[A-Z]{3}$/.test(currency))
+          throw new FeedError(ID, `${date}: currency "${currency}" is not a currency code`);
         const value = requireDecimal(ID, rate["#text"], `${currency} on ${date}`);
         const multiplier = rate["@multiplier"] ?? "1";
-        if (typeof multiplier !== "string" || !/^[1-9]\d*$/.test(multiplier)) throw new FeedError(ID, `${currency} on ${date}: multiplier "${String(multiplier)}" is not a whole number`);
+        if (typeof multiplier !== "string" || !/^[1-9]\d*$/.test(multiplier))
+          throw new FeedError(ID, `${currency} on ${date}: multiplier "${String(multiplier)}" is not a whole number`);
         if (currency === "XAU") {
           if (multiplier !== "1") throw new FeedError(ID, `XAU on ${date}: unexpected multiplier ${multiplier}`);
-          records.push({ effectiveDate: date, currency, rate: multiply(value, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" });
+          records.push({
+            effectiveDate: date,
+            currency,
+            rate: multiply(value, GRAMS_PER_TROY_OUNCE),
+            derivation: "per-troy-ounce",
+          });
         } else {
           records.push({ effectiveDate: date, currency, ...perUnits(value, multiplier) });
         }

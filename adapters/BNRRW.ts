@@ -2,7 +2,19 @@
 // The official figure is `average_rate` (the mid of the published buying and selling rates), RWF per 1 foreign
 // unit (Direct). Dates look like `19-May-26`; some historical values carry thousands commas (`1,253.60`).
 // (Id BNRRW: BNR is the National Bank of Romania.)
-import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, recentDays, type FeedDocument, type IsoDate, type RateRecord, readDecimal } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  jsonNumberText,
+  parseJsonExact,
+  recentDays,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+  readDecimal,
+} from "../src/feed/kit.js";
 
 const ID = "BNRRW";
 const ENDPOINT = "https://fxrates.bnr.rw/currency_history/";
@@ -11,7 +23,24 @@ const CODE = /^[A-Z]{3}$/;
 const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
 /** The currencies the endpoint serves (its SDR answers are empty). */
-export const BNRRW_CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"] as const;
+export const BNRRW_CURRENCIES = [
+  "USD",
+  "EUR",
+  "GBP",
+  "JPY",
+  "CHF",
+  "CAD",
+  "AUD",
+  "CNY",
+  "INR",
+  "ZAR",
+  "AED",
+  "SAR",
+  "KES",
+  "UGX",
+  "TZS",
+  "BIF",
+] as const;
 
 interface BnrRow {
   currency_name?: unknown;
@@ -53,19 +82,25 @@ const bnrrw = defineAdapter({
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
     const docs: FeedDocument[] = [];
     for (const currency of BNRRW_CURRENCIES) {
-      docs.push(await http.get(`${ENDPOINT}?currency_name=${currency}&end_date=${to}&start_date=${from}`, { accept: "application/json" }));
+      docs.push(
+        await http.get(`${ENDPOINT}?currency_name=${currency}&end_date=${to}&start_date=${from}`, {
+          accept: "application/json",
+        }),
+      );
     }
     return docs;
   },
 
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
-    if (!Array.isArray(json)) throw new FeedError(ID, "not a BNR currency_history answer: the body is not a JSON array");
+    if (!Array.isArray(json))
+      throw new FeedError(ID, "not a BNR currency_history answer: the body is not a JSON array");
     const records: RateRecord[] = [];
     (json as BnrRow[]).forEach((row, i) => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
       const code = typeof row.currency_name === "string" ? row.currency_name.trim() : "";
-      if (!CODE.test(code)) throw new FeedError(ID, `row ${i}: currency_name "${String(row.currency_name)}" is not ISO 4217`);
+      if (!CODE.test(code))
+        throw new FeedError(ID, `row ${i}: currency_name "${String(row.currency_name)}" is not ISO 4217`);
       const date = postDate(row.post_date);
       if (!date) throw new FeedError(ID, `row ${i} (${code}): post_date "${String(row.post_date)}" is not DD-Mon-YY`);
       const raw = jsonNumberText(row.average_rate);

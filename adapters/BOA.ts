@@ -46,7 +46,8 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
       const cell = row.getCell(c);
       if (cell.isMerged && cell.master !== cell) continue;
       const pair = /\/\s*DZD\s*$/.test(cellText(cell)) ? pairOf(cellText(cell)) : undefined;
-      if (/\/\s*DZD\s*$/.test(cellText(cell)) && !pair) throw new FeedError(ID, `sheet "${ws.name}": unreadable pair "${cellText(cell)}"`);
+      if (/\/\s*DZD\s*$/.test(cellText(cell)) && !pair)
+        throw new FeedError(ID, `sheet "${ws.name}": unreadable pair "${cellText(cell)}"`);
       if (!pair) continue;
       if (!title) title = pair;
       else {
@@ -58,7 +59,8 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
     }
   }
   if (!title || !label) return false;
-  if (title.code !== label.code) throw new FeedError(ID, `sheet "${ws.name}": title ${title.code} and label ${label.code} disagree`);
+  if (title.code !== label.code)
+    throw new FeedError(ID, `sheet "${ws.name}": title ${title.code} and label ${label.code} disagree`);
   const units = title.units !== "1" ? title.units : label.units;
   for (let r = labelRow + 1; r <= ws.rowCount; r++) {
     const row = ws.getRow(r);

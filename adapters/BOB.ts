@@ -54,7 +54,8 @@ const bob = defineAdapter({
       throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
     }
     const header = rows[0];
-    if (!header || header[0] !== "Date") throw new FeedError(ID, `not the Bank of Botswana export: first column is "${header?.[0] ?? ""}", not "Date"`);
+    if (!header || header[0] !== "Date")
+      throw new FeedError(ID, `not the Bank of Botswana export: first column is "${header?.[0] ?? ""}", not "Date"`);
     const columns = header.slice(1).map((label) => {
       const code = BOB_COLUMNS[label];
       if (!code) throw new FeedError(ID, `unknown column label "${label}"`);

@@ -1,7 +1,16 @@
 // Bank of Canada: daily exchange rates from the Valet API, group FX_RATES_DAILY, as JSON.
 // CAD per 1 foreign unit (Direct); each series is named FX{ISO}CAD and its values arrive as
 // strings under `v`, kept exactly as written ("0.000080" stays "0.000080").
-import { FeedError, decodeText, defineAdapter, isIsoDate, parseJsonExact, recentDays, requireDecimal, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  parseJsonExact,
+  recentDays,
+  requireDecimal,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BOC";
 const TIME_ZONE = "America/Toronto";

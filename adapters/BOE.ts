@@ -4,7 +4,17 @@
 // below, dates look like "17 Mar 2026", and an empty cell is a day without a value.
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isoFromParts, readDecimal, recentDays, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isoFromParts,
+  readDecimal,
+  recentDays,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BOE";
 const TIME_ZONE = "Europe/London";
@@ -12,10 +22,32 @@ const ENDPOINT = "https://www.bankofengland.co.uk/boeapps/database/_iadb-fromsho
 
 /** Series code (spot rate against sterling) -> ISO code. */
 export const BOE_SERIES: Readonly<Record<string, string>> = {
-  XUDLUSS: "USD", XUDLERS: "EUR", XUDLJYS: "JPY", XUDLCDS: "CAD", XUDLSFS: "CHF", XUDLADS: "AUD", XUDLNDS: "NZD",
-  XUDLNKS: "NOK", XUDLSKS: "SEK", XUDLDKS: "DKK", XUDLHDS: "HKD", XUDLSGS: "SGD", XUDLSRS: "SAR", XUDLZRS: "ZAR",
-  XUDLTWS: "TWD", XUDLBK25: "CZK", XUDLBK33: "HUF", XUDLBK47: "PLN", XUDLBK78: "ILS", XUDLBK83: "MYR",
-  XUDLBK87: "THB", XUDLBK89: "CNY", XUDLBK93: "KRW", XUDLBK95: "TRY", XUDLBK97: "INR", XUDLZOS4: "RON",
+  XUDLUSS: "USD",
+  XUDLERS: "EUR",
+  XUDLJYS: "JPY",
+  XUDLCDS: "CAD",
+  XUDLSFS: "CHF",
+  XUDLADS: "AUD",
+  XUDLNDS: "NZD",
+  XUDLNKS: "NOK",
+  XUDLSKS: "SEK",
+  XUDLDKS: "DKK",
+  XUDLHDS: "HKD",
+  XUDLSGS: "SGD",
+  XUDLSRS: "SAR",
+  XUDLZRS: "ZAR",
+  XUDLTWS: "TWD",
+  XUDLBK25: "CZK",
+  XUDLBK33: "HUF",
+  XUDLBK47: "PLN",
+  XUDLBK78: "ILS",
+  XUDLBK83: "MYR",
+  XUDLBK87: "THB",
+  XUDLBK89: "CNY",
+  XUDLBK93: "KRW",
+  XUDLBK95: "TRY",
+  XUDLBK97: "INR",
+  XUDLZOS4: "RON",
 };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -67,7 +99,8 @@ const boe = defineAdapter({
       throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
     }
     const header = rows[0] ?? [];
-    if (header[0] !== "DATE") throw new FeedError(ID, `not a database CSV: the first column is "${String(header[0]).slice(0, 40)}", not DATE`);
+    if (header[0] !== "DATE")
+      throw new FeedError(ID, `not a database CSV: the first column is "${String(header[0]).slice(0, 40)}", not DATE`);
     const currencies = header.slice(1).map((code) => {
       const currency = BOE_SERIES[code];
       if (!currency) throw new FeedError(ID, `unknown series "${code}" in the header`);

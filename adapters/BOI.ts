@@ -4,7 +4,16 @@
 // with the bracketed key c[DATA_TYPE]=OF00, and rows of any other DATA_TYPE are refused.
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isIsoDate, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isIsoDate,
+  readDecimal,
+  recentDays,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BOI";
 const TIME_ZONE = "Asia/Jerusalem";
@@ -50,18 +59,31 @@ const boi = defineAdapter({
     const header = rows[0] ?? [];
     const column = (name: string) => {
       const at = header.indexOf(name);
-      if (at < 0) throw new FeedError(ID, `not a Bank of Israel SDMX CSV: no ${name} column in "${header.join(",").slice(0, 80)}"`);
+      if (at < 0)
+        throw new FeedError(
+          ID,
+          `not a Bank of Israel SDMX CSV: no ${name} column in "${header.join(",").slice(0, 80)}"`,
+        );
       return at;
     };
-    const [base, counter, type, mult, period, value] = ["BASE_CURRENCY", "COUNTER_CURRENCY", "DATA_TYPE", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE"].map(column) as number[];
+    const [base, counter, type, mult, period, value] = [
+      "BASE_CURRENCY",
+      "COUNTER_CURRENCY",
+      "DATA_TYPE",
+      "UNIT_MULT",
+      "TIME_PERIOD",
+      "OBS_VALUE",
+    ].map(column) as number[];
     const records: RateRecord[] = [];
     for (let i = 1; i < rows.length; i++) {
       const row = rows[i]!;
       const where = `line ${i + 1}`;
-      if (row[type!] !== "OF00") throw new FeedError(ID, `${where}: DATA_TYPE "${row[type!]}" is not the representative rate OF00`);
+      if (row[type!] !== "OF00")
+        throw new FeedError(ID, `${where}: DATA_TYPE "${row[type!]}" is not the representative rate OF00`);
       if (row[counter!] !== "ILS") throw new FeedError(ID, `${where}: COUNTER_CURRENCY "${row[counter!]}" is not ILS`);
       const currency = row[base!] ?? "";
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${where}: BASE_CURRENCY "${currency}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `${where}: BASE_CURRENCY "${currency}" is not a currency code`);
       const raw = row[value!] ?? "";
       if (raw === "" || raw === "NaN") continue; // no observation
       const date = row[period!] ?? "";
@@ -70,7 +92,11 @@ const boi = defineAdapter({
       if (rate === undefined) throw new FeedError(ID, `${where}: OBS_VALUE "${raw}" is not a decimal`);
       const unit = row[mult!] ?? "";
       if (!/^\d$/.test(unit)) throw new FeedError(ID, `${where}: UNIT_MULT "${unit}" is not 0-9`);
-      records.push(unit === "0" ? { effectiveDate: date, currency, rate } : { effectiveDate: date, currency, rate, unitMultiplier: Number(unit) });
+      records.push(
+        unit === "0"
+          ? { effectiveDate: date, currency, rate }
+          : { effectiveDate: date, currency, rate, unitMultiplier: Number(unit) },
+      );
     }
     return records;
   },

@@ -3,7 +3,18 @@
 // JPY per 1 USD (Direct). Dates come as YYYYMMDD numbers, non-business days as null values.
 // The same database's FXERD34 is the euro in US dollars (a USD/EUR cross, not a yen rate): it is
 // not a rate of this bank's currency and is not taken (no EUR/JPY figure is derived from it).
-import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, readDecimal, recentDays, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "BOJ";
 const TIME_ZONE = "Asia/Tokyo";
@@ -56,7 +67,8 @@ const boj = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!isNode(json) || !("STATUS" in json)) throw new FeedError(ID, "not a BOJ API answer: no STATUS");
     const status = jsonNumberText(json.STATUS);
-    if (status !== "200") throw new FeedError(ID, `API status ${String(status)}: ${String(json.MESSAGE ?? "").slice(0, 200)}`);
+    if (status !== "200")
+      throw new FeedError(ID, `API status ${String(status)}: ${String(json.MESSAGE ?? "").slice(0, 200)}`);
     if (!Array.isArray(json.RESULTSET)) throw new FeedError(ID, "not a getDataCode answer: no RESULTSET");
     const records: RateRecord[] = [];
     for (const series of json.RESULTSET as unknown[]) {

@@ -7,7 +7,17 @@
 // published. Currency names map through the table below (an unknown name is an error).
 import * as cheerio from "cheerio";
 
-import { FeedError, decodeText, defineAdapter, jsonNumberText, mean, parseJsonExact, readDecimal, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  jsonNumberText,
+  mean,
+  parseJsonExact,
+  readDecimal,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BOJA";
@@ -42,13 +52,16 @@ export const BOJA_NAMES: Readonly<Record<string, string | null>> = {
 /** The column headers the counter-rates page shows for table 134, in order (checked by the test). */
 export function tableHeaders(html: string): string[] {
   const $ = cheerio.load(html);
-  return $(`table[data-wpdatatable_id="${TABLE_ID}"] thead th`).map((_i, th) => $(th).text().trim()).get();
+  return $(`table[data-wpdatatable_id="${TABLE_ID}"] thead th`)
+    .map((_i, th) => $(th).text().trim())
+    .get();
 }
 
 function nonceOf(html: string): string {
   const $ = cheerio.load(html);
   const nonce = $(`input#wdtNonceFrontendServerSide_${TABLE_ID}`).attr("value") ?? "";
-  if (!/^[0-9a-f]{6,}$/i.test(nonce)) throw new FeedError(ID, `no wdtNonce for table ${TABLE_ID} on the counter-rates page (has it changed?)`);
+  if (!/^[0-9a-f]{6,}$/i.test(nonce))
+    throw new FeedError(ID, `no wdtNonce for table ${TABLE_ID} on the counter-rates page (has it changed?)`);
   return nonce;
 }
 
@@ -80,7 +93,11 @@ const boja = defineAdapter({
     docs.push(
       await session.post(AJAX, `draw=1&start=0&length=-1&wdtNonce=${encodeURIComponent(nonce)}`, {
         accept: "application/json, text/javascript, */*; q=0.01",
-        headers: { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8", "X-Requested-With": "XMLHttpRequest", Referer: PAGE },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+          "X-Requested-With": "XMLHttpRequest",
+          Referer: PAGE,
+        },
       }),
     );
     return docs;
@@ -93,14 +110,17 @@ const boja = defineAdapter({
       if (text.trim() === "") throw new FeedError(ID, "empty body where the counter-rates page was expected");
       nonceOf(text);
       const headers = tableHeaders(text);
-      if (headers.join("|") !== EXPECTED_HEADERS.join("|")) throw new FeedError(ID, `table ${TABLE_ID} headers changed: ${headers.join(" | ")}`);
+      if (headers.join("|") !== EXPECTED_HEADERS.join("|"))
+        throw new FeedError(ID, `table ${TABLE_ID} headers changed: ${headers.join(" | ")}`);
       return [];
     }
     const json = parseJsonExact(ID, text) as { data?: unknown };
-    if (typeof json !== "object" || json === null || !Array.isArray(json.data)) throw new FeedError(ID, "not a wpDataTables answer: no data array");
+    if (typeof json !== "object" || json === null || !Array.isArray(json.data))
+      throw new FeedError(ID, "not a wpDataTables answer: no data array");
     const records: RateRecord[] = [];
     for (const [i, raw] of (json.data as unknown[]).entries()) {
-      if (!Array.isArray(raw) || raw.length !== 6) throw new FeedError(ID, `data[${i}] is not a six-column counter-rates row`);
+      if (!Array.isArray(raw) || raw.length !== 6)
+        throw new FeedError(ID, `data[${i}] is not a six-column counter-rates row`);
       const [d, n, buyRaw, , , sellRaw] = raw as unknown[];
       const date = typeof d === "string" ? fromDayMonthName(d) : undefined;
       if (!date) throw new FeedError(ID, `data[${i}]: date "${String(d)}" is not like "02 Mar 2026"`);

@@ -2,7 +2,17 @@
 // per date ({RATE_DATE, USD: "3,576.17", ...}), and the endpoint returns the whole archive whatever dates are
 // posted. MNT per 1 foreign unit (Direct); gold and silver (XAU, XAG) are already in MNT per troy ounce. Numbers
 // are strings with comma thousands separators; SDR is relabelled XDR.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, recentDays, type RateRecord, readDecimal } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  recentDays,
+  type RateRecord,
+  readDecimal,
+} from "../src/feed/kit.js";
 
 const ID = "BOM";
 const ENDPOINT = "https://www.mongolbank.mn/en/currency-rate-movement/data";
@@ -33,7 +43,9 @@ const bom = defineAdapter({
   async fetch(range, { http }) {
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
     const body = JSON.stringify({ startDate: from, endDate: to });
-    return [await http.post(ENDPOINT, body, { accept: "application/json", headers: { "content-type": "application/json" } })];
+    return [
+      await http.post(ENDPOINT, body, { accept: "application/json", headers: { "content-type": "application/json" } }),
+    ];
   },
 
   parse(body) {
@@ -50,7 +62,8 @@ const bom = defineAdapter({
       for (const [key, value] of Object.entries(row)) {
         if (key === "RATE_DATE") continue;
         const currency = RELABEL[key] ?? key;
-        if (!CODE.test(currency)) throw new FeedError(ID, `data[${i}] (${date}): column "${key}" is not a currency code`);
+        if (!CODE.test(currency))
+          throw new FeedError(ID, `data[${i}] (${date}): column "${key}" is not a currency code`);
         if (currency === "MNT") continue;
         const raw = jsonNumberText(value);
         if (raw === undefined || ["", "-", "0", "0.00"].includes(raw.trim())) continue; // not quoted that day

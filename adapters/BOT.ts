@@ -71,12 +71,16 @@ const bot: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { result?: { data?: { data_header?: { report_uoq_name_eng?: unknown }; data_detail?: unknown } } } | null;
+    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+      result?: { data?: { data_header?: { report_uoq_name_eng?: unknown }; data_detail?: unknown } };
+    } | null;
     const data = json && typeof json === "object" ? json.result?.data : undefined;
-    if (!data || !Array.isArray(data.data_detail)) throw new FeedError(ID, "not a BOT exchange rate answer: no result.data.data_detail");
+    if (!data || !Array.isArray(data.data_detail))
+      throw new FeedError(ID, "not a BOT exchange rate answer: no result.data.data_detail");
     // The header states the direction; refuse an answer that says otherwise.
     const uoq = String(data.data_header?.report_uoq_name_eng ?? "");
-    if (!/Baht \/ 1 Unit of Foreign Currency/i.test(uoq)) throw new FeedError(ID, `unexpected unit of quotation "${uoq}"`);
+    if (!/Baht \/ 1 Unit of Foreign Currency/i.test(uoq))
+      throw new FeedError(ID, `unexpected unit of quotation "${uoq}"`);
     const records: RateRecord[] = [];
     for (const d of asArray(data.data_detail as Detail[])) {
       const code = typeof d.currency_id === "string" ? d.currency_id.trim() : "";
@@ -87,7 +91,11 @@ const bot: BankAdapter = defineAdapter({
       if (MISSING.has(raw)) continue;
       const rate = readDecimal(raw);
       if (rate === undefined) throw new FeedError(ID, `${code} on ${date}: mid_rate "${raw}" is not a decimal`);
-      records.push({ effectiveDate: date, currency: code, ...perUnits(rate, unitOfName(String(d.currency_name_eng ?? ""))) });
+      records.push({
+        effectiveDate: date,
+        currency: code,
+        ...perUnits(rate, unitOfName(String(d.currency_name_eng ?? ""))),
+      });
     }
     return records;
   },

@@ -80,9 +80,13 @@ const bota = defineAdapter({
     if (text.trim() === "") throw new FeedError(ID, "empty body where the previous_rates page was expected");
     const $ = cheerio.load(text);
     const table = $("table#myTable");
-    if (table.length !== 1) throw new FeedError(ID, "not the Bank of Tanzania previous_rates page: no table#myTable (an error or WAF page?)");
+    if (table.length !== 1)
+      throw new FeedError(ID, "not the Bank of Tanzania previous_rates page: no table#myTable (an error or WAF page?)");
     if (!/<\/table>/.test(text)) throw new FeedError(ID, "truncated page: the rates table is not closed");
-    const labels = table.find("thead th").toArray().map((th) => $(th).text().trim());
+    const labels = table
+      .find("thead th")
+      .toArray()
+      .map((th) => $(th).text().trim());
     const col = (label: string) => {
       const i = labels.indexOf(label);
       if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
@@ -91,8 +95,12 @@ const bota = defineAdapter({
     const [currencyCol, meanCol, dateCol] = [col("Currency"), col("Mean"), col("Date")];
     const records: RateRecord[] = [];
     for (const row of table.find("tbody tr").toArray()) {
-      const cells = $(row).children("td").toArray().map((td) => $(td).text().trim());
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
+      const cells = $(row)
+        .children("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
       const code = cells[currencyCol]!.toUpperCase();
       if (LEFT_OUT.has(code)) continue;
       if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `currency "${code}" is not a three-letter code`);

@@ -37,9 +37,9 @@ export const BRB_CURRENCY_NAMES: Readonly<Record<string, string>> = {
   "couronne suedoise": "SEK",
   "dollar usa": "USD",
   "franc suisse": "CHF",
-  "euro": "EUR",
+  euro: "EUR",
   "shilling kenyan": "KES",
-  "dts": "XDR",
+  dts: "XDR",
   "rand sud-africain": "ZAR",
   "dollar australien": "AUD",
   "shilling tanzanien": "TZS",
@@ -54,11 +54,28 @@ export const BRB_CURRENCY_NAMES: Readonly<Record<string, string>> = {
 };
 
 const MONTHS: Readonly<Record<string, number>> = {
-  janvier: 1, fevrier: 2, mars: 3, avril: 4, mai: 5, juin: 6, juillet: 7, aout: 8, septembre: 9, octobre: 10, novembre: 11, decembre: 12,
+  janvier: 1,
+  fevrier: 2,
+  mars: 3,
+  avril: 4,
+  mai: 5,
+  juin: 6,
+  juillet: 7,
+  aout: 8,
+  septembre: 9,
+  octobre: 10,
+  novembre: 11,
+  decembre: 12,
 };
 
 export function brbNameKey(name: string): string {
-  return name.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\*/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/\*/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The date in a bulletin's file name (`Cours%20de%20change%20du%2020-05-2026.pdf`). */
@@ -71,10 +88,12 @@ const center = (r: PdfTextRun) => r.x + r.width / 2;
 
 async function parseBulletin(body: Uint8Array, url: string | undefined): Promise<RateRecord[]> {
   const lines = pdfLines(await pdfTextRuns(ID, body));
-  const dated = lines.map((l) => /EN DATE DU (\d{1,2}) (\S+) (\d{4})/.exec(brbNameKey(l.text).toUpperCase())).find(Boolean);
+  const dated = lines
+    .map((l) => /EN DATE DU (\d{1,2}) (\S+) (\d{4})/.exec(brbNameKey(l.text).toUpperCase()))
+    .find(Boolean);
   const month = dated ? MONTHS[dated[2]!.toLowerCase()] : undefined;
   const date = dated && month ? isoFromParts(dated[3]!, month, dated[1]!) : undefined;
-  if (!date) throw new FeedError(ID, "no \"EN DATE DU <day> <month> <year>\" line in the bulletin");
+  if (!date) throw new FeedError(ID, 'no "EN DATE DU <day> <month> <year>" line in the bulletin');
   const named = url ? brbFileDate(url) : undefined;
   if (named && named !== date) throw new FeedError(ID, `the bulletin is dated ${date} but its file name says ${named}`);
 
@@ -98,12 +117,15 @@ async function parseBulletin(body: Uint8Array, url: string | undefined): Promise
     const byColumn = new Map<string, string>();
     for (const run of figures) {
       const nearest = columns.reduce((a, b) => (Math.abs(center(run) - a.at) <= Math.abs(center(run) - b.at) ? a : b));
-      if (byColumn.has(nearest.label)) throw new FeedError(ID, `row "${line.text}" of ${date} has two figures under "${nearest.label}"`);
+      if (byColumn.has(nearest.label))
+        throw new FeedError(ID, `row "${line.text}" of ${date} has two figures under "${nearest.label}"`);
       byColumn.set(nearest.label, run.text.trim());
     }
     const currency = BRB_CURRENCY_NAMES[brbNameKey(first[2]!)];
     if (!currency) throw new FeedError(ID, `unknown currency name "${first[2]}" in the bulletin of ${date}`);
-    const mid = requireDecimal(ID, byColumn.get("Cours moyen jour"), `${currency} Cours moyen jour on ${date}`, { decimalComma: true });
+    const mid = requireDecimal(ID, byColumn.get("Cours moyen jour"), `${currency} Cours moyen jour on ${date}`, {
+      decimalComma: true,
+    });
     records.push({ effectiveDate: date, currency, ...perUnits(mid, first[1]!) });
   }
   if (records.length === 0) throw new FeedError(ID, `no currency rows in the bulletin of ${date}`);
@@ -114,7 +136,8 @@ async function parseBulletin(body: Uint8Array, url: string | undefined): Promise
 function indexLinks(body: Uint8Array): Array<{ date: IsoDate; url: string }> {
   const text = decodeText(ID, body);
   const $ = cheerio.load(text);
-  if (!$("div.view-affichagetoustauxchange").length) throw new FeedError(ID, "not the BRB rates index: no affichagetoustauxchange view (an error or WAF page?)");
+  if (!$("div.view-affichagetoustauxchange").length)
+    throw new FeedError(ID, "not the BRB rates index: no affichagetoustauxchange view (an error or WAF page?)");
   const links: Array<{ date: IsoDate; url: string }> = [];
   $("div.view-affichagetoustauxchange a[href$='.pdf']").each((_, a) => {
     const href = $(a).attr("href")!;

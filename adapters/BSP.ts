@@ -25,7 +25,20 @@ const LIST = `${HOST}/_api/web/lists/getByTitle('RERB')/items?$expand=Attachment
 const ACCEPT_JSON = "application/json;odata=verbose";
 const MAX_LIST_PAGES = 40;
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const LONG_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const LONG_MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** `29May2026` (a list title or a PDF file name) to an ISO date. */
 export function bspTitleDate(title: string): IsoDate | undefined {
@@ -51,7 +64,9 @@ function listEntries(body: Uint8Array): { entries: Array<{ date: IsoDate; url: s
     const title = typeof item.Title === "string" ? item.Title : "";
     const date = bspTitleDate(title);
     if (!date) throw new FeedError(ID, `list item title "${title}" is not a DDMonYYYY date`);
-    const path = item.AttachmentFiles?.results?.find((a) => typeof a.ServerRelativeUrl === "string" && /\.pdf$/i.test(a.ServerRelativeUrl))?.ServerRelativeUrl;
+    const path = item.AttachmentFiles?.results?.find(
+      (a) => typeof a.ServerRelativeUrl === "string" && /\.pdf$/i.test(a.ServerRelativeUrl),
+    )?.ServerRelativeUrl;
     if (typeof path === "string") entries.push({ date, url: `${HOST}${path}` });
   }
   const next = typeof json.d?.__next === "string" ? json.d.__next : undefined;
@@ -66,11 +81,13 @@ async function parseBulletin(body: Uint8Array, url: string | undefined): Promise
   const dated = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(lines[titleAt + 1]?.text ?? "");
   const month = dated ? LONG_MONTHS.indexOf(dated[2]!.toLowerCase()) + 1 : 0;
   const date = dated && month > 0 ? isoFromParts(dated[3]!, month, dated[1]!) : undefined;
-  if (!date) throw new FeedError(ID, `the line under the bulletin title, "${lines[titleAt + 1]?.text ?? ""}", is not a date`);
+  if (!date)
+    throw new FeedError(ID, `the line under the bulletin title, "${lines[titleAt + 1]?.text ?? ""}", is not a date`);
   const named = url ? bspTitleDate(url.slice(url.lastIndexOf("/") + 1)) : undefined;
   if (named && named !== date) throw new FeedError(ID, `the bulletin is dated ${date} but its file name says ${named}`);
   const found = lines.map((l) => /^BSP Reference Rate: PHP (\S+)$/.exec(l.text)).filter(Boolean);
-  if (found.length !== 1) throw new FeedError(ID, `${found.length} "BSP Reference Rate: PHP …" lines in the bulletin of ${date}`);
+  if (found.length !== 1)
+    throw new FeedError(ID, `${found.length} "BSP Reference Rate: PHP …" lines in the bulletin of ${date}`);
   const rate = requireDecimal(ID, found[0]![1], `BSP Reference Rate on ${date}`, { thousands: "," });
   return [{ effectiveDate: date, currency: "USD", rate }];
 }

@@ -47,7 +47,10 @@ export const rangeRequest = (codes: string[], from: IsoDate, to: IsoDate) =>
   <DateTo>${to}</DateTo>
 </ExchangeRatesByDateRangeByISO>`);
 
-const soap = (action: string) => ({ headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: `"${NS}${action}"` }, accept: "text/xml" });
+const soap = (action: string) => ({
+  headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: `"${NS}${action}"` },
+  accept: "text/xml",
+});
 
 /** The child of a node whose name, without namespace prefix, is `name`. */
 function child(node: unknown, name: string): Node | undefined {
@@ -71,9 +74,11 @@ function record(date: IsoDate, node: Node): RateRecord {
   if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `ISO "${currency}" is not a currency code`);
   const raw = text(node.Rate);
   const value = readDecimal(raw);
-  if (value === undefined || !/[1-9]/.test(value)) throw new FeedError(ID, `${currency} on ${date}: Rate "${raw}" is not a positive decimal`);
+  if (value === undefined || !/[1-9]/.test(value))
+    throw new FeedError(ID, `${currency} on ${date}: Rate "${raw}" is not a positive decimal`);
   const amount = text(node.Amount);
-  if (!/^[1-9]\d*$/.test(amount)) throw new FeedError(ID, `${currency} on ${date}: Amount "${amount}" is not a whole number`);
+  if (!/^[1-9]\d*$/.test(amount))
+    throw new FeedError(ID, `${currency} on ${date}: Amount "${amount}" is not a whole number`);
   if (PER_GRAM.has(currency)) {
     if (amount !== "1") throw new FeedError(ID, `${currency} on ${date}: a metal price for ${amount} grams`);
     return { effectiveDate: date, currency, rate: multiply(value, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" };
@@ -86,7 +91,6 @@ function dateOf(raw: unknown, where: string): IsoDate {
   if (!isIsoDate(date)) throw new FeedError(ID, `${where}: date "${text(raw)}" is not a date`);
   return date;
 }
-
 
 function parseCba(body: Uint8Array): RateRecord[] {
   const doc = parseXml(ID, decodeText(ID, body));
@@ -108,7 +112,10 @@ function parseCba(body: Uint8Array): RateRecord[] {
     const rows = table && typeof table === "object" ? asArray(table.ExchangeRatesByRange as Node | Node[]) : [];
     return rows.map((node) => record(dateOf(node.RateDate, `${text(node.ISO)} RateDate`), node));
   }
-  throw new FeedError(ID, "not a CBA exchange-rates answer: no ExchangeRatesLatestResult or ExchangeRatesByDateRangeByISOResult");
+  throw new FeedError(
+    ID,
+    "not a CBA exchange-rates answer: no ExchangeRatesLatestResult or ExchangeRatesByDateRangeByISOResult",
+  );
 }
 
 const cba = defineAdapter({
@@ -138,7 +145,9 @@ const cba = defineAdapter({
     if (codes.length === 0) throw new FeedError(ID, "ExchangeRatesLatest listed no currencies");
     const docs: FeedDocument[] = [latest];
     for (const chunk of chunkRange(range.from, range.to, 365)) {
-      docs.push(await http.post(ENDPOINT, rangeRequest(codes, chunk.from, chunk.to), soap("ExchangeRatesByDateRangeByISO")));
+      docs.push(
+        await http.post(ENDPOINT, rangeRequest(codes, chunk.from, chunk.to), soap("ExchangeRatesByDateRangeByISO")),
+      );
     }
     return docs;
   },

@@ -72,7 +72,12 @@ const cbbh = defineAdapter({
 
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body)) as { Date?: unknown; CurrencyExchangeItems?: unknown } | null;
-    if (typeof json !== "object" || json === null || Array.isArray(json) || !Array.isArray(json.CurrencyExchangeItems)) {
+    if (
+      typeof json !== "object" ||
+      json === null ||
+      Array.isArray(json) ||
+      !Array.isArray(json.CurrencyExchangeItems)
+    ) {
       throw new FeedError(ID, "not a CBBH exchange rate list: no CurrencyExchangeItems array");
     }
     const date = typeof json.Date === "string" ? json.Date.slice(0, 10) : "";
@@ -81,7 +86,8 @@ const cbbh = defineAdapter({
     }
     return asArray(json.CurrencyExchangeItems as Item[]).map((item, i): RateRecord => {
       const code = typeof item.AlphaCode === "string" ? item.AlphaCode : "";
-      if (!CODE.test(code)) throw new FeedError(ID, `item ${i}: AlphaCode "${String(item.AlphaCode)}" is not a currency code`);
+      if (!CODE.test(code))
+        throw new FeedError(ID, `item ${i}: AlphaCode "${String(item.AlphaCode)}" is not a currency code`);
       const middle = requireDecimal(ID, jsonNumberText(item.Middle), `${code} Middle`);
       const units = requireDecimal(ID, jsonNumberText(item.Units), `${code} Units`);
       if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${code}: Units "${units}" is not a whole number`);

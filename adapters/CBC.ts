@@ -8,7 +8,16 @@
 // each column label: "日圓JPY/USD" is JPY per USD (as published), "英鎊USD/GBP" is USD per GBP (the GBP, AUD and
 // EUR columns), inverted to 10 significant digits and flagged. `-` marks a missing value. DEM, FRF and NLG
 // columns end in 2001.
-import { FeedError, decodeText, defineAdapter, invert, isoFromParts, parseJsonExact, readDecimal, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  invert,
+  isoFromParts,
+  parseJsonExact,
+  readDecimal,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "CBC";
 const ENDPOINT = "https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01";
@@ -56,7 +65,9 @@ const cbc = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: { dataSets?: unknown; structure?: { Table1?: unknown } } };
+    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+      data?: { dataSets?: unknown; structure?: { Table1?: unknown } };
+    };
     const sets = json?.data?.dataSets;
     const labels = json?.data?.structure?.Table1;
     if (typeof json !== "object" || json === null || !Array.isArray(sets) || !Array.isArray(labels)) {
@@ -65,13 +76,15 @@ const cbc = defineAdapter({
     const columns = labels.map((l, i) => columnOf((l as { data?: unknown })?.data, i));
     const records: RateRecord[] = [];
     sets.forEach((row, r) => {
-      if (!Array.isArray(row) || row.length !== columns.length + 1) throw new FeedError(ID, `row ${r} does not have a date and ${columns.length} values`);
+      if (!Array.isArray(row) || row.length !== columns.length + 1)
+        throw new FeedError(ID, `row ${r} does not have a date and ${columns.length} values`);
       const m = typeof row[0] === "string" ? /^(\d{4})(\d{2})(\d{2})$/.exec(row[0]) : null;
       const date = m ? isoFromParts(m[1]!, m[2]!, m[3]!) : undefined;
       if (!date) throw new FeedError(ID, `row ${r}: date "${String(row[0])}" is not YYYYMMDD`);
       columns.forEach((col, c) => {
         const raw = row[c + 1];
-        if (typeof raw !== "string") throw new FeedError(ID, `${col.currency} on ${date}: value ${String(raw)} is not text`);
+        if (typeof raw !== "string")
+          throw new FeedError(ID, `${col.currency} on ${date}: value ${String(raw)} is not text`);
         if (["-", "", "..."].includes(raw.trim())) return; // no rate that day
         const value = readDecimal(raw);
         if (!value) throw new FeedError(ID, `${col.currency} on ${date}: "${raw}" is not a decimal`);

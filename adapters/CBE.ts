@@ -9,7 +9,16 @@
 import * as cheerio from "cheerio";
 import type { Worksheet } from "exceljs";
 
-import { FeedError, decodeText, defineAdapter, mean, perUnits, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  mean,
+  perUnits,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "CBE";
@@ -59,7 +68,11 @@ export function historicalForm(html: string, from: string, to: string): string {
   body.append("LanguageName", value("LanguageName"));
   body.append("FromDateRaw", ddmmyyyy(from));
   body.append("ToDateRaw", ddmmyyyy(to));
-  const options = form.find('select[name="SelectedSelectOptions"] option').map((_i, o) => $(o).attr("value") ?? "").get().filter((v) => v !== "");
+  const options = form
+    .find('select[name="SelectedSelectOptions"] option')
+    .map((_i, o) => $(o).attr("value") ?? "")
+    .get()
+    .filter((v) => v !== "");
   if (options.length === 0) throw new FeedError(ID, "the historical-data form lists no currencies");
   for (const o of options) body.append("SelectedSelectOptions", o);
   body.append("SubmitAction", "2");
@@ -74,7 +87,8 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
       const labels: Record<string, number> = {};
       for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] = c;
       if (labels.date && labels.currency) {
-        if (!labels.buy || !labels.sell) throw new FeedError(ID, `sheet "${ws.name}": the "Buy" or "Sell" column label is missing`);
+        if (!labels.buy || !labels.sell)
+          throw new FeedError(ID, `sheet "${ws.name}": the "Buy" or "Sell" column label is missing`);
         cols = labels;
       }
       continue;
@@ -90,7 +104,10 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
     const sell = cellDecimal(row.getCell(cols.sell!));
     if (buy === undefined || sell === undefined) {
       if (cellText(row.getCell(cols.buy!)) === "" && cellText(row.getCell(cols.sell!)) === "") continue;
-      throw new FeedError(ID, `${date} ${known.currency}: buy "${cellText(row.getCell(cols.buy!))}" or sell "${cellText(row.getCell(cols.sell!))}" is not a decimal`);
+      throw new FeedError(
+        ID,
+        `${date} ${known.currency}: buy "${cellText(row.getCell(cols.buy!))}" or sell "${cellText(row.getCell(cols.sell!))}" is not a decimal`,
+      );
     }
     const unit = perUnits(mean(buy, sell), known.units ?? 1);
     records.push({ effectiveDate: date, currency: known.currency, ...unit, derivation: "mean" });
@@ -123,7 +140,10 @@ const cbe = defineAdapter({
     const { from, to } = range.kind === "latest" ? recentDays(cbe.bank.timeZone, 10) : range;
     const session = http.session();
     const headers = { "User-Agent": BROWSER, "Accept-Language": "en-US,en;q=0.9" };
-    const page = await session.get(PAGE, { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", headers });
+    const page = await session.get(PAGE, {
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      headers,
+    });
     const docs: FeedDocument[] = [page];
     docs.push(
       await session.post(API, historicalForm(decodeText(ID, page.body), from, to), {
@@ -145,7 +165,8 @@ const cbe = defineAdapter({
     const records: RateRecord[] = [];
     let found = false;
     for (const ws of wb.worksheets) if (parseSheet(ws, records)) found = true;
-    if (!found) throw new FeedError(ID, 'no "Date | Currency | Buy | Sell" header: not the CBE historical data workbook');
+    if (!found)
+      throw new FeedError(ID, 'no "Date | Currency | Buy | Sell" header: not the CBE historical data workbook');
     return records;
   },
 });

@@ -20,7 +20,17 @@
 //   keeps its figures; the newest figure of a series is judged by those before it only.
 import { Decimal } from "decimal.js";
 
-import { FeedError, decodeText, defineAdapter, jsonNumberText, parseJsonExact, perUnits, readDecimal, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  jsonNumberText,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "CBG";
 const ENDPOINT = "https://www.cbg.gm/ajax/indicative-exchange-rates";
@@ -28,9 +38,35 @@ const DAY_MS = 86_400_000n;
 
 /** The units each currency's figure is for (established as explained above). */
 export const CBG_UNITS: Readonly<Record<string, number>> = {
-  AED: 1, AUD: 1, BRL: 1, CAD: 1, CHF: 1, CNY: 1, DKK: 100, EGP: 1, EUR: 1, GBP: 1, GNF: 1, HKD: 1, INR: 1,
-  JPY: 100, LKR: 1, NGN: 1, NOK: 100, NZD: 1, PHP: 1, SAR: 1, SEK: 100, SGD: 1, SLL: 1, THB: 1, TRY: 1,
-  TWD: 1, USD: 1, XOF: 5000, ZAR: 1,
+  AED: 1,
+  AUD: 1,
+  BRL: 1,
+  CAD: 1,
+  CHF: 1,
+  CNY: 1,
+  DKK: 100,
+  EGP: 1,
+  EUR: 1,
+  GBP: 1,
+  GNF: 1,
+  HKD: 1,
+  INR: 1,
+  JPY: 100,
+  LKR: 1,
+  NGN: 1,
+  NOK: 100,
+  NZD: 1,
+  PHP: 1,
+  SAR: 1,
+  SEK: 100,
+  SGD: 1,
+  SLL: 1,
+  THB: 1,
+  TRY: 1,
+  TWD: 1,
+  USD: 1,
+  XOF: 5000,
+  ZAR: 1,
 };
 /** Figures that stand for "no rate" in one currency's series. */
 export const CBG_PLACEHOLDERS: Readonly<Record<string, string>> = { DKK: "1" };
@@ -70,7 +106,8 @@ export function withoutSpikes(points: Point[]): Point[] {
 function currencyOf(url: string): string {
   const code = /indicative-exchange-rates\/([A-Z]{3})(?:[?#]|$)/.exec(url)?.[1];
   if (!code) throw new FeedError(ID, `cannot tell the currency from the URL ${url}`);
-  if (CBG_UNITS[code] === undefined) throw new FeedError(ID, `the unit of ${code} is not established (per 1, 100 or more?)`);
+  if (CBG_UNITS[code] === undefined)
+    throw new FeedError(ID, `the unit of ${code} is not established (per 1, 100 or more?)`);
   return code;
 }
 
@@ -94,7 +131,8 @@ const cbg = defineAdapter({
 
   async fetch(_range, { http }) {
     const docs: FeedDocument[] = [];
-    for (const code of Object.keys(CBG_UNITS)) docs.push(await http.get(`${ENDPOINT}/${code}`, { accept: "application/json" }));
+    for (const code of Object.keys(CBG_UNITS))
+      docs.push(await http.get(`${ENDPOINT}/${code}`, { accept: "application/json" }));
     return docs;
   },
 
@@ -104,9 +142,11 @@ const cbg = defineAdapter({
     if (!Array.isArray(json)) throw new FeedError(ID, "not an indicative rate history: not a JSON array");
     const byDate = new Map<string, Set<string>>();
     for (const [i, pair] of (json as unknown[]).entries()) {
-      if (!Array.isArray(pair) || pair.length !== 2) throw new FeedError(ID, `${code} entry ${i} is not [epoch_ms, rate]`);
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw new FeedError(ID, `${code} entry ${i} is not [epoch_ms, rate]`);
       const ms = jsonNumberText(pair[0]) ?? "";
-      if (!/^\d{9,13}$/.test(ms) || BigInt(ms) % DAY_MS !== 0n) throw new FeedError(ID, `${code} entry ${i}: "${ms}" is not a UTC midnight in epoch milliseconds`);
+      if (!/^\d{9,13}$/.test(ms) || BigInt(ms) % DAY_MS !== 0n)
+        throw new FeedError(ID, `${code} entry ${i}: "${ms}" is not a UTC midnight in epoch milliseconds`);
       const date = new Date(Number(BigInt(ms) / DAY_MS) * 86_400_000).toISOString().slice(0, 10);
       const raw = jsonNumberText(pair[1]) ?? "";
       const rate = readDecimal(raw);
@@ -125,7 +165,8 @@ const cbg = defineAdapter({
     const records: RateRecord[] = [];
     for (const [currency, points] of Object.entries(series)) {
       points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-      for (const p of withoutSpikes(points)) records.push({ effectiveDate: p.date, currency, ...perUnits(p.rate, CBG_UNITS[code]!) });
+      for (const p of withoutSpikes(points))
+        records.push({ effectiveDate: p.date, currency, ...perUnits(p.rate, CBG_UNITS[code]!) });
     }
     return records;
   },

@@ -11,7 +11,15 @@
 // Arabic text in the rate cells and are skipped; a day with only one side published is skipped.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, decodeText, defineAdapter, isoFromParts, mean, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  mean,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { findLinks, requireLink } from "../src/feed/html-links.js";
 import { monthNumber } from "../src/feed/month-names.js";
 import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
@@ -50,11 +58,16 @@ function layoutOf(ws: Worksheet): { labelRow: number; blocks: Block[] } | undefi
     if (buys.length === 0) continue;
     const codeIn = (from: number, to: number): string | undefined => {
       const found = new Set<string>();
-      for (const rr of [r - 1, r - 2]) for (let c = from; c <= to; c++) {
-        const code = rr >= 1 ? codeOf(cellText(ws.getRow(rr).getCell(c))) : undefined;
-        if (code) found.add(code);
-      }
-      if (found.size > 1) throw new FeedError(ID, `sheet "${ws.name}" columns ${from}-${to}: several currencies (${[...found].join(", ")}) over one block`);
+      for (const rr of [r - 1, r - 2])
+        for (let c = from; c <= to; c++) {
+          const code = rr >= 1 ? codeOf(cellText(ws.getRow(rr).getCell(c))) : undefined;
+          if (code) found.add(code);
+        }
+      if (found.size > 1)
+        throw new FeedError(
+          ID,
+          `sheet "${ws.name}" columns ${from}-${to}: several currencies (${[...found].join(", ")}) over one block`,
+        );
       return [...found][0];
     };
     // Gold: the column whose header reads Gold (or الذهب) after the last Buy block.
@@ -62,7 +75,12 @@ function layoutOf(ws: Worksheet): { labelRow: number; blocks: Block[] } | undefi
     for (let c = buys.at(-1)! + 1; c <= ws.columnCount && gold === undefined; c++) {
       for (const rr of [r - 1, r - 2]) {
         const cell = rr >= 1 ? ws.getRow(rr).getCell(c) : undefined;
-        if (cell && !(cell.isMerged && cell.master !== cell) && (/^gold$/i.test(cellText(cell)) || GOLD_TEXT.test(cellText(cell)))) gold = c;
+        if (
+          cell &&
+          !(cell.isMerged && cell.master !== cell) &&
+          (/^gold$/i.test(cellText(cell)) || GOLD_TEXT.test(cellText(cell)))
+        )
+          gold = c;
       }
     }
     const blocks: Block[] = buys.map((buy, i) => {
@@ -71,7 +89,8 @@ function layoutOf(ws: Worksheet): { labelRow: number; blocks: Block[] } | undefi
       if (!currency) throw new FeedError(ID, `sheet "${ws.name}": no currency code over the Buy column ${buy}`);
       let sell: number | undefined;
       for (let c = buy + 1; c <= end; c++) if (labels[c] === "SELL ID") sell = sell ?? c;
-      if (sell === undefined) throw new FeedError(ID, `sheet "${ws.name}" ${currency}: no "Sell ID" column next to "Buy ID"`);
+      if (sell === undefined)
+        throw new FeedError(ID, `sheet "${ws.name}" ${currency}: no "Sell ID" column next to "Buy ID"`);
       return { currency, buy, sell };
     });
     if (gold !== undefined) blocks.push({ currency: "XAU", value: gold });
@@ -106,13 +125,18 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
     }
     if (/^average$/i.test(a)) continue;
     if (!/^\d{1,2}$/.test(a)) continue; // notes under the table
-    if (!year || month < 1 || month > 12) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: a day row before any month banner`);
+    if (!year || month < 1 || month > 12)
+      throw new FeedError(ID, `sheet "${ws.name}" row ${r}: a day row before any month banner`);
     const date = isoFromParts(year, month, a);
     for (const block of layout.blocks) {
       if (block.value !== undefined) {
         const v = cellDecimal(row.getCell(block.value));
         if (v !== undefined && /[1-9]/.test(v)) {
-          if (!date) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: a figure on an impossible date (${year}-${month}-${a})`);
+          if (!date)
+            throw new FeedError(
+              ID,
+              `sheet "${ws.name}" row ${r}: a figure on an impossible date (${year}-${month}-${a})`,
+            );
           records.push({ effectiveDate: date, currency: block.currency, rate: v });
         }
         continue;
@@ -120,7 +144,8 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
       const buy = cellDecimal(row.getCell(block.buy!));
       const sell = cellDecimal(row.getCell(block.sell!));
       if (buy === undefined || sell === undefined || !/[1-9]/.test(buy) || !/[1-9]/.test(sell)) continue; // holiday text, or one side only
-      if (!date) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: rates on an impossible date (${year}-${month}-${a})`);
+      if (!date)
+        throw new FeedError(ID, `sheet "${ws.name}" row ${r}: rates on an impossible date (${year}-${month}-${a})`);
       if (block.currency === "IQD") continue;
       records.push({ effectiveDate: date, currency: block.currency, rate: mean(buy, sell), derivation: "mean" });
     }
@@ -152,7 +177,14 @@ const cbi = defineAdapter({
   async fetch(_range, { http }) {
     const session = http.session();
     const page = await session.get(PAGE, { accept: "text/html" });
-    const link = requireLink(ID, decodeText(ID, page.body), PAGE, WORKBOOK_LINK, "the daily rates and gold workbook", GOLD_TEXT);
+    const link = requireLink(
+      ID,
+      decodeText(ID, page.body),
+      PAGE,
+      WORKBOOK_LINK,
+      "the daily rates and gold workbook",
+      GOLD_TEXT,
+    );
     const docs: FeedDocument[] = [page];
     docs.push(await session.get(link, { accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
     return docs;
@@ -162,14 +194,16 @@ const cbi = defineAdapter({
     if (!/\.xlsx(\?|$)/i.test(url)) {
       const html = decodeText(ID, body);
       if (html.trim() === "") throw new FeedError(ID, "empty body where page 144 was expected");
-      if (findLinks(html, url, WORKBOOK_LINK, GOLD_TEXT).length === 0) throw new FeedError(ID, "page 144 has no link to the daily rates and gold workbook");
+      if (findLinks(html, url, WORKBOOK_LINK, GOLD_TEXT).length === 0)
+        throw new FeedError(ID, "page 144 has no link to the daily rates and gold workbook");
       return [];
     }
     const wb = await readXlsx(ID, body);
     const records: RateRecord[] = [];
     let sheets = 0;
     for (const ws of wb.worksheets) if (parseSheet(ws, records)) sheets++;
-    if (sheets === 0) throw new FeedError(ID, 'no sheet with "Buy ID" | "Sell ID" labels: not the CBI daily rates workbook');
+    if (sheets === 0)
+      throw new FeedError(ID, 'no sheet with "Buy ID" | "Sell ID" labels: not the CBI daily rates workbook');
     return records;
   },
 });

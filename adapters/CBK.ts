@@ -79,19 +79,29 @@ const cbk = defineAdapter({
 
   async fetch(range, { http }) {
     const form = "draw=1&start=0&length=-1";
-    const init = { accept: "application/json, text/javascript, */*; q=0.01", headers: { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8", "X-Requested-With": "XMLHttpRequest" } };
+    const init = {
+      accept: "application/json, text/javascript, */*; q=0.01",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+        "X-Requested-With": "XMLHttpRequest",
+      },
+    };
     const docs: FeedDocument[] = [];
-    if (range.kind === "range" && range.from < TABLE_193_FROM) docs.push(await http.post(`${AJAX}&table_id=32`, form, init));
-    if (range.kind === "latest" || range.to >= TABLE_193_FROM) docs.push(await http.post(`${AJAX}&table_id=193`, form, init));
+    if (range.kind === "range" && range.from < TABLE_193_FROM)
+      docs.push(await http.post(`${AJAX}&table_id=32`, form, init));
+    if (range.kind === "latest" || range.to >= TABLE_193_FROM)
+      docs.push(await http.post(`${AJAX}&table_id=193`, form, init));
     return docs;
   },
 
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown };
-    if (typeof json !== "object" || json === null || !Array.isArray(json.data)) throw new FeedError(ID, "not a wpDataTables answer: no data array");
+    if (typeof json !== "object" || json === null || !Array.isArray(json.data))
+      throw new FeedError(ID, "not a wpDataTables answer: no data array");
     const records: RateRecord[] = [];
     for (const [i, raw] of (json.data as unknown[]).entries()) {
-      if (!Array.isArray(raw) || raw.length < 3) throw new FeedError(ID, `data[${i}] is not a [date, currency, rate] row`);
+      if (!Array.isArray(raw) || raw.length < 3)
+        throw new FeedError(ID, `data[${i}] is not a [date, currency, rate] row`);
       const [d, n, v] = raw as unknown[];
       const date = typeof d === "string" ? fromDayMonthYear(d) : undefined;
       if (!date || !isIsoDate(date)) throw new FeedError(ID, `data[${i}]: date "${String(d)}" is not DD/MM/YYYY`);
@@ -103,7 +113,8 @@ const cbk = defineAdapter({
       const rate = readDecimal(text, { thousands: "," });
       if (rate === undefined) throw new FeedError(ID, `${date} ${row.currency}: "${text}" is not a decimal number`);
       if (!/[1-9]/.test(rate)) continue;
-      if (row.indirect) records.push({ effectiveDate: date, currency: row.currency, rate: invert(rate), derivation: "inverted" });
+      if (row.indirect)
+        records.push({ effectiveDate: date, currency: row.currency, rate: invert(rate), derivation: "inverted" });
       else records.push({ effectiveDate: date, currency: row.currency, ...perUnits(rate, row.units ?? 1) });
     }
     return records;

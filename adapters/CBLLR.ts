@@ -5,7 +5,17 @@
 // the `<time datetime>` attribute. Columns are found by their labels.
 import * as cheerio from "cheerio";
 
-import { FeedError, decodeText, defineAdapter, isIsoDate, mean, readDecimal, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  mean,
+  readDecimal,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "CBLLR";
 const ENDPOINT = "https://www.cbl.org.lr/research/buying-selling-rates";
@@ -13,7 +23,9 @@ const ENDPOINT = "https://www.cbl.org.lr/research/buying-selling-rates";
 const MAX_PAGES = 25;
 
 function figure(raw: string, what: string): string {
-  const m = /^L\$\s*(\d+(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?)\s*\/\s*US\$\s*1(?:\.0+)?$/.exec(raw.replace(/\s+/g, " ").trim());
+  const m = /^L\$\s*(\d+(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?)\s*\/\s*US\$\s*1(?:\.0+)?$/.exec(
+    raw.replace(/\s+/g, " ").trim(),
+  );
   const value = m ? readDecimal(m[1]!, { thousands: "," }) : undefined;
   if (!value) throw new FeedError(ID, `${what}: "${raw.trim()}" is not "L$<rate>/US$1.00"`);
   return value;
@@ -23,10 +35,25 @@ function parsePage(body: Uint8Array): RateRecord[] {
   const text = decodeText(ID, body);
   if (text.trim() === "") throw new FeedError(ID, "empty body where the buying/selling rates page was expected");
   const $ = cheerio.load(text);
-  const table = $("table").filter((_, t) => $(t).find("th").toArray().some((th) => $(th).text().trim() === "Buying")).first();
-  if (table.length === 0) throw new FeedError(ID, "not the CBL buying/selling rates page: no table with a \"Buying\" column (an error or WAF page?)");
-  if (!/<\/table>/.test(text.slice(text.indexOf("views-field-field-buying-us")))) throw new FeedError(ID, "truncated page: the rates table is not closed");
-  const labels = table.find("thead th").toArray().map((th) => $(th).text().trim());
+  const table = $("table")
+    .filter((_, t) =>
+      $(t)
+        .find("th")
+        .toArray()
+        .some((th) => $(th).text().trim() === "Buying"),
+    )
+    .first();
+  if (table.length === 0)
+    throw new FeedError(
+      ID,
+      'not the CBL buying/selling rates page: no table with a "Buying" column (an error or WAF page?)',
+    );
+  if (!/<\/table>/.test(text.slice(text.indexOf("views-field-field-buying-us"))))
+    throw new FeedError(ID, "truncated page: the rates table is not closed");
+  const labels = table
+    .find("thead th")
+    .toArray()
+    .map((th) => $(th).text().trim());
   const col = (label: string) => {
     const i = labels.indexOf(label);
     if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
@@ -38,7 +65,8 @@ function parsePage(body: Uint8Array): RateRecord[] {
     .toArray()
     .map((row): RateRecord => {
       const cells = $(row).children("td").toArray();
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
       const stamp = $(cells[dateCol]).find("time").attr("datetime") ?? "";
       const date: IsoDate = stamp.slice(0, 10);
       if (!isIsoDate(date)) throw new FeedError(ID, `date attribute "${stamp}" is not an ISO date`);

@@ -29,10 +29,44 @@ const TIME_ZONE = "Asia/Yangon";
 
 /** The power of ten of the units each currency is quoted per (0: per 1, 2: per 100). */
 export const CBM_UNITS: Readonly<Record<string, 0 | 2>> = {
-  AUD: 0, BDT: 0, BND: 0, BRL: 0, CAD: 0, CHF: 0, CNY: 0, CZK: 0, DKK: 0, EGP: 0, EUR: 0, GBP: 0,
-  HKD: 0, ILS: 0, INR: 0, KES: 0, KWD: 0, LKR: 0, MYR: 0, NOK: 0, NPR: 0, NZD: 0, PHP: 0, PKR: 0,
-  RSD: 0, RUB: 0, SAR: 0, SEK: 0, SGD: 0, THB: 0, USD: 0, ZAR: 0,
-  IDR: 2, JPY: 2, KHR: 2, KRW: 2, LAK: 2, VND: 2,
+  AUD: 0,
+  BDT: 0,
+  BND: 0,
+  BRL: 0,
+  CAD: 0,
+  CHF: 0,
+  CNY: 0,
+  CZK: 0,
+  DKK: 0,
+  EGP: 0,
+  EUR: 0,
+  GBP: 0,
+  HKD: 0,
+  ILS: 0,
+  INR: 0,
+  KES: 0,
+  KWD: 0,
+  LKR: 0,
+  MYR: 0,
+  NOK: 0,
+  NPR: 0,
+  NZD: 0,
+  PHP: 0,
+  PKR: 0,
+  RSD: 0,
+  RUB: 0,
+  SAR: 0,
+  SEK: 0,
+  SGD: 0,
+  THB: 0,
+  USD: 0,
+  ZAR: 0,
+  IDR: 2,
+  JPY: 2,
+  KHR: 2,
+  KRW: 2,
+  LAK: 2,
+  VND: 2,
 };
 
 const ddmmyyyy = (date: string) => `${date.slice(8, 10)}-${date.slice(5, 7)}-${date.slice(0, 4)}`;
@@ -68,8 +102,19 @@ const cbm = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { timestamp?: unknown; rates?: unknown; info?: unknown } | null;
-    if (typeof json !== "object" || json === null || Array.isArray(json) || typeof json.rates !== "object" || json.rates === null || Array.isArray(json.rates)) {
+    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+      timestamp?: unknown;
+      rates?: unknown;
+      info?: unknown;
+    } | null;
+    if (
+      typeof json !== "object" ||
+      json === null ||
+      Array.isArray(json) ||
+      typeof json.rates !== "object" ||
+      json.rates === null ||
+      Array.isArray(json.rates)
+    ) {
       throw new FeedError(ID, "not a CBM forex answer: no rates object");
     }
     const stamp = String(json.timestamp ?? "");
@@ -79,13 +124,21 @@ const cbm = defineAdapter({
     const records: RateRecord[] = [];
     for (const [code, value] of Object.entries(json.rates as Record<string, unknown>)) {
       const power = CBM_UNITS[code];
-      if (power === undefined) throw new FeedError(ID, `currency "${code}" is not in the table of units (per 1 or per 100): its unit must be established first`);
+      if (power === undefined)
+        throw new FeedError(
+          ID,
+          `currency "${code}" is not in the table of units (per 1 or per 100): its unit must be established first`,
+        );
       const raw = (jsonNumberText(value) ?? "").trim();
       if (raw === "" || raw === "-") continue;
       const rate = readDecimal(raw, { thousands: "," });
       if (rate === undefined) throw new FeedError(ID, `${code}: "${raw}" is not a decimal`);
       if (!/[1-9]/.test(rate)) continue; // 0.00: not quoted that day
-      records.push(power ? { effectiveDate: date, currency: code, rate, unitMultiplier: power } : { effectiveDate: date, currency: code, rate });
+      records.push(
+        power
+          ? { effectiveDate: date, currency: code, rate, unitMultiplier: power }
+          : { effectiveDate: date, currency: code, rate },
+      );
     }
     return records;
   },

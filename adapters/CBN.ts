@@ -3,7 +3,16 @@
 // rates are published beside it and ignored. Currencies come as NAMES with spelling and whitespace variants,
 // mapped below; an unknown name is an error rather than a guess. WAUA (the African Development Bank's unit of
 // account) has no ISO code and is dropped.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, type RateRecord, readDecimal } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  type RateRecord,
+  readDecimal,
+} from "../src/feed/kit.js";
 
 const ID = "CBN";
 const ENDPOINT = "https://www.cbn.gov.ng/api/GetAllExchangeRates";
@@ -75,7 +84,8 @@ const cbn = defineAdapter({
       const currency = cbnCurrency(name);
       if (!currency) throw new FeedError(ID, `row ${i}: unknown currency name "${String(row.currency)}"`);
       const date = typeof row.ratedate === "string" ? row.ratedate.trim().slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): ratedate "${String(row.ratedate)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `row ${i} (${currency}): ratedate "${String(row.ratedate)}" is not a date`);
       const raw = jsonNumberText(row.centralrate);
       if (raw === undefined || raw.trim() === "") return; // no central rate that day
       const rate = readDecimal(raw, { thousands: "," });

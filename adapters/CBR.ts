@@ -25,14 +25,61 @@ const SCRIPTS = "https://www.cbr.ru/scripts";
 
 /** The bank's internal currency ids (XML_daily's Valute/@ID) to ISO codes. */
 export const CBR_CURRENCY_IDS: Readonly<Record<string, string>> = {
-  R01010: "AUD", R01020A: "AZN", R01030: "DZD", R01035: "GBP", R01060: "AMD", R01080: "BHD", R01090B: "BYN",
-  R01100: "BGN", R01105: "BOB", R01115: "BRL", R01135: "HUF", R01150: "VND", R01200: "HKD", R01210: "GEL",
-  R01215: "DKK", R01230: "AED", R01235: "USD", R01239: "EUR", R01240: "EGP", R01270: "INR", R01280: "IDR",
-  R01300: "IRR", R01335: "KZT", R01350: "CAD", R01355: "QAR", R01370: "KGS", R01375: "CNY", R01395: "CUP",
-  R01500: "MDL", R01503: "MNT", R01520: "NGN", R01530: "NZD", R01535: "NOK", R01540: "OMR", R01565: "PLN",
-  R01580: "SAR", R01585F: "RON", R01589: "XDR", R01625: "SGD", R01670: "TJS", R01675: "THB", R01685: "BDT",
-  R01700J: "TRY", R01710A: "TMT", R01717: "UZS", R01720: "UAH", R01760: "CZK", R01770: "SEK", R01775: "CHF",
-  R01800: "ETB", R01805F: "RSD", R01810: "ZAR", R01815: "KRW", R01820: "JPY", R02005: "MMK",
+  R01010: "AUD",
+  R01020A: "AZN",
+  R01030: "DZD",
+  R01035: "GBP",
+  R01060: "AMD",
+  R01080: "BHD",
+  R01090B: "BYN",
+  R01100: "BGN",
+  R01105: "BOB",
+  R01115: "BRL",
+  R01135: "HUF",
+  R01150: "VND",
+  R01200: "HKD",
+  R01210: "GEL",
+  R01215: "DKK",
+  R01230: "AED",
+  R01235: "USD",
+  R01239: "EUR",
+  R01240: "EGP",
+  R01270: "INR",
+  R01280: "IDR",
+  R01300: "IRR",
+  R01335: "KZT",
+  R01350: "CAD",
+  R01355: "QAR",
+  R01370: "KGS",
+  R01375: "CNY",
+  R01395: "CUP",
+  R01500: "MDL",
+  R01503: "MNT",
+  R01520: "NGN",
+  R01530: "NZD",
+  R01535: "NOK",
+  R01540: "OMR",
+  R01565: "PLN",
+  R01580: "SAR",
+  R01585F: "RON",
+  R01589: "XDR",
+  R01625: "SGD",
+  R01670: "TJS",
+  R01675: "THB",
+  R01685: "BDT",
+  R01700J: "TRY",
+  R01710A: "TMT",
+  R01717: "UZS",
+  R01720: "UAH",
+  R01760: "CZK",
+  R01770: "SEK",
+  R01775: "CHF",
+  R01800: "ETB",
+  R01805F: "RSD",
+  R01810: "ZAR",
+  R01815: "KRW",
+  R01820: "JPY",
+  R02005: "MMK",
 };
 
 /** xml_metall.asp's Code attribute. */
@@ -82,7 +129,12 @@ function parseMetals(root: Node): RateRecord[] {
     if (!currency) throw new FeedError(ID, `unknown metal code "${String(r["@Code"])}"`);
     const date = dateOf(r["@Date"], `${currency} record`);
     const perGram = requireDecimal(ID, r.Buy, `${currency} of ${date} Buy`, { decimalComma: true });
-    return { effectiveDate: date, currency, rate: multiply(perGram, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" as const };
+    return {
+      effectiveDate: date,
+      currency,
+      rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
+      derivation: "per-troy-ounce" as const,
+    };
   });
 }
 
@@ -119,7 +171,9 @@ const cbr = defineAdapter({
       .filter((id) => id in CBR_CURRENCY_IDS);
     const docs: FeedDocument[] = [];
     for (const id of ids) {
-      docs.push(await http.get(`${SCRIPTS}/XML_dynamic.asp?VAL_NM_RQ=${id}&date_req1=${from}&date_req2=${to}`, { accept }));
+      docs.push(
+        await http.get(`${SCRIPTS}/XML_dynamic.asp?VAL_NM_RQ=${id}&date_req1=${from}&date_req2=${to}`, { accept }),
+      );
     }
     docs.push(await http.get(`${SCRIPTS}/xml_metall.asp?date_req1=${from}&date_req2=${to}`, { accept }));
     return docs;

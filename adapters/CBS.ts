@@ -28,20 +28,29 @@ const SOURCE: LinkedFile = {
 
 /** The foreign side of the bank's labels (`TALA/EURO`, `AUS/TALA`) to ISO 4217 codes. */
 export const CBS_LABELS: Readonly<Record<string, string>> = {
-  USD: "USD", US: "USD",
-  NZD: "NZD", NZ: "NZD",
-  AUD: "AUD", AUS: "AUD",
-  EURO: "EUR", EUR: "EUR",
+  USD: "USD",
+  US: "USD",
+  NZD: "NZD",
+  NZ: "NZD",
+  AUD: "AUD",
+  AUS: "AUD",
+  EURO: "EUR",
+  EUR: "EUR",
   FJD: "FJD",
-  YEN: "JPY", JPY: "JPY",
+  YEN: "JPY",
+  JPY: "JPY",
   GBP: "GBP",
   CNY: "CNY",
   CNH: "CNH",
 };
 
 function currencyOf(label: string, where: string): string {
-  const sides = label.toUpperCase().split("/").map((s) => s.trim());
-  if (sides.length !== 2 || !sides.includes("TALA")) throw new FeedError(ID, `${where}: column label "${label}" is not a TALA pair`);
+  const sides = label
+    .toUpperCase()
+    .split("/")
+    .map((s) => s.trim());
+  if (sides.length !== 2 || !sides.includes("TALA"))
+    throw new FeedError(ID, `${where}: column label "${label}" is not a TALA pair`);
   const foreign = sides[0] === "TALA" ? sides[1]! : sides[0]!;
   const code = CBS_LABELS[foreign];
   if (!code) throw new FeedError(ID, `${where}: unknown currency "${foreign}" in "${label}"`);
@@ -61,7 +70,8 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
       continue;
     }
     let labelCol = 0;
-    for (let c = 1; c <= Math.min(ws.columnCount, 4); c++) if (cellText(row.getCell(c)).toUpperCase() === "DATE") labelCol = c;
+    for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)
+      if (cellText(row.getCell(c)).toUpperCase() === "DATE") labelCol = c;
     if (labelCol) {
       dateCol = labelCol;
       columns = new Map();
@@ -95,9 +105,7 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
 const cbs = defineAdapter({
   bank: {
     id: ID,
-    names: [
-      { languageCode: "en", name: "Central Bank of Samoa", abbreviatedName: "CBS" },
-    ],
+    names: [{ languageCode: "en", name: "Central Bank of Samoa", abbreviatedName: "CBS" }],
     // BANKS.md: published within 19:00-21:30 UTC (Sunday to Thursday), i.e. from 08:00 the next day in Apia (UTC+13).
     dailyUpdateTime: "08:00:00",
     bankCurrency: "WST",
@@ -120,7 +128,8 @@ const cbs = defineAdapter({
     const records: RateRecord[] = [];
     let sections = 0;
     for (const ws of wb.worksheets) sections += parseSheet(ws, records);
-    if (sections === 0) throw new FeedError(ID, 'no "DATE | TALA/..." label row: not the Central Bank of Samoa workbook');
+    if (sections === 0)
+      throw new FeedError(ID, 'no "DATE | TALA/..." label row: not the Central Bank of Samoa workbook');
     return records;
   },
 });

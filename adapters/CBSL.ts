@@ -5,7 +5,16 @@
 // LKR per 1 unit (Direct); gold (`1 XAU -> LKR`) is already per troy ounce.
 import * as cheerio from "cheerio";
 
-import { FeedError, decodeText, defineAdapter, isIsoDate, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "CBSL";
 const BASE = "https://www.cbsl.gov.lk/cbsl_custom/exrates";
@@ -15,7 +24,10 @@ const RESULTS = `${BASE}/exrates_results.php`;
 /** The `chk_cur[]` values of the lookup page (`AUD~Australian Dollar`). */
 export function currencyBoxes(html: string): string[] {
   const $ = cheerio.load(html);
-  return $('input[name="chk_cur[]"]').map((_i, el) => $(el).attr("value") ?? "").get().filter((v) => v !== "");
+  return $('input[name="chk_cur[]"]')
+    .map((_i, el) => $(el).attr("value") ?? "")
+    .get()
+    .filter((v) => v !== "");
 }
 
 export function resultsForm(boxes: string[], from: string, to: string): string {
@@ -78,23 +90,33 @@ const cbsl = defineAdapter({
     }
     if (!/<\/html>\s*$/i.test(html)) throw new FeedError(ID, "truncated results page (no closing </html>)");
     const tables = $("table.rates");
-    if (tables.length === 0 && $('button[name="btnCSV"]').length === 0) throw new FeedError(ID, "not a CBSL results page (an error page?)");
+    if (tables.length === 0 && $('button[name="btnCSV"]').length === 0)
+      throw new FeedError(ID, "not a CBSL results page (an error page?)");
     const records: RateRecord[] = [];
     tables.each((_t, table) => {
-      const heads = $(table).find("thead th").map((_i, th) => $(th).text().replace(/\s+/g, " ").trim()).get();
+      const heads = $(table)
+        .find("thead th")
+        .map((_i, th) => $(th).text().replace(/\s+/g, " ").trim())
+        .get();
       const col = heads.findIndex((h) => /^1 [A-Z]{3} -> LKR$/.test(h));
-      if (heads[0] !== "Date" || col < 0) throw new FeedError(ID, `a table without the "Date" and "1 XXX -> LKR" headers: ${heads.join(" | ")}`);
+      if (heads[0] !== "Date" || col < 0)
+        throw new FeedError(ID, `a table without the "Date" and "1 XXX -> LKR" headers: ${heads.join(" | ")}`);
       const currency = heads[col]!.split(" ")[1]!;
-      $(table).find("tbody tr").each((_r, tr) => {
-        const cells = $(tr).find("td").map((_i, td) => $(td).text().trim()).get();
-        const date = cells[0] ?? "";
-        if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: date "${date}" is not YYYY-MM-DD`);
-        const raw = cells[col] ?? "";
-        if (raw === "" || /^(-+|n\/?a)$/i.test(raw)) return;
-        const rate = readDecimal(raw, { thousands: "," });
-        if (rate === undefined) throw new FeedError(ID, `${date} ${currency}: "${raw}" is not a decimal number`);
-        if (/[1-9]/.test(rate) && currency !== "LKR") records.push({ effectiveDate: date, currency, rate });
-      });
+      $(table)
+        .find("tbody tr")
+        .each((_r, tr) => {
+          const cells = $(tr)
+            .find("td")
+            .map((_i, td) => $(td).text().trim())
+            .get();
+          const date = cells[0] ?? "";
+          if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: date "${date}" is not YYYY-MM-DD`);
+          const raw = cells[col] ?? "";
+          if (raw === "" || /^(-+|n\/?a)$/i.test(raw)) return;
+          const rate = readDecimal(raw, { thousands: "," });
+          if (rate === undefined) throw new FeedError(ID, `${date} ${currency}: "${raw}" is not a decimal number`);
+          if (/[1-9]/.test(rate) && currency !== "LKR") records.push({ effectiveDate: date, currency, rate });
+        });
     });
     return records;
   },

@@ -49,7 +49,10 @@ const cbu = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
+    const days =
+      range.kind === "range"
+        ? weekdaysBetween(range.from, range.to)
+        : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(dayUrl(day), { accept: "application/json" }));
     return docs;
@@ -61,13 +64,16 @@ const cbu = defineAdapter({
     return (json as Node[]).map((row, i): RateRecord => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `entry ${i} is not an object`);
       const currency = str(row.Ccy);
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `entry ${i}: Ccy "${String(row.Ccy)}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `entry ${i}: Ccy "${String(row.Ccy)}" is not a currency code`);
       const date = fromDayMonthYear(str(row.Date));
       if (!date) throw new FeedError(ID, `${currency}: Date "${String(row.Date)}" is not DD.MM.YYYY`);
       const rate = readDecimal(str(row.Rate));
-      if (rate === undefined || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} on ${date}: Rate "${String(row.Rate)}" is not a positive decimal`);
+      if (rate === undefined || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${currency} on ${date}: Rate "${String(row.Rate)}" is not a positive decimal`);
       const nominal = str(row.Nominal);
-      if (!/^[1-9]\d*$/.test(nominal)) throw new FeedError(ID, `${currency} on ${date}: Nominal "${String(row.Nominal)}" is not a whole number`);
+      if (!/^[1-9]\d*$/.test(nominal))
+        throw new FeedError(ID, `${currency} on ${date}: Nominal "${String(row.Nominal)}" is not a whole number`);
       return { effectiveDate: date, currency, ...perUnits(rate, nominal) };
     });
   },

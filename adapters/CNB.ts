@@ -1,6 +1,20 @@
 // Czech National Bank: the daily fixing from the CNB API, as JSON. CZK per `amount` units (Direct);
 // an amount of 100 or 1000 is kept as unitMultiplier 2 or 3. Numbers are read without losing digits.
-import { FeedError, addDays, asArray, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, perUnits, readDecimal, todayIn, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  todayIn,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "CNB";
 const API = "https://api.cnb.cz/cnbapi/exrates";
@@ -58,8 +72,10 @@ const cnb = defineAdapter({
       const currency = typeof r.currencyCode === "string" ? r.currencyCode : "";
       const rate = readDecimal(jsonNumberText(r.rate) ?? "");
       const amount = readDecimal(jsonNumberText(r.amount) ?? "");
-      if (!rate) throw new FeedError(ID, `${where} (${currency}): rate "${String(jsonNumberText(r.rate))}" is not a decimal`);
-      if (!amount || !/^[1-9]\d*$/.test(amount)) throw new FeedError(ID, `${where} (${currency}): amount is not a whole number`);
+      if (!rate)
+        throw new FeedError(ID, `${where} (${currency}): rate "${String(jsonNumberText(r.rate))}" is not a decimal`);
+      if (!amount || !/^[1-9]\d*$/.test(amount))
+        throw new FeedError(ID, `${where} (${currency}): amount is not a whole number`);
       return { effectiveDate: date, currency, ...perUnits(rate, amount) };
     });
   },

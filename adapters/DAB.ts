@@ -29,24 +29,41 @@ const TIME_ZONE = "Asia/Kabul";
 
 /** Row labels (symbols removed, upper case, single spaces) to ISO codes and the units quoted. */
 export const DAB_LABELS: Readonly<Record<string, { currency: string; units: number }>> = {
-  "USD": { currency: "USD", units: 1 },
-  "EURO": { currency: "EUR", units: 1 },
-  "POUND": { currency: "GBP", units: 1 },
-  "SWISS": { currency: "CHF", units: 1 },
+  USD: { currency: "USD", units: 1 },
+  EURO: { currency: "EUR", units: 1 },
+  POUND: { currency: "GBP", units: 1 },
+  SWISS: { currency: "CHF", units: 1 },
   "INDIAN RS.": { currency: "INR", units: 1 },
   "PAKISTAN RS.": { currency: "PKR", units: 1 },
   // One toman is ten rials.
   "IRAN TOMAN": { currency: "IRR", units: 10 },
-  "CNY": { currency: "CNY", units: 1 },
+  CNY: { currency: "CNY", units: 1 },
   "UAE DIRHAM": { currency: "AED", units: 1 },
   "SAUDI RIYAL": { currency: "SAR", units: 1 },
 };
 
 export function dabLabelKey(label: string): string {
-  return label.replace(/[$€£₣¥\uFEFF]/g, "").replace(/\s+/g, " ").trim().toUpperCase();
+  return label
+    .replace(/[$€£₣¥\uFEFF]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toUpperCase();
 }
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 function dateOf(raw: string): IsoDate {
   const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(raw.trim());
@@ -95,14 +112,20 @@ const dab = defineAdapter({
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rates page was expected");
     if (/There were no results/i.test(text)) return [];
     const $ = cheerio.load(text);
-    const heading = $("h2").filter((_, h) => $(h).text().trim() === "Exchange Rates").first();
-    if (heading.length === 0) throw new FeedError(ID, "not the DAB exchange-rates page: no \"Exchange Rates\" heading (an error or WAF page?)");
+    const heading = $("h2")
+      .filter((_, h) => $(h).text().trim() === "Exchange Rates")
+      .first();
+    if (heading.length === 0)
+      throw new FeedError(ID, 'not the DAB exchange-rates page: no "Exchange Rates" heading (an error or WAF page?)');
     const updated = /Last updated:\s*(.+)$/.exec(heading.next("p").text().trim());
-    if (!updated) throw new FeedError(ID, "no \"Last updated\" date under the heading");
+    if (!updated) throw new FeedError(ID, 'no "Last updated" date under the heading');
     const date = dateOf(updated[1]!);
     const table = $("div.table-responsive table").first();
     if (table.length === 0 || !/<\/table>/.test(text)) throw new FeedError(ID, `no complete rates table for ${date}`);
-    const labels = table.find("thead th").toArray().map((th) => dabLabelKey($(th).text()));
+    const labels = table
+      .find("thead th")
+      .toArray()
+      .map((th) => dabLabelKey($(th).text()));
     const col = (label: string) => {
       const i = labels.indexOf(label.toUpperCase());
       if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
@@ -111,13 +134,22 @@ const dab = defineAdapter({
     const [nameCol, sellCol, buyCol] = [col("Currency"), col("Transfer (Sell)"), col("Transfer (Buy)")];
     const records: RateRecord[] = [];
     for (const row of table.find("tbody tr").toArray()) {
-      const cells = $(row).children("td").toArray().map((td) => $(td).text().trim());
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
+      const cells = $(row)
+        .children("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
       const known = DAB_LABELS[dabLabelKey(cells[nameCol]!)];
       if (!known) throw new FeedError(ID, `unknown currency label "${cells[nameCol]}" on ${date}`);
       const sell = requireDecimal(ID, cells[sellCol], `${known.currency} Transfer (Sell) on ${date}`);
       const buy = requireDecimal(ID, cells[buyCol], `${known.currency} Transfer (Buy) on ${date}`);
-      records.push({ effectiveDate: date, currency: known.currency, ...perUnits(mean(sell, buy), known.units), derivation: "mean" });
+      records.push({
+        effectiveDate: date,
+        currency: known.currency,
+        ...perUnits(mean(sell, buy), known.units),
+        derivation: "mean",
+      });
     }
     return records;
   },

@@ -4,7 +4,17 @@
 // like 2025M07D08; ".." marks a missing value; a BOM may lead the body.
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isoFromParts, readDecimal, recentDays, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isoFromParts,
+  readDecimal,
+  recentDays,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "DNB";
 const TIME_ZONE = "Europe/Copenhagen";
@@ -12,8 +22,36 @@ const API = "https://api.statbank.dk/v1/data";
 
 /** The currencies asked for (the table's codes). */
 export const DNB_CURRENCIES = [
-  "EUR", "USD", "GBP", "SEK", "NOK", "CHF", "CAD", "JPY", "AUD", "NZD", "PLN", "CZK", "HUF", "HKD", "SGD",
-  "ZAR", "BGN", "RON", "TRY", "KRW", "THB", "MYR", "PHP", "IDR", "CNY", "BRL", "MXN", "INR", "ILS", "ISK",
+  "EUR",
+  "USD",
+  "GBP",
+  "SEK",
+  "NOK",
+  "CHF",
+  "CAD",
+  "JPY",
+  "AUD",
+  "NZD",
+  "PLN",
+  "CZK",
+  "HUF",
+  "HKD",
+  "SGD",
+  "ZAR",
+  "BGN",
+  "RON",
+  "TRY",
+  "KRW",
+  "THB",
+  "MYR",
+  "PHP",
+  "IDR",
+  "CNY",
+  "BRL",
+  "MXN",
+  "INR",
+  "ILS",
+  "ISK",
 ] as const;
 
 /** 2025-07-08 -> 2025M07D08, StatBank's day code. */
@@ -63,8 +101,13 @@ const dnb = defineAdapter({
   },
 
   async fetch(range, { http }) {
-    const time = range.kind === "range" ? `>=${timeCode(range.from)}<=${timeCode(range.to)}` : `>=${timeCode(recentDays(TIME_ZONE, 10).from)}`;
-    return [await http.post(API, dnbRequest(time), { accept: "text/csv", headers: { "content-type": "application/json" } })];
+    const time =
+      range.kind === "range"
+        ? `>=${timeCode(range.from)}<=${timeCode(range.to)}`
+        : `>=${timeCode(recentDays(TIME_ZONE, 10).from)}`;
+    return [
+      await http.post(API, dnbRequest(time), { accept: "text/csv", headers: { "content-type": "application/json" } }),
+    ];
   },
 
   parse(body) {
@@ -76,13 +119,15 @@ const dnb = defineAdapter({
       throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
     }
     const header = (rows[0] ?? []).join(";");
-    if (header !== "VALUTA;KURTYP;TID;INDHOLD") throw new FeedError(ID, `not a DNVALD BULK answer: header "${header.slice(0, 60)}"`);
+    if (header !== "VALUTA;KURTYP;TID;INDHOLD")
+      throw new FeedError(ID, `not a DNVALD BULK answer: header "${header.slice(0, 60)}"`);
     const records: RateRecord[] = [];
     for (let i = 1; i < rows.length; i++) {
       const [currency = "", type = "", time = "", raw = ""] = rows[i]!;
       const where = `line ${i + 1}`;
       if (type !== "KBH") throw new FeedError(ID, `${where}: rate type "${type}" is not KBH`);
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${where}: VALUTA "${currency}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `${where}: VALUTA "${currency}" is not a currency code`);
       const date = dateOf(time);
       if (!date) throw new FeedError(ID, `${where}: TID "${time}" is not like 2025M07D08`);
       if (raw === ".." || raw === "") continue; // no rate that day

@@ -4,7 +4,16 @@
 // (BENCHMARKS.md, import).
 import Papa from "papaparse";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isIsoDate, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isIsoDate,
+  readDecimal,
+  recentDays,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "ECB";
 const ENDPOINT = "https://data-api.ecb.europa.eu/service/data/EXR/D..EUR.SP00.A";
@@ -22,7 +31,29 @@ const ecb = defineAdapter({
     dailyUpdateTime: "16:00:00",
     bankCurrency: "EUR",
     // The euro area in 2026, Bulgaria included from 1 January 2026.
-    countryCode: ["AT", "BE", "BG", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PT", "SI", "SK"],
+    countryCode: [
+      "AT",
+      "BE",
+      "BG",
+      "CY",
+      "DE",
+      "EE",
+      "ES",
+      "FI",
+      "FR",
+      "GR",
+      "HR",
+      "IE",
+      "IT",
+      "LT",
+      "LU",
+      "LV",
+      "MT",
+      "NL",
+      "PT",
+      "SI",
+      "SK",
+    ],
     region: ["Europe"],
     timeZone: TIME_ZONE,
     website: "https://www.ecb.europa.eu",
@@ -56,12 +87,23 @@ const ecb = defineAdapter({
       step: ({ data: row, errors }, parser) => {
         line++;
         const fatal = errors.find((e) => e.type === "Quotes" || e.type === "Delimiter");
-        if (fatal) return fail(new FeedError(ID, `malformed CSV (${fatal.message} at line ${line})`)), parser.abort();
+        if (fatal) return (fail(new FeedError(ID, `malformed CSV (${fatal.message} at line ${line})`)), parser.abort());
         if (!columns) {
           const header = row.map((h) => h.trim());
           const missing = ["FREQ", "CURRENCY", "TIME_PERIOD", "OBS_VALUE"].find((name) => !header.includes(name));
-          if (missing) return fail(new FeedError(ID, `not an SDMX-CSV answer: no ${missing} column in "${header.join(",").slice(0, 80)}"`)), parser.abort();
-          columns = ["FREQ", "CURRENCY", "TIME_PERIOD", "OBS_VALUE"].map((name) => header.indexOf(name)) as [number, number, number, number];
+          if (missing)
+            return (
+              fail(
+                new FeedError(ID, `not an SDMX-CSV answer: no ${missing} column in "${header.join(",").slice(0, 80)}"`),
+              ),
+              parser.abort()
+            );
+          columns = ["FREQ", "CURRENCY", "TIME_PERIOD", "OBS_VALUE"].map((name) => header.indexOf(name)) as [
+            number,
+            number,
+            number,
+            number,
+          ];
           return;
         }
         const [freq, currency, period, value] = columns;
@@ -72,11 +114,13 @@ const ecb = defineAdapter({
         const rawDate = row[period]?.trim() ?? "";
         let date = dates.get(rawDate);
         if (date === undefined) {
-          if (!isIsoDate(rawDate)) return fail(new FeedError(ID, `line ${line}: TIME_PERIOD "${rawDate}" is not a date`)), parser.abort();
+          if (!isIsoDate(rawDate))
+            return (fail(new FeedError(ID, `line ${line}: TIME_PERIOD "${rawDate}" is not a date`)), parser.abort());
           dates.set(rawDate, (date = rawDate));
         }
         const rate = readDecimal(raw);
-        if (rate === undefined) return fail(new FeedError(ID, `line ${line}: OBS_VALUE "${raw}" is not a decimal`)), parser.abort();
+        if (rate === undefined)
+          return (fail(new FeedError(ID, `line ${line}: OBS_VALUE "${raw}" is not a decimal`)), parser.abort());
         records.push({ effectiveDate: date, currency: code, rate });
       },
     });

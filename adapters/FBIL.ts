@@ -2,7 +2,18 @@
 // INR per N foreign units, N read from `subProdName` ("INR / 100 JPY", "INR / 10000 IDR"); a power of ten
 // is kept as unitMultiplier (Direct). The JSON numbers keep their digits (`92.451400` stays `92.451400`).
 // Mumbai holidays are simply absent.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, perUnits, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  recentDays,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "FBIL";
 const ENDPOINT = "https://www.fbil.org.in/wasdm/refrates/fetchfiltered";
@@ -38,12 +49,15 @@ const fbil = defineAdapter({
   async fetch(range, { http }) {
     // Public (unauthenticated) access shows the rates with a lag of 7 days since 30 March 2021: look back 14.
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 14);
-    return [await http.get(`${ENDPOINT}?authenticated=false&fromDate=${from}&toDate=${to}`, { accept: "application/json" })];
+    return [
+      await http.get(`${ENDPOINT}?authenticated=false&fromDate=${from}&toDate=${to}`, { accept: "application/json" }),
+    ];
   },
 
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
-    if (!Array.isArray(json)) throw new FeedError(ID, "not an FBIL reference-rate answer: the body is not a JSON array");
+    if (!Array.isArray(json))
+      throw new FeedError(ID, "not an FBIL reference-rate answer: the body is not a JSON array");
     return (json as FbilRow[]).map((row, i): RateRecord => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
       const label = typeof row.subProdName === "string" ? row.subProdName.trim() : "";
@@ -51,9 +65,14 @@ const fbil = defineAdapter({
       if (!m) throw new FeedError(ID, `row ${i}: subProdName "${String(row.subProdName)}" is not "INR / N XXX"`);
       const [, units, currency] = m as unknown as [string, string, string];
       const date = typeof row.processRunDate === "string" ? row.processRunDate.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): processRunDate "${String(row.processRunDate)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `row ${i} (${currency}): processRunDate "${String(row.processRunDate)}" is not a date`);
       const rate = readDecimal(jsonNumberText(row.rate) ?? "");
-      if (!rate) throw new FeedError(ID, `row ${i} (${currency} on ${date}): rate "${String(jsonNumberText(row.rate) ?? row.rate)}" is not a decimal`);
+      if (!rate)
+        throw new FeedError(
+          ID,
+          `row ${i} (${currency} on ${date}): rate "${String(jsonNumberText(row.rate) ?? row.rate)}" is not a decimal`,
+        );
       if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `row ${i}: unit count "${units}" is not a whole number`);
       return { effectiveDate: date, currency, ...perUnits(rate, units) };
     });

@@ -10,7 +10,16 @@
 // GBP series says 0.00999999978 while its figures, 1.6404 in 2000-01, are plain USD per pound).
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, invert, isIsoDate, readDecimal, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  invert,
+  isIsoDate,
+  readDecimal,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "FRB";
 const DDP = "https://www.federalreserve.gov/datadownload/Output.aspx";
@@ -35,7 +44,26 @@ const frb = defineAdapter({
     dailyUpdateTime: "16:15:00",
     bankCurrency: "USD",
     // The United States and the territories and states whose official currency is the US dollar.
-    countryCode: ["US", "AS", "BQ", "EC", "FM", "GU", "IO", "MH", "MP", "PA", "PR", "PW", "SV", "TC", "TL", "UM", "VG", "VI"],
+    countryCode: [
+      "US",
+      "AS",
+      "BQ",
+      "EC",
+      "FM",
+      "GU",
+      "IO",
+      "MH",
+      "MP",
+      "PA",
+      "PR",
+      "PW",
+      "SV",
+      "TC",
+      "TL",
+      "UM",
+      "VG",
+      "VI",
+    ],
     region: ["Americas"],
     timeZone: "America/New_York",
     website: "https://www.federalreserve.gov",
@@ -47,7 +75,10 @@ const frb = defineAdapter({
   },
 
   async fetch(range, { http }) {
-    const window = range.kind === "range" ? `lastobs=&from=${mmddyyyy(range.from)}&to=${mmddyyyy(range.to)}` : "lastobs=10&from=&to=";
+    const window =
+      range.kind === "range"
+        ? `lastobs=&from=${mmddyyyy(range.from)}&to=${mmddyyyy(range.to)}`
+        : "lastobs=10&from=&to=";
     const url = `${DDP}?rel=H10&series=${H10_DAILY}&${window}&filetype=csv&label=include&layout=seriescolumn`;
     return [await http.get(url, { accept: "text/csv" })];
   },
@@ -76,7 +107,8 @@ const frb = defineAdapter({
       if (!/\.B\./.test(id)) continue; // not a daily series (monthly .M., annual .A.)
       const unit = /^Currency:_Per_([A-Z]{3})$/.exec(units[c] ?? "");
       const listed = currencies[c] ?? "";
-      if (!unit || !CODE.test(listed)) throw new FeedError(ID, `${id}: unit "${units[c]}" / currency "${listed}" not understood`);
+      if (!unit || !CODE.test(listed))
+        throw new FeedError(ID, `${id}: unit "${units[c]}" / currency "${listed}" not understood`);
       if ((multipliers[c] ?? "") !== "1") throw new FeedError(ID, `${id}: Multiplier "${multipliers[c]}" is not 1`);
       if (unit[1] === "USD") {
         if (listed === "USD") throw new FeedError(ID, `${id}: USD per USD`);
@@ -97,7 +129,11 @@ const frb = defineAdapter({
         if (MISSING.has(raw)) continue;
         const rate = readDecimal(raw);
         if (rate === undefined) throw new FeedError(ID, `${col.currency} on ${date}: "${raw}" is not a decimal`);
-        records.push(col.inverted ? { effectiveDate: date, currency: col.currency, rate: invert(rate), derivation: "inverted" } : { effectiveDate: date, currency: col.currency, rate });
+        records.push(
+          col.inverted
+            ? { effectiveDate: date, currency: col.currency, rate: invert(rate), derivation: "inverted" }
+            : { effectiveDate: date, currency: col.currency, rate },
+        );
       }
     }
     return records;

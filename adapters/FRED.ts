@@ -67,12 +67,37 @@ function seriesOf(url: string): string {
 const fred = defineAdapter({
   bank: {
     id: ID,
-    names: [{ languageCode: "en", name: "Federal Reserve Bank of St. Louis (FRED), H.10 rates of the Federal Reserve Board", abbreviatedName: "FRED" }],
+    names: [
+      {
+        languageCode: "en",
+        name: "Federal Reserve Bank of St. Louis (FRED), H.10 rates of the Federal Reserve Board",
+        abbreviatedName: "FRED",
+      },
+    ],
     // H.10 is released weekly, on Mondays at 4:15 p.m. Eastern, with a daily figure for each business day.
     dailyUpdateTime: "16:15:00",
     bankCurrency: "USD",
     // The United States, its territories, and the countries that use the US dollar as their currency.
-    countryCode: ["US", "AS", "BQ", "EC", "FM", "GU", "IO", "MH", "MP", "PA", "PR", "PW", "SV", "TC", "TL", "UM", "VG", "VI"],
+    countryCode: [
+      "US",
+      "AS",
+      "BQ",
+      "EC",
+      "FM",
+      "GU",
+      "IO",
+      "MH",
+      "MP",
+      "PA",
+      "PR",
+      "PW",
+      "SV",
+      "TC",
+      "TL",
+      "UM",
+      "VG",
+      "VI",
+    ],
     region: ["Americas"],
     timeZone: TIME_ZONE,
     website: "https://fred.stlouisfed.org",
@@ -82,7 +107,10 @@ const fred = defineAdapter({
     coverageStart: "1971-01-04",
     maxRangeDays: 3653,
     sourceUrl: API,
-    credential: { env: "EXRATES_FRED_API_KEY", description: "a FRED API key, free from https://fredaccount.stlouisfed.org/apikeys" },
+    credential: {
+      env: "EXRATES_FRED_API_KEY",
+      description: "a FRED API key, free from https://fredaccount.stlouisfed.org/apikeys",
+    },
   },
 
   async fetch(range, ctx) {
@@ -115,7 +143,11 @@ const fred = defineAdapter({
       const value = typeof raw === "string" ? readDecimal(raw) : undefined;
       if (value === undefined) throw new FeedError(ID, `${series} on ${date}: value "${String(raw)}" is not a decimal`);
       if (!/[1-9]/.test(value)) continue; // a zero is no rate
-      records.push(direction === "foreign" ? { effectiveDate: date, currency, rate: value } : { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" });
+      records.push(
+        direction === "foreign"
+          ? { effectiveDate: date, currency, rate: value }
+          : { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" },
+      );
     }
     return records;
   },

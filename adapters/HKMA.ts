@@ -17,15 +17,36 @@ import {
 } from "../src/feed/kit.js";
 
 const ID = "HKMA";
-const ENDPOINT = "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily";
+const ENDPOINT =
+  "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily";
 const TIME_ZONE = "Asia/Hong_Kong";
 const PAGE_SIZE = 100;
 
 /** The bulletin's currency fields; dem/nlg/bef/frf/itl only carry figures before the euro. */
 export const HKMA_FIELDS: Readonly<Record<string, string>> = {
-  usd: "USD", gbp: "GBP", jpy: "JPY", cad: "CAD", aud: "AUD", sgd: "SGD", twd: "TWD", chf: "CHF", cny: "CNY",
-  krw: "KRW", thb: "THB", myr: "MYR", eur: "EUR", php: "PHP", inr: "INR", idr: "IDR", zar: "ZAR",
-  special_drawing_rights: "XDR", dem: "DEM", nlg: "NLG", bef: "BEF", frf: "FRF", itl: "ITL",
+  usd: "USD",
+  gbp: "GBP",
+  jpy: "JPY",
+  cad: "CAD",
+  aud: "AUD",
+  sgd: "SGD",
+  twd: "TWD",
+  chf: "CHF",
+  cny: "CNY",
+  krw: "KRW",
+  thb: "THB",
+  myr: "MYR",
+  eur: "EUR",
+  php: "PHP",
+  inr: "INR",
+  idr: "IDR",
+  zar: "ZAR",
+  special_drawing_rights: "XDR",
+  dem: "DEM",
+  nlg: "NLG",
+  bef: "BEF",
+  frf: "FRF",
+  itl: "ITL",
 };
 
 type Node = Record<string, unknown>;
@@ -40,8 +61,10 @@ function records(body: Uint8Array): Node[] {
   if (typeof json !== "object" || json === null || !header || typeof header !== "object") {
     throw new FeedError(ID, "not an HKMA API answer: no header");
   }
-  if (header.success !== true) throw new FeedError(ID, `the API reports an error: ${String(header.err_code)} ${String(header.err_msg)}`);
-  if (!result || !Array.isArray(result.records)) throw new FeedError(ID, "not an HKMA API answer: no result.records array");
+  if (header.success !== true)
+    throw new FeedError(ID, `the API reports an error: ${String(header.err_code)} ${String(header.err_msg)}`);
+  if (!result || !Array.isArray(result.records))
+    throw new FeedError(ID, "not an HKMA API answer: no result.records array");
   return result.records as Node[];
 }
 
@@ -81,7 +104,8 @@ const hkma = defineAdapter({
     const out: RateRecord[] = [];
     records(body).forEach((row, i) => {
       const date = typeof row.end_of_day === "string" ? row.end_of_day : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `records[${i}]: end_of_day "${String(row.end_of_day)}" is not a date`);
+      if (!isIsoDate(date))
+        throw new FeedError(ID, `records[${i}]: end_of_day "${String(row.end_of_day)}" is not a date`);
       for (const [field, value] of Object.entries(row)) {
         if (field === "end_of_day" || field.startsWith("neeri_")) continue;
         const currency = HKMA_FIELDS[field];
@@ -89,7 +113,8 @@ const hkma = defineAdapter({
         if (value === null) continue; // no figure for that currency (legacy currencies after 1998)
         const text = jsonNumberText(value);
         const read = text === undefined ? undefined : rateFromFloatJson(text);
-        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate)) throw new FeedError(ID, `${currency} of ${date}: "${String(text ?? value)}" is not a positive number`);
+        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
+          throw new FeedError(ID, `${currency} of ${date}: "${String(text ?? value)}" is not a positive number`);
         out.push({ effectiveDate: date, currency, ...read });
       }
     });

@@ -4,7 +4,20 @@
 // header's columns (`March 02, 2026`). Names marked `(1)` are quoted the other way (USD per currency unit) and are
 // inverted to 10 significant digits, flagged. `NA` marks a missing value; comma thousands separators.
 // The SDRCV report (SDRs per currency unit) is used only for its U.S. dollar row, which is XDR per 1 USD.
-import { FeedError, addDays, decodeText, defineAdapter, expectFeedText, invert, isoFromParts, todayIn, type FeedDocument, type IsoDate, type RateRecord, readDecimal } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  invert,
+  isoFromParts,
+  todayIn,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+  readDecimal,
+} from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "IMF";
@@ -13,31 +26,86 @@ const TIME_ZONE = "America/New_York";
 
 /** IMF currency names (lower case) to ISO 4217. */
 export const IMF_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "afghan afghani": "AFN", "algerian dinar": "DZD", "angolan kwanza": "AOA", "australian dollar": "AUD",
-  "bahamian dollar": "BSD", "bahrain dinar": "BHD", "bangladeshi taka": "BDT", "barbados dollar": "BBD",
-  "botswana pula": "BWP", "brazilian real": "BRL", "brunei dollar": "BND", "canadian dollar": "CAD",
-  "chilean peso": "CLP", "chinese yuan": "CNY", "colombian peso": "COP", "costa rican colon": "CRC",
-  "czech koruna": "CZK", "danish krone": "DKK", "djibouti franc": "DJF", "egyptian pound": "EGP", euro: "EUR",
-  "fiji dollar": "FJD", "hungarian forint": "HUF", "icelandic krona": "ISK", "indian rupee": "INR",
-  "iranian rial": "IRR", "israeli new shekel": "ILS", "japanese yen": "JPY", "jordanian dinar": "JOD",
-  "kazakhstani tenge": "KZT", "korean won": "KRW", "kuwaiti dinar": "KWD", "libyan dinar": "LYD",
-  "malaysian ringgit": "MYR", "mauritian rupee": "MUR", "mexican peso": "MXN", "moldovan leu": "MDL",
-  "mongolian tugrik": "MNT", "moroccan dirham": "MAD", "mozambican metical": "MZN", "myanmar kyat": "MMK",
-  "namibian dollar": "NAD", "nepalese rupee": "NPR", "new zealand dollar": "NZD", "nigerian naira": "NGN",
-  "norwegian krone": "NOK", "omani rial": "OMR", "pakistani rupee": "PKR", "peruvian sol": "PEN",
-  "philippine peso": "PHP", "polish zloty": "PLN", "qatari riyal": "QAR", "romanian leu": "RON",
-  "russian ruble": "RUB", "rwandan franc": "RWF", "samoan tala": "WST", "saudi arabian riyal": "SAR",
-  "singapore dollar": "SGD", "south african rand": "ZAR", "sri lankan rupee": "LKR", "swedish krona": "SEK",
-  "swiss franc": "CHF", "thai baht": "THB", "trinidadian dollar": "TTD", "tunisian dinar": "TND",
-  "ugandan shilling": "UGX", "u.a.e. dirham": "AED", "u.k. pound": "GBP", "u.s. dollar": "USD",
-  "uruguayan peso": "UYU", "yemeni rial": "YER", "zambian kwacha": "ZMW",
+  "afghan afghani": "AFN",
+  "algerian dinar": "DZD",
+  "angolan kwanza": "AOA",
+  "australian dollar": "AUD",
+  "bahamian dollar": "BSD",
+  "bahrain dinar": "BHD",
+  "bangladeshi taka": "BDT",
+  "barbados dollar": "BBD",
+  "botswana pula": "BWP",
+  "brazilian real": "BRL",
+  "brunei dollar": "BND",
+  "canadian dollar": "CAD",
+  "chilean peso": "CLP",
+  "chinese yuan": "CNY",
+  "colombian peso": "COP",
+  "costa rican colon": "CRC",
+  "czech koruna": "CZK",
+  "danish krone": "DKK",
+  "djibouti franc": "DJF",
+  "egyptian pound": "EGP",
+  euro: "EUR",
+  "fiji dollar": "FJD",
+  "hungarian forint": "HUF",
+  "icelandic krona": "ISK",
+  "indian rupee": "INR",
+  "iranian rial": "IRR",
+  "israeli new shekel": "ILS",
+  "japanese yen": "JPY",
+  "jordanian dinar": "JOD",
+  "kazakhstani tenge": "KZT",
+  "korean won": "KRW",
+  "kuwaiti dinar": "KWD",
+  "libyan dinar": "LYD",
+  "malaysian ringgit": "MYR",
+  "mauritian rupee": "MUR",
+  "mexican peso": "MXN",
+  "moldovan leu": "MDL",
+  "mongolian tugrik": "MNT",
+  "moroccan dirham": "MAD",
+  "mozambican metical": "MZN",
+  "myanmar kyat": "MMK",
+  "namibian dollar": "NAD",
+  "nepalese rupee": "NPR",
+  "new zealand dollar": "NZD",
+  "nigerian naira": "NGN",
+  "norwegian krone": "NOK",
+  "omani rial": "OMR",
+  "pakistani rupee": "PKR",
+  "peruvian sol": "PEN",
+  "philippine peso": "PHP",
+  "polish zloty": "PLN",
+  "qatari riyal": "QAR",
+  "romanian leu": "RON",
+  "russian ruble": "RUB",
+  "rwandan franc": "RWF",
+  "samoan tala": "WST",
+  "saudi arabian riyal": "SAR",
+  "singapore dollar": "SGD",
+  "south african rand": "ZAR",
+  "sri lankan rupee": "LKR",
+  "swedish krona": "SEK",
+  "swiss franc": "CHF",
+  "thai baht": "THB",
+  "trinidadian dollar": "TTD",
+  "tunisian dinar": "TND",
+  "ugandan shilling": "UGX",
+  "u.a.e. dirham": "AED",
+  "u.k. pound": "GBP",
+  "u.s. dollar": "USD",
+  "uruguayan peso": "UYU",
+  "yemeni rial": "YER",
+  "zambian kwacha": "ZMW",
 };
 
 export function imfCurrency(name: string): string | undefined {
   return IMF_CURRENCY_NAMES[name.trim().replace(/\s+/g, " ").toLowerCase()];
 }
 
-const lastDayOfMonth = (year: number, month: number): IsoDate => new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+const lastDayOfMonth = (year: number, month: number): IsoDate =>
+  new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
 
 /** `March 02, 2026` to ISO. */
 function headerDate(text: string): IsoDate | undefined {
@@ -75,10 +143,18 @@ const imf = defineAdapter({
     const today = todayIn(TIME_ZONE);
     const { from, to } = range.kind === "range" ? range : { from: addDays(today.slice(0, 8) + "01", -1), to: today };
     const docs: FeedDocument[] = [];
-    for (let year = Number(from.slice(0, 4)), month = Number(from.slice(5, 7)); `${year}-${String(month).padStart(2, "0")}` <= to.slice(0, 7); month === 12 ? ((month = 1), year++) : month++) {
+    for (
+      let year = Number(from.slice(0, 4)), month = Number(from.slice(5, 7));
+      `${year}-${String(month).padStart(2, "0")}` <= to.slice(0, 7);
+      month === 12 ? ((month = 1), year++) : month++
+    ) {
       const day = lastDayOfMonth(year, month);
       for (const report of ["REP", "SDRCV"]) {
-        docs.push(await http.get(`${ENDPOINT}?SelectDate=${day}&reportType=${report}&tsvflag=Y`, { accept: "text/tab-separated-values, application/vnd.ms-excel, text/plain" }));
+        docs.push(
+          await http.get(`${ENDPOINT}?SelectDate=${day}&reportType=${report}&tsvflag=Y`, {
+            accept: "text/tab-separated-values, application/vnd.ms-excel, text/plain",
+          }),
+        );
       }
     }
     return docs;
@@ -110,7 +186,8 @@ const imf = defineAdapter({
         continue;
       }
       const marker = /\((\d)\)\s*$/.exec(label);
-      if (marker && marker[1] !== "1") throw new FeedError(ID, `line ${n + 1}: "${label}" carries note (${marker[1]}), whose unit is not known here`);
+      if (marker && marker[1] !== "1")
+        throw new FeedError(ID, `line ${n + 1}: "${label}" carries note (${marker[1]}), whose unit is not known here`);
       const currency = imfCurrency(label.replace(/\(\d\)\s*$/, ""));
       if (!currency) throw new FeedError(ID, `line ${n + 1}: unknown currency name "${label}"`);
       if (sdr && currency !== "USD") continue; // SDRCV serves only the dollar's SDR value

@@ -3,7 +3,21 @@
 // (1, 10, 100 … units, kept as unitMultiplier), so LTL per N foreign units (Direct). The litas was replaced by the
 // euro on 1 January 2015, from when the same service (tp=EU) gives 1 EUR = X foreign: a different base currency,
 // which this LTL source does not mix in; it is a historical-only source.
-import { FeedError, addDays, asArray, decodeText, defineAdapter, isIsoDate, parseXml, perUnits, requireDecimal, weekday, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  parseXml,
+  perUnits,
+  requireDecimal,
+  weekday,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "LB";
 const ENDPOINT = "https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates";
@@ -50,19 +64,27 @@ const lb = defineAdapter({
     const root = doc.FxRates as Node | string | undefined;
     if (root === undefined) throw new FeedError(ID, "not a getFxRates answer: no FxRates root");
     if (typeof root !== "object") return []; // <FxRates/>: no rates that day
-    if (root.OprlErr !== undefined) throw new FeedError(ID, `the service reports an error: ${JSON.stringify(root.OprlErr).slice(0, 200)}`);
+    if (root.OprlErr !== undefined)
+      throw new FeedError(ID, `the service reports an error: ${JSON.stringify(root.OprlErr).slice(0, 200)}`);
     return asArray(root.FxRate as Node[]).map((fx, i): RateRecord => {
       const type = String(fx.Tp ?? "");
-      if (type !== "LT") throw new FeedError(ID, `FxRate ${i}: type "${type}" is not the litas table LT (euro-based rates are not litas rates)`);
+      if (type !== "LT")
+        throw new FeedError(
+          ID,
+          `FxRate ${i}: type "${type}" is not the litas table LT (euro-based rates are not litas rates)`,
+        );
       const date = String(fx.Dt ?? "");
       if (!isIsoDate(date)) throw new FeedError(ID, `FxRate ${i}: Dt "${date}" is not a date`);
       const amounts = asArray(fx.CcyAmt as Node[]);
-      if (amounts.length !== 2 || amounts[0]!.Ccy !== "LTL") throw new FeedError(ID, `FxRate ${i} of ${date}: expected an LTL amount and a foreign amount`);
+      if (amounts.length !== 2 || amounts[0]!.Ccy !== "LTL")
+        throw new FeedError(ID, `FxRate ${i} of ${date}: expected an LTL amount and a foreign amount`);
       const currency = String(amounts[1]!.Ccy ?? "");
-      if (!CODE.test(currency) || currency === "LTL") throw new FeedError(ID, `FxRate ${i} of ${date}: Ccy "${currency}" is not a foreign currency code`);
+      if (!CODE.test(currency) || currency === "LTL")
+        throw new FeedError(ID, `FxRate ${i} of ${date}: Ccy "${currency}" is not a foreign currency code`);
       const litas = requireDecimal(ID, amounts[0]!.Amt, `${currency} of ${date} LTL amount`);
       const units = requireDecimal(ID, amounts[1]!.Amt, `${currency} of ${date} amount`);
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${currency} of ${date}: amount "${units}" is not a whole number of units`);
+      if (!/^[1-9]\d*$/.test(units))
+        throw new FeedError(ID, `${currency} of ${date}: amount "${units}" is not a whole number of units`);
       return { effectiveDate: date, currency, ...perUnits(litas, units) };
     });
   },

@@ -8,7 +8,18 @@
 import * as cheerio from "cheerio";
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isoFromParts, perUnits, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isoFromParts,
+  perUnits,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "MAS";
@@ -55,7 +66,10 @@ export function downloadForm(html: string, from: string, to: string): string {
   form.append(`${P}EndMonthDropDownList`, String(Number(to.slice(5, 7))));
   form.append(`${P}FrequencyDropDownList`, "D");
   form.append(`${P}DownloadButton`, "Download");
-  const boxes = $('input[type="checkbox"][name*="CheckBoxList"]').map((_i, el) => $(el).attr("name") ?? "").get().filter((n) => n.startsWith(P));
+  const boxes = $('input[type="checkbox"][name*="CheckBoxList"]')
+    .map((_i, el) => $(el).attr("name") ?? "")
+    .get()
+    .filter((n) => n.startsWith(P));
   if (boxes.length === 0) throw new FeedError(ID, "no currency checkboxes on the ExchangeRates.aspx page");
   for (const box of boxes) form.append(box, "on");
   return form.toString();
@@ -92,7 +106,11 @@ const mas = defineAdapter({
       docs.push(
         await session.post(PAGE, downloadForm(decodeText(ID, page.body), start, end), {
           accept: "text/csv, */*",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: PAGE, Origin: "https://eservices.mas.gov.sg" },
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Referer: PAGE,
+            Origin: "https://eservices.mas.gov.sg",
+          },
         }),
       );
     }
@@ -101,10 +119,11 @@ const mas = defineAdapter({
 
   parse(body, { contentType }) {
     const text = decodeText(ID, body);
-    if (contentType && /html/i.test(contentType) || /^\s*<(!doctype|html)/i.test(text)) {
+    if ((contentType && /html/i.test(contentType)) || /^\s*<(!doctype|html)/i.test(text)) {
       // The form page itself carries no rates; make sure it is that page.
       if (text.trim() === "") throw new FeedError(ID, "empty body where the ExchangeRates.aspx page was expected");
-      if (!text.includes(`${P}DownloadButton`)) throw new FeedError(ID, "an HTML page that is not the ExchangeRates.aspx form (an error page?)");
+      if (!text.includes(`${P}DownloadButton`))
+        throw new FeedError(ID, "an HTML page that is not the ExchangeRates.aspx form (an error page?)");
       return [];
     }
     expectFeedText(ID, text, "CSV");
@@ -137,7 +156,8 @@ const mas = defineAdapter({
       if (row[0]) year = row[0];
       if (row[1]) month = monthNumber(row[1]);
       const date = month ? isoFromParts(year, month, row[2] ?? "") : undefined;
-      if (!date || !/^\d{1,2}$/.test(row[2] ?? "")) throw new FeedError(ID, `row "${row.slice(0, 3).join(",")}" has no valid year, month and day`);
+      if (!date || !/^\d{1,2}$/.test(row[2] ?? ""))
+        throw new FeedError(ID, `row "${row.slice(0, 3).join(",")}" has no valid year, month and day`);
       for (const [c, { currency, units }] of columns) {
         const raw = row[c] ?? "";
         if (raw === "" || raw === "-" || /^n\.?a\.?$/i.test(raw)) continue;

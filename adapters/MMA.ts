@@ -2,12 +2,36 @@
 // JSON; one file holds the whole history, newest first. MVR per 1 USD (Direct). Dates look like `22 January 2020`.
 // The file repeats some dates; the first entry (the newest) is kept. Entries dated with two days, such as
 // `08/09 February 2021`, do not say which day the figure is for: they are skipped, never guessed.
-import { FeedError, decodeText, defineAdapter, isoFromParts, jsonNumberText, parseJsonExact, readDecimal, todayIn, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  todayIn,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "MMA";
 const ENDPOINT = "https://www.mma.gov.mv/JSON/referencerates.json";
 const TIME_ZONE = "Indian/Maldives";
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const TWO_DAYS = /^\d{1,2}\s*\/\s*\d{1,2}\s+[A-Za-z]+\s+\d{4}$/;
 
 interface MmaRow {
@@ -53,7 +77,8 @@ const mma = defineAdapter({
     const seen = new Set<IsoDate>();
     const records: RateRecord[] = [];
     (json as MmaRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null || !("Date" in row) || !("Rate" in row)) throw new FeedError(ID, `entry ${i} is not a {Date, Rate} object`);
+      if (typeof row !== "object" || row === null || !("Date" in row) || !("Rate" in row))
+        throw new FeedError(ID, `entry ${i} is not a {Date, Rate} object`);
       const text = typeof row.Date === "string" ? row.Date.trim() : "";
       if (TWO_DAYS.test(text)) return;
       const date = dayMonthYear(text);

@@ -2,7 +2,18 @@
 // GetExchangeRates). The SOAP result element holds an escaped inner XML document
 // (MNBExchangeRates/Day[@date]/Rate[@unit, @curr]) with decimal commas. HUF per `unit` units
 // (Direct): a unit of 100 is kept as unitMultiplier 2 with the published figure.
-import { FeedError, asArray, decodeText, defineAdapter, isIsoDate, parseXml, perUnits, recentDays, requireDecimal, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  parseXml,
+  perUnits,
+  recentDays,
+  requireDecimal,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "MNB";
 const TIME_ZONE = "Europe/Budapest";
@@ -12,8 +23,38 @@ const SOAP_ACTION = "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/GetExc
 
 /** The currencies asked for. */
 export const MNB_CURRENCIES = [
-  "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "IDR", "ILS", "INR", "ISK", "JPY", "KRW",
-  "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "RSD", "RUB", "SEK", "SGD", "THB", "TRY", "UAH", "USD", "ZAR",
+  "AUD",
+  "BRL",
+  "CAD",
+  "CHF",
+  "CNY",
+  "CZK",
+  "DKK",
+  "EUR",
+  "GBP",
+  "HKD",
+  "IDR",
+  "ILS",
+  "INR",
+  "ISK",
+  "JPY",
+  "KRW",
+  "MXN",
+  "MYR",
+  "NOK",
+  "NZD",
+  "PHP",
+  "PLN",
+  "RON",
+  "RSD",
+  "RUB",
+  "SEK",
+  "SGD",
+  "THB",
+  "TRY",
+  "UAH",
+  "USD",
+  "ZAR",
 ] as const;
 
 type Node = Record<string, unknown>;
@@ -79,9 +120,11 @@ const mnb = defineAdapter({
     const soapBody = child(child(soap, "Envelope"), "Body");
     if (soapBody === undefined) throw new FeedError(ID, "not a SOAP answer: no Envelope/Body");
     const fault = child(soapBody, "Fault");
-    if (fault !== undefined) throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring").slice(0, 200)}`);
+    if (fault !== undefined)
+      throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring").slice(0, 200)}`);
     const result = child(child(soapBody, "GetExchangeRatesResponse"), "GetExchangeRatesResult");
-    if (typeof result !== "string") throw new FeedError(ID, "not a GetExchangeRates answer: no GetExchangeRatesResult text");
+    if (typeof result !== "string")
+      throw new FeedError(ID, "not a GetExchangeRates answer: no GetExchangeRatesResult text");
     const inner = child(parseXml(ID, result), "MNBExchangeRates");
     if (inner === undefined) throw new FeedError(ID, "the result is not an MNBExchangeRates document");
     const records: RateRecord[] = [];
@@ -95,7 +138,8 @@ const mnb = defineAdapter({
         if (raw === undefined || raw === "") continue; // no rate that day
         const value = requireDecimal(ID, raw, `${currency} on ${date}`, { decimalComma: true });
         const unit = rate["@unit"];
-        if (typeof unit !== "string" || !/^[1-9]\d*$/.test(unit)) throw new FeedError(ID, `${currency} on ${date}: unit "${String(unit)}" is not a whole number`);
+        if (typeof unit !== "string" || !/^[1-9]\d*$/.test(unit))
+          throw new FeedError(ID, `${currency} on ${date}: unit "${String(unit)}" is not a whole number`);
         records.push({ effectiveDate: date, currency, ...perUnits(value, unit) });
       }
     }

@@ -4,7 +4,16 @@
 // indices I44 and TWI (3-character codes that are no currencies) are skipped, XDR is kept.
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isIsoDate, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isIsoDate,
+  readDecimal,
+  recentDays,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "NB";
 const TIME_ZONE = "Europe/Oslo";
@@ -50,10 +59,21 @@ const nb = defineAdapter({
     const header = rows[0] ?? [];
     const column = (name: string) => {
       const at = header.indexOf(name);
-      if (at < 0) throw new FeedError(ID, `not a Norges Bank SDMX-CSV answer: no ${name} column in "${header.join(",").slice(0, 80)}"`);
+      if (at < 0)
+        throw new FeedError(
+          ID,
+          `not a Norges Bank SDMX-CSV answer: no ${name} column in "${header.join(",").slice(0, 80)}"`,
+        );
       return at;
     };
-    const [freq, base, quote, mult, period, value] = ["FREQ", "BASE_CUR", "QUOTE_CUR", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE"].map(column) as number[];
+    const [freq, base, quote, mult, period, value] = [
+      "FREQ",
+      "BASE_CUR",
+      "QUOTE_CUR",
+      "UNIT_MULT",
+      "TIME_PERIOD",
+      "OBS_VALUE",
+    ].map(column) as number[];
     const records: RateRecord[] = [];
     for (let i = 1; i < rows.length; i++) {
       const row = rows[i]!;
@@ -61,7 +81,8 @@ const nb = defineAdapter({
       if (row[freq!] !== "B") continue;
       const currency = row[base!] ?? "";
       if (INDICES.has(currency)) continue;
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${where}: BASE_CUR "${currency}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `${where}: BASE_CUR "${currency}" is not a currency code`);
       if (row[quote!] !== "NOK") throw new FeedError(ID, `${where}: QUOTE_CUR "${row[quote!]}" is not NOK`);
       const raw = row[value!] ?? "";
       if (raw === "" || raw === "NaN") continue; // no observation
@@ -71,7 +92,11 @@ const nb = defineAdapter({
       if (rate === undefined) throw new FeedError(ID, `${where}: OBS_VALUE "${raw}" is not a decimal`);
       const unit = row[mult!] ?? "";
       if (!/^\d$/.test(unit)) throw new FeedError(ID, `${where}: UNIT_MULT "${unit}" is not 0-9`);
-      records.push(unit === "0" ? { effectiveDate: date, currency, rate } : { effectiveDate: date, currency, rate, unitMultiplier: Number(unit) });
+      records.push(
+        unit === "0"
+          ? { effectiveDate: date, currency, rate }
+          : { effectiveDate: date, currency, rate, unitMultiplier: Number(unit) },
+      );
     }
     return records;
   },

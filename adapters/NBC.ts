@@ -73,17 +73,24 @@ const nbc = defineAdapter({
     const $ = cheerio.load(text);
     const form = $("form#fm-ex").text().replace(/\s+/g, " ");
     const dated = /Exchange Rate on : (\d{4}-\d{2}-\d{2})/.exec(form);
-    if (!dated) throw new FeedError(ID, "not the NBC exchange-rate page: no \"Exchange Rate on\" date (an error or WAF page?)");
+    if (!dated)
+      throw new FeedError(ID, 'not the NBC exchange-rate page: no "Exchange Rate on" date (an error or WAF page?)');
     const date = dated[1]!;
     if (!isIsoDate(date)) throw new FeedError(ID, `"Exchange Rate on" date "${date}" is not a real date`);
     const official = /Official Exchange Rate : ([\d.,]+) KHR \/ USD/.exec(form);
     if (!official) throw new FeedError(ID, `no "Official Exchange Rate ... KHR / USD" for ${date}`);
-    const records: RateRecord[] = [{ effectiveDate: date, currency: "USD", rate: requireDecimal(ID, official[1], `USD official rate on ${date}`) }];
+    const records: RateRecord[] = [
+      { effectiveDate: date, currency: "USD", rate: requireDecimal(ID, official[1], `USD official rate on ${date}`) },
+    ];
 
     const table = $("table.tbl-responsive").first();
-    if (table.length === 0 || !/<\/table>/.test(text.slice(text.indexOf("tbl-responsive")))) throw new FeedError(ID, `no complete rates table for ${date}`);
+    if (table.length === 0 || !/<\/table>/.test(text.slice(text.indexOf("tbl-responsive"))))
+      throw new FeedError(ID, `no complete rates table for ${date}`);
     const rows = table.find("tr").toArray();
-    const labels = $(rows[0]).children("td").toArray().map((td) => $(td).text().trim());
+    const labels = $(rows[0])
+      .children("td")
+      .toArray()
+      .map((td) => $(td).text().trim());
     const col = (label: string) => {
       const i = labels.indexOf(label);
       if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
@@ -91,14 +98,19 @@ const nbc = defineAdapter({
     };
     const [symbolCol, unitCol, averageCol] = [col("Symbol"), col("Unit"), col("Average")];
     for (const row of rows.slice(1)) {
-      const cells = $(row).children("td").toArray().map((td) => $(td).text().trim());
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
+      const cells = $(row)
+        .children("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
       const symbol = /^([A-Z]{3})\/KHR$/.exec(cells[symbolCol]!);
       if (!symbol) throw new FeedError(ID, `symbol "${cells[symbolCol]}" on ${date} is not XXX/KHR`);
       if (LEFT_OUT.has(symbol[1]!)) continue;
       const currency = RENAMED[symbol[1]!] ?? symbol[1]!;
       const units = cells[unitCol]!;
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${currency} on ${date}: Unit "${units}" is not a whole number`);
+      if (!/^[1-9]\d*$/.test(units))
+        throw new FeedError(ID, `${currency} on ${date}: Unit "${units}" is not a whole number`);
       const average = requireDecimal(ID, cells[averageCol], `${currency} Average on ${date}`);
       records.push({ effectiveDate: date, currency, ...perUnits(average, units) });
     }

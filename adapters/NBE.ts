@@ -1,7 +1,21 @@
 // National Bank of Ethiopia: the daily indicative rates of the birr, as JSON, one call per day.
 // The official figure is `weighted_average` (the interbank weighted average), ETB per 1 foreign unit (Direct);
 // buying and selling rates are published beside it and ignored. Since the float of July 2024.
-import { FeedError, addDays, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, recentDays, weekday, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  weekday,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "NBE";
 const ENDPOINT = "https://api.nbe.gov.et/api/filter-exchange-rates";
@@ -54,7 +68,8 @@ const nbe = defineAdapter({
     const records: RateRecord[] = [];
     (json.data as NbeRow[]).forEach((row, i) => {
       const code = typeof row?.currency?.code === "string" ? row.currency.code.trim() : "";
-      if (!CODE.test(code)) throw new FeedError(ID, `data[${i}]: currency code "${String(row?.currency?.code)}" is not ISO 4217`);
+      if (!CODE.test(code))
+        throw new FeedError(ID, `data[${i}]: currency code "${String(row?.currency?.code)}" is not ISO 4217`);
       const date = typeof row.date === "string" ? row.date.slice(0, 10) : "";
       if (!isIsoDate(date)) throw new FeedError(ID, `data[${i}] (${code}): date "${String(row.date)}" is not a date`);
       const raw = jsonNumberText(row.weighted_average);

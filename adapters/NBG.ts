@@ -72,7 +72,8 @@ const nbg = defineAdapter({
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBG currencies answer: no array");
     const out: RateRecord[] = [];
     for (const set of json as Node[]) {
-      if (typeof set !== "object" || set === null || !Array.isArray(set.currencies)) throw new FeedError(ID, "not an NBG currencies answer: a set without currencies");
+      if (typeof set !== "object" || set === null || !Array.isArray(set.currencies))
+        throw new FeedError(ID, "not an NBG currencies answer: a set without currencies");
       const date = typeof set.date === "string" ? set.date.slice(0, 10) : "";
       if (!isIsoDate(date)) throw new FeedError(ID, `set date "${String(set.date)}" is not a date`);
       for (const c of asArray(set.currencies as Node[])) {
@@ -82,7 +83,8 @@ const nbg = defineAdapter({
         if (c.rate === null) continue; // no rate for that currency
         const raw = jsonNumberText(c.rate);
         const value = raw === undefined ? undefined : readDecimal(raw);
-        if (!value || !/[1-9]/.test(value)) throw new FeedError(ID, `${where}: rate "${String(raw)}" is not a positive decimal`);
+        if (!value || !/[1-9]/.test(value))
+          throw new FeedError(ID, `${where}: rate "${String(raw)}" is not a positive decimal`);
         // rateFormated is the bank's own rendering (four decimals); it must be the same figure.
         const formatted = typeof c.rateFormated === "string" ? readDecimal(c.rateFormated) : undefined;
         if (typeof c.rateFormated === "string" && (!formatted || trimZeros(formatted) !== trimZeros(value))) {
@@ -90,7 +92,8 @@ const nbg = defineAdapter({
         }
         const rate = formatted ?? value;
         const quantity = jsonNumberText(c.quantity);
-        if (!quantity || !/^[1-9]\d*$/.test(quantity)) throw new FeedError(ID, `${where}: quantity "${String(quantity)}" is not a whole number`);
+        if (!quantity || !/^[1-9]\d*$/.test(quantity))
+          throw new FeedError(ID, `${where}: quantity "${String(quantity)}" is not a whole number`);
         out.push({ effectiveDate: date, currency: code, ...perUnits(rate, quantity) });
       }
     }

@@ -52,7 +52,10 @@ const nbk = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-3);
+    const days =
+      range.kind === "range"
+        ? weekdaysBetween(range.from, range.to)
+        : weekdaysBetween(addDays(today, -4), today).slice(-3);
     const docs: FeedDocument[] = [];
     for (const day of days) docs.push(await http.get(dayUrl(day), { accept: "application/xml, text/xml" }));
     return docs;
@@ -61,7 +64,8 @@ const nbk = defineAdapter({
   parse(body) {
     const doc = parseXml(ID, decodeText(ID, body));
     const rates = doc.rates as Node | undefined;
-    if (!rates || typeof rates !== "object") throw new FeedError(ID, "not a National Bank of Kazakhstan rates answer: no rates root");
+    if (!rates || typeof rates !== "object")
+      throw new FeedError(ID, "not a National Bank of Kazakhstan rates answer: no rates root");
     const date = fromDayMonthYear(text(rates.date));
     if (!date) throw new FeedError(ID, `date "${text(rates.date)}" is not DD.MM.YYYY`);
     const out: RateRecord[] = [];
@@ -70,9 +74,11 @@ const nbk = defineAdapter({
       if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `item title "${currency}" is not a currency code`);
       const raw = text(item.description);
       const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} on ${date}: description "${raw}" is not a positive decimal`);
+      if (rate === undefined || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${currency} on ${date}: description "${raw}" is not a positive decimal`);
       const quant = text(item.quant);
-      if (!/^[1-9]\d*$/.test(quant)) throw new FeedError(ID, `${currency} on ${date}: quant "${quant}" is not a whole number`);
+      if (!/^[1-9]\d*$/.test(quant))
+        throw new FeedError(ID, `${currency} on ${date}: quant "${quant}" is not a whole number`);
       out.push({ effectiveDate: date, currency, ...perUnits(rate, quant) });
     }
     return out;

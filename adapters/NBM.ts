@@ -42,13 +42,17 @@ function rows(root: Node, element: string, metals: boolean): RateRecord[] {
   if (weekday(date) > 5) return []; // weekend-dated prices
   return asArray(root[element] as Node | Node[]).map((node): RateRecord => {
     const currency = text(node.CharCode);
-    if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${element} CharCode "${currency}" is not a currency code`);
-    if (metals !== METALS.has(currency)) throw new FeedError(ID, `${currency} is not expected in a ${metals ? "metal" : "currency"} list`);
+    if (!/^[A-Z]{3}$/.test(currency))
+      throw new FeedError(ID, `${element} CharCode "${currency}" is not a currency code`);
+    if (metals !== METALS.has(currency))
+      throw new FeedError(ID, `${currency} is not expected in a ${metals ? "metal" : "currency"} list`);
     const raw = text(node.Value);
     const value = readDecimal(raw);
-    if (value === undefined || !/[1-9]/.test(value)) throw new FeedError(ID, `${currency} on ${date}: Value "${raw}" is not a positive decimal`);
+    if (value === undefined || !/[1-9]/.test(value))
+      throw new FeedError(ID, `${currency} on ${date}: Value "${raw}" is not a positive decimal`);
     const nominal = text(node.Nominal);
-    if (!/^[1-9]\d*$/.test(nominal)) throw new FeedError(ID, `${currency} on ${date}: Nominal "${nominal}" is not a whole number`);
+    if (!/^[1-9]\d*$/.test(nominal))
+      throw new FeedError(ID, `${currency} on ${date}: Nominal "${nominal}" is not a whole number`);
     if (!metals) return { effectiveDate: date, currency, ...perUnits(value, nominal) };
     if (nominal !== "1") throw new FeedError(ID, `${currency} on ${date}: a metal price for ${nominal} grams`);
     return { effectiveDate: date, currency, rate: multiply(value, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" };
@@ -77,7 +81,10 @@ const nbm = defineAdapter({
 
   async fetch(range, { http }) {
     const today = todayIn(TIME_ZONE);
-    const days = range.kind === "range" ? weekdaysBetween(range.from, range.to) : weekdaysBetween(addDays(today, -4), today).slice(-2);
+    const days =
+      range.kind === "range"
+        ? weekdaysBetween(range.from, range.to)
+        : weekdaysBetween(addDays(today, -4), today).slice(-2);
     const accept = "application/xml, text/xml";
     const docs: FeedDocument[] = [];
     for (const day of days) {

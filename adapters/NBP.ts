@@ -29,15 +29,22 @@ function parseTables(tables: unknown[]): RateRecord[] {
   const records: RateRecord[] = [];
   for (const [t, table] of tables.entries()) {
     if (!isNode(table) || !Array.isArray(table.rates)) throw new FeedError(ID, `tables[${t}] has no rates`);
-    if (table.table !== "A" && table.table !== "B") throw new FeedError(ID, `table "${String(table.table)}" is not the mid-rate table A or B`);
+    if (table.table !== "A" && table.table !== "B")
+      throw new FeedError(ID, `table "${String(table.table)}" is not the mid-rate table A or B`);
     const date = typeof table.effectiveDate === "string" ? table.effectiveDate : "";
-    if (!isIsoDate(date)) throw new FeedError(ID, `table ${String(table.no)}: effectiveDate "${String(table.effectiveDate)}" is not a date`);
+    if (!isIsoDate(date))
+      throw new FeedError(
+        ID,
+        `table ${String(table.no)}: effectiveDate "${String(table.effectiveDate)}" is not a date`,
+      );
     for (const r of table.rates as unknown[]) {
       const code = isNode(r) && typeof r.code === "string" ? r.code : "";
-      if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `table ${String(table.no)}: code "${code}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(code))
+        throw new FeedError(ID, `table ${String(table.no)}: code "${code}" is not a currency code`);
       const raw = jsonNumberText((r as Node).mid);
       const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (rate === undefined) throw new FeedError(ID, `${code} in table ${String(table.no)}: mid "${String(raw)}" is not a decimal`);
+      if (rate === undefined)
+        throw new FeedError(ID, `${code} in table ${String(table.no)}: mid "${String(raw)}" is not a decimal`);
       records.push({ effectiveDate: date, currency: code, rate });
     }
   }
@@ -51,11 +58,17 @@ function parseGold(prices: unknown[]): RateRecord[] {
     const raw = jsonNumberText((p as Node).cena);
     const perGram = raw === undefined ? undefined : readDecimal(raw);
     if (perGram === undefined) throw new FeedError(ID, `gold price of ${date}: "${String(raw)}" is not a decimal`);
-    return { effectiveDate: date, currency: "XAU", rate: multiply(perGram, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" as const };
+    return {
+      effectiveDate: date,
+      currency: "XAU",
+      rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
+      derivation: "per-troy-ounce" as const,
+    };
   });
 }
 
-const isNotFound = (error: unknown) => error instanceof Error && error.name === "HttpError" && (error as { status?: number }).status === 404;
+const isNotFound = (error: unknown) =>
+  error instanceof Error && error.name === "HttpError" && (error as { status?: number }).status === 404;
 
 const nbp = defineAdapter({
   bank: {

@@ -25,16 +25,36 @@ const TIME_ZONE = "Europe/Minsk";
 
 /** Cur_ID to ISO code and scale (units per quote), as the API lists them since the 2016 redenomination. */
 export const NBRB_CURRENCIES: Readonly<Record<string, { currency: string; scale: number }>> = {
-  "440": { currency: "AUD", scale: 1 }, "510": { currency: "AMD", scale: 1000 }, "514": { currency: "BRL", scale: 10 },
-  "449": { currency: "UAH", scale: 100 }, "450": { currency: "DKK", scale: 10 }, "513": { currency: "AED", scale: 10 },
-  "431": { currency: "USD", scale: 1 }, "512": { currency: "VND", scale: 100000 }, "451": { currency: "EUR", scale: 1 },
-  "452": { currency: "PLN", scale: 10 }, "508": { currency: "JPY", scale: 100 }, "511": { currency: "INR", scale: 100 },
-  "461": { currency: "IRR", scale: 100000 }, "453": { currency: "ISK", scale: 100 }, "371": { currency: "CAD", scale: 1 },
-  "462": { currency: "CNY", scale: 10 }, "394": { currency: "KWD", scale: 1 }, "454": { currency: "MDL", scale: 10 },
-  "448": { currency: "NZD", scale: 1 }, "455": { currency: "NOK", scale: 10 }, "456": { currency: "RUB", scale: 100 },
-  "457": { currency: "XDR", scale: 1 }, "421": { currency: "SGD", scale: 1 }, "458": { currency: "KGS", scale: 100 },
-  "459": { currency: "KZT", scale: 1000 }, "460": { currency: "TRY", scale: 10 }, "429": { currency: "GBP", scale: 1 },
-  "463": { currency: "CZK", scale: 100 }, "464": { currency: "SEK", scale: 10 }, "426": { currency: "CHF", scale: 1 },
+  "440": { currency: "AUD", scale: 1 },
+  "510": { currency: "AMD", scale: 1000 },
+  "514": { currency: "BRL", scale: 10 },
+  "449": { currency: "UAH", scale: 100 },
+  "450": { currency: "DKK", scale: 10 },
+  "513": { currency: "AED", scale: 10 },
+  "431": { currency: "USD", scale: 1 },
+  "512": { currency: "VND", scale: 100000 },
+  "451": { currency: "EUR", scale: 1 },
+  "452": { currency: "PLN", scale: 10 },
+  "508": { currency: "JPY", scale: 100 },
+  "511": { currency: "INR", scale: 100 },
+  "461": { currency: "IRR", scale: 100000 },
+  "453": { currency: "ISK", scale: 100 },
+  "371": { currency: "CAD", scale: 1 },
+  "462": { currency: "CNY", scale: 10 },
+  "394": { currency: "KWD", scale: 1 },
+  "454": { currency: "MDL", scale: 10 },
+  "448": { currency: "NZD", scale: 1 },
+  "455": { currency: "NOK", scale: 10 },
+  "456": { currency: "RUB", scale: 100 },
+  "457": { currency: "XDR", scale: 1 },
+  "421": { currency: "SGD", scale: 1 },
+  "458": { currency: "KGS", scale: 100 },
+  "459": { currency: "KZT", scale: 1000 },
+  "460": { currency: "TRY", scale: 10 },
+  "429": { currency: "GBP", scale: 1 },
+  "463": { currency: "CZK", scale: 100 },
+  "464": { currency: "SEK", scale: 10 },
+  "426": { currency: "CHF", scale: 1 },
 };
 
 type Node = Record<string, unknown>;
@@ -42,7 +62,8 @@ type Node = Record<string, unknown>;
 function rows(body: Uint8Array): Node[] {
   const json = parseJsonExact(ID, decodeText(ID, body));
   if (!Array.isArray(json)) throw new FeedError(ID, "not an NBRB rates answer: no array");
-  if (json.some((r) => typeof r !== "object" || r === null)) throw new FeedError(ID, "not an NBRB rates answer: an entry is not an object");
+  if (json.some((r) => typeof r !== "object" || r === null))
+    throw new FeedError(ID, "not an NBRB rates answer: an entry is not an object");
   return json as Node[];
 }
 
@@ -95,7 +116,10 @@ const nbrb = defineAdapter({
         currency = typeof r.Cur_Abbreviation === "string" ? r.Cur_Abbreviation : "";
         scale = String(jsonNumberText(r.Cur_Scale) ?? "");
         if (known && (known.currency !== currency || String(known.scale) !== scale)) {
-          throw new FeedError(ID, `${where}: the list says ${scale} ${currency}, the id table ${known.scale} ${known.currency}`);
+          throw new FeedError(
+            ID,
+            `${where}: the list says ${scale} ${currency}, the id table ${known.scale} ${known.currency}`,
+          );
         }
       } else {
         if (!known) throw new FeedError(ID, `${where}: unknown currency id in a dynamics answer`);
@@ -110,7 +134,8 @@ const nbrb = defineAdapter({
       if (r.Cur_OfficialRate === null) return; // no rate set that day
       const raw = jsonNumberText(r.Cur_OfficialRate);
       const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate)) throw new FeedError(ID, `${where}: Cur_OfficialRate "${String(raw)}" is not a positive decimal`);
+      if (!rate || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${where}: Cur_OfficialRate "${String(raw)}" is not a positive decimal`);
       out.push({ effectiveDate: date, currency, ...perUnits(rate, scale) });
     });
     return out;

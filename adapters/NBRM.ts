@@ -47,7 +47,11 @@ const nbrm = defineAdapter({
 
   async fetch(range, { http }) {
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
-    return [await http.get(`${ENDPOINT}?StartDate=${ddmmyyyy(from)}&EndDate=${ddmmyyyy(to)}&format=json`, { accept: "application/json" })];
+    return [
+      await http.get(`${ENDPOINT}?StartDate=${ddmmyyyy(from)}&EndDate=${ddmmyyyy(to)}&format=json`, {
+        accept: "application/json",
+      }),
+    ];
   },
 
   parse(body) {
@@ -57,15 +61,18 @@ const nbrm = defineAdapter({
     (json as Node[]).forEach((row, i) => {
       if (typeof row !== "object" || row === null) throw new FeedError(ID, `entry ${i} is not an object`);
       const currency = typeof row.oznaka === "string" ? row.oznaka.trim() : "";
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `entry ${i}: oznaka "${String(row.oznaka)}" is not a currency code`);
+      if (!/^[A-Z]{3}$/.test(currency))
+        throw new FeedError(ID, `entry ${i}: oznaka "${String(row.oznaka)}" is not a currency code`);
       if (currency === "MKD") return;
       const date = typeof row.datum === "string" ? row.datum.slice(0, 10) : "";
       if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: datum "${String(row.datum)}" is not a date`);
       const raw = jsonNumberText(row.sreden);
       const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} on ${date}: sreden "${String(raw)}" is not a positive decimal`);
+      if (!rate || !/[1-9]/.test(rate))
+        throw new FeedError(ID, `${currency} on ${date}: sreden "${String(raw)}" is not a positive decimal`);
       const nomin = jsonNumberText(row.nomin);
-      if (!nomin || !/^[1-9]\d*$/.test(nomin)) throw new FeedError(ID, `${currency} on ${date}: nomin "${String(nomin)}" is not a whole number`);
+      if (!nomin || !/^[1-9]\d*$/.test(nomin))
+        throw new FeedError(ID, `${currency} on ${date}: nomin "${String(nomin)}" is not a whole number`);
       out.push({ effectiveDate: date, currency, ...perUnits(rate, nomin) });
     });
     return out;

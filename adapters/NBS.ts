@@ -48,11 +48,13 @@ async function page(http: HttpClient, url: string): Promise<string | undefined> 
   const html = decodeText(ID, doc.body);
   if (html.trim() === "") throw new FeedError(ID, `empty page at ${url}`);
   // The bank's own pages link within its application; a WAF or error page served with 200 does not.
-  if (!html.includes("ExchangeRateWebApp")) throw new FeedError(ID, `not the exchange rate application's page at ${url} (an error or WAF page?)`);
+  if (!html.includes("ExchangeRateWebApp"))
+    throw new FeedError(ID, `not the exchange rate application's page at ${url} (an error or WAF page?)`);
   return listIdOf(html);
 }
 
-const download = (id: string) => `${APP}/Download?ExchangeRateListID=${id}&ExchangeRateListTypeName=srednjiKurs&Format=xml`;
+const download = (id: string) =>
+  `${APP}/Download?ExchangeRateListID=${id}&ExchangeRateListTypeName=srednjiKurs&Format=xml`;
 const ddmmyyyy = (date: string) => `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 
 const nbs = defineAdapter({
@@ -87,7 +89,10 @@ const nbs = defineAdapter({
     const seen = new Set<string>();
     for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
       if (weekday(day) > 5) continue;
-      const id = await page(session, `${APP}/IndexByDate?isSearchExecuted=true&Date=${ddmmyyyy(day)}&ExchangeRateListTypeID=3`);
+      const id = await page(
+        session,
+        `${APP}/IndexByDate?isSearchExecuted=true&Date=${ddmmyyyy(day)}&ExchangeRateListTypeID=3`,
+      );
       if (!id || seen.has(id)) continue; // a holiday shows no list, or the list in force
       seen.add(id);
       docs.push(await session.get(download(id), { accept }));

@@ -4,7 +4,22 @@
 // An out-of-range date is answered with today's snapshot, so a snapshot whose Date differs from the date asked
 // for (in the URL) is not that day's and yields nothing. Saturday and Sunday snapshots only carry Friday's rates
 // forward and are dropped.
-import { FeedError, addDays, asArray, decodeText, defineAdapter, isIsoDate, parseXml, perUnits, requireDecimal, todayIn, weekday, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  asArray,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  parseXml,
+  perUnits,
+  requireDecimal,
+  todayIn,
+  weekday,
+  type FeedDocument,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "NBT";
 const ENDPOINT = "https://www.nbt.tj/en/kurs/export_xml.php";
@@ -53,7 +68,8 @@ const nbt = defineAdapter({
       for (let day = range.from; day <= range.to; day = addDays(day, 1)) if (weekday(day) <= 5) days.push(day);
     }
     const docs: FeedDocument[] = [];
-    for (const day of days) docs.push(await http.get(`${ENDPOINT}?date=${day}&export=xmlout`, { accept: "application/xml, text/xml" }));
+    for (const day of days)
+      docs.push(await http.get(`${ENDPOINT}?date=${day}&export=xmlout`, { accept: "application/xml, text/xml" }));
     return docs;
   },
 
@@ -68,10 +84,12 @@ const nbt = defineAdapter({
     if (weekday(date) > 5) return []; // a weekend carries Friday's rates forward
     return asArray(root.Valute as Node[]).map((v, i): RateRecord => {
       const code = typeof v.CharCode === "string" ? v.CharCode.trim() : "";
-      if (!CODE.test(code)) throw new FeedError(ID, `Valute ${i} of ${date}: CharCode "${String(v.CharCode)}" is not a currency code`);
+      if (!CODE.test(code))
+        throw new FeedError(ID, `Valute ${i} of ${date}: CharCode "${String(v.CharCode)}" is not a currency code`);
       const value = requireDecimal(ID, v.Value, `${code} of ${date} Value`);
       const nominal = requireDecimal(ID, v.Nominal, `${code} of ${date} Nominal`);
-      if (!/^[1-9]\d*$/.test(nominal)) throw new FeedError(ID, `${code} of ${date}: Nominal "${nominal}" is not a whole number`);
+      if (!/^[1-9]\d*$/.test(nominal))
+        throw new FeedError(ID, `${code} of ${date}: Nominal "${nominal}" is not a whole number`);
       return { effectiveDate: date, currency: code, ...perUnits(value, nominal) };
     });
   },

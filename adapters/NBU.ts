@@ -4,7 +4,22 @@
 // already quoted per troy ounce. The service has a row for every calendar day; the rate set on
 // Friday is carried over Saturday and Sunday, so weekend rows are dropped (the bank's effective
 // business days are Monday to Friday).
-import { FeedError, addDays, decodeText, defineAdapter, fromDayMonthYear, jsonNumberText, parseJsonExact, perUnits, readDecimal, recentDays, todayIn, weekday, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  addDays,
+  decodeText,
+  defineAdapter,
+  fromDayMonthYear,
+  jsonNumberText,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  recentDays,
+  todayIn,
+  weekday,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "NBU";
 const TIME_ZONE = "Europe/Kyiv";
@@ -38,7 +53,8 @@ const nbu = defineAdapter({
 
   async fetch(range, { http }) {
     // The rate set today is effective from the next business day: the latest window reaches tomorrow.
-    const { from, to } = range.kind === "range" ? range : { from: recentDays(TIME_ZONE, 10).from, to: addDays(todayIn(TIME_ZONE), 1) };
+    const { from, to } =
+      range.kind === "range" ? range : { from: recentDays(TIME_ZONE, 10).from, to: addDays(todayIn(TIME_ZONE), 1) };
     const url = `${ENDPOINT}?start=${compact(from)}&end=${compact(to)}&sort=exchangedate&order=asc&json`;
     return [await http.get(url, { accept: "application/json" })];
   },
@@ -48,7 +64,8 @@ const nbu = defineAdapter({
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBU exchange answer: not a JSON array");
     const records: RateRecord[] = [];
     for (const [i, row] of json.entries()) {
-      if (!isNode(row) || !("exchangedate" in row) || !("cc" in row)) throw new FeedError(ID, `row ${i} has no exchangedate or cc`);
+      if (!isNode(row) || !("exchangedate" in row) || !("cc" in row))
+        throw new FeedError(ID, `row ${i} has no exchangedate or cc`);
       const date = typeof row.exchangedate === "string" ? fromDayMonthYear(row.exchangedate) : undefined;
       if (!date) throw new FeedError(ID, `row ${i}: exchangedate "${String(row.exchangedate)}" is not DD.MM.YYYY`);
       if (weekday(date) >= 6) continue; // Friday's rate carried over the weekend
@@ -56,9 +73,11 @@ const nbu = defineAdapter({
       if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `row ${i}: cc "${currency}" is not a currency code`);
       const rawRate = jsonNumberText(row.rate);
       const rate = rawRate === undefined ? undefined : readDecimal(rawRate);
-      if (rate === undefined) throw new FeedError(ID, `${currency} on ${date}: rate "${String(rawRate)}" is not a decimal`);
+      if (rate === undefined)
+        throw new FeedError(ID, `${currency} on ${date}: rate "${String(rawRate)}" is not a decimal`);
       const units = jsonNumberText(row.units) ?? "";
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${currency} on ${date}: units "${units}" is not a whole number`);
+      if (!/^[1-9]\d*$/.test(units))
+        throw new FeedError(ID, `${currency} on ${date}: units "${units}" is not a whole number`);
       records.push({ effectiveDate: date, currency, ...perUnits(rate, units) });
     }
     return records;

@@ -2,7 +2,20 @@
 // Only buying and selling rates are published: the figure is their exact mean (derivation "mean"), NPR per
 // `unit` foreign units (Direct; JPY per 10, INR and KRW per 100, kept as unitMultiplier). A day whose date
 // does not parse is skipped. The payload is an array of days, or a JSON string holding one.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, mean, parseJsonExact, perUnits, readDecimal, recentDays, type FeedDocument, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  mean,
+  parseJsonExact,
+  perUnits,
+  readDecimal,
+  recentDays,
+  type FeedDocument,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "NRB";
 const ENDPOINT = "https://www.nrb.org.np/api/forex/v1/rates";
@@ -24,11 +37,19 @@ interface NrbAnswer {
   pagination?: { pages?: unknown } | null;
 }
 
-const pageUrl = (from: string, to: string, page: number) => `${ENDPOINT}?from=${from}&page=${page}&per_page=${PER_PAGE}&to=${to}`;
+const pageUrl = (from: string, to: string, page: number) =>
+  `${ENDPOINT}?from=${from}&page=${page}&per_page=${PER_PAGE}&to=${to}`;
 
 function answerOf(body: Uint8Array): NrbAnswer {
   const json = parseJsonExact(ID, decodeText(ID, body)) as NrbAnswer;
-  if (typeof json !== "object" || json === null || Array.isArray(json) || typeof json.data !== "object" || json.data === null || !("payload" in json.data)) {
+  if (
+    typeof json !== "object" ||
+    json === null ||
+    Array.isArray(json) ||
+    typeof json.data !== "object" ||
+    json.data === null ||
+    !("payload" in json.data)
+  ) {
     throw new FeedError(ID, "not an NRB forex answer: no data.payload");
   }
   return json;
@@ -39,12 +60,18 @@ function rateOf(r: NrbRate, where: string): RateRecord | undefined {
   if (!CODE.test(code)) throw new FeedError(ID, `${where}: iso3 "${String(r?.currency?.iso3)}" is not a currency code`);
   const buyText = jsonNumberText(r.buy);
   const sellText = jsonNumberText(r.sell);
-  if (buyText === undefined || sellText === undefined || buyText.trim() === "" || sellText.trim() === "") return undefined; // not quoted
+  if (buyText === undefined || sellText === undefined || buyText.trim() === "" || sellText.trim() === "")
+    return undefined; // not quoted
   const buy = readDecimal(buyText, { thousands: "," });
   const sell = readDecimal(sellText, { thousands: "," });
-  if (!buy || !sell) throw new FeedError(ID, `${where} (${code}): buy "${buyText}" / sell "${sellText}" are not decimals`);
+  if (!buy || !sell)
+    throw new FeedError(ID, `${where} (${code}): buy "${buyText}" / sell "${sellText}" are not decimals`);
   const unit = readDecimal(jsonNumberText(r.currency?.unit) ?? "");
-  if (!unit || !/^[1-9]\d*$/.test(unit)) throw new FeedError(ID, `${where} (${code}): unit "${String(jsonNumberText(r.currency?.unit))}" is not a whole number`);
+  if (!unit || !/^[1-9]\d*$/.test(unit))
+    throw new FeedError(
+      ID,
+      `${where} (${code}): unit "${String(jsonNumberText(r.currency?.unit))}" is not a whole number`,
+    );
   if (!/[1-9]/.test(buy) || !/[1-9]/.test(sell)) return undefined; // a zero placeholder
   // Equal sides: the published text is the figure itself.
   if (buy === sell) return { effectiveDate: "", currency: code, ...perUnits(buy, unit) };
@@ -79,8 +106,10 @@ const nrb = defineAdapter({
     const first = await http.get(pageUrl(from, to, 1), { accept: "application/json" });
     const docs: FeedDocument[] = [first];
     const pages = Number(jsonNumberText(answerOf(first.body).pagination?.pages) ?? "1");
-    if (!Number.isInteger(pages) || pages < 0 || pages > 1000) throw new FeedError(ID, `pagination.pages "${String(pages)}" is not a page count`);
-    for (let page = 2; page <= pages; page++) docs.push(await http.get(pageUrl(from, to, page), { accept: "application/json" }));
+    if (!Number.isInteger(pages) || pages < 0 || pages > 1000)
+      throw new FeedError(ID, `pagination.pages "${String(pages)}" is not a page count`);
+    for (let page = 2; page <= pages; page++)
+      docs.push(await http.get(pageUrl(from, to, page), { accept: "application/json" }));
     return docs;
   },
 
@@ -91,7 +120,8 @@ const nrb = defineAdapter({
     if (!Array.isArray(payload)) throw new FeedError(ID, "data.payload is not an array of days");
     const records: RateRecord[] = [];
     (payload as NrbDay[]).forEach((day, i) => {
-      if (typeof day !== "object" || day === null || !Array.isArray(day.rates)) throw new FeedError(ID, `payload[${i}] has no rates array`);
+      if (typeof day !== "object" || day === null || !Array.isArray(day.rates))
+        throw new FeedError(ID, `payload[${i}] has no rates array`);
       const date = typeof day.date === "string" ? day.date.slice(0, 10) : "";
       if (!isIsoDate(date)) return; // the API documents such days as unusable
       (day.rates as NrbRate[]).forEach((r, j) => {

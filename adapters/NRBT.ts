@@ -39,7 +39,8 @@ function layoutOf(ws: Worksheet): Layout | undefined {
       for (const [c, block] of banner) {
         const code = cellText(codes.getCell(c));
         if (block === "MID" && code !== "") {
-          if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `sheet "${ws.name}": "${code}" in the MID block is not a currency code`);
+          if (!/^[A-Z]{3}$/.test(code))
+            throw new FeedError(ID, `sheet "${ws.name}": "${code}" in the MID block is not a currency code`);
           mid.set(c, code);
         }
       }
@@ -92,13 +93,17 @@ const nrbt = defineAdapter({
           if (rate === undefined) {
             const text = cellText(cell);
             if (text === "" || /holiday|closed/i.test(text)) continue;
-            throw new FeedError(ID, `sheet "${ws.name}" ${cell.address}: "${text}" is neither a rate nor a holiday note`);
+            throw new FeedError(
+              ID,
+              `sheet "${ws.name}" ${cell.address}: "${text}" is neither a rate nor a holiday note`,
+            );
           }
           if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, rate });
         }
       }
     }
-    if (blocks === 0) throw new FeedError(ID, "no sheet with a MID block: not the NRBT average daily exchange rates workbook");
+    if (blocks === 0)
+      throw new FeedError(ID, "no sheet with a MID block: not the NRBT average daily exchange rates workbook");
     return records;
   },
 });

@@ -73,8 +73,17 @@ const pboc = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: { head?: unknown; searchlist?: unknown }; records?: unknown } | null;
-    if (typeof json !== "object" || json === null || typeof json.data !== "object" || json.data === null || !Array.isArray(json.records)) {
+    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+      data?: { head?: unknown; searchlist?: unknown };
+      records?: unknown;
+    } | null;
+    if (
+      typeof json !== "object" ||
+      json === null ||
+      typeof json.data !== "object" ||
+      json.data === null ||
+      !Array.isArray(json.records)
+    ) {
       throw new FeedError(ID, "not a CFETS central parity answer: no data and records");
     }
     const head = asArray(json.data.head as unknown[]).map(String);
@@ -87,7 +96,8 @@ const pboc = defineAdapter({
       if (!Array.isArray(rec.values)) throw new FeedError(ID, `records[${i}] (${date}): no values`);
       const values = rec.values as unknown[];
       // Values follow data.head; when some pairs were asked, they follow data.searchlist instead.
-      const labels = values.length === head.length ? head : values.length === searchlist.length ? searchlist : undefined;
+      const labels =
+        values.length === head.length ? head : values.length === searchlist.length ? searchlist : undefined;
       if (!labels) throw new FeedError(ID, `records[${i}] (${date}): ${values.length} values for ${head.length} pairs`);
       values.forEach((value, k) => {
         const raw = (jsonNumberText(value) ?? "").trim();

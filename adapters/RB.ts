@@ -3,7 +3,17 @@
 // numbers are read without losing digits. SEKETT (the krona against itself, always 1) is not a
 // rate and is dropped; EUR values before 1999-01-04 are the ECU and are published as XEU.
 // The API's values are rounded to 5 decimals (IDR comes out as 0.00055): they are kept as sent.
-import { FeedError, decodeText, defineAdapter, isIsoDate, jsonNumberText, parseJsonExact, readDecimal, recentDays, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isIsoDate,
+  jsonNumberText,
+  parseJsonExact,
+  readDecimal,
+  recentDays,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "RB";
 const TIME_ZONE = "Europe/Stockholm";
@@ -56,7 +66,8 @@ const rb = defineAdapter({
       if (obs.value === null || obs.value === undefined) continue; // no observation
       const raw = jsonNumberText(obs.value);
       const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (rate === undefined) throw new FeedError(ID, `${obs.seriesId} on ${date}: value "${String(raw)}" is not a decimal`);
+      if (rate === undefined)
+        throw new FeedError(ID, `${obs.seriesId} on ${date}: value "${String(raw)}" is not a decimal`);
       const currency = m[1] === "EUR" && date < EURO_START ? "XEU" : m[1]!;
       records.push({ effectiveDate: date, currency, rate });
     }

@@ -5,7 +5,16 @@
 // The file is fetched whole (no date parameters); it covers 2023 onward.
 import { parse as parseCsv } from "csv-parse/sync";
 
-import { FeedError, decodeText, defineAdapter, expectFeedText, isoFromParts, readDecimal, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  expectFeedText,
+  isoFromParts,
+  readDecimal,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "RBA";
 const FILE = "https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv";
@@ -64,7 +73,8 @@ const rba = defineAdapter({
       const unit = units[c] ?? "";
       if (unit === "Index") continue; // the trade-weighted index
       if (!/^[A-Z]{3}$/.test(unit)) throw new FeedError(ID, `column ${c + 1}: unit "${unit}" is not a currency code`);
-      if (titles[c] !== `A$1=${unit}`) throw new FeedError(ID, `column ${c + 1}: title "${titles[c]}" does not match its unit ${unit}`);
+      if (titles[c] !== `A$1=${unit}`)
+        throw new FeedError(ID, `column ${c + 1}: title "${titles[c]}" does not match its unit ${unit}`);
       columns.push({ at: c, currency: unit === "SDR" ? "XDR" : unit });
     }
     const records: RateRecord[] = [];
@@ -72,7 +82,8 @@ const rba = defineAdapter({
       const row = rows[i]!;
       const date = dateOf(row[0] ?? "");
       if (!date) throw new FeedError(ID, `data row ${i + 1}: date "${row[0]}" is not like 03-Jan-2023`);
-      if (row.length !== units.length) throw new FeedError(ID, `data row ${i + 1} (${date}) has ${row.length} cells, not ${units.length}: truncated?`);
+      if (row.length !== units.length)
+        throw new FeedError(ID, `data row ${i + 1} (${date}) has ${row.length} cells, not ${units.length}: truncated?`);
       for (const { at, currency } of columns) {
         const raw = row[at] ?? "";
         if (raw === "") continue; // no rate that day

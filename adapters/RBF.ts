@@ -70,7 +70,8 @@ const rbf = defineAdapter({
             if (!code) throw new FeedError(ID, `sheet "${ws.name}": unknown column label "${label}"`);
             columns.set(c, code);
           }
-          if (![...columns.values()].includes("USD")) throw new FeedError(ID, `sheet "${ws.name}": the "US$" column is missing`);
+          if (![...columns.values()].includes("USD"))
+            throw new FeedError(ID, `sheet "${ws.name}": the "US$" column is missing`);
           found = true;
           continue;
         }

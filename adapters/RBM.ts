@@ -56,7 +56,11 @@ const rbm = defineAdapter({
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(TIME_ZONE, 7) : range;
     if (addDays(from, 29) < to) throw new FeedError(ID, `a range of more than 30 days (${from} to ${to}) in one fetch`);
-    return [await http.post(ENDPOINT, `RateTypes=&StartDate=${mmddyyyy(from)}&EndDate=${mmddyyyy(to)}`, { accept: "text/html" })];
+    return [
+      await http.post(ENDPOINT, `RateTypes=&StartDate=${mmddyyyy(from)}&EndDate=${mmddyyyy(to)}`, {
+        accept: "text/html",
+      }),
+    ];
   },
 
   parse(body) {
@@ -65,7 +69,10 @@ const rbm = defineAdapter({
     const table = $("table#exchange-rates");
     if (table.length !== 1) throw new FeedError(ID, "not an RBM exchange-rates answer: no table#exchange-rates");
     if (!/<\/table>/.test(text)) throw new FeedError(ID, "truncated answer: the rates table is not closed");
-    const labels = table.find("thead th").toArray().map((th) => $(th).text().trim());
+    const labels = table
+      .find("thead th")
+      .toArray()
+      .map((th) => $(th).text().trim());
     const col = (label: string) => {
       const i = labels.indexOf(label);
       if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
@@ -74,8 +81,12 @@ const rbm = defineAdapter({
     const [currencyCol, middleCol, dateCol] = [col("Currency"), col("Middle"), col("Date")];
     const records: RateRecord[] = [];
     for (const row of table.find("tbody tr").toArray()) {
-      const cells = $(row).find("td").toArray().map((td) => $(td).text().trim());
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
+      const cells = $(row)
+        .find("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
       const currency = cells[currencyCol]!;
       if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `currency "${currency}" is not a three-letter code`);
       if (LEFT_OUT.has(currency)) continue;

@@ -7,11 +7,32 @@
 // client cannot yet be given an extra CA (see the report), so a live fetch may fail verification.
 import * as cheerio from "cheerio";
 
-import { FeedError, decodeText, defineAdapter, isoFromParts, requireDecimal, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  decodeText,
+  defineAdapter,
+  isoFromParts,
+  requireDecimal,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "RBV";
 const ENDPOINT = "https://www.rbv.gov.vu/index.php/en/exchange-rates?limit1=100000";
-const LONG_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const LONG_MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 export function rbvDate(raw: string): IsoDate {
@@ -61,17 +82,29 @@ const rbv = defineAdapter({
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rates list was expected");
     const $ = cheerio.load(text);
     const table = $("table#list_1_com_fabrik_1");
-    if (table.length !== 1) throw new FeedError(ID, "not the RBV exchange-rates list: no Fabrik table list_1_com_fabrik_1 (an error or WAF page?)");
-    if (!/<\/table>/.test(text.slice(text.indexOf("list_1_com_fabrik_1")))) throw new FeedError(ID, "truncated page: the list table is not closed");
-    const labels = table.find("thead tr.fabrik___heading th").toArray().map((th) => $(th).text().trim());
+    if (table.length !== 1)
+      throw new FeedError(
+        ID,
+        "not the RBV exchange-rates list: no Fabrik table list_1_com_fabrik_1 (an error or WAF page?)",
+      );
+    if (!/<\/table>/.test(text.slice(text.indexOf("list_1_com_fabrik_1"))))
+      throw new FeedError(ID, "truncated page: the list table is not closed");
+    const labels = table
+      .find("thead tr.fabrik___heading th")
+      .toArray()
+      .map((th) => $(th).text().trim());
     const dateCol = labels.indexOf("Date");
     if (dateCol < 0) throw new FeedError(ID, `no "Date" column (columns: ${labels.join(", ")})`);
     const currencyCols = labels.map((label, i) => ({ label, i })).filter((c) => /^[A-Z]{3}$/.test(c.label));
     if (currencyCols.length === 0) throw new FeedError(ID, "no currency columns in the list header");
     const records: RateRecord[] = [];
     for (const row of table.find("tbody tr.fabrik_row").toArray()) {
-      const cells = $(row).children("td").toArray().map((td) => $(td).text().trim());
-      if (cells.length !== labels.length) throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
+      const cells = $(row)
+        .children("td")
+        .toArray()
+        .map((td) => $(td).text().trim());
+      if (cells.length !== labels.length)
+        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
       const date = rbvDate(cells[dateCol]!);
       for (const { label: currency, i } of currencyCols) {
         const raw = cells[i]!;

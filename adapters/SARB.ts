@@ -57,7 +57,11 @@ const seriesUrl = (code: string, from: string, to: string) => `${API}/${code}/${
 function seriesOf(url: string): string {
   const m = /\/GetTimeseriesObservations\/([A-Z0-9]+)\//i.exec(url);
   const code = m?.[1]?.toUpperCase() ?? "";
-  if (!SARB_SERIES[code]) throw new FeedError(ID, `cannot tell the series from the URL "${url}" (known: ${Object.keys(SARB_SERIES).length} series)`);
+  if (!SARB_SERIES[code])
+    throw new FeedError(
+      ID,
+      `cannot tell the series from the URL "${url}" (known: ${Object.keys(SARB_SERIES).length} series)`,
+    );
   return code;
 }
 
@@ -105,15 +109,23 @@ const sarb = defineAdapter({
       // "Rand per US Dollar" / "Japan: Yen per Rand": the label must say the direction the map assumes.
       const labelPerRand = /per Rand$/i.test(label.trim());
       const labelRandPer = /^Rand per /i.test(label.trim());
-      if (perRand ? !labelPerRand : !labelRandPer) throw new FeedError(ID, `${where}: label "${label}" does not match ${currency} ${perRand ? "per Rand" : "Rand per"}`);
+      if (perRand ? !labelPerRand : !labelRandPer)
+        throw new FeedError(
+          ID,
+          `${where}: label "${label}" does not match ${currency} ${perRand ? "per Rand" : "Rand per"}`,
+        );
       const period = typeof obs.Period === "string" ? obs.Period.slice(0, 10) : "";
       if (!isIsoDate(period)) throw new FeedError(ID, `${where}: Period "${String(obs.Period)}" is not a date`);
-      const raw = obs.Value === null || obs.Value === undefined ? "" : jsonNumberText(obs.Value) ?? "";
+      const raw = obs.Value === null || obs.Value === undefined ? "" : (jsonNumberText(obs.Value) ?? "");
       if (raw.trim() === "") return; // no observation that day
       const value = readDecimal(raw);
       if (value === undefined) throw new FeedError(ID, `${where}: Value "${raw}" is not a decimal`);
       if (!/[1-9]/.test(value)) return; // 0 marks a missing observation
-      out.push(perRand ? { effectiveDate: period, currency, rate: value } : { effectiveDate: period, currency, rate: invert(value), derivation: "inverted" });
+      out.push(
+        perRand
+          ? { effectiveDate: period, currency, rate: value }
+          : { effectiveDate: period, currency, rate: invert(value), derivation: "inverted" },
+      );
     });
     return out;
   },

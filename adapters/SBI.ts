@@ -23,16 +23,44 @@ const TIME_ZONE = "Atlantic/Reykjavik";
 
 /** TimeSeries ID to ISO code: group 9 (official reference, middle) and group 7 (registered middle rates). */
 export const SBI_SERIES: Readonly<Record<string, string>> = {
-  "4055": "USD", "4061": "DKK", "4064": "EUR", "4085": "JPY", "4088": "CAD", "4091": "NOK", "4097": "XDR",
-  "4103": "GBP", "4106": "CHF", "4109": "SEK",
-  "29": "CNY", "31": "PLN", "35": "NGN", "36": "TWD", "37": "KRW", "38": "SRD", "39": "AUD", "40": "NZD",
-  "41": "HKD", "42": "HUF", "43": "ILS", "44": "ZAR", "45": "SGD", "46": "MXN", "48": "TRY", "50": "INR",
-  "52": "CZK", "53": "BRL", "74": "THB", "288": "JMD", "3503": "SAR", "19254": "KWD",
+  "4055": "USD",
+  "4061": "DKK",
+  "4064": "EUR",
+  "4085": "JPY",
+  "4088": "CAD",
+  "4091": "NOK",
+  "4097": "XDR",
+  "4103": "GBP",
+  "4106": "CHF",
+  "4109": "SEK",
+  "29": "CNY",
+  "31": "PLN",
+  "35": "NGN",
+  "36": "TWD",
+  "37": "KRW",
+  "38": "SRD",
+  "39": "AUD",
+  "40": "NZD",
+  "41": "HKD",
+  "42": "HUF",
+  "43": "ILS",
+  "44": "ZAR",
+  "45": "SGD",
+  "46": "MXN",
+  "48": "TRY",
+  "50": "INR",
+  "52": "CZK",
+  "53": "BRL",
+  "74": "THB",
+  "288": "JMD",
+  "3503": "SAR",
+  "19254": "KWD",
 };
 
 type Node = Record<string, unknown>;
 
-const groupUrl = (from: IsoDate, to: IsoDate, group: 9 | 7) => `${ENDPOINT}?DagsFra=${from}&DagsTil=${to}&GroupID=${group}&Type=xml`;
+const groupUrl = (from: IsoDate, to: IsoDate, group: 9 | 7) =>
+  `${ENDPOINT}?DagsFra=${from}&DagsTil=${to}&GroupID=${group}&Type=xml`;
 
 /** `3/24/2026 12:00:00 AM` (month first) to ISO. */
 function dateOf(raw: unknown): IsoDate | undefined {
@@ -72,23 +100,27 @@ const sbi = defineAdapter({
   parse(body) {
     const doc = parseXml(ID, decodeText(ID, body));
     const group = doc.Group as Node | undefined;
-    if (!group || typeof group !== "object") throw new FeedError(ID, "not a Seðlabanki time-series answer: no Group root");
+    if (!group || typeof group !== "object")
+      throw new FeedError(ID, "not a Seðlabanki time-series answer: no Group root");
     const out: RateRecord[] = [];
     for (const series of asArray(group.TimeSeries as Node | Node[])) {
       const seriesId = text(series["@ID"]);
       const currency = SBI_SERIES[seriesId];
       if (!currency) continue;
       const description = text(series.Description);
-      if (!/miðgengi/i.test(description)) throw new FeedError(ID, `series ${seriesId} (${currency}) is "${description}", not a middle rate`);
+      if (!/miðgengi/i.test(description))
+        throw new FeedError(ID, `series ${seriesId} (${currency}) is "${description}", not a middle rate`);
       const data = series.TimeSeriesData;
       const entries = typeof data === "object" && data !== null ? asArray((data as Node).Entry as Node | Node[]) : [];
       for (const entry of entries) {
         const date = dateOf(entry.Date);
-        if (!date) throw new FeedError(ID, `series ${seriesId} (${currency}): date "${text(entry.Date)}" is not M/D/YYYY`);
+        if (!date)
+          throw new FeedError(ID, `series ${seriesId} (${currency}): date "${text(entry.Date)}" is not M/D/YYYY`);
         const raw = text(entry.Value).trim();
         if (raw === "") continue; // no figure that day
         const rate = readDecimal(raw);
-        if (rate === undefined || !/[1-9]/.test(rate)) throw new FeedError(ID, `${currency} on ${date}: value "${raw}" is not a positive decimal`);
+        if (rate === undefined || !/[1-9]/.test(rate))
+          throw new FeedError(ID, `${currency} on ${date}: value "${raw}" is not a positive decimal`);
         out.push({ effectiveDate: date, currency, rate });
       }
     }

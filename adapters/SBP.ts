@@ -57,13 +57,18 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
     const row = ws.getRow(r);
     // A date row: a "Currency" label, then date cells.
     let label = 0;
-    for (let c = 1; c <= Math.min(ws.columnCount, 4); c++) if (cellText(row.getCell(c)).toLowerCase() === "currency") label = c;
+    for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)
+      if (cellText(row.getCell(c)).toLowerCase() === "currency") label = c;
     if (label) {
       const found = new Map<number, IsoDate>();
       for (let c = label + 1; c <= ws.columnCount; c++) {
         const d = cellDate(row.getCell(c));
         if (d) found.set(c, d);
-        else if (cellText(row.getCell(c)) !== "") throw new FeedError(ID, `sheet "${ws.name}" ${row.getCell(c).address}: "${cellText(row.getCell(c))}" in the date row is not a date`);
+        else if (cellText(row.getCell(c)) !== "")
+          throw new FeedError(
+            ID,
+            `sheet "${ws.name}" ${row.getCell(c).address}: "${cellText(row.getCell(c))}" in the date row is not a date`,
+          );
       }
       if (found.size === 0) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: a "Currency" label without dates`);
       dates = found;
@@ -128,7 +133,8 @@ const sbp = defineAdapter({
     const records: RateRecord[] = [];
     let headers = 0;
     for (const ws of wb.worksheets) headers += parseSheet(ws, records);
-    if (headers === 0) throw new FeedError(ID, 'no "Currency" row with dates: not the SBP floating exchange rates workbook');
+    if (headers === 0)
+      throw new FeedError(ID, 'no "Currency" row with dates: not the SBP floating exchange rates workbook');
     return records;
   },
 });

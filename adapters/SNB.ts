@@ -34,18 +34,22 @@ function parseRss(doc: Node): RateRecord[] {
   if (!channel) throw new FeedError(ID, "not an SNB RSS feed: no rss/channel");
   const records: RateRecord[] = [];
   for (const item of asArray(channel.item as Node[])) {
-    const rate = ((item["cb:statistics"] as Node | undefined)?.["cb:exchangeRate"]) as Node | undefined;
+    const rate = (item["cb:statistics"] as Node | undefined)?.["cb:exchangeRate"] as Node | undefined;
     if (!rate) continue; // an item that is not an exchange rate observation
     const obs = (rate["cb:observation"] ?? {}) as Node;
     const currency = String(rate["cb:targetCurrency"] ?? "");
     if (!CODE.test(currency)) throw new FeedError(ID, `cb:targetCurrency "${currency}" is not a currency code`);
     if (rate["cb:baseCurrency"] !== "CHF" || obs["cb:unit"] !== "CHF") {
-      throw new FeedError(ID, `${currency}: not a CHF price (base "${String(rate["cb:baseCurrency"])}", unit "${String(obs["cb:unit"])}")`);
+      throw new FeedError(
+        ID,
+        `${currency}: not a CHF price (base "${String(rate["cb:baseCurrency"])}", unit "${String(obs["cb:unit"])}")`,
+      );
     }
     const date = String((rate["cb:observationPeriod"] as Node | undefined)?.["cb:period"] ?? "");
     if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: cb:period "${date}" is not a day`);
     const value = readDecimal(String(obs["cb:value"] ?? ""));
-    if (value === undefined) throw new FeedError(ID, `${currency} on ${date}: cb:value "${String(obs["cb:value"])}" is not a decimal`);
+    if (value === undefined)
+      throw new FeedError(ID, `${currency} on ${date}: cb:value "${String(obs["cb:value"])}" is not a decimal`);
     const mult = String(obs["cb:unit_mult"] ?? "0");
     if (!/^(0|1|-[1-4])$/.test(mult)) throw new FeedError(ID, `${currency}: unknown cb:unit_mult "${mult}"`);
     const units = mult.startsWith("-") ? `1${"0".repeat(Number(mult.slice(1)))}` : "1";
@@ -57,7 +61,12 @@ function parseRss(doc: Node): RateRecord[] {
 function parsePortalCsv(text: string): RateRecord[] {
   let rows: string[][];
   try {
-    rows = parseCsv(text, { delimiter: ";", relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    rows = parseCsv(text, {
+      delimiter: ";",
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as string[][];
   } catch (error) {
     throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
   }
@@ -72,7 +81,10 @@ function parsePortalCsv(text: string): RateRecord[] {
     const period = row[0] ?? "";
     if (/^\d{4}-\d{2}$/.test(period)) continue; // a monthly observation, not the rate of a day
     if (!isIsoDate(period)) throw new FeedError(ID, `Date "${period}" is neither a day nor a month`);
-    const series = row.slice(1, value).map((c) => SERIES.exec(c)).find((m) => m);
+    const series = row
+      .slice(1, value)
+      .map((c) => SERIES.exec(c))
+      .find((m) => m);
     if (!series) continue; // a series that is not a currency price (e.g. forward points)
     const raw = row[value] ?? "";
     if (raw === "") continue;
@@ -109,7 +121,9 @@ const snb = defineAdapter({
 
   async fetch(range, { http }) {
     if (range.kind === "latest") return [await http.get(RSS, { accept: "application/rss+xml, application/xml" })];
-    return [await http.get(`${CUBE}/devkua/data/csv/en?fromDate=${range.from}&toDate=${range.to}`, { accept: "text/csv" })];
+    return [
+      await http.get(`${CUBE}/devkua/data/csv/en?fromDate=${range.from}&toDate=${range.to}`, { accept: "text/csv" }),
+    ];
   },
 
   parse(body) {

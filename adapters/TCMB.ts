@@ -3,7 +3,19 @@
 // selling (S) rate, no middle one: the official figure taken is their exact mean (derivation
 // "mean"), TRY per 1 foreign unit (Direct); JPY is quoted per 100 (kept as unitMultiplier 2).
 // Weekend and holiday items carry nulls and are skipped. Needs an EVDS key (header `key`).
-import { FeedError, credentialFrom, decodeText, defineAdapter, fromDayMonthYear, mean, parseJsonExact, recentDays, requireDecimal, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  FeedError,
+  credentialFrom,
+  decodeText,
+  defineAdapter,
+  fromDayMonthYear,
+  mean,
+  parseJsonExact,
+  recentDays,
+  requireDecimal,
+  type IsoDate,
+  type RateRecord,
+} from "../src/feed/kit.js";
 
 const ID = "TCMB";
 const TIME_ZONE = "Europe/Istanbul";
@@ -11,8 +23,27 @@ const API = "https://evds3.tcmb.gov.tr/igmevdsms-dis/";
 
 /** The 21 currencies asked for, in the order of the series list. */
 export const TCMB_CURRENCIES = [
-  "AED", "AUD", "AZN", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "JPY", "KRW",
-  "KWD", "KZT", "NOK", "PKR", "QAR", "RON", "RUB", "SAR", "SEK", "USD",
+  "AED",
+  "AUD",
+  "AZN",
+  "CAD",
+  "CHF",
+  "CNY",
+  "DKK",
+  "EUR",
+  "GBP",
+  "JPY",
+  "KRW",
+  "KWD",
+  "KZT",
+  "NOK",
+  "PKR",
+  "QAR",
+  "RON",
+  "RUB",
+  "SAR",
+  "SEK",
+  "USD",
 ] as const;
 
 /** Currencies quoted per 10^n units (JPY: TRY per 100 JPY, about 28 when USD is about 44). */
@@ -45,7 +76,10 @@ const tcmb = defineAdapter({
     coverageStart: "2005-01-03",
     maxRangeDays: 730,
     sourceUrl: API,
-    credential: { env: "EXRATES_TCMB_API_KEY", description: "an EVDS API key, from a free account at https://evds3.tcmb.gov.tr" },
+    credential: {
+      env: "EXRATES_TCMB_API_KEY",
+      description: "an EVDS API key, from a free account at https://evds3.tcmb.gov.tr",
+    },
   },
 
   async fetch(range, ctx) {
@@ -76,11 +110,18 @@ const tcmb = defineAdapter({
       for (const [currency, { A, S }] of sides) {
         const missing = (x: unknown) => x === null || x === undefined || x === "";
         if (missing(A) && missing(S)) continue; // weekend or holiday
-        if (missing(A) || missing(S)) throw new FeedError(ID, `${currency} on ${date}: only one of the buying and selling rates`);
+        if (missing(A) || missing(S))
+          throw new FeedError(ID, `${currency} on ${date}: only one of the buying and selling rates`);
         const buy = requireDecimal(ID, A, `${currency} buying rate on ${date}`);
         const sell = requireDecimal(ID, S, `${currency} selling rate on ${date}`);
         const power = UNIT_POWER[currency];
-        records.push({ effectiveDate: date, currency, rate: mean(buy, sell), ...(power ? { unitMultiplier: power } : {}), derivation: "mean" });
+        records.push({
+          effectiveDate: date,
+          currency,
+          rate: mean(buy, sell),
+          ...(power ? { unitMultiplier: power } : {}),
+          derivation: "mean",
+        });
       }
     }
     return records;

@@ -12,10 +12,43 @@ import ecb from "../dist/adapters/ECB.js";
 import { parseDocuments, storeParsed } from "../dist/src/ingest/ingest.js";
 import { openStore } from "../dist/src/store/database.js";
 
-const CURRENCIES = ["AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "USD", "ZAR"];
+const CURRENCIES = [
+  "AUD",
+  "BGN",
+  "BRL",
+  "CAD",
+  "CHF",
+  "CNY",
+  "CZK",
+  "DKK",
+  "GBP",
+  "HKD",
+  "HUF",
+  "IDR",
+  "ILS",
+  "INR",
+  "ISK",
+  "JPY",
+  "KRW",
+  "MXN",
+  "MYR",
+  "NOK",
+  "NZD",
+  "PHP",
+  "PLN",
+  "RON",
+  "SEK",
+  "SGD",
+  "THB",
+  "TRY",
+  "USD",
+  "ZAR",
+];
 
 export function generateEcbCsv(years) {
-  const lines = ["KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE,OBS_STATUS,OBS_CONF,TITLE"];
+  const lines = [
+    "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE,OBS_STATUS,OBS_CONF,TITLE",
+  ];
   const start = Date.UTC(2026 - years, 0, 1);
   let rows = 0;
   for (const [i, cur] of CURRENCIES.entries()) {
@@ -39,7 +72,15 @@ const phases = {};
 const started = process.hrtime.bigint();
 if (mode === "pipeline") {
   const store = await openStore(join(dir, "exrates.db"));
-  const doc = { url: ecb.bank.sourceUrl, method: "GET", status: 200, contentType: "text/csv", body, startedAt: new Date(), finishedAt: new Date() };
+  const doc = {
+    url: ecb.bank.sourceUrl,
+    method: "GET",
+    status: 200,
+    contentType: "text/csv",
+    body,
+    startedAt: new Date(),
+    finishedAt: new Date(),
+  };
   const parsed = await parseDocuments(ecb, [doc]);
   phases.parseMs = Number(process.hrtime.bigint() - started) / 1e6;
   const result = storeParsed(store, "ECB", parsed, "import");
@@ -50,7 +91,9 @@ if (mode === "pipeline") {
   const db = new BetterSqlite3(join(dir, "baseline.db"));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
-  db.exec("create table rates (bank_id text, effective_date text, currency text, rate text, primary key (bank_id, effective_date, currency)) without rowid");
+  db.exec(
+    "create table rates (bank_id text, effective_date text, currency text, rate text, primary key (bank_id, effective_date, currency)) without rowid",
+  );
   const insert = db.prepare("insert into rates values (?, ?, ?, ?)");
   const text = body.toString();
   db.transaction(() => {
@@ -64,4 +107,14 @@ if (mode === "pipeline") {
 }
 const ms = Number(process.hrtime.bigint() - started) / 1e6;
 rmSync(dir, { recursive: true, force: true });
-console.log(JSON.stringify({ mode, rows, ms, ...phases, rowsPerSecond: rows / (ms / 1000), maxRssMB: process.resourceUsage().maxRSS / 1024, inputMB: body.length / 2 ** 20 }));
+console.log(
+  JSON.stringify({
+    mode,
+    rows,
+    ms,
+    ...phases,
+    rowsPerSecond: rows / (ms / 1000),
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+    inputMB: body.length / 2 ** 20,
+  }),
+);

@@ -14,7 +14,10 @@ export function median(values) {
 export function repeat(script, args) {
   const results = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, ["--expose-gc", script, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+    const out = execFileSync(process.execPath, ["--expose-gc", script, ...args], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
     results.push(JSON.parse(out.trim().split("\n").pop()));
   }
   return results;
@@ -25,4 +28,5 @@ export function machine() {
   return `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 }
 
-export const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -16,13 +16,74 @@ const mode = process.argv[2] ?? "full";
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-publish-"));
 const store = await openStore(join(dir, "exrates.db"));
 const adapters = [...(await loadAdapters()).values()];
-const CODES = ["AED", "AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "KZT", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "RUB", "SAR", "SEK", "SGD", "THB", "TRY", "TWD", "UAH", "USD", "VND", "XAU", "XDR", "ZAR"];
+const CODES = [
+  "AED",
+  "AUD",
+  "BGN",
+  "BRL",
+  "CAD",
+  "CHF",
+  "CNY",
+  "CZK",
+  "DKK",
+  "EUR",
+  "GBP",
+  "HKD",
+  "HUF",
+  "IDR",
+  "ILS",
+  "INR",
+  "ISK",
+  "JPY",
+  "KRW",
+  "KZT",
+  "MXN",
+  "MYR",
+  "NOK",
+  "NZD",
+  "PHP",
+  "PLN",
+  "RON",
+  "RUB",
+  "SAR",
+  "SEK",
+  "SGD",
+  "THB",
+  "TRY",
+  "TWD",
+  "UAH",
+  "USD",
+  "VND",
+  "XAU",
+  "XDR",
+  "ZAR",
+];
 const at = new Date("2026-03-02T14:00:00Z");
 const seed = (bankId, own, date, bump = 0) =>
-  ingestBatches(store, bankId, [{
-    provenance: { kind: "import", method: "GET", url: "https://bench.example/", startedAt: at, finishedAt: at, httpStatus: 200, body: Buffer.from(bankId) },
-    records: CODES.filter((c) => c !== own).map((currency, i) => ({ effectiveDate: date, currency, rate: (1.2345 + i * 0.731 + bump).toFixed(4), ...(i % 7 === 0 ? { unitMultiplier: 2 } : {}) })),
-  }], at);
+  ingestBatches(
+    store,
+    bankId,
+    [
+      {
+        provenance: {
+          kind: "import",
+          method: "GET",
+          url: "https://bench.example/",
+          startedAt: at,
+          finishedAt: at,
+          httpStatus: 200,
+          body: Buffer.from(bankId),
+        },
+        records: CODES.filter((c) => c !== own).map((currency, i) => ({
+          effectiveDate: date,
+          currency,
+          rate: (1.2345 + i * 0.731 + bump).toFixed(4),
+          ...(i % 7 === 0 ? { unitMultiplier: 2 } : {}),
+        })),
+      },
+    ],
+    at,
+  );
 for (const a of adapters) seed(a.bank.id, a.bank.bankCurrency, "2026-03-02");
 
 const out = join(dir, "out");
@@ -50,4 +111,6 @@ if (mode === "baseline") {
 }
 await store.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(JSON.stringify({ mode, banks, ms, msPerBank: ms / banks, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({ mode, banks, ms, msPerBank: ms / banks, maxRssMB: process.resourceUsage().maxRSS / 1024 }),
+);

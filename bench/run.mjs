@@ -21,8 +21,18 @@ if (want("import")) {
   const baseline = repeat(`${here}/import.mjs`, ["baseline", "26"]);
   const rps = median(pipeline.map((r) => r.rowsPerSecond));
   const base = median(baseline.map((r) => r.rowsPerSecond));
-  results.import = { rows: pipeline[0].rows, rowsPerSecond: rps, parseMs: median(pipeline.map((r) => r.parseMs)), storeMs: median(pipeline.map((r) => r.storeMs)), maxRssMB: median(pipeline.map((r) => r.maxRssMB)), baselineRowsPerSecond: base, ratio: rps / base };
-  console.log(`import: ${fmt(rps)} rows/s (${results.import.rows} rows, parse ${fmt(results.import.parseMs)} ms + store ${fmt(results.import.storeMs)} ms, peak RSS ${fmt(results.import.maxRssMB)} MB); bare INSERT baseline ${fmt(base)} rows/s; ratio ${fmt(rps / base, 2)}`);
+  results.import = {
+    rows: pipeline[0].rows,
+    rowsPerSecond: rps,
+    parseMs: median(pipeline.map((r) => r.parseMs)),
+    storeMs: median(pipeline.map((r) => r.storeMs)),
+    maxRssMB: median(pipeline.map((r) => r.maxRssMB)),
+    baselineRowsPerSecond: base,
+    ratio: rps / base,
+  };
+  console.log(
+    `import: ${fmt(rps)} rows/s (${results.import.rows} rows, parse ${fmt(results.import.parseMs)} ms + store ${fmt(results.import.storeMs)} ms, peak RSS ${fmt(results.import.maxRssMB)} MB); bare INSERT baseline ${fmt(base)} rows/s; ratio ${fmt(rps / base, 2)}`,
+  );
 }
 
 if (want("publish")) {
@@ -39,7 +49,9 @@ if (want("publish")) {
   };
   results.publish.ratio = results.publish.fullMs / results.publish.baselineMs;
   const p = results.publish;
-  console.log(`publish: ${p.banks} banks x 4 formats in ${fmt(p.fullMs)} ms (${fmt(p.msPerBank, 1)} ms/bank), one changed bank ${fmt(p.oneChangedMs)} ms, peak RSS ${fmt(p.maxRssMB)} MB; JSON-only baseline ${fmt(p.baselineMs)} ms; ratio ${fmt(p.ratio, 1)}x`);
+  console.log(
+    `publish: ${p.banks} banks x 4 formats in ${fmt(p.fullMs)} ms (${fmt(p.msPerBank, 1)} ms/bank), one changed bank ${fmt(p.oneChangedMs)} ms, peak RSS ${fmt(p.maxRssMB)} MB; JSON-only baseline ${fmt(p.baselineMs)} ms; ratio ${fmt(p.ratio, 1)}x`,
+  );
 }
 
 if (want("serve") && existsSync(`${here}/serve.mjs`)) {

@@ -10,7 +10,16 @@
 // and written into BENCHMARKS.md under "## Serve" (that section only).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
@@ -35,7 +44,8 @@ const median = (values) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const TASKSET = has("taskset") && cpus().length >= 2;
@@ -47,12 +57,53 @@ const LOAD_CORE = 0;
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-serve-"));
 const outDir = join(dir, "out");
 const dataDir = join(dir, "data");
-const CURRENCIES = ["AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "USD", "ZAR", "XDR", "AED", "SAR"];
+const CURRENCIES = [
+  "AUD",
+  "BGN",
+  "BRL",
+  "CAD",
+  "CHF",
+  "CNY",
+  "DKK",
+  "EUR",
+  "GBP",
+  "HKD",
+  "HUF",
+  "IDR",
+  "ILS",
+  "INR",
+  "ISK",
+  "JPY",
+  "KRW",
+  "MXN",
+  "MYR",
+  "NOK",
+  "NZD",
+  "PHP",
+  "PLN",
+  "RON",
+  "SEK",
+  "SGD",
+  "THB",
+  "TRY",
+  "USD",
+  "ZAR",
+  "XDR",
+  "AED",
+  "SAR",
+];
 const latestJson = `${JSON.stringify({
   bankId: "CNB",
   baseCurrency: "CZK",
   quoteType: "Direct",
-  rates: { "2026-04-02": Object.fromEntries(CURRENCIES.map((c, i) => [c, { rate: Number((1 + i * 1.37).toFixed(3)), ...(i % 7 === 3 ? { unitMultiplier: 2 } : {}) }])) },
+  rates: {
+    "2026-04-02": Object.fromEntries(
+      CURRENCIES.map((c, i) => [
+        c,
+        { rate: Number((1 + i * 1.37).toFixed(3)), ...(i % 7 === 3 ? { unitMultiplier: 2 } : {}) },
+      ]),
+    ),
+  },
 })}\n`;
 function writeTree() {
   const gen = "bench-1";
@@ -69,11 +120,26 @@ function writeTree() {
       encodings.push("br", "gzip");
     }
     const sha = createHash("sha256").update(body).digest("hex");
-    files[path] = { bytes: body.length, sha256: sha, etag: `"${Buffer.from(sha, "hex").toString("base64url").slice(0, 27)}"`, lastModified: "2026-04-02T12:31:00.000Z", contentType, encodings };
+    files[path] = {
+      bytes: body.length,
+      sha256: sha,
+      etag: `"${Buffer.from(sha, "hex").toString("base64url").slice(0, 27)}"`,
+      lastModified: "2026-04-02T12:31:00.000Z",
+      contentType,
+      encodings,
+    };
   };
   put("v1/Banks/CNB/DailyRates/Latest.json", Buffer.from(latestJson), "application/json; charset=utf-8", true);
   put("v1/banks/CNB.json", Buffer.from('{"id":"CNB"}\n'), "application/json; charset=utf-8", true);
-  writeFileSync(join(genDir, "manifest.json"), JSON.stringify({ generation: gen, publishedAt: new Date().toISOString(), files, banks: { CNB: { effectiveDate: "2026-04-02", inputHash: "x", lastModified: "2026-04-02T12:31:00.000Z" } } }));
+  writeFileSync(
+    join(genDir, "manifest.json"),
+    JSON.stringify({
+      generation: gen,
+      publishedAt: new Date().toISOString(),
+      files,
+      banks: { CNB: { effectiveDate: "2026-04-02", inputHash: "x", lastModified: "2026-04-02T12:31:00.000Z" } },
+    }),
+  );
   symlinkSync(join(".generations", gen), join(outDir, ".current-tmp"));
   renameSync(join(outDir, ".current-tmp"), join(outDir, "current"));
   symlinkSync(join("current", "v1"), join(outDir, "v1"));
@@ -81,8 +147,16 @@ function writeTree() {
 mkdirSync(outDir, { recursive: true });
 writeTree();
 
-const env = { ...process.env, EXRATES_DATA_DIR: dataDir, EXRATES_OUT_DIR: outDir, EXRATES_HOST: "127.0.0.1", LOG_LEVEL: "warn" };
-const client = JSON.parse(execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }));
+const env = {
+  ...process.env,
+  EXRATES_DATA_DIR: dataDir,
+  EXRATES_OUT_DIR: outDir,
+  EXRATES_HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+};
+const client = JSON.parse(
+  execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
+);
 
 // ---- processes
 const children = new Set();
@@ -111,7 +185,13 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exi
 
 async function waitFor(url) {
   for (let i = 0; i < 200; i++) {
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
     await sleep(50);
   }
   throw new Error(`${url} did not come up`);
@@ -143,7 +223,8 @@ function autocannon(url, options) {
   const r = JSON.parse(out);
   const statusOk = options.expect ?? 200;
   const ok = r[`${Math.floor(statusOk / 100)}xx`] ?? 0;
-  if (r.errors > 0 || r.non2xx > 0 || ok === 0) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  if (r.errors > 0 || r.non2xx > 0 || ok === 0)
+    throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
 }
 
@@ -152,7 +233,12 @@ async function token(base, attempt = 0) {
   const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: client.scope,
+    }),
   }).catch((error) => {
     if (attempt < 2) return undefined;
     throw error;
@@ -169,7 +255,8 @@ function ensureNginx() {
     console.error("installing nginx (apt-get)...");
     const quiet = { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
     spawnSync("apt-get", ["update", "-qq"], quiet);
-    if (spawnSync("apt-get", ["install", "-y", "-qq", "nginx-light"], quiet).status !== 0) spawnSync("apt-get", ["install", "-y", "-qq", "nginx"], quiet);
+    if (spawnSync("apt-get", ["install", "-y", "-qq", "nginx-light"], quiet).status !== 0)
+      spawnSync("apt-get", ["install", "-y", "-qq", "nginx"], quiet);
   }
   return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined;
 }
@@ -225,7 +312,9 @@ const path = "/v1/Banks/CNB/DailyRates/Latest.json";
 const results = { exrates: [], baseline: [], grants: [] };
 
 const serverPort = await freePort();
-const server = start(pinned(SERVER_CORE, [process.execPath, CLI, "serve"]), { env: { ...env, EXRATES_PORT: String(serverPort) } });
+const server = start(pinned(SERVER_CORE, [process.execPath, CLI, "serve"]), {
+  env: { ...env, EXRATES_PORT: String(serverPort) },
+});
 const base = `http://127.0.0.1:${serverPort}`;
 await waitFor(`${base}/readyz`);
 const baseline = await startBaseline();
@@ -239,12 +328,23 @@ for (let i = 0; i < RUNS; i++) {
   const bearer = await token(base); // a fresh token for each run (they live 300 s)
   results.exrates.push(autocannon(`${base}${path}`, { headers: { authorization: `Bearer ${bearer}` } }));
   results.baseline.push(autocannon(baselineUrl, {}));
-  console.error(`run ${i + 1}/${RUNS}: exrates ${fmt(results.exrates.at(-1).rps)} req/s, baseline ${fmt(results.baseline.at(-1).rps)} req/s`);
+  console.error(
+    `run ${i + 1}/${RUNS}: exrates ${fmt(results.exrates.at(-1).rps)} req/s, baseline ${fmt(results.baseline.at(-1).rps)} req/s`,
+  );
 }
-const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }).toString();
+const form = new URLSearchParams({
+  grant_type: "client_credentials",
+  client_id: client.client_id,
+  client_secret: client.client_secret,
+  scope: client.scope,
+}).toString();
 for (let i = 0; i < RUNS; i++) {
   results.grants.push(
-    autocannon(`${base}/auth/realms/exrates/protocol/openid-connect/token`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+    autocannon(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+      method: "POST",
+      body: form,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    }),
   );
   console.error(`grants run ${i + 1}/${RUNS}: ${fmt(results.grants.at(-1).rps)} grants/s`);
 }
@@ -263,7 +363,9 @@ const slimScript = `
   const config = loadConfig(process.env);
   const s = await startServer({ config, store: await openStore(config.databasePath), log: createLogger("warn", false) });
   process.on("SIGTERM", () => s.close().then(() => process.exit(0)));`;
-const slim = start(pinned(SERVER_CORE, [process.execPath, "--input-type=module", "-e", slimScript]), { env: { ...env, EXRATES_PORT: String(slimPort) } });
+const slim = start(pinned(SERVER_CORE, [process.execPath, "--input-type=module", "-e", slimScript]), {
+  env: { ...env, EXRATES_PORT: String(slimPort) },
+});
 const slimBase = `http://127.0.0.1:${slimPort}`;
 await waitFor(`${slimBase}/readyz`);
 autocannon(`${slimBase}${path}`, { headers: { authorization: `Bearer ${await token(slimBase)}` } });

@@ -19,7 +19,11 @@ const usable = index.filter((e) => /^https?:\/\//.test(e.url));
 if (usable.length < index.length) console.error(`skipping ${index.length - usable.length} index entries without a URL`);
 writeFileSync(join(dir, "index.json"), JSON.stringify(usable));
 for (const name of readdirSync(feeds)) if (name !== "index.json") symlinkSync(join(feeds, name), join(dir, name));
-const child = spawn(process.execPath, [join(shared, "tools", "feed-mirror.mjs"), "--port", option("--port", "9400"), "--feeds", dir], { stdio: "inherit" });
+const child = spawn(
+  process.execPath,
+  [join(shared, "tools", "feed-mirror.mjs"), "--port", option("--port", "9400"), "--feeds", dir],
+  { stdio: "inherit" },
+);
 const stop = (signal) => child.kill(signal);
 process.on("SIGINT", stop).on("SIGTERM", stop);
 child.on("exit", (code) => {

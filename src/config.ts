@@ -27,11 +27,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.EXRATES_HOST || "127.0.0.1";
   const portText = env.EXRATES_PORT || "8080";
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new UserError(`EXRATES_PORT "${portText}" is not a port number`);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535)
+    throw new UserError(`EXRATES_PORT "${portText}" is not a port number`);
   const realm = env.EXRATES_REALM || "exrates";
-  if (!/^[A-Za-z0-9._-]+$/.test(realm)) throw new UserError(`EXRATES_REALM "${realm}" may hold only letters, digits, '.', '_' and '-'`);
-  const publicUrl = (env.EXRATES_PUBLIC_URL || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, "");
-  for (const [name, value] of [["EXRATES_PUBLIC_URL", publicUrl], ["EXRATES_FEED_MIRROR", env.EXRATES_FEED_MIRROR], ["EXRATES_OIDC_ISSUER", env.EXRATES_OIDC_ISSUER]] as const) {
+  if (!/^[A-Za-z0-9._-]+$/.test(realm))
+    throw new UserError(`EXRATES_REALM "${realm}" may hold only letters, digits, '.', '_' and '-'`);
+  const publicUrl = (env.EXRATES_PUBLIC_URL || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    "",
+  );
+  for (const [name, value] of [
+    ["EXRATES_PUBLIC_URL", publicUrl],
+    ["EXRATES_FEED_MIRROR", env.EXRATES_FEED_MIRROR],
+    ["EXRATES_OIDC_ISSUER", env.EXRATES_OIDC_ISSUER],
+  ] as const) {
     if (value && !/^https?:\/\/[^/]/.test(value)) throw new UserError(`${name} "${value}" is not an http(s) URL`);
   }
   return {

@@ -26,7 +26,10 @@ export const REDACT_PATHS = [
 export function createLogger(level = process.env.LOG_LEVEL || "info", pretty = process.stderr.isTTY === true): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, base: undefined };
   if (pretty) {
-    return pino({ ...options, transport: { target: "pino-pretty", options: { destination: 2, colorize: true, translateTime: "SYS:HH:MM:ss" } } });
+    return pino({
+      ...options,
+      transport: { target: "pino-pretty", options: { destination: 2, colorize: true, translateTime: "SYS:HH:MM:ss" } },
+    });
   }
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }

@@ -26,7 +26,16 @@ function spellings(rate: string): string[] {
   const [int = "", frac] = rate.split(".");
   const grouped = (sep: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
   const out = new Set<string>();
-  for (const [thousands, point] of [["", "."], ["", ","], [",", "."], [" ", ","], [".", ","], ["\u00a0", ","], ["'", "."], [" ", "."]] as const) {
+  for (const [thousands, point] of [
+    ["", "."],
+    ["", ","],
+    [",", "."],
+    [" ", ","],
+    [".", ","],
+    ["\u00a0", ","],
+    ["'", "."],
+    [" ", "."],
+  ] as const) {
     out.add(frac === undefined ? grouped(thousands) : `${grouped(thousands)}${point}${frac}`);
   }
   return [...out];
@@ -78,14 +87,20 @@ describe.skipIf(!sharedFeedsPresent)("conformance over ../shared/feeds", () => {
     if (rejection) {
       it(`${r.bank} refuses ${r.file} (${rejection})`, async () => {
         const adapter = adapters.get(r.bank)!;
-        await expect(async () => adapter.parse(recordingBody(r), { url: r.url, contentType: r.contentType })).rejects.toThrow(new RegExp(`^${r.bank}: `));
+        await expect(async () =>
+          adapter.parse(recordingBody(r), { url: r.url, contentType: r.contentType }),
+        ).rejects.toThrow(new RegExp(`^${r.bank}: `));
       });
       continue;
     }
     it(`${r.bank} parses ${r.file}`, async () => {
       const adapter = adapters.get(r.bank)!;
       const body = recordingBody(r);
-      const records = validateRecords(r.bank, baseCurrencyOf(adapter.bank), await adapter.parse(body, { url: r.url, contentType: r.contentType }));
+      const records = validateRecords(
+        r.bank,
+        baseCurrencyOf(adapter.bank),
+        await adapter.parse(body, { url: r.url, contentType: r.contentType }),
+      );
       if (!TEXTUAL.test(r.contentType)) return;
       const tokens = numberTokens(`${body.toString("latin1")}\n${body.toString("utf8")}`);
       const missing = records.filter((x) => !x.derivation && !spellings(x.rate).some((s) => tokens.has(s)));

@@ -81,17 +81,26 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * Creates a client. `secret` is for tests and migrations from another server only; normally a fresh
  * 256-bit secret is generated. The secret is returned here once and never again.
  */
-export async function createClient(store: Store, options: { clientId: string; scope: string; secret?: string }): Promise<NewClient> {
+export async function createClient(
+  store: Store,
+  options: { clientId: string; scope: string; secret?: string },
+): Promise<NewClient> {
   const { clientId } = options;
   if (!CLIENT_ID_PATTERN.test(clientId)) {
-    throw new UserError(`client name "${clientId}" must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new UserError(
+      `client name "${clientId}" must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
   }
   const scopes = parseScope(options.scope);
   const secret = options.secret ?? generateSecret();
   if (secret.length === 0) throw new UserError("a client secret cannot be empty");
   const salt = randomBytes(16).toString("base64url");
   const now = new Date().toISOString();
-  const existing = await store.db.selectFrom("clients").select("id").where("client_id", "=", clientId).executeTakeFirst();
+  const existing = await store.db
+    .selectFrom("clients")
+    .select("id")
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
   if (existing) throw new UserError(`client "${clientId}" exists already`);
   await store.db
     .insertInto("clients")
@@ -168,7 +177,11 @@ export async function disableClient(store: Store, clientId: string): Promise<voi
 
 export async function enableClient(store: Store, clientId: string): Promise<void> {
   const row = await requireClient(store, clientId);
-  await store.db.updateTable("clients").set({ enabled: 1, updated_at: new Date().toISOString() }).where("id", "=", row.id).execute();
+  await store.db
+    .updateTable("clients")
+    .set({ enabled: 1, updated_at: new Date().toISOString() })
+    .where("id", "=", row.id)
+    .execute();
   changed(store);
 }
 
@@ -187,13 +200,14 @@ export interface ClientState {
 
 /** Reads every client's state (id, enabled, not-before) keyed by client_id. */
 export function readClientStates(store: Store): Map<string, ClientState> {
-  const rows = store.sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as Array<Pick<Row, "id" | "client_id" | "enabled" | "not_before">>;
+  const rows = store.sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as Array<
+    Pick<Row, "id" | "client_id" | "enabled" | "not_before">
+  >;
   return new Map(rows.map((r) => [r.client_id, { id: r.id, enabled: r.enabled === 1, notBefore: r.not_before }]));
 }
 
 export type Authentication =
-  | { ok: true; client: ClientRecord }
-  | { ok: false; reason: "unknown" | "disabled" | "secret" };
+  { ok: true; client: ClientRecord } | { ok: false; reason: "unknown" | "disabled" | "secret" };
 
 const lookups = new WeakMap<Store, (clientId: string) => Row | undefined>();
 

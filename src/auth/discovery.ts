@@ -25,7 +25,19 @@ export function discoveryDocument(issuer: string, scope: string): Record<string,
     id_token_signing_alg_values_supported: [...ALLOWED_ALGS],
     token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
     scopes_supported: [scope],
-    claims_supported: ["iss", "sub", "aud", "exp", "iat", "jti", "typ", "azp", "client_id", "scope", "preferred_username"],
+    claims_supported: [
+      "iss",
+      "sub",
+      "aud",
+      "exp",
+      "iat",
+      "jti",
+      "typ",
+      "azp",
+      "client_id",
+      "scope",
+      "preferred_username",
+    ],
   };
 }
 

@@ -66,7 +66,13 @@ async function newKey(): Promise<StoredKey> {
   const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint({ kty: "RSA", e: jwk.e!, n: jwk.n! });
-  return { kid, alg: "RS256", createdAt: new Date().toISOString(), retiredAt: null, privateJwk: { ...jwk, kid, alg: "RS256", use: "sig" } };
+  return {
+    kid,
+    alg: "RS256",
+    createdAt: new Date().toISOString(),
+    retiredAt: null,
+    privateJwk: { ...jwk, kid, alg: "RS256", use: "sig" },
+  };
 }
 
 /** Writes the key file atomically with mode 0600 (`exclusive`: fail if it exists, for first start). */
@@ -125,7 +131,9 @@ async function readKeyFile(dataDir: string): Promise<KeyFile | undefined> {
 
 /** Still needed: the active key, or a retired key whose last tokens may not have expired yet. */
 function publishedUntil(key: StoredKey): number | null {
-  return key.retiredAt === null ? null : Date.parse(key.retiredAt) + (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS) * 1000;
+  return key.retiredAt === null
+    ? null
+    : Date.parse(key.retiredAt) + (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS) * 1000;
 }
 
 function stillPublished(key: StoredKey, nowMs: number): boolean {
@@ -141,7 +149,12 @@ function toKeySet(file: KeyFile, nowMs: number): KeySet {
     active: { kid: active.kid, privateKey: createPrivateKey({ key: active.privateJwk as never, format: "jwk" }) },
     published: published.map((k) => {
       const jwk: JWK = { kty: "RSA", n: k.privateJwk.n, e: k.privateJwk.e, kid: k.kid, alg: "RS256", use: "sig" };
-      return { kid: k.kid, jwk, publicKey: createPublicKey({ key: jwk as never, format: "jwk" }), until: publishedUntil(k) };
+      return {
+        kid: k.kid,
+        jwk,
+        publicKey: createPublicKey({ key: jwk as never, format: "jwk" }),
+        until: publishedUntil(k),
+      };
     }),
   };
 }
@@ -161,7 +174,10 @@ export async function loadOrCreateKeys(dataDir: string, nowMs = Date.now()): Pro
  * Makes a new key the active one. The previous active key is retired but stays published until
  * its tokens have expired; retired keys past that are dropped.
  */
-export async function rotateKeys(dataDir: string, nowMs = Date.now()): Promise<{ kid: string; retired: string[]; dropped: string[] }> {
+export async function rotateKeys(
+  dataDir: string,
+  nowMs = Date.now(),
+): Promise<{ kid: string; retired: string[]; dropped: string[] }> {
   const file = (await readKeyFile(dataDir)) ?? { keys: [] };
   const now = new Date(nowMs).toISOString();
   const retired: string[] = [];

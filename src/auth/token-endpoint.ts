@@ -31,7 +31,12 @@ const INVALID_CREDENTIALS = "Invalid client or Invalid client credentials";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
-export function sendOAuth(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+export function sendOAuth(
+  res: ServerResponse,
+  status: number,
+  body: object,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
@@ -42,8 +47,13 @@ export function sendOAuth(res: ServerResponse, status: number, body: object, hea
   res.end(text);
 }
 
-const oauthError = (res: ServerResponse, status: number, error: string, description?: string, headers?: Record<string, string>) =>
-  sendOAuth(res, status, description === undefined ? { error } : { error, error_description: description }, headers);
+const oauthError = (
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description?: string,
+  headers?: Record<string, string>,
+) => sendOAuth(res, status, description === undefined ? { error } : { error, error_description: description }, headers);
 
 /** Reads the body up to MAX_BODY bytes; undefined when it is larger. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer | undefined> {
@@ -98,7 +108,11 @@ function remoteAddress(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
-export async function handleTokenRequest(req: IncomingMessage, res: ServerResponse, ctx: TokenEndpointContext): Promise<void> {
+export async function handleTokenRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: TokenEndpointContext,
+): Promise<void> {
   if (req.method !== "POST") {
     req.resume();
     oauthError(res, 405, "HTTP 405 Method Not Allowed", undefined, { allow: "POST, OPTIONS" });
@@ -154,7 +168,9 @@ export async function handleTokenRequest(req: IncomingMessage, res: ServerRespon
   const wait = Math.max(ctx.perAddress.retryAfter(address), ctx.perClient.retryAfter(clientId));
   if (wait > 0) {
     ctx.log.warn({ event: "token.throttled", clientId, address }, "client authentication throttled");
-    oauthError(res, 429, "temporarily_unavailable", "Too many failed client authentications; retry later", { "retry-after": String(wait) });
+    oauthError(res, 429, "temporarily_unavailable", "Too many failed client authentications; retry later", {
+      "retry-after": String(wait),
+    });
     return;
   }
   const failed = (status: number, error: string, description: string, reason: string) => {
@@ -165,7 +181,8 @@ export async function handleTokenRequest(req: IncomingMessage, res: ServerRespon
   };
   if (secret === undefined) {
     const result = authenticateClient(ctx.store, clientId, "");
-    if (result.ok || result.reason === "secret") failed(401, "unauthorized_client", "Invalid client secret", "missing secret");
+    if (result.ok || result.reason === "secret")
+      failed(401, "unauthorized_client", "Invalid client secret", "missing secret");
     else failed(401, "invalid_client", INVALID_CREDENTIALS, result.reason);
     return;
   }
@@ -196,7 +213,14 @@ export async function handleTokenRequest(req: IncomingMessage, res: ServerRespon
   const scope = requested.join(" ");
   const token = issueAccessToken(
     ctx.keys(),
-    { issuer: ctx.issuer, audience: ctx.audience, subject: client.id, clientId: client.clientId, scope, notBefore: client.notBefore },
+    {
+      issuer: ctx.issuer,
+      audience: ctx.audience,
+      subject: client.id,
+      clientId: client.clientId,
+      scope,
+      notBefore: client.notBefore,
+    },
     ctx.now?.() ?? Date.now(),
   );
   ctx.log.debug({ event: "token.issued", clientId: client.clientId, scope }, "token issued");

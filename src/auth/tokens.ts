@@ -122,7 +122,8 @@ export class BearerChecker {
       this.cache.delete(token);
     }
     if (token === "") return { kind: "invalid_request", description: "The bearer token is missing" };
-    if (token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) return { kind: "invalid_request", description: "The Authorization header is malformed" };
+    if (token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token))
+      return { kind: "invalid_request", description: "The Authorization header is malformed" };
     return this.verify(token, nowMs).then((verified) => {
       if ("kind" in verified) return verified;
       if (this.cache.size >= CACHE_LIMIT) this.evict(nowMs);
@@ -134,11 +135,17 @@ export class BearerChecker {
   private decide(entry: CachedToken): BearerResult {
     if (this.options.clientState) {
       const state = entry.clientId === undefined ? undefined : this.options.clientState(entry.clientId);
-      if (!state || state.id !== entry.subject) return { kind: "invalid_token", description: "The client of this token no longer exists" };
+      if (!state || state.id !== entry.subject)
+        return { kind: "invalid_token", description: "The client of this token no longer exists" };
       if (!state.enabled) return { kind: "invalid_token", description: "The client of this token is disabled" };
-      if (entry.iat < state.notBefore) return { kind: "invalid_token", description: "The token was issued before the client's credentials were reset" };
+      if (entry.iat < state.notBefore)
+        return {
+          kind: "invalid_token",
+          description: "The token was issued before the client's credentials were reset",
+        };
     }
-    if (!entry.hasScope) return { kind: "insufficient_scope", description: `The token does not grant the scope ${this.options.scope}` };
+    if (!entry.hasScope)
+      return { kind: "insufficient_scope", description: `The token does not grant the scope ${this.options.scope}` };
     return entry.ok;
   }
 
@@ -170,12 +177,18 @@ export class BearerChecker {
       return { kind: "invalid_token", description: describeJoseError(error) };
     }
     // An ID token or refresh token of the same realm is not an access token (Keycloak's `typ` claim).
-    if (payload.typ !== undefined && payload.typ !== "Bearer") return { kind: "invalid_token", description: "The token is not an access token" };
+    if (payload.typ !== undefined && payload.typ !== "Bearer")
+      return { kind: "invalid_token", description: "The token is not an access token" };
     if (typeof payload.iat !== "number" || payload.iat > nowMs / 1000 + CLOCK_TOLERANCE_SECONDS) {
       return { kind: "invalid_token", description: "The token is issued in the future" };
     }
     const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-    const clientId = typeof payload.azp === "string" ? payload.azp : typeof payload.client_id === "string" ? payload.client_id : undefined;
+    const clientId =
+      typeof payload.azp === "string"
+        ? payload.azp
+        : typeof payload.client_id === "string"
+          ? payload.client_id
+          : undefined;
     return {
       expiresAt: ((payload.exp as number) + CLOCK_TOLERANCE_SECONDS) * 1000,
       iat: payload.iat,
@@ -210,7 +223,8 @@ function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "The token's signing key is unknown";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "The token's signature is invalid";
   if (error instanceof joseErrors.JWSInvalid || error instanceof joseErrors.JWTInvalid) return "The token is malformed";
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSEError) return "The token could not be verified";
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSEError)
+    return "The token could not be verified";
   return "The token could not be verified";
 }
 
@@ -218,15 +232,22 @@ function describeJoseError(error: unknown): string {
  * Keys of an external realm: its discovery document names the `jwks_uri`, whose keys are fetched by
  * jose (cached, refetched on an unknown kid with a cooldown). Discovery is retried until it works.
  */
-export function remoteKeyGetter(issuer: string, fetchImpl: typeof fetch = fetch): { getKey: JWTVerifyGetKey; ready(): Promise<void> } {
+export function remoteKeyGetter(
+  issuer: string,
+  fetchImpl: typeof fetch = fetch,
+): { getKey: JWTVerifyGetKey; ready(): Promise<void> } {
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   let pending: Promise<void> | undefined;
   const discover = async () => {
-    const response = await fetchImpl(`${issuer}/.well-known/openid-configuration`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(5000) });
+    const response = await fetchImpl(`${issuer}/.well-known/openid-configuration`, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(5000),
+    });
     if (!response.ok) throw new Error(`discovery of ${issuer} answered ${response.status}`);
     const doc = (await response.json()) as { issuer?: string; jwks_uri?: string };
     if (doc.issuer !== issuer) throw new Error(`discovery of ${issuer} names another issuer (${String(doc.issuer)})`);
-    if (typeof doc.jwks_uri !== "string" || !/^https?:\/\//.test(doc.jwks_uri)) throw new Error(`discovery of ${issuer} has no jwks_uri`);
+    if (typeof doc.jwks_uri !== "string" || !/^https?:\/\//.test(doc.jwks_uri))
+      throw new Error(`discovery of ${issuer} has no jwks_uri`);
     jwks = createRemoteJWKSet(new URL(doc.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
   };
   const ready = async () => {

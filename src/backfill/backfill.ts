@@ -30,7 +30,10 @@ export interface BackfillRequest {
 
 /** Checks --from/--to and splits each bank's range into chunks. Throws UserError on bad input. */
 export function planBackfill(adapters: BankAdapter[], request: BackfillRequest = {}): BankBackfillPlan[] {
-  for (const [flag, value] of [["--from", request.from], ["--to", request.to]] as const) {
+  for (const [flag, value] of [
+    ["--from", request.from],
+    ["--to", request.to],
+  ] as const) {
     if (value !== undefined && !isIsoDate(value)) throw new UserError(`${flag} "${value}" is not a date (YYYY-MM-DD)`);
   }
   if (request.from && request.to && request.from > request.to) {
@@ -112,7 +115,11 @@ export interface BackfillRunOptions {
 
 /** Ranges already completed for a bank. */
 export async function completedChunks(store: Store, bankId: string): Promise<DateRange[]> {
-  const rows = await store.db.selectFrom("backfill_chunks").select(["from_date", "to_date"]).where("bank_id", "=", bankId).execute();
+  const rows = await store.db
+    .selectFrom("backfill_chunks")
+    .select(["from_date", "to_date"])
+    .where("bank_id", "=", bankId)
+    .execute();
   return rows.map((r) => ({ from: r.from_date, to: r.to_date }));
 }
 
@@ -124,7 +131,11 @@ function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoDate): 
   return new Set(rows);
 }
 
-export async function runBackfill(store: Store, plans: BankBackfillPlan[], options: BackfillRunOptions): Promise<BackfillSummary> {
+export async function runBackfill(
+  store: Store,
+  plans: BankBackfillPlan[],
+  options: BackfillRunOptions,
+): Promise<BackfillSummary> {
   const http = politeHttp(options.http, options.pauseMs ?? 250);
   const now = options.now ?? (() => new Date());
   const maxFailures = options.maxConsecutiveFailures ?? 3;
@@ -170,12 +181,19 @@ export async function runBackfill(store: Store, plans: BankBackfillPlan[], optio
         continue;
       }
       try {
-        const result = await fetchAndStore(store, plan.adapter, { kind: "range", ...chunk }, { http, env: options.env ?? process.env, signal: options.signal });
+        const result = await fetchAndStore(
+          store,
+          plan.adapter,
+          { kind: "range", ...chunk },
+          { http, env: options.env ?? process.env, signal: options.signal },
+        );
         // Publication days up to what should exist by now, without any stored rate.
         const expected = expectedNewestDate(bank, now());
         const last = chunk.to < expected ? chunk.to : expected;
         const have = storedDates(store, bank.id, chunk.from, last);
-        const daysWithout = publicationDaysBetween(bank, addDays(chunk.from, -1), last).filter((d) => !have.has(d)).length;
+        const daysWithout = publicationDaysBetween(bank, addDays(chunk.from, -1), last).filter(
+          (d) => !have.has(d),
+        ).length;
         // A chunk reaching past the newest expected publication is not recorded: it is fetched again next time.
         if (chunk.to < expected) {
           store.sqlite
@@ -185,7 +203,16 @@ export async function runBackfill(store: Store, plans: BankBackfillPlan[], optio
                on conflict (bank_id, from_date, to_date) do update set completed_at = excluded.completed_at,
                  inserted = excluded.inserted, revised = excluded.revised, unchanged = excluded.unchanged, days_without = excluded.days_without`,
             )
-            .run(bank.id, chunk.from, chunk.to, now().toISOString(), result.inserted, result.revised, result.unchanged, daysWithout);
+            .run(
+              bank.id,
+              chunk.from,
+              chunk.to,
+              now().toISOString(),
+              result.inserted,
+              result.revised,
+              result.unchanged,
+              daysWithout,
+            );
         }
         summary.stored++;
         summary.inserted += result.inserted;
@@ -193,14 +220,24 @@ export async function runBackfill(store: Store, plans: BankBackfillPlan[], optio
         summary.unchanged += result.unchanged;
         summary.daysWithoutPublication += daysWithout;
         failuresInARow = 0;
-        options.onChunk?.(event({ status: "stored", inserted: result.inserted, revised: result.revised, unchanged: result.unchanged, daysWithoutPublication: daysWithout }));
+        options.onChunk?.(
+          event({
+            status: "stored",
+            inserted: result.inserted,
+            revised: result.revised,
+            unchanged: result.unchanged,
+            daysWithoutPublication: daysWithout,
+          }),
+        );
       } catch (error) {
         const message = describeError(error);
         summary.failed++;
         summary.errors.push(`${chunk.from}..${chunk.to}: ${message}`);
         options.onChunk?.(event({ status: "failed", error: message }));
         if (++failuresInARow >= maxFailures) {
-          summary.errors.push(`gave up on ${bank.id} after ${failuresInARow} failed chunks in a row; run the backfill again to retry`);
+          summary.errors.push(
+            `gave up on ${bank.id} after ${failuresInARow} failed chunks in a row; run the backfill again to retry`,
+          );
           return;
         }
       }
@@ -216,9 +253,29 @@ export async function runBackfill(store: Store, plans: BankBackfillPlan[], optio
   });
   await Promise.all(workers);
 
-  const totals = { chunks: 0, stored: 0, skipped: 0, failed: 0, inserted: 0, revised: 0, unchanged: 0, daysWithoutPublication: 0, errors: 0 };
+  const totals = {
+    chunks: 0,
+    stored: 0,
+    skipped: 0,
+    failed: 0,
+    inserted: 0,
+    revised: 0,
+    unchanged: 0,
+    daysWithoutPublication: 0,
+    errors: 0,
+  };
   for (const s of summaries) {
-    for (const key of ["chunks", "stored", "skipped", "failed", "inserted", "revised", "unchanged", "daysWithoutPublication"] as const) totals[key] += s[key];
+    for (const key of [
+      "chunks",
+      "stored",
+      "skipped",
+      "failed",
+      "inserted",
+      "revised",
+      "unchanged",
+      "daysWithoutPublication",
+    ] as const)
+      totals[key] += s[key];
     totals.errors += s.failed;
   }
   return { banks: summaries, totals, interrupted: options.signal?.aborted === true };

@@ -31,7 +31,10 @@ export function createCliContext(): CliContext & { close(): Promise<void> } {
  * Wraps a command's action: any error becomes one line on stderr and exit code 1, never a stack
  * trace (LOG_LEVEL=debug adds the stack for bug reports).
  */
-export function action<A extends unknown[]>(ctx: CliContext & { close(): Promise<void> }, fn: (...args: A) => Promise<void> | void) {
+export function action<A extends unknown[]>(
+  ctx: CliContext & { close(): Promise<void> },
+  fn: (...args: A) => Promise<void> | void,
+) {
   return async (...args: A): Promise<void> => {
     try {
       await fn(...args);

@@ -56,11 +56,21 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
     need(/^[a-z]{2,3}$/.test(n.languageCode), `language code "${n.languageCode}" is not ISO 639`);
     need(n.name.trim() !== "" && n.abbreviatedName.trim() !== "", `a ${n.languageCode} name or abbreviation is empty`);
   }
-  need(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(bank.dailyUpdateTime), `dailyUpdateTime "${bank.dailyUpdateTime}" is not HH:MM:SS`);
+  need(
+    /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(bank.dailyUpdateTime),
+    `dailyUpdateTime "${bank.dailyUpdateTime}" is not HH:MM:SS`,
+  );
   need(/^[A-Z]{3}$/.test(bank.bankCurrency), `bankCurrency "${bank.bankCurrency}" is not a currency code`);
-  if (bank.baseCurrency !== undefined) need(/^[A-Z]{3}$/.test(bank.baseCurrency), `baseCurrency "${bank.baseCurrency}" is not a currency code`);
-  need(bank.countryCode.length > 0 && bank.countryCode.every((c) => /^[A-Z]{2}$/.test(c)), "countryCode must be ISO 3166-1 alpha-2 codes");
-  need(bank.region.length > 0 && bank.region.every((r) => (REGIONS as readonly string[]).includes(r)), `region must be among ${REGIONS.join(", ")}`);
+  if (bank.baseCurrency !== undefined)
+    need(/^[A-Z]{3}$/.test(bank.baseCurrency), `baseCurrency "${bank.baseCurrency}" is not a currency code`);
+  need(
+    bank.countryCode.length > 0 && bank.countryCode.every((c) => /^[A-Z]{2}$/.test(c)),
+    "countryCode must be ISO 3166-1 alpha-2 codes",
+  );
+  need(
+    bank.region.length > 0 && bank.region.every((r) => (REGIONS as readonly string[]).includes(r)),
+    `region must be among ${REGIONS.join(", ")}`,
+  );
   let zoneOk = true;
   try {
     new Intl.DateTimeFormat("en", { timeZone: bank.timeZone });
@@ -71,9 +81,13 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
   need(zoneOk && windowsZoneOf(bank.timeZone) !== undefined, `no Windows zone is known for "${bank.timeZone}"`);
   need(/^https?:\/\//.test(bank.website), "website must be a URL");
   need(/^https?:\/\//.test(bank.sourceUrl), "sourceUrl must be a URL");
-  need(bank.publicationDays.length > 0 && bank.publicationDays.every((d) => d >= 1 && d <= 7), "publicationDays must be ISO weekdays 1-7");
+  need(
+    bank.publicationDays.length > 0 && bank.publicationDays.every((d) => d >= 1 && d <= 7),
+    "publicationDays must be ISO weekdays 1-7",
+  );
   need(isIsoDate(bank.coverageStart), `coverageStart "${bank.coverageStart}" is not a date`);
   need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
-  if (bank.credential) need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
+  if (bank.credential)
+    need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
   return problems;
 }

@@ -24,7 +24,8 @@ export function looksLikeHtml(text: string): boolean {
 /** Rejects an empty body or an HTML page before any format-specific parsing. */
 export function expectFeedText(bankId: string, text: string, what: string): string {
   if (text.trim() === "") throw new FeedError(bankId, `empty body where ${what} was expected`);
-  if (looksLikeHtml(text)) throw new FeedError(bankId, `an HTML page where ${what} was expected (an error or WAF page?)`);
+  if (looksLikeHtml(text))
+    throw new FeedError(bankId, `an HTML page where ${what} was expected (an error or WAF page?)`);
   return text;
 }
 

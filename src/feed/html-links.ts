@@ -25,7 +25,14 @@ export function findLinks(html: string, pageUrl: string, pattern: RegExp, text?:
 }
 
 /** The first matching link, or a FeedError naming what was looked for. */
-export function requireLink(bankId: string, html: string, pageUrl: string, pattern: RegExp, what: string, text?: RegExp): string {
+export function requireLink(
+  bankId: string,
+  html: string,
+  pageUrl: string,
+  pattern: RegExp,
+  what: string,
+  text?: RegExp,
+): string {
   const link = findLinks(html, pageUrl, pattern, text)[0];
   if (!link) throw new FeedError(bankId, `no link to ${what} on ${pageUrl} (has the page changed?)`);
   return link;
@@ -60,7 +67,9 @@ export async function fetchLinkedFile(http: HttpClient, f: LinkedFile): Promise<
 export function checkLandingPage(f: LinkedFile, body: Uint8Array, url: string): [] {
   const text = decodeText(f.bankId, body);
   if (text.trim() === "") throw new FeedError(f.bankId, `empty body where ${f.pageName} was expected`);
-  if (!looksLikeHtml(text) && !/<a\s/i.test(text)) throw new FeedError(f.bankId, `not an HTML page where ${f.pageName} was expected`);
-  if (findLinks(text, url, f.link).length === 0) throw new FeedError(f.bankId, `${f.pageName} has no link to ${f.fileName}`);
+  if (!looksLikeHtml(text) && !/<a\s/i.test(text))
+    throw new FeedError(f.bankId, `not an HTML page where ${f.pageName} was expected`);
+  if (findLinks(text, url, f.link).length === 0)
+    throw new FeedError(f.bankId, `${f.pageName} has no link to ${f.fileName}`);
   return [];
 }

@@ -112,7 +112,12 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
     return { res, body: Buffer.concat(chunks) };
   }
 
-  async function send(method: "GET" | "POST", url: string, body: string | undefined, init: HttpRequestInit = {}): Promise<FeedDocument> {
+  async function send(
+    method: "GET" | "POST",
+    url: string,
+    body: string | undefined,
+    init: HttpRequestInit = {},
+  ): Promise<FeedDocument> {
     const shown = redactUrl(url);
     for (let attempt = 1; ; attempt++) {
       const startedAt = new Date();
@@ -133,7 +138,10 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
           };
         }
         if (status >= 300 && status < 400) {
-          throw new HttpError(`${shown}: redirected (${status}) to ${redactUrl(header(res.headers, "location") ?? "?")}; a feed never redirects`, status);
+          throw new HttpError(
+            `${shown}: redirected (${status}) to ${redactUrl(header(res.headers, "location") ?? "?")}; a feed never redirects`,
+            status,
+          );
         }
         if (!RETRY_STATUS(status) || attempt > retries) {
           throw new HttpError(`${shown}: HTTP ${status}${attempt > 1 ? ` after ${attempt} tries` : ""}`, status);

@@ -17,7 +17,34 @@ export type {
 } from "../types.js";
 export { FeedError, HttpError } from "../errors.js";
 export { baseCurrencyOf, defineAdapter } from "./adapter.js";
-export { GRAMS_PER_TROY_OUNCE, invert, mean, multiply, perUnits, readDecimal, type DecimalSyntax, type UnitRate } from "./decimal.js";
-export { addDays, chunkRange, daysBetween, fromDayMonthYear, isIsoDate, isoFromParts, todayIn, weekday, weekdaysBetween } from "./dates.js";
-export { asArray, decodeText, expectFeedText, jsonNumberText, looksLikeHtml, parseJsonExact, parseXml } from "./body.js";
+export {
+  GRAMS_PER_TROY_OUNCE,
+  invert,
+  mean,
+  multiply,
+  perUnits,
+  readDecimal,
+  type DecimalSyntax,
+  type UnitRate,
+} from "./decimal.js";
+export {
+  addDays,
+  chunkRange,
+  daysBetween,
+  fromDayMonthYear,
+  isIsoDate,
+  isoFromParts,
+  todayIn,
+  weekday,
+  weekdaysBetween,
+} from "./dates.js";
+export {
+  asArray,
+  decodeText,
+  expectFeedText,
+  jsonNumberText,
+  looksLikeHtml,
+  parseJsonExact,
+  parseXml,
+} from "./body.js";
 export { credentialFrom, pause, recentDays, requireDecimal } from "./helpers.js";

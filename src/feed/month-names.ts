@@ -4,14 +4,39 @@ import type { IsoDate } from "../types.js";
 import { isoFromParts } from "./dates.js";
 
 const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 /** The month number of an English month name or abbreviation (`Mar`, `March`, `Sept.`); undefined otherwise. */
 export function monthNumber(name: string): number | undefined {
   const key = name.trim().toLowerCase().replace(/\.$/, "");
   if (key in MONTHS) return MONTHS[key];
-  const full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+  const full = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+  ];
   const i = full.indexOf(key);
   return i >= 0 ? i + 1 : undefined;
 }

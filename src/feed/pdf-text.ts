@@ -36,7 +36,8 @@ export async function pdfTextRuns(bankId: string, body: Uint8Array): Promise<Pdf
   if (body.length === 0) throw new FeedError(bankId, "empty body where a PDF was expected");
   if (!looksLikePdf(body)) {
     const text = Buffer.from(body.subarray(0, 2048)).toString("utf8");
-    if (looksLikeHtml(text)) throw new FeedError(bankId, "an HTML page where a PDF was expected (an error or WAF page?)");
+    if (looksLikeHtml(text))
+      throw new FeedError(bankId, "an HTML page where a PDF was expected (an error or WAF page?)");
     throw new FeedError(bankId, "not a PDF document (no %PDF- header)");
   }
   let doc;
@@ -59,7 +60,13 @@ export async function pdfTextRuns(bankId: string, body: Uint8Array): Promise<Pdf
       const content = await page.getTextContent();
       for (const item of content.items) {
         if (!("str" in item) || item.str.trim() === "") continue;
-        runs.push({ page: p, text: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width });
+        runs.push({
+          page: p,
+          text: item.str,
+          x: item.transform[4] as number,
+          y: item.transform[5] as number,
+          width: item.width,
+        });
       }
     }
   } catch (error) {

@@ -57,7 +57,8 @@ export async function adapterFor(id: string): Promise<BankAdapter> {
   }
   const files = adapterFiles(ADAPTERS_DIR);
   const file = files.find((f) => ADAPTER_FILE.exec(f)![1] === id.toUpperCase());
-  if (!file) throw new UserError(`unknown bank "${id}" (known: ${files.map((f) => ADAPTER_FILE.exec(f)![1]).join(", ")})`);
+  if (!file)
+    throw new UserError(`unknown bank "${id}" (known: ${files.map((f) => ADAPTER_FILE.exec(f)![1]).join(", ")})`);
   return loadOne(ADAPTERS_DIR, file);
 }
 

@@ -46,11 +46,15 @@ function checkMagic(bankId: string, body: Uint8Array, kind: "xlsx" | "xls"): voi
   if (body.length === 0) throw new FeedError(bankId, `empty body where an ${kind.toUpperCase()} workbook was expected`);
   const head = Buffer.from(body.subarray(0, 512)).toString("latin1");
   if (looksLikeHtml(head) || /^\s*</.test(head)) {
-    throw new FeedError(bankId, `an HTML page where an ${kind.toUpperCase()} workbook was expected (an error or WAF page?)`);
+    throw new FeedError(
+      bankId,
+      `an HTML page where an ${kind.toUpperCase()} workbook was expected (an error or WAF page?)`,
+    );
   }
   const zip = body[0] === 0x50 && body[1] === 0x4b;
   const ole = body[0] === 0xd0 && body[1] === 0xcf && body[2] === 0x11 && body[3] === 0xe0;
-  if (kind === "xlsx" ? !zip : !ole) throw new FeedError(bankId, `not an ${kind.toUpperCase()} workbook (unexpected leading bytes)`);
+  if (kind === "xlsx" ? !zip : !ole)
+    throw new FeedError(bankId, `not an ${kind.toUpperCase()} workbook (unexpected leading bytes)`);
 }
 
 /** Loads an XLSX workbook; an empty, HTML, truncated or malformed body is a FeedError. */
@@ -75,9 +79,14 @@ export function cellText(cell: ExcelJS.Cell): string {
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   if (typeof v === "object") {
     const o = v as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
-    if (o.richText) return o.richText.map((t) => t.text).join("").trim();
+    if (o.richText)
+      return o.richText
+        .map((t) => t.text)
+        .join("")
+        .trim();
     if (typeof o.text === "string") return o.text.trim();
-    if (o.result !== undefined && o.result !== null) return String(o.result instanceof Date ? o.result.toISOString().slice(0, 10) : o.result).trim();
+    if (o.result !== undefined && o.result !== null)
+      return String(o.result instanceof Date ? o.result.toISOString().slice(0, 10) : o.result).trim();
   }
   return "";
 }
@@ -114,7 +123,8 @@ export function excelSerialDate(serial: number): IsoDate | undefined {
 /** A date cell (a real date, a date-formatted serial, or a serial number) as ISO; undefined otherwise. */
 export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
   let v = cell.value as unknown;
-  if (v && typeof v === "object" && !(v instanceof Date) && "result" in (v as object)) v = (v as { result: unknown }).result;
+  if (v && typeof v === "object" && !(v instanceof Date) && "result" in (v as object))
+    v = (v as { result: unknown }).result;
   if (v instanceof Date) {
     // exceljs turns a serial into a UTC instant; a date with a time of day is rounded to the nearest day.
     const t = Math.round(v.getTime() / 86_400_000) * 86_400_000;
@@ -146,7 +156,8 @@ export function xlsGrid(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | un
   const rows: Array<Array<XLSX.CellObject | undefined>> = [];
   for (let r = 0; r <= range.e.r; r++) {
     const row: Array<XLSX.CellObject | undefined> = [];
-    for (let c = 0; c <= range.e.c; c++) row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
+    for (let c = 0; c <= range.e.c; c++)
+      row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
     rows.push(row);
   }
   return rows;
@@ -159,9 +170,14 @@ export function xlsText(cell: XLSX.CellObject | undefined): string {
 }
 
 /** A SheetJS number cell as exact decimal text (see numberText), or a text cell holding a plain decimal. */
-export function xlsDecimal(cell: XLSX.CellObject | undefined, reading: NumberReading = "stored", thousands = ","): string | undefined {
+export function xlsDecimal(
+  cell: XLSX.CellObject | undefined,
+  reading: NumberReading = "stored",
+  thousands = ",",
+): string | undefined {
   if (!cell) return undefined;
-  if (cell.t === "n" && typeof cell.v === "number") return numberText(cell.v, typeof cell.z === "string" ? cell.z : undefined, reading);
+  if (cell.t === "n" && typeof cell.v === "number")
+    return numberText(cell.v, typeof cell.z === "string" ? cell.z : undefined, reading);
   const text = xlsText(cell).split(thousands).join("");
   return /^\d+(\.\d+)?$/.test(text) ? text.replace(/^0+(?=\d)/, "") : undefined;
 }

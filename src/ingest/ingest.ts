@@ -26,14 +26,24 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
     parsed.push({ doc, records: validateRecords(id, base, records) });
   }
   // Across answers too: one key must not get two values in one ingest (one answer was checked above).
-  if (parsed.length > 1) validateRecords(id, base, parsed.flatMap((p) => p.records));
+  if (parsed.length > 1)
+    validateRecords(
+      id,
+      base,
+      parsed.flatMap((p) => p.records),
+    );
   return parsed;
 }
 
 export type ParsedDocument = { doc: FeedDocument; records: RateRecord[] };
 
 /** Stores parsed documents of one bank as one transaction. */
-export function storeParsed(store: Store, bankId: string, parsed: ParsedDocument[], kind: "fetch" | "import"): IngestResult {
+export function storeParsed(
+  store: Store,
+  bankId: string,
+  parsed: ParsedDocument[],
+  kind: "fetch" | "import",
+): IngestResult {
   const batches: IngestBatch[] = parsed.map(({ doc, records }) => ({
     provenance: {
       kind,
@@ -50,7 +60,12 @@ export function storeParsed(store: Store, bankId: string, parsed: ParsedDocument
 }
 
 /** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
-export async function storeDocuments(store: Store, adapter: BankAdapter, docs: FeedDocument[], kind: "fetch" | "import"): Promise<IngestResult> {
+export async function storeDocuments(
+  store: Store,
+  adapter: BankAdapter,
+  docs: FeedDocument[],
+  kind: "fetch" | "import",
+): Promise<IngestResult> {
   return storeParsed(store, adapter.bank.id, await parseDocuments(adapter, docs), kind);
 }
 
@@ -61,7 +76,9 @@ export async function readSavedResponse(adapter: BankAdapter, file: string, url?
     body = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message}`);
+    throw new UserError(
+      `cannot read ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message}`,
+    );
   }
   if (url !== undefined) {
     try {
@@ -86,13 +103,23 @@ export async function readSavedResponse(adapter: BankAdapter, file: string, url?
  * `exrates import`: one saved answer, stored as one ingest. The file is parsed before the database
  * is even opened, so a bad file changes nothing (not even creating an empty database).
  */
-export async function importFile(openStore: () => Promise<Store>, adapter: BankAdapter, file: string, url?: string): Promise<IngestResult> {
+export async function importFile(
+  openStore: () => Promise<Store>,
+  adapter: BankAdapter,
+  file: string,
+  url?: string,
+): Promise<IngestResult> {
   const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, url)]);
   return storeParsed(await openStore(), adapter.bank.id, parsed, "import");
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */
-export async function fetchAndStore(store: Store, adapter: BankAdapter, range: FetchRange, ctx: FetchContext): Promise<IngestResult> {
+export async function fetchAndStore(
+  store: Store,
+  adapter: BankAdapter,
+  range: FetchRange,
+  ctx: FetchContext,
+): Promise<IngestResult> {
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
   try {

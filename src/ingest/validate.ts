@@ -24,16 +24,21 @@ export function validateRecords(bankId: string, baseCurrency: string, records: R
     const date = r.effectiveDate;
     let day = byDate.get(date);
     if (day === undefined) {
-      if (typeof date !== "string" || !isIsoDate(date)) throw new FeedError(bankId, `effective date "${String(date)}" is not a real YYYY-MM-DD date`);
+      if (typeof date !== "string" || !isIsoDate(date))
+        throw new FeedError(bankId, `effective date "${String(date)}" is not a real YYYY-MM-DD date`);
       byDate.set(date, (day = new Map()));
     }
     const currency = r.currency;
-    if (typeof currency !== "string" || !CURRENCY.test(currency)) throw new FeedError(bankId, `currency "${String(currency)}" is not a three-letter code`);
-    if (currency === baseCurrency) throw new FeedError(bankId, `a rate of the base currency ${baseCurrency} against itself on ${date}`);
-    if (typeof r.rate !== "string" || !POSITIVE_DECIMAL.test(r.rate)) throw new FeedError(bankId, `rate "${String(r.rate)}" of ${currency} on ${date} is not a positive decimal`);
+    if (typeof currency !== "string" || !CURRENCY.test(currency))
+      throw new FeedError(bankId, `currency "${String(currency)}" is not a three-letter code`);
+    if (currency === baseCurrency)
+      throw new FeedError(bankId, `a rate of the base currency ${baseCurrency} against itself on ${date}`);
+    if (typeof r.rate !== "string" || !POSITIVE_DECIMAL.test(r.rate))
+      throw new FeedError(bankId, `rate "${String(r.rate)}" of ${currency} on ${date} is not a positive decimal`);
     const m = r.unitMultiplier;
     if (m !== undefined) {
-      if (!Number.isInteger(m) || m < 0 || m > 9) throw new FeedError(bankId, `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`);
+      if (!Number.isInteger(m) || m < 0 || m > 9)
+        throw new FeedError(bankId, `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`);
       if (m === 0) zeroUnits = true;
     }
     const seen = day.get(currency);
@@ -48,12 +53,22 @@ export function validateRecords(bankId: string, baseCurrency: string, records: R
   }
   const unique = duplicates ? [...byDate.values()].flatMap((day) => [...day.values()]) : records;
   // unitMultiplier 0 means "1 unit": published as absent.
-  return zeroUnits ? unique.map(({ unitMultiplier, ...rest }) => (unitMultiplier ? { ...rest, unitMultiplier } : rest)) : unique;
+  return zeroUnits
+    ? unique.map(({ unitMultiplier, ...rest }) => (unitMultiplier ? { ...rest, unitMultiplier } : rest))
+    : unique;
 }
 
 /** By date, then currency: the order `exrates parse` prints. */
 export function sortRecords(records: RateRecord[]): RateRecord[] {
   return [...records].sort((a, b) =>
-    a.effectiveDate === b.effectiveDate ? (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0) : a.effectiveDate < b.effectiveDate ? -1 : 1,
+    a.effectiveDate === b.effectiveDate
+      ? a.currency < b.currency
+        ? -1
+        : a.currency > b.currency
+          ? 1
+          : 0
+      : a.effectiveDate < b.effectiveDate
+        ? -1
+        : 1,
   );
 }

@@ -13,7 +13,11 @@ export async function latestDocument(store: Store, bank: BankDescriptor): Promis
     baseCurrency: baseCurrencyOf(bank),
     quoteType: bank.quoteType,
     effectiveDate: date,
-    rates: rows.map((r) => (r.unitMultiplier ? { currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier } : { currency: r.currency, rate: r.rate })),
+    rates: rows.map((r) =>
+      r.unitMultiplier
+        ? { currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier }
+        : { currency: r.currency, rate: r.rate },
+    ),
     publishedAt: rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), ""),
     sourceUrl: bank.sourceUrl,
   };

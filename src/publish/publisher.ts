@@ -41,7 +41,8 @@ export const CONTENT_TYPES = {
   xsd: "application/xml; charset=utf-8",
 } as const;
 
-export const latestPath = (bankId: string, ext: "json" | "xml" | "csv" | "xlsx") => `v1/Banks/${bankId}/DailyRates/Latest.${ext}`;
+export const latestPath = (bankId: string, ext: "json" | "xml" | "csv" | "xlsx") =>
+  `v1/Banks/${bankId}/DailyRates/Latest.${ext}`;
 export const bankPath = (bankId: string) => `v1/banks/${bankId}.json`;
 export const BANK_LIST_PATH = "v1/banks.json";
 
@@ -72,7 +73,12 @@ class GenerationWriter {
     writeDurable(full, data);
     const encodings: Array<"br" | "gzip"> = [];
     if (compress) {
-      writeDurable(`${full}.br`, brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+      writeDurable(
+        `${full}.br`,
+        brotliCompressSync(data, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+        }),
+      );
       writeDurable(`${full}.gz`, gzipSync(data, { level: 9 }));
       encodings.push("br", "gzip");
     }
@@ -101,7 +107,12 @@ async function bankInput(store: Store, adapter: BankAdapter) {
   return { doc, resource, inputHash };
 }
 
-export async function publish(store: Store, adapters: BankAdapter[], outDir: string, options: PublishOptions = {}): Promise<PublishResult> {
+export async function publish(
+  store: Store,
+  adapters: BankAdapter[],
+  outDir: string,
+  options: PublishOptions = {},
+): Promise<PublishResult> {
   await mkdir(join(outDir, GENERATIONS_DIR), { recursive: true });
   return withPublishLock(outDir, async () => {
     const previous = await readCurrentGeneration(outDir);
@@ -144,18 +155,32 @@ export async function publish(store: Store, adapters: BankAdapter[], outDir: str
         await writer.write(latestPath(id, "json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
         await writer.write(latestPath(id, "xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
         await writer.write(latestPath(id, "csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
-        await writer.write(latestPath(id, "xlsx"), await renderXlsx(doc, resource.name[0]?.name ?? id), CONTENT_TYPES.xlsx, lastModified, false);
+        await writer.write(
+          latestPath(id, "xlsx"),
+          await renderXlsx(doc, resource.name[0]?.name ?? id),
+          CONTENT_TYPES.xlsx,
+          lastModified,
+          false,
+        );
         banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
         result.rendered.push(id);
       }
       list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
     }
 
-    const listModified = Object.values(banks).reduce((max, b) => (b.lastModified > max ? b.lastModified : max), XSD_LAST_MODIFIED);
+    const listModified = Object.values(banks).reduce(
+      (max, b) => (b.lastModified > max ? b.lastModified : max),
+      XSD_LAST_MODIFIED,
+    );
     await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
     await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
 
-    const manifest: Manifest = { generation, publishedAt: (options.now ?? new Date()).toISOString(), files: writer.files, banks };
+    const manifest: Manifest = {
+      generation,
+      publishedAt: (options.now ?? new Date()).toISOString(),
+      files: writer.files,
+      banks,
+    };
     writeDurable(join(writer.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     await switchTo(outDir, generation);
     await pruneGenerations(outDir, options.keep ?? 2);

@@ -4,7 +4,14 @@ import { stringify } from "csv-stringify/sync";
 
 import type { LatestRatesDocument, PublishedRate } from "../types.js";
 
-export const CSV_HEADER = ["BankId", "From Currency", "To Currency", "Effective Date", "Exchange Rate", "Unit"] as const;
+export const CSV_HEADER = [
+  "BankId",
+  "From Currency",
+  "To Currency",
+  "Effective Date",
+  "Exchange Rate",
+  "Unit",
+] as const;
 
 /** The rows shared by the CSV and the XLSX: [bankId, from, to, date, rate, unit]. */
 export function rateRows(doc: LatestRatesDocument): Array<[string, string, string, string, string, string]> {

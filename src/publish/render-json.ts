@@ -7,9 +7,16 @@ import type { BankResource, LatestRatesDocument } from "../types.js";
 export function renderJson(doc: LatestRatesDocument): Buffer {
   const day: Record<string, { rate: LosslessNumber; unitMultiplier?: number }> = {};
   for (const r of doc.rates) {
-    day[r.currency] = r.unitMultiplier ? { rate: new LosslessNumber(r.rate), unitMultiplier: r.unitMultiplier } : { rate: new LosslessNumber(r.rate) };
+    day[r.currency] = r.unitMultiplier
+      ? { rate: new LosslessNumber(r.rate), unitMultiplier: r.unitMultiplier }
+      : { rate: new LosslessNumber(r.rate) };
   }
-  const body = { bankId: doc.bankId, baseCurrency: doc.baseCurrency, quoteType: doc.quoteType, rates: { [doc.effectiveDate]: day } };
+  const body = {
+    bankId: doc.bankId,
+    baseCurrency: doc.baseCurrency,
+    quoteType: doc.quoteType,
+    rates: { [doc.effectiveDate]: day },
+  };
   return Buffer.from(`${stringify(body, undefined, 2)}\n`, "utf8");
 }
 

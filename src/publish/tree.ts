@@ -98,7 +98,8 @@ export async function switchTo(outDir: string, generation: string): Promise<void
   const v1 = join(outDir, "v1");
   const existing = await lstat(v1).catch(() => undefined);
   if (!existing) await symlink(join(CURRENT_LINK, "v1"), v1);
-  else if (!existing.isSymbolicLink()) throw new Error(`${v1} exists and is not the link exrates manages; move it away`);
+  else if (!existing.isSymbolicLink())
+    throw new Error(`${v1} exists and is not the link exrates manages; move it away`);
   fsyncDir(outDir);
 }
 

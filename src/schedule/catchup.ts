@@ -31,11 +31,25 @@ export function planFetch(
     return { action: "latest", expected, newest, missing: [expected], ranges: [], reason: "nothing stored yet" };
   }
   if (newest >= expected) {
-    return { action: "none", expected, newest, missing: [], ranges: [], reason: `up to date (newest ${newest}, expected ${expected})` };
+    return {
+      action: "none",
+      expected,
+      newest,
+      missing: [],
+      ranges: [],
+      reason: `up to date (newest ${newest}, expected ${expected})`,
+    };
   }
   const missing = publicationDaysBetween(bank, newest, expected);
   if (missing.length <= 1) {
-    return { action: "latest", expected, newest, missing, ranges: [], reason: `${expected} not stored yet (newest ${newest})` };
+    return {
+      action: "latest",
+      expected,
+      newest,
+      missing,
+      ranges: [],
+      reason: `${expected} not stored yet (newest ${newest})`,
+    };
   }
   const today = todayIn(bank.timeZone, now);
   const earliest = addDays(expected, -maxCatchUpDays);

@@ -115,12 +115,26 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let publishing: Promise<unknown> = Promise.resolve();
   /** Re-renders the given banks; without ids, every bank whose data changed since the last publish. */
   const republish = (bankIds?: string[]) => {
-    const run = publishing.then(() => (options.publish ? options.publish(bankIds ?? []) : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {})));
+    const run = publishing.then(() =>
+      options.publish
+        ? options.publish(bankIds ?? [])
+        : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {}),
+    );
     publishing = run.catch(() => undefined);
     return run;
   };
 
-  function record(bankId: string, fields: { state: string; reason?: RunReason; message?: string | null; expected?: IsoDate; finished?: boolean; error?: string }) {
+  function record(
+    bankId: string,
+    fields: {
+      state: string;
+      reason?: RunReason;
+      message?: string | null;
+      expected?: IsoDate;
+      finished?: boolean;
+      error?: string;
+    },
+  ) {
     const at = now().toISOString();
     try {
       store.sqlite
@@ -180,12 +194,19 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }
       outcome.tries++;
       const fetches: FetchRange[] = plan.action === "range" ? plan.ranges : [{ kind: "latest" }];
-      log.info({ bank: id, reason, attempt, plan: plan.action, expected: plan.expected, newest: stored }, plan.action === "none" ? "fetching (forced)" : plan.reason);
+      log.info(
+        { bank: id, reason, attempt, plan: plan.action, expected: plan.expected, newest: stored },
+        plan.action === "none" ? "fetching (forced)" : plan.reason,
+      );
       lastError = undefined;
       let changed = false;
       try {
         for (const [i, range] of fetches.entries()) {
-          const result = await fetchAndStore(store, adapter, range, { http: options.http, env, signal: stopping.signal });
+          const result = await fetchAndStore(store, adapter, range, {
+            http: options.http,
+            env,
+            signal: stopping.signal,
+          });
           outcome.inserted += result.inserted;
           outcome.revised += result.revised;
           if (result.inserted + result.revised > 0) changed = true;
@@ -226,20 +247,44 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         const tries = `${outcome.tries} ${outcome.tries === 1 ? "try" : "tries"}`;
         Object.assign(outcome, {
           state: lastError ? "failed" : "gave-up",
-          message: opts.poll === false ? why : `${why}; gave up after ${tries} (polling window until ${local(windowEnd)} local); next run ${next} local`,
+          message:
+            opts.poll === false
+              ? why
+              : `${why}; gave up after ${tries} (polling window until ${local(windowEnd)} local); next run ${next} local`,
         });
         break;
       }
-      record(id, { state: "waiting", message: `${why}; polling again in ${Math.round(delay / 60_000)} min`, expected: plan.expected, error: lastError });
+      record(id, {
+        state: "waiting",
+        message: `${why}; polling again in ${Math.round(delay / 60_000)} min`,
+        expected: plan.expected,
+        error: lastError,
+      });
       log.info({ bank: id, delayMs: delay, why }, "polling again later");
       if (!(await sleep(delay, stopping.signal))) {
         Object.assign(outcome, { state: "stopped", message: `stopped by shutdown while waiting (${why})` });
         break;
       }
     }
-    record(id, { state: outcome.state, message: outcome.message, expected: outcome.expected, finished: true, error: outcome.state === "failed" ? lastError : undefined });
+    record(id, {
+      state: outcome.state,
+      message: outcome.message,
+      expected: outcome.expected,
+      finished: true,
+      error: outcome.state === "failed" ? lastError : undefined,
+    });
     const level = outcome.state === "ok" ? "info" : outcome.state === "stopped" ? "info" : "warn";
-    log[level]({ bank: id, reason, state: outcome.state, tries: outcome.tries, inserted: outcome.inserted, revised: outcome.revised }, `run ${outcome.state}: ${outcome.message}`);
+    log[level](
+      {
+        bank: id,
+        reason,
+        state: outcome.state,
+        tries: outcome.tries,
+        inserted: outcome.inserted,
+        revised: outcome.revised,
+      },
+      `run ${outcome.state}: ${outcome.message}`,
+    );
     return outcome;
   }
 
@@ -249,9 +294,17 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const current = inFlight.get(bankId);
     if (current) {
       log.info({ bank: bankId, reason }, "run skipped: the previous run of this bank is still going");
-      return Promise.resolve({ bankId, state: "skipped", message: "a run of this bank is in progress", inserted: 0, revised: 0, tries: 0 });
+      return Promise.resolve({
+        bankId,
+        state: "skipped",
+        message: "a run of this bank is in progress",
+        inserted: 0,
+        revised: 0,
+        tries: 0,
+      });
     }
-    if (stopping.signal.aborted) return Promise.resolve({ bankId, state: "stopped", message: "shutting down", inserted: 0, revised: 0, tries: 0 });
+    if (stopping.signal.aborted)
+      return Promise.resolve({ bankId, state: "stopped", message: "shutting down", inserted: 0, revised: 0, tries: 0 });
     // Whatever happens inside, it stays this bank's: the promise never rejects.
     const run = execute(adapter, reason, opts)
       .catch((error: unknown): RunOutcome => {
@@ -305,10 +358,22 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (options.cron !== false) {
         for (const adapter of scheduled) {
           const { bank } = adapter;
-          const task = cron.schedule(cronExpression(bank), () => scheduledRun(adapter, "cron"), { timezone: bank.timeZone, name: bank.id, noOverlap: false });
+          const task = cron.schedule(cronExpression(bank), () => scheduledRun(adapter, "cron"), {
+            timezone: bank.timeZone,
+            name: bank.id,
+            noOverlap: false,
+          });
           tasks.push(task);
           armGapGuard(adapter);
-          log.info({ bank: bank.id, cron: cronExpression(bank), timeZone: bank.timeZone, nextRun: nextRun(bank, now()).at.toISOString() }, "scheduled");
+          log.info(
+            {
+              bank: bank.id,
+              cron: cronExpression(bank),
+              timeZone: bank.timeZone,
+              nextRun: nextRun(bank, now()).at.toISOString(),
+            },
+            "scheduled",
+          );
         }
       }
       // A few banks at a time: a start with a hundred banks behind is polite and keeps the process responsive.
@@ -318,10 +383,20 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         for (let adapter = queue.shift(); adapter && !stopping.signal.aborted; adapter = queue.shift()) {
           const plan = planFetch(adapter.bank, await newestDate(store, adapter.bank.id), now());
           if (plan.action === "none") {
-            outcomes.push({ bankId: adapter.bank.id, state: "ok", message: plan.reason, inserted: 0, revised: 0, tries: 0 });
+            outcomes.push({
+              bankId: adapter.bank.id,
+              state: "ok",
+              message: plan.reason,
+              inserted: 0,
+              revised: 0,
+              tries: 0,
+            });
             continue;
           }
-          log.info({ bank: adapter.bank.id, expected: plan.expected, newest: plan.newest }, `catching up: ${plan.reason}`);
+          log.info(
+            { bank: adapter.bank.id, expected: plan.expected, newest: plan.newest },
+            `catching up: ${plan.reason}`,
+          );
           outcomes.push(await runNow(adapter.bank.id, "catch-up"));
         }
       };
@@ -347,7 +422,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       clearTimeout(timer);
       for (const [id] of pending) if (inFlight.has(id)) abandoned.push(id);
       if (abandoned.length) log.warn({ banks: abandoned }, "abandoned runs in flight (nothing of theirs was stored)");
-      for (const id of abandoned) record(id, { state: "stopped", message: "abandoned at shutdown while fetching", finished: true });
+      for (const id of abandoned)
+        record(id, { state: "stopped", message: "abandoned at shutdown while fetching", finished: true });
       return abandoned;
     },
   };

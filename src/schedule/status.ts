@@ -7,7 +7,8 @@ import { newestDates } from "../store/rates.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { DEFAULT_POLL, nextRun, previousRun, wallClock, type PollOptions } from "./time.js";
 
-export type BankState = "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
+export type BankState =
+  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
 
 export interface BankStatus {
   id: string;
@@ -29,7 +30,13 @@ export interface BankStatus {
   lastSuccessAt: string | null;
   lastErrorAt: string | null;
   lastError: string | null;
-  lastRun: { state: string; reason: string; startedAt: string; finishedAt: string | null; message: string | null } | null;
+  lastRun: {
+    state: string;
+    reason: string;
+    startedAt: string;
+    finishedAt: string | null;
+    message: string | null;
+  } | null;
   /** ISO 8601 UTC, and the bank's local time. */
   nextRunAt: string | null;
   nextRunLocal: string | null;
@@ -44,11 +51,19 @@ export interface StatusOptions {
 }
 
 /** Why a bank is not scheduled, or undefined when it is. */
-export function notScheduledBecause(adapter: BankAdapter, env: Readonly<Record<string, string | undefined>>): { state: BankState; summary: string; needs?: string } | undefined {
+export function notScheduledBecause(
+  adapter: BankAdapter,
+  env: Readonly<Record<string, string | undefined>>,
+): { state: BankState; summary: string; needs?: string } | undefined {
   const { bank } = adapter;
-  if (bank.historicalOnly) return { state: "historical only", summary: "historical only: loaded by `exrates backfill`, never scheduled" };
+  if (bank.historicalOnly)
+    return { state: "historical only", summary: "historical only: loaded by `exrates backfill`, never scheduled" };
   if (bank.credential && !env[bank.credential.env]) {
-    return { state: "needs credential", summary: `needs ${bank.credential.env} (${bank.credential.description})`, needs: bank.credential.env };
+    return {
+      state: "needs credential",
+      summary: `needs ${bank.credential.env} (${bank.credential.description})`,
+      needs: bank.credential.env,
+    };
   }
   return undefined;
 }
@@ -59,7 +74,11 @@ interface FetchRow {
   error: string | null;
 }
 
-export async function bankStatuses(store: Store, adapters: BankAdapter[], options: StatusOptions = {}): Promise<BankStatus[]> {
+export async function bankStatuses(
+  store: Store,
+  adapters: BankAdapter[],
+  options: StatusOptions = {},
+): Promise<BankStatus[]> {
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
@@ -104,26 +123,50 @@ export async function bankStatuses(store: Store, adapters: BankAdapter[], option
             startedAt: run.started_at,
             finishedAt: run.finished_at,
             // A run left unfinished by a process that is gone (kill -9, power cut) says so.
-            message: run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !options.running?.has(bank.id) ? `interrupted: the process running it stopped (${run.message ?? run.state})` : run.message,
+            message:
+              run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !options.running?.has(bank.id)
+                ? `interrupted: the process running it stopped (${run.message ?? run.state})`
+                : run.message,
           }
         : null,
     };
     if (why) {
-      return { ...base, scheduled: false, state: why.state, summary: why.summary, needs: why.needs ?? null, expectedDate: null, stale: false, nextRunAt: null, nextRunLocal: null };
+      return {
+        ...base,
+        scheduled: false,
+        state: why.state,
+        summary: why.summary,
+        needs: why.needs ?? null,
+        expectedDate: null,
+        stale: false,
+        nextRunAt: null,
+        nextRunLocal: null,
+      };
     }
     const previous = previousRun(bank, now);
     const next = nextRun(bank, now);
     const behind = stored === null || stored < previous.date;
     const stale = behind && now.getTime() >= previous.at.getTime() + poll.windowMs;
     const failing = failure !== undefined && (success === undefined || failure.at > success.at);
-    const running = options.running ? options.running.has(bank.id) : run !== undefined && run.finished_at === null && run.pid !== null && alive(run.pid);
+    const running = options.running
+      ? options.running.has(bank.id)
+      : run !== undefined && run.finished_at === null && run.pid !== null && alive(run.pid);
     let state: BankState;
     let summary: string;
     if (running) [state, summary] = ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
     else if (failing) [state, summary] = ["failing", `failing: ${failure!.error}`];
-    else if (stored === null) [state, summary] = ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
-    else if (stale) [state, summary] = ["stale", `stale: newest ${stored}, expected ${previous.date}${base.lastRun?.message ? ` (${base.lastRun.message})` : ""}`];
-    else if (behind) [state, summary] = ["pending", `waiting for ${previous.date} (polling until ${wallClock(new Date(previous.at.getTime() + poll.windowMs), bank.timeZone).slice(11, 16)} local)`];
+    else if (stored === null)
+      [state, summary] = ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
+    else if (stale)
+      [state, summary] = [
+        "stale",
+        `stale: newest ${stored}, expected ${previous.date}${base.lastRun?.message ? ` (${base.lastRun.message})` : ""}`,
+      ];
+    else if (behind)
+      [state, summary] = [
+        "pending",
+        `waiting for ${previous.date} (polling until ${wallClock(new Date(previous.at.getTime() + poll.windowMs), bank.timeZone).slice(11, 16)} local)`,
+      ];
     else [state, summary] = ["ok", "ok"];
     return {
       ...base,

@@ -60,7 +60,9 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
   const before = offsetMs(new Date(naive - DAY_MS / 2), timeZone);
   const after = offsetMs(new Date(naive + DAY_MS / 2), timeZone);
   const wanted = `${date}T${time}`;
-  const valid = [...new Set([naive - before, naive - after])].filter((t) => wallClock(new Date(t), timeZone) === wanted);
+  const valid = [...new Set([naive - before, naive - after])].filter(
+    (t) => wallClock(new Date(t), timeZone) === wanted,
+  );
   if (valid.length) return new Date(Math.min(...valid));
   return new Date(naive - before); // inside a spring-forward gap
 }
@@ -134,13 +136,22 @@ export interface PollOptions {
   windowMs: number;
 }
 
-export const DEFAULT_POLL: PollOptions = { initialDelayMs: 5 * 60_000, maxDelayMs: 30 * 60_000, windowMs: 4 * 3_600_000 };
+export const DEFAULT_POLL: PollOptions = {
+  initialDelayMs: 5 * 60_000,
+  maxDelayMs: 30 * 60_000,
+  windowMs: 4 * 3_600_000,
+};
 
 /**
  * How long to wait before poll number `attempt` (1 = the first poll after the first try), doubling
  * from initialDelayMs up to maxDelayMs; undefined when that poll would fall after the window's end.
  */
-export function pollDelay(attempt: number, now: Date, windowEnd: Date, options: PollOptions = DEFAULT_POLL): number | undefined {
+export function pollDelay(
+  attempt: number,
+  now: Date,
+  windowEnd: Date,
+  options: PollOptions = DEFAULT_POLL,
+): number | undefined {
   const delay = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** Math.max(0, attempt - 1));
   return now.getTime() + delay <= windowEnd.getTime() ? delay : undefined;
 }

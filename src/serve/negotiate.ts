@@ -15,8 +15,7 @@ export const MEDIA_TYPES: Record<Format, string> = {
 };
 
 export type Negotiation =
-  | { ok: true; format: Format }
-  | { ok: false; status: 400 | 406; detail: string; supported: string[] };
+  { ok: true; format: Format } | { ok: false; status: 400 | 406; detail: string; supported: string[] };
 
 interface Range {
   type: string;
@@ -71,11 +70,13 @@ export function qualityOf(ranges: Range[], mediaType: string): number {
   let best: { specificity: number; q: number } | undefined;
   for (const r of ranges) {
     let specificity: number;
-    if (r.type === type && r.subtype === subtype) specificity = 2; // parameters (charset...) are not told apart
+    if (r.type === type && r.subtype === subtype)
+      specificity = 2; // parameters (charset...) are not told apart
     else if (r.type === type && r.subtype === "*") specificity = 1;
     else if (r.type === "*" && r.subtype === "*") specificity = 0;
     else continue;
-    if (!best || specificity > best.specificity || (specificity === best.specificity && r.q > best.q)) best = { specificity, q: r.q };
+    if (!best || specificity > best.specificity || (specificity === best.specificity && r.q > best.q))
+      best = { specificity, q: r.q };
   }
   return best?.q ?? 0;
 }
@@ -107,9 +108,19 @@ function asFormat(value: string, offered: readonly Format[]): Format | undefined
  * `suffix`: the extension in the path without the dot (undefined when none);
  * `formatValues`: every `format` query value; `accept`: the header.
  */
-export function negotiate(suffix: string | undefined, formatValues: string[], accept: string | undefined, offered: readonly Format[]): Negotiation {
+export function negotiate(
+  suffix: string | undefined,
+  formatValues: string[],
+  accept: string | undefined,
+  offered: readonly Format[],
+): Negotiation {
   const supported = offered.map((f) => MEDIA_TYPES[f]);
-  const unknown = (what: string): Negotiation => ({ ok: false, status: 406, detail: `${what} is not a supported format; supported: ${supported.join(", ")}`, supported });
+  const unknown = (what: string): Negotiation => ({
+    ok: false,
+    status: 406,
+    detail: `${what} is not a supported format; supported: ${supported.join(", ")}`,
+    supported,
+  });
   let fromSuffix: Format | undefined;
   if (suffix !== undefined) {
     fromSuffix = asFormat(suffix, offered);
@@ -119,21 +130,41 @@ export function negotiate(suffix: string | undefined, formatValues: string[], ac
   if (formatValues.length) {
     const distinct = [...new Set(formatValues.map((v) => v.toLowerCase()))];
     for (const v of distinct) if (!asFormat(v, offered)) return unknown(`format=${v}`);
-    if (distinct.length > 1) return { ok: false, status: 400, detail: `The format parameter is given more than once with different values (${distinct.join(", ")})`, supported };
+    if (distinct.length > 1)
+      return {
+        ok: false,
+        status: 400,
+        detail: `The format parameter is given more than once with different values (${distinct.join(", ")})`,
+        supported,
+      };
     fromQuery = distinct[0] as Format;
   }
   if (fromSuffix && fromQuery && fromSuffix !== fromQuery) {
-    return { ok: false, status: 400, detail: `The URL suffix ".${suffix}" and format=${fromQuery} name different formats`, supported };
+    return {
+      ok: false,
+      status: 400,
+      detail: `The URL suffix ".${suffix}" and format=${fromQuery} name different formats`,
+      supported,
+    };
   }
   const explicit = fromSuffix ?? fromQuery;
   if (explicit) return { ok: true, format: explicit };
   const picked = pickByAccept(accept, offered);
-  if (!picked) return { ok: false, status: 406, detail: `The Accept header admits none of the supported media types: ${supported.join(", ")}`, supported };
+  if (!picked)
+    return {
+      ok: false,
+      status: 406,
+      detail: `The Accept header admits none of the supported media types: ${supported.join(", ")}`,
+      supported,
+    };
   return { ok: true, format: picked };
 }
 
 /** br, then gzip, by Accept-Encoding q-values; identity when neither is acceptable or available. */
-export function pickEncoding(acceptEncoding: string | undefined, available: { br: boolean; gzip: boolean }): "br" | "gzip" | "identity" {
+export function pickEncoding(
+  acceptEncoding: string | undefined,
+  available: { br: boolean; gzip: boolean },
+): "br" | "gzip" | "identity" {
   if (!acceptEncoding || (!available.br && !available.gzip)) return "identity";
   let star = -1;
   let br = -1;

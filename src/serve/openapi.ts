@@ -1,19 +1,28 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json.
 import { MEDIA_TYPES } from "./negotiate.js";
 
-export function openApiDocument(options: { publicUrl: string; tokenUrl: string; scope: string }): Record<string, unknown> {
+export function openApiDocument(options: {
+  publicUrl: string;
+  tokenUrl: string;
+  scope: string;
+}): Record<string, unknown> {
   const problem = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
   const err = (description: string) => ({ description, content: problem });
   const bearerErrors = {
-    "400": err("Malformed Authorization header (WWW-Authenticate: Bearer error=\"invalid_request\"), or a URL suffix and format parameter naming different formats."),
+    "400": err(
+      'Malformed Authorization header (WWW-Authenticate: Bearer error="invalid_request"), or a URL suffix and format parameter naming different formats.',
+    ),
     "401": err("No token, or an invalid, expired or revoked token (WWW-Authenticate: Bearer)."),
-    "403": err("The token lacks the API scope (error=\"insufficient_scope\")."),
+    "403": err('The token lacks the API scope (error="insufficient_scope").'),
     "404": err("Unknown bank, or no rates published for it yet."),
     "405": err("Method other than GET or HEAD (see the Allow header)."),
   };
   const cacheHeaders = {
     ETag: { description: "Strong validator of the representation.", schema: { type: "string" } },
-    "Last-Modified": { description: "When the data behind the representation last changed.", schema: { type: "string" } },
+    "Last-Modified": {
+      description: "When the data behind the representation last changed.",
+      schema: { type: "string" },
+    },
     Vary: { schema: { type: "string", const: "Accept, Accept-Encoding" } },
     "Cache-Control": { schema: { type: "string", const: "private" } },
   };
@@ -21,11 +30,19 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
     { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
     { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
   ];
-  const bankId = { name: "bankId", in: "path", required: true, description: "Bank identifier (2 to 10 letters or digits, any case).", schema: { type: "string", pattern: "^[A-Za-z0-9]{2,10}$" } };
+  const bankId = {
+    name: "bankId",
+    in: "path",
+    required: true,
+    description: "Bank identifier (2 to 10 letters or digits, any case).",
+    schema: { type: "string", pattern: "^[A-Za-z0-9]{2,10}$" },
+  };
   const rates = (suffixed: boolean) => ({
     get: {
       operationId: suffixed ? "getLatestRatesWithSuffix" : "getLatestRates",
-      summary: suffixed ? "Latest daily rates of a bank, format chosen by the URL suffix" : "Latest daily rates of a bank",
+      summary: suffixed
+        ? "Latest daily rates of a bank, format chosen by the URL suffix"
+        : "Latest daily rates of a bank",
       description:
         "Format precedence: URL suffix, then the format query parameter, then Accept (q-values and wildcards), then JSON. " +
         "A suffix and a format parameter naming different formats give 400; an unknown format or an Accept admitting none of the four types gives 406.",
@@ -33,13 +50,28 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
       security: [{ oauth2: [options.scope] }],
       parameters: [
         bankId,
-        ...(suffixed ? [{ name: "format", in: "path", required: true, schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] } }] : []),
-        { name: "format", in: "query", required: false, schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] } },
+        ...(suffixed
+          ? [
+              {
+                name: "format",
+                in: "path",
+                required: true,
+                schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] },
+              },
+            ]
+          : []),
+        {
+          name: "format",
+          in: "query",
+          required: false,
+          schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] },
+        },
         ...conditional,
       ],
       responses: {
         "200": {
-          description: "The bank's latest rates. CSV and XLSX come with Content-Disposition: attachment; filename=\"<ID>-<date>.<ext>\".",
+          description:
+            'The bank\'s latest rates. CSV and XLSX come with Content-Disposition: attachment; filename="<ID>-<date>.<ext>".',
           headers: cacheHeaders,
           content: {
             [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/ExchangeRates" } },
@@ -52,7 +84,16 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
         ...bearerErrors,
         "406": {
           description: "Unsupported format; the body lists the supported media types.",
-          content: { "application/problem+json": { schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", properties: { supported: { type: "array", items: { type: "string" } } } }] } } },
+          content: {
+            "application/problem+json": {
+              schema: {
+                allOf: [
+                  { $ref: "#/components/schemas/Problem" },
+                  { type: "object", properties: { supported: { type: "array", items: { type: "string" } } } },
+                ],
+              },
+            },
+          },
         },
       },
     },
@@ -62,7 +103,8 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
     info: {
       title: "exrates: official daily exchange rates of central banks",
       version: "1.0.0",
-      description: "Every endpoint needs a bearer token from the client credentials grant of the realm's token endpoint.",
+      description:
+        "Every endpoint needs a bearer token from the client credentials grant of the realm's token endpoint.",
     },
     servers: [{ url: options.publicUrl }],
     security: [{ oauth2: [options.scope] }],
@@ -75,7 +117,11 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
           tags: ["banks"],
           parameters: [bankId, ...conditional],
           responses: {
-            "200": { description: "The Bank resource.", headers: cacheHeaders, content: { [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/Bank" } } } },
+            "200": {
+              description: "The Bank resource.",
+              headers: cacheHeaders,
+              content: { [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/Bank" } } },
+            },
             "304": { description: "Not modified." },
             ...bearerErrors,
             "406": err("Accept admits no JSON."),
@@ -90,18 +136,35 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
         oauth2: {
           type: "oauth2",
           description: "Client credentials grant; client_secret_post or client_secret_basic. Tokens live 300 seconds.",
-          flows: { clientCredentials: { tokenUrl: options.tokenUrl, scopes: { [options.scope]: "Read banks and rates" } } },
+          flows: {
+            clientCredentials: { tokenUrl: options.tokenUrl, scopes: { [options.scope]: "Read banks and rates" } },
+          },
         },
       },
       schemas: {
         Problem: {
           type: "object",
           required: ["type", "title", "status"],
-          properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, detail: { type: "string" } },
+          properties: {
+            type: { type: "string" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            detail: { type: "string" },
+          },
         },
         Bank: {
           type: "object",
-          required: ["id", "name", "dailyUpdateTime", "bankCurrency", "countryCode", "region", "timeZone", "supportedFrequencies", "website"],
+          required: [
+            "id",
+            "name",
+            "dailyUpdateTime",
+            "bankCurrency",
+            "countryCode",
+            "region",
+            "timeZone",
+            "supportedFrequencies",
+            "website",
+          ],
           properties: {
             id: { type: "string" },
             name: {
@@ -109,7 +172,11 @@ export function openApiDocument(options: { publicUrl: string; tokenUrl: string; 
               items: {
                 type: "object",
                 required: ["languageCode", "name", "abbreviatedName"],
-                properties: { languageCode: { type: "string" }, name: { type: "string" }, abbreviatedName: { type: "string" } },
+                properties: {
+                  languageCode: { type: "string" },
+                  name: { type: "string" },
+                  abbreviatedName: { type: "string" },
+                },
               },
             },
             dailyUpdateTime: { type: "string", pattern: "^\\d{2}:\\d{2}:\\d{2}$" },

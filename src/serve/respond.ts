@@ -28,7 +28,13 @@ export function sendProblem(res: ServerResponse, status: number, options: Proble
   res.end(options.head ? undefined : body);
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}, head = false): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+  head = false,
+): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",

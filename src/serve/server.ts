@@ -74,10 +74,15 @@ export function route(rawUrl: string): { route: Route; query: string } {
   const q = rawUrl.indexOf("?");
   const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const query = q < 0 ? "" : rawUrl.slice(q + 1);
-  if (rawPath.length > MAX_PATH) return { route: { kind: "bad", status: 414, detail: "The request path is too long" }, query };
-  if (!rawPath.startsWith("/")) return { route: { kind: "bad", status: 400, detail: "The request target must be an absolute path" }, query };
+  if (rawPath.length > MAX_PATH)
+    return { route: { kind: "bad", status: 414, detail: "The request path is too long" }, query };
+  if (!rawPath.startsWith("/"))
+    return { route: { kind: "bad", status: 400, detail: "The request target must be an absolute path" }, query };
   if (/%(2f|5c|00)/i.test(rawPath) || rawPath.includes("\\")) {
-    return { route: { kind: "bad", status: 400, detail: "Encoded slashes, backslashes and NUL are not allowed in the path" }, query };
+    return {
+      route: { kind: "bad", status: 400, detail: "Encoded slashes, backslashes and NUL are not allowed in the path" },
+      query,
+    };
   }
   const segments: string[] = [];
   for (const raw of rawPath.slice(1).split("/")) {
@@ -88,17 +93,23 @@ export function route(rawUrl: string): { route: Route; query: string } {
       return { route: { kind: "bad", status: 400, detail: "The path holds a malformed percent-encoding" }, query };
     }
     // eslint-disable-next-line no-control-regex
-    if (seg === "." || seg === ".." || /[\x00-\x1f\x7f]/.test(seg)) return { route: { kind: "bad", status: 400, detail: "Dot segments and control characters are not allowed in the path" }, query };
+    if (seg === "." || seg === ".." || /[\x00-\x1f\x7f]/.test(seg))
+      return {
+        route: { kind: "bad", status: 400, detail: "Dot segments and control characters are not allowed in the path" },
+        query,
+      };
     segments.push(seg);
   }
   const lower = segments.map((s) => s.toLowerCase());
   const n = segments.length;
   if (n === 1 && lower[0] === "healthz") return { route: { kind: "healthz" }, query };
   if (n === 1 && lower[0] === "readyz") return { route: { kind: "readyz" }, query };
-  if (n >= 3 && segments[0] === "auth" && segments[1] === "realms") return { route: { kind: "realm", realm: segments[2]!, rest: segments.slice(3) }, query };
+  if (n >= 3 && segments[0] === "auth" && segments[1] === "realms")
+    return { route: { kind: "realm", realm: segments[2]!, rest: segments.slice(3) }, query };
   if (lower[0] !== "v1") return { route: { kind: "notFound" }, query };
   if (n === 2 && lower[1] === "openapi.json") return { route: { kind: "openapi" }, query };
-  if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd") return { route: { kind: "xsd" }, query };
+  if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd")
+    return { route: { kind: "xsd" }, query };
   if (n === 2 && lower[1] === "status") return { route: { kind: "status" }, query };
   if (lower[1] !== "banks") return { route: { kind: "notFound" }, query };
   if (n === 2) return { route: { kind: "banks" }, query };
@@ -152,23 +163,40 @@ function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Repr
     res.end();
     return;
   }
-  const encoding = rep.br || rep.gzip ? pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip }) : "identity";
+  const encoding =
+    rep.br || rep.gzip ? pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip }) : "identity";
   const variant = encoding === "identity" ? rep.identity : rep[encoding]!;
   res.writeHead(200, variant.headers);
   res.end(req.method === "HEAD" ? undefined : variant.body);
 }
 
-function bearerChallenge(realm: string, result: Exclude<BearerResult, { kind: "ok" }>, scope: string): { status: number; header: string; detail: string } {
+function bearerChallenge(
+  realm: string,
+  result: Exclude<BearerResult, { kind: "ok" }>,
+  scope: string,
+): { status: number; header: string; detail: string } {
   const quote = (s: string) => s.replace(/["\\]/g, "");
   switch (result.kind) {
     case "missing":
       return { status: 401, header: `Bearer realm="${realm}"`, detail: "A bearer token is required" };
     case "invalid_request":
-      return { status: 400, header: `Bearer realm="${realm}", error="invalid_request", error_description="${quote(result.description)}"`, detail: result.description };
+      return {
+        status: 400,
+        header: `Bearer realm="${realm}", error="invalid_request", error_description="${quote(result.description)}"`,
+        detail: result.description,
+      };
     case "invalid_token":
-      return { status: 401, header: `Bearer realm="${realm}", error="invalid_token", error_description="${quote(result.description)}"`, detail: result.description };
+      return {
+        status: 401,
+        header: `Bearer realm="${realm}", error="invalid_token", error_description="${quote(result.description)}"`,
+        detail: result.description,
+      };
     case "insufficient_scope":
-      return { status: 403, header: `Bearer realm="${realm}", error="insufficient_scope", scope="${scope}"`, detail: result.description };
+      return {
+        status: 403,
+        header: `Bearer realm="${realm}", error="insufficient_scope", scope="${scope}"`,
+        detail: result.description,
+      };
   }
 }
 
@@ -205,11 +233,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const loaded = await loadTree(config.outDir, target);
       tree = loaded; // one assignment: every later request sees the whole new generation
       failedTarget = undefined;
-      log.info({ generation: loaded.generation, files: loaded.files, banks: loaded.banks.size }, "published tree loaded");
+      log.info(
+        { generation: loaded.generation, files: loaded.files, banks: loaded.banks.size },
+        "published tree loaded",
+      );
     } catch (error) {
       // A generation removed under us, or not as its manifest says: keep serving the previous one.
       failedTarget = target;
-      log.error({ target, err: (error as Error).message }, "cannot load the published generation; still serving the previous one");
+      log.error(
+        { target, err: (error as Error).message },
+        "cannot load the published generation; still serving the previous one",
+      );
       setTimeout(() => {
         if (failedTarget === target) failedTarget = undefined;
       }, 5000).unref();
@@ -241,7 +275,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   await refreshTree();
 
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 });
+  const server = createServer({
+    maxHeaderSize: 16 * 1024,
+    requestTimeout: 30_000,
+    headersTimeout: 20_000,
+    keepAliveTimeout: 5_000,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {
@@ -253,10 +292,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
   // With port 0 and no explicit public URL, the public URL is the one actually bound.
-  const publicUrl = /:0$/.test(config.publicUrl) ? config.publicUrl.replace(/:0$/, `:${address.port}`) : config.publicUrl;
+  const publicUrl = /:0$/.test(config.publicUrl)
+    ? config.publicUrl.replace(/:0$/, `:${address.port}`)
+    : config.publicUrl;
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
   const remote = embedded ? undefined : remoteKeyGetter(issuer, options.fetch);
-  if (remote) remote.ready().catch((error: Error) => log.warn({ issuer, err: error.message }, "external realm discovery failed; retried on the next request"));
+  if (remote)
+    remote
+      .ready()
+      .catch((error: Error) =>
+        log.warn({ issuer, err: error.message }, "external realm discovery failed; retried on the next request"),
+      );
 
   const unsubscribe = embedded ? onClientsChanged(store!, readClients) : undefined;
 
@@ -274,7 +320,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ? { store: store!, keys: () => keys!, issuer, audience: publicUrl, perClient, perAddress, log, now }
     : undefined;
   const discovery = discoveryDocument(issuer, config.scope);
-  const openapi = openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope });
+  const openapi = openApiDocument({
+    publicUrl,
+    tokenUrl: `${issuer}/protocol/openid-connect/token`,
+    scope: config.scope,
+  });
 
   const handleRealm = async (req: IncomingMessage, res: ServerResponse, realm: string, rest: string[]) => {
     if (!embedded) {
@@ -295,12 +345,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       else sendOAuth(res, 405, { error: "HTTP 405 Method Not Allowed" }, { allow: API_ALLOW });
     };
     const head = req.method === "HEAD";
-    if (path === ".well-known/openid-configuration") return getOnly(() => sendJson(res, 200, discovery, { "cache-control": "no-cache" }, head));
+    if (path === ".well-known/openid-configuration")
+      return getOnly(() => sendJson(res, 200, discovery, { "cache-control": "no-cache" }, head));
     if (path === "protocol/openid-connect/certs") {
-      return getOnly(() => sendJson(res, 200, jwksDocument(publishedAt(keys!, now()).map((k) => k.jwk)), { "cache-control": "no-cache" }, head));
+      return getOnly(() =>
+        sendJson(
+          res,
+          200,
+          jwksDocument(publishedAt(keys!, now()).map((k) => k.jwk)),
+          { "cache-control": "no-cache" },
+          head,
+        ),
+      );
     }
     if (path === "protocol/openid-connect/auth") {
-      return getOnly(() => sendOAuth(res, 400, { error: "unsupported_response_type", error_description: "This realm supports the client credentials grant only" }));
+      return getOnly(() =>
+        sendOAuth(res, 400, {
+          error: "unsupported_response_type",
+          error_description: "This realm supports the client credentials grant only",
+        }),
+      );
     }
     sendOAuth(res, 404, { error: "Unable to find matching target resource method" });
   };
@@ -314,7 +378,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const head = method === "HEAD";
     if (r.kind === "bad") return sendProblem(res, r.status, { detail: r.detail, head });
     if (r.kind === "notFound") return sendProblem(res, 404, { detail: "No such resource", head });
-    if (method !== "GET" && method !== "HEAD") return sendProblem(res, 405, { detail: `${method} is not allowed here`, headers: { allow: API_ALLOW } });
+    if (method !== "GET" && method !== "HEAD")
+      return sendProblem(res, 405, { detail: `${method} is not allowed here`, headers: { allow: API_ALLOW } });
     switch (r.kind) {
       case "healthz":
         return sendJson(res, 200, { status: "ok" }, { "cache-control": "no-store" }, head);
@@ -336,21 +401,42 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return sendProblem(res, c.status, { detail: c.detail, headers: { "www-authenticate": c.header }, head });
     }
     if (r.kind === "status") {
-      if (!options.status) return sendProblem(res, 404, { detail: "No scheduler runs in this process; `exrates start` serves the status", head });
+      if (!options.status)
+        return sendProblem(res, 404, {
+          detail: "No scheduler runs in this process; `exrates start` serves the status",
+          head,
+        });
       return sendJson(res, 200, { banks: await options.status() }, { "cache-control": "no-store" }, head);
     }
     const offered: readonly Format[] = r.kind === "latest" ? FORMATS : ["json"];
-    const negotiation = negotiate(r.kind === "banks" ? undefined : r.suffix, formatValues(query), req.headers.accept, offered);
+    const negotiation = negotiate(
+      r.kind === "banks" ? undefined : r.suffix,
+      formatValues(query),
+      req.headers.accept,
+      offered,
+    );
     if (!negotiation.ok) {
-      return sendProblem(res, negotiation.status, { detail: negotiation.detail, extra: { supported: negotiation.supported }, headers: { vary: "Accept" }, head });
+      return sendProblem(res, negotiation.status, {
+        detail: negotiation.detail,
+        extra: { supported: negotiation.supported },
+        headers: { vary: "Accept" },
+        head,
+      });
     }
-    if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: { "retry-after": "5" }, head });
+    if (!tree)
+      return sendProblem(res, 503, { detail: "No rates published yet", headers: { "retry-after": "5" }, head });
     let rep: Representation | undefined;
     if (r.kind === "banks") rep = tree.banksList;
     else {
       const entry = tree.banks.get(r.id);
       rep = r.kind === "bank" ? entry?.bank : entry?.latest[negotiation.format];
-      if (!rep) return sendProblem(res, 404, { detail: entry ? `No ${r.kind === "bank" ? "data" : "rates"} published for bank ${r.id}` : `Unknown bank ${r.id}`, head });
+      if (!rep)
+        return sendProblem(res, 404, {
+          detail: entry
+            ? `No ${r.kind === "bank" ? "data" : "rates"} published for bank ${r.id}`
+            : `Unknown bank ${r.id}`,
+          head,
+        });
     }
     if (!rep) return sendProblem(res, 404, { detail: "Not published", head });
     sendRepresentation(req, res, rep);

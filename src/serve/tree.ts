@@ -64,7 +64,12 @@ function encodedEtag(etag: string, encoding: "gzip" | "br"): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : `${etag}-${encoding}`;
 }
 
-async function loadRepresentation(dir: string, path: string, file: ManifestFile, disposition: string | undefined): Promise<Representation> {
+async function loadRepresentation(
+  dir: string,
+  path: string,
+  file: ManifestFile,
+  disposition: string | undefined,
+): Promise<Representation> {
   const body = await readFile(join(dir, path));
   if (body.length !== file.bytes) throw new Error(`${path}: ${body.length} bytes, the manifest says ${file.bytes}`);
   const sha = createHash("sha256").update(body).digest("hex");
@@ -119,7 +124,8 @@ export async function currentTarget(outDir: string): Promise<string | undefined>
 export async function loadTree(outDir: string, target: string): Promise<LoadedTree> {
   const dir = join(outDir, target);
   const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
-  if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object") throw new Error(`${dir}/manifest.json lists no files`);
+  if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
+    throw new Error(`${dir}/manifest.json lists no files`);
   const tree: LoadedTree = { generation: String(manifest.generation), target, banks: new Map(), files: 0 };
   const bankEntry = (id: string): BankEntry => {
     let entry = tree.banks.get(id);
@@ -140,7 +146,9 @@ export async function loadTree(outDir: string, target: string): Promise<LoadedTr
       const entry = bankEntry(id);
       const date = entry.effectiveDate;
       const disposition =
-        format === "csv" || format === "xlsx" ? `attachment; filename="${id}${date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `-${date}` : ""}.${format}"` : undefined;
+        format === "csv" || format === "xlsx"
+          ? `attachment; filename="${id}${date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `-${date}` : ""}.${format}"`
+          : undefined;
       entry.latest[format] = await loadRepresentation(dir, path, file, disposition);
     } else {
       continue;

@@ -30,7 +30,9 @@ export async function openStore(path: string): Promise<Store> {
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     await db.destroy();
-    throw new Error(`database migration ${failed?.migrationName ?? ""} failed: ${(error as Error)?.message ?? "unknown"}`);
+    throw new Error(
+      `database migration ${failed?.migrationName ?? ""} failed: ${(error as Error)?.message ?? "unknown"}`,
+    );
   }
   let closed = false;
   return {

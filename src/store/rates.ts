@@ -71,7 +71,9 @@ function prepare(store: Store) {
     // Rows this ingest inserted or revised are exactly those now carrying one of its fetch ids
     // (an unchanged row keeps its old one); the date bounds keep it to a primary-key range.
     changedDates: sqlite
-      .prepare("select distinct effective_date from rates where bank_id = ? and effective_date between ? and ? and fetch_id >= ? order by 1")
+      .prepare(
+        "select distinct effective_date from rates where bank_id = ? and effective_date between ? and ? and fetch_id >= ? order by 1",
+      )
       .pluck(),
   };
 }
@@ -83,7 +85,12 @@ function statements(store: Store) {
 }
 
 /** One provenance row: a fetch (or imported file) of a bank, successful (error null) or not. */
-function insertFetch(s: ReturnType<typeof prepare>, bankId: string, p: Omit<Provenance, "body"> & { body?: Uint8Array }, error: string | null): number {
+function insertFetch(
+  s: ReturnType<typeof prepare>,
+  bankId: string,
+  p: Omit<Provenance, "body"> & { body?: Uint8Array },
+  error: string | null,
+): number {
   return Number(
     s.insertFetch.run(
       bankId,
@@ -105,7 +112,12 @@ export function sha256(body: Uint8Array): string {
 }
 
 /** Stores one bank's batches in one transaction. Records must already be validated. */
-export function ingestBatches(store: Store, bankId: string, batches: IngestBatch[], now: Date = new Date()): IngestResult {
+export function ingestBatches(
+  store: Store,
+  bankId: string,
+  batches: IngestBatch[],
+  now: Date = new Date(),
+): IngestResult {
   const s = statements(store);
   const storedAt = now.toISOString();
   const run = store.sqlite.transaction(() => {
@@ -142,7 +154,8 @@ export function ingestBatches(store: Store, bankId: string, batches: IngestBatch
       }
     }
     const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
-    const changedDates = written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
+    const changedDates =
+      written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
     return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates };
   });
   return run.immediate();

@@ -6,7 +6,10 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => amcm.parse(Buffer.from(body), { url: "https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260518&End=20260520&QueryType=1" });
+const parse = (body: Buffer | string) =>
+  amcm.parse(Buffer.from(body), {
+    url: "https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260518&End=20260520&QueryType=1",
+  });
 
 describe("AMCM adapter", () => {
   it("takes the published mean, keeps per-100 units, skips LIQ and relabels ECU", async () => {
@@ -22,12 +25,24 @@ describe("AMCM adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<html><body>Service Unavailable</body></html>"],
-    ["truncated JSON", '{"message":"OK","data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.0,"usdMean":"9.36'],
+    [
+      "truncated JSON",
+      '{"message":"OK","data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.0,"usdMean":"9.36',
+    ],
     ["another bank's body", '[{"currency_name":"USD","average_rate":"1463.065","post_date":"19-May-26"}]'],
     ["an error answer", '{"message":"Query period too long","data":null,"code":1,"type":"Error"}'],
-    ["text and number that differ", '{"data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.0,"usdMean":"9.3610","usdMeanValue":9.3611}]}'],
-    ["a fractional unit", '{"data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.5,"usdMean":"9.3610","usdMeanValue":9.361}]}'],
-    ["a bad date", '{"data":[{"date":"20/05/2026","currency":"EUR","unit":1.0,"usdMean":"9.3610","usdMeanValue":9.361}]}'],
+    [
+      "text and number that differ",
+      '{"data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.0,"usdMean":"9.3610","usdMeanValue":9.3611}]}',
+    ],
+    [
+      "a fractional unit",
+      '{"data":[{"date":"2026-05-20 00:00:00","currency":"EUR","unit":1.5,"usdMean":"9.3610","usdMeanValue":9.361}]}',
+    ],
+    [
+      "a bad date",
+      '{"data":[{"date":"20/05/2026","currency":"EUR","unit":1.0,"usdMean":"9.3610","usdMeanValue":9.361}]}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^AMCM: /);
@@ -37,10 +52,21 @@ describe("AMCM adapter", () => {
     const r = recording("AMCM/001.json");
     const records = await amcm.parse(r.body, { url: r.url });
     expect(records).toHaveLength(51); // 17 currencies on 3 days, LIQ skipped
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-05-20", "EUR")).toEqual({ effectiveDate: "2026-05-20", currency: "EUR", rate: "9.3610" });
-    expect(find("2026-05-20", "JPY")).toEqual({ effectiveDate: "2026-05-20", currency: "JPY", rate: "5.0745", unitMultiplier: 2 });
-    expect(find("2026-05-20", "KRW")).toEqual({ effectiveDate: "2026-05-20", currency: "KRW", rate: "0.5300", unitMultiplier: 2 });
+    expect(find("2026-05-20", "JPY")).toEqual({
+      effectiveDate: "2026-05-20",
+      currency: "JPY",
+      rate: "5.0745",
+      unitMultiplier: 2,
+    });
+    expect(find("2026-05-20", "KRW")).toEqual({
+      effectiveDate: "2026-05-20",
+      currency: "KRW",
+      rate: "0.5300",
+      unitMultiplier: 2,
+    });
     expect(find("2026-05-18", "USD")).toEqual({ effectiveDate: "2026-05-18", currency: "USD", rate: "8.0643" });
     expect(find("2026-05-19", "LIQ")).toBeUndefined();
   });
@@ -48,6 +74,8 @@ describe("AMCM adapter", () => {
   it("asks one window with Begin/End as YYYYMMDD", async () => {
     const http = fakeHttp(() => ({ body: '{"data":[]}' }));
     await amcm.fetch({ kind: "range", from: "2026-02-19", to: "2026-05-19" }, { http, env: {} });
-    expect(http.seen.map((r) => r.url)).toEqual(["https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260219&End=20260519&QueryType=1"]);
+    expect(http.seen.map((r) => r.url)).toEqual([
+      "https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260219&End=20260519&QueryType=1",
+    ]);
   });
 });

@@ -30,7 +30,10 @@ describe("BAM adapter", () => {
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["an API error object", '{"statusCode":401,"message":"Access denied due to invalid subscription key."}'],
     ["a row without any rate", '[{"date":"2026-03-25T12:30:00","libDevise":"EUR","uniteDevise":1}]'],
-    ["a currency name instead of a code", '[{"date":"2026-03-25T12:30:00","libDevise":"EURO","moyen":10.8,"uniteDevise":1}]'],
+    [
+      "a currency name instead of a code",
+      '[{"date":"2026-03-25T12:30:00","libDevise":"EURO","moyen":10.8,"uniteDevise":1}]',
+    ],
     ["a bad date", '[{"date":"2026-02-30T12:30:00","libDevise":"EUR","moyen":10.8,"uniteDevise":1}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -41,13 +44,36 @@ describe("BAM adapter", () => {
     const one = recording("BAM/001.json");
     const a = await bam.parse(one.body, { url: one.url });
     expect(a).toHaveLength(30);
-    expect(a.find((x) => x.currency === "NOK")).toEqual({ effectiveDate: "2026-03-25", currency: "NOK", rate: "95.938", unitMultiplier: 2 });
-    expect(a.find((x) => x.currency === "SEK")).toEqual({ effectiveDate: "2026-03-25", currency: "SEK", rate: "100.06", unitMultiplier: 2 });
-    expect(a.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-25", currency: "USD", rate: "9.3189" });
-    expect(a.find((x) => x.currency === "MRU")).toEqual({ effectiveDate: "2026-03-25", currency: "MRU", rate: "23.55", unitMultiplier: 2 });
+    expect(a.find((x) => x.currency === "NOK")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "NOK",
+      rate: "95.938",
+      unitMultiplier: 2,
+    });
+    expect(a.find((x) => x.currency === "SEK")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "SEK",
+      rate: "100.06",
+      unitMultiplier: 2,
+    });
+    expect(a.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "USD",
+      rate: "9.3189",
+    });
+    expect(a.find((x) => x.currency === "MRU")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "MRU",
+      rate: "23.55",
+      unitMultiplier: 2,
+    });
     const two = recording("BAM/002.json");
     const b = await bam.parse(two.body, { url: two.url });
-    expect(b.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-26", currency: "USD", rate: "9.3261" });
+    expect(b.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-03-26",
+      currency: "USD",
+      rate: "9.3261",
+    });
     expect(b.filter((x) => x.currency === "EUR")).toEqual([
       { effectiveDate: "2026-03-26", currency: "EUR", rate: "10.7729" },
       { effectiveDate: "2026-03-26", currency: "EUR", rate: "10.7729" },

@@ -27,7 +27,10 @@ describe("BANREP adapter", () => {
     ["an HTML page", "<!DOCTYPE html><html><body>Service Unavailable</body></html>"],
     ["truncated JSON", '[{"valor":"3691.9","unidad":"COP","vigenciadesde":"2026-03-17T00:00'],
     ["a SODA error", '{"code":"query.soql.no-such-column","error":true,"message":"No such column: vigencia"}'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
     ["another unit", '[{"valor":"3691.9","unidad":"USD","vigenciadesde":"2026-03-17T00:00:00.000"}]'],
     ["a numeric value with a comma", '[{"valor":"3.691,90","unidad":"COP","vigenciadesde":"2026-03-17T00:00:00.000"}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -52,6 +55,8 @@ describe("BANREP adapter", () => {
     ]);
     const latest = fakeHttp(() => ({ body: "[]" }));
     await banrep.fetch({ kind: "latest" }, { http: latest, env: {} });
-    expect(latest.seen[0]!.url).toMatch(/\$where=vigenciadesde%3E=%27\d{4}-\d{2}-\d{2}T00:00:00\.000%27%20AND%20vigenciadesde%3C=%27\d{4}-\d{2}-\d{2}T00:00:00\.000%27&\$limit=50000&\$order=vigenciadesde%20ASC$/);
+    expect(latest.seen[0]!.url).toMatch(
+      /\$where=vigenciadesde%3E=%27\d{4}-\d{2}-\d{2}T00:00:00\.000%27%20AND%20vigenciadesde%3C=%27\d{4}-\d{2}-\d{2}T00:00:00\.000%27&\$limit=50000&\$order=vigenciadesde%20ASC$/,
+    );
   });
 });

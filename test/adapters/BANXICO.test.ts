@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2025-12-30/2026-01-02";
+const URL =
+  "https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2025-12-30/2026-01-02";
 const parse = (body: Buffer | string) => banxico.parse(Buffer.from(body), { url: URL });
 
 describe("BANXICO adapter", () => {
@@ -28,7 +29,10 @@ describe("BANXICO adapter", () => {
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["an unknown series", '{"bmx":{"series":[{"idSerie":"SF17908","datos":[{"fecha":"30/12/2025","dato":"18.0"}]}]}}'],
     ["a bad date", '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"2025-12-30","dato":"18.0"}]}]}}'],
-    ["a placeholder it does not know", '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"n.d."}]}]}}'],
+    [
+      "a placeholder it does not know",
+      '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"n.d."}]}]}}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BANXICO: /);
@@ -38,7 +42,8 @@ describe("BANXICO adapter", () => {
     const r = recording("BANXICO/001.json");
     const records = await banxico.parse(r.body, { url: r.url });
     expect(records).toHaveLength(30);
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-03-02", "USD")).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "17.3485" });
     expect(find("2026-03-09", "USD")).toEqual({ effectiveDate: "2026-03-09", currency: "USD", rate: "17.7687" });
     expect(find("2026-03-02", "JPY")).toEqual({ effectiveDate: "2026-03-02", currency: "JPY", rate: "0.1105" });
@@ -49,7 +54,10 @@ describe("BANXICO adapter", () => {
 
   it("asks the five series over the range with the Bmx-Token header, and says which variable is missing", async () => {
     const http = fakeHttp(() => ({ body: '{"bmx":{"series":[]}}' }));
-    await banxico.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-09" }, { http, env: { EXRATES_BANXICO_API_KEY: "t" } });
+    await banxico.fetch(
+      { kind: "range", from: "2026-03-01", to: "2026-03-09" },
+      { http, env: { EXRATES_BANXICO_API_KEY: "t" } },
+    );
     expect(http.seen).toEqual([
       {
         method: "GET",
@@ -59,6 +67,8 @@ describe("BANXICO adapter", () => {
     ]);
     await banxico.fetch({ kind: "latest" }, { http, env: { EXRATES_BANXICO_API_KEY: "t" } });
     expect(http.seen[1]!.url).toMatch(/SF60632\/datos\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}$/);
-    await expect(banxico.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(/^BANXICO: needs EXRATES_BANXICO_API_KEY/);
+    await expect(banxico.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(
+      /^BANXICO: needs EXRATES_BANXICO_API_KEY/,
+    );
   });
 });

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv&startPeriod=1998-12-21&endPeriod=1998-12-28";
+const URL =
+  "https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv&startPeriod=1998-12-21&endPeriod=1998-12-28";
 const parse = (body: Buffer | string) => bbk.parse(Buffer.from(body), { url: URL });
 
 describe("BBK adapter", () => {
@@ -30,7 +31,10 @@ describe("BBK adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Service unavailable</body></html>"],
     ["a truncated body", fixture("BBK/fixings.csv").toString().slice(0, 420)],
-    ["another bank's body", "KEY;FREQ;CURRENCY;CURRENCY_DENOM;EXR_TYPE;EXR_SUFFIX;TIME_PERIOD;OBS_VALUE\nEXR.D.USD.EUR.SP00.A;D;USD;EUR;SP00;A;2026-03-02;1.0850\n"],
+    [
+      "another bank's body",
+      "KEY;FREQ;CURRENCY;CURRENCY_DENOM;EXR_TYPE;EXR_SUFFIX;TIME_PERIOD;OBS_VALUE\nEXR.D.USD.EUR.SP00.A;D;USD;EUR;SP00;A;2026-03-02;1.0850\n",
+    ],
     ["a title disagreeing with the known batch", fixture("BBK/wrong-unit.csv").toString()],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -50,12 +54,33 @@ describe("BBK adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded week exactly (values read off the file by hand)", async () => {
     const r = recording("BBK/001.csv");
     const records = await bbk.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
-    expect(find("1998-12-21", "ATS")).toEqual({ effectiveDate: "1998-12-21", currency: "ATS", rate: "14.214", unitMultiplier: 2 });
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
+    expect(find("1998-12-21", "ATS")).toEqual({
+      effectiveDate: "1998-12-21",
+      currency: "ATS",
+      rate: "14.214",
+      unitMultiplier: 2,
+    });
     expect(find("1998-12-24", "ATS")).toBeUndefined();
-    expect(find("1998-12-21", "ITL")).toEqual({ effectiveDate: "1998-12-21", currency: "ITL", rate: "1.0098", unitMultiplier: 3 });
+    expect(find("1998-12-21", "ITL")).toEqual({
+      effectiveDate: "1998-12-21",
+      currency: "ITL",
+      rate: "1.0098",
+      unitMultiplier: 3,
+    });
     expect(find("1998-12-22", "USD")).toEqual({ effectiveDate: "1998-12-22", currency: "USD", rate: "1.6704" });
-    expect(find("1998-12-23", "CHF")).toEqual({ effectiveDate: "1998-12-23", currency: "CHF", rate: "122.660", unitMultiplier: 2 });
-    expect(find("1998-12-21", "FRF")).toEqual({ effectiveDate: "1998-12-21", currency: "FRF", rate: "29.8210", unitMultiplier: 2 });
+    expect(find("1998-12-23", "CHF")).toEqual({
+      effectiveDate: "1998-12-23",
+      currency: "CHF",
+      rate: "122.660",
+      unitMultiplier: 2,
+    });
+    expect(find("1998-12-21", "FRF")).toEqual({
+      effectiveDate: "1998-12-21",
+      currency: "FRF",
+      rate: "29.8210",
+      unitMultiplier: 2,
+    });
   });
 });

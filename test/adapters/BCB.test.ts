@@ -6,8 +6,10 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const PERIOD = "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)";
-const urlOf = (ccy: string) => `${PERIOD}?@moeda=%27${ccy}%27&@dataInicial=%2703-01-2026%27&@dataFinalCotacao=%2703-07-2026%27&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json`;
+const PERIOD =
+  "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)";
+const urlOf = (ccy: string) =>
+  `${PERIOD}?@moeda=%27${ccy}%27&@dataInicial=%2703-01-2026%27&@dataFinalCotacao=%2703-07-2026%27&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json`;
 const parse = (body: Buffer | string, ccy = "JPY") => bcb.parse(Buffer.from(body), { url: urlOf(ccy) });
 
 describe("BCB adapter", () => {
@@ -26,9 +28,18 @@ describe("BCB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<html><body><h1>503 Service Unavailable</h1></body></html>"],
     ["truncated JSON", '{"value":[{"cotacaoCompra":0.03310,"cotacaoVenda":0.033'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
-    ["a missing selling rate", '{"value":[{"cotacaoCompra":0.03310,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento"}]}'],
-    ["a bad timestamp", '{"value":[{"cotacaoVenda":0.03311,"dataHoraCotacao":"02/03/2026 13:09","tipoBoletim":"Fechamento"}]}'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
+    [
+      "a missing selling rate",
+      '{"value":[{"cotacaoCompra":0.03310,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento"}]}',
+    ],
+    [
+      "a bad timestamp",
+      '{"value":[{"cotacaoVenda":0.03311,"dataHoraCotacao":"02/03/2026 13:09","tipoBoletim":"Fechamento"}]}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCB: /);
@@ -45,18 +56,30 @@ describe("BCB adapter", () => {
     expect(records[0]).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "5.20010" });
     expect(records[4]).toEqual({ effectiveDate: "2026-03-06", currency: "USD", rate: "5.28780" });
     const eur = recording("BCB/005.json");
-    expect((await bcb.parse(eur.body, { url: eur.url }))[0]).toEqual({ effectiveDate: "2026-03-02", currency: "EUR", rate: "6.07420" });
+    expect((await bcb.parse(eur.body, { url: eur.url }))[0]).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "EUR",
+      rate: "6.07420",
+    });
     const aud = recording("BCB/001.json");
-    expect((await bcb.parse(aud.body, { url: aud.url }))[1]).toEqual({ effectiveDate: "2026-03-03", currency: "AUD", rate: "3.69980" });
+    expect((await bcb.parse(aud.body, { url: aud.url }))[1]).toEqual({
+      effectiveDate: "2026-03-03",
+      currency: "AUD",
+      rate: "3.69980",
+    });
   });
 
   it("asks each of the ten PTAX currencies with MM-DD-YYYY alias dates", async () => {
     const http = fakeHttp(() => ({ body: '{"value":[]}' }));
     await bcb.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-07" }, { http, env: {} });
-    expect(http.seen.map((r) => r.url)).toEqual(["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"].map(urlOf));
+    expect(http.seen.map((r) => r.url)).toEqual(
+      ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"].map(urlOf),
+    );
     const latest = fakeHttp(() => ({ body: '{"value":[]}' }));
     await bcb.fetch({ kind: "latest" }, { http: latest, env: {} });
     expect(latest.seen).toHaveLength(10);
-    expect(latest.seen[9]!.url).toMatch(/@moeda=%27USD%27&@dataInicial=%27\d\d-\d\d-\d{4}%27&@dataFinalCotacao=%27\d\d-\d\d-\d{4}%27&\$filter=/);
+    expect(latest.seen[9]!.url).toMatch(
+      /@moeda=%27USD%27&@dataInicial=%27\d\d-\d\d-\d{4}%27&@dataFinalCotacao=%27\d\d-\d\d-\d{4}%27&\$filter=/,
+    );
   });
 });

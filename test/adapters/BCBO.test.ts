@@ -30,7 +30,10 @@ describe("BCBO adapter", () => {
   });
 
   it("reads the dollar of the older daily layout as the mean of its COMPRA and VENTA columns (documented shape, no recording)", async () => {
-    const records = await parse(fixture("BCBO/daily-old-layout.xls"), "https://www.bcb.gob.bo/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa=2024&qdd=2&qmm=1");
+    const records = await parse(
+      fixture("BCBO/daily-old-layout.xls"),
+      "https://www.bcb.gob.bo/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa=2024&qdd=2&qmm=1",
+    );
     expect(records[0]).toEqual({ effectiveDate: "2024-01-02", currency: "USD", rate: "6.91", derivation: "mean" });
     expect(records).toHaveLength(4);
   });
@@ -43,7 +46,13 @@ describe("BCBO adapter", () => {
     ["a yearly workbook where a daily one is expected", "yearly"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
     const body =
-      kind === "truncate" ? fixture("BCBO/daily-2026-07-13.xls").subarray(0, 1500) : kind === "xlsx" ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx") : kind === "yearly" ? fixture("BCBO/xls-anio-2007.xls") : Buffer.from(kind);
+      kind === "truncate"
+        ? fixture("BCBO/daily-2026-07-13.xls").subarray(0, 1500)
+        : kind === "xlsx"
+          ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")
+          : kind === "yearly"
+            ? fixture("BCBO/xls-anio-2007.xls")
+            : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCBO: /);
   });
@@ -57,7 +66,14 @@ describe("BCBO adapter", () => {
     expect(usd("2007-01-01")).toBeUndefined(); // B7, C7 empty
     const d = recording("BCBO/002.xls");
     const day = Object.fromEntries((await bcbo.parse(d.body, { url: d.url })).map((x) => [x.currency, x.rate]));
-    expect(day).toMatchObject({ USD: "10.40", ARS: "0.00699", COP: "0.00320", GBP: "13.93280", EUR: "11.87160", CNH: "1.53352" });
+    expect(day).toMatchObject({
+      USD: "10.40",
+      ARS: "0.00699",
+      COP: "0.00320",
+      GBP: "13.93280",
+      EUR: "11.87160",
+      CNH: "1.53352",
+    });
     expect(Object.keys(day)).toHaveLength(23);
     expect(day.XAU ?? day.XAG ?? day.XDR).toBeUndefined();
   });
@@ -73,6 +89,12 @@ describe("BCBO adapter", () => {
       "https://www.bcb.gob.bo/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa=2008&qdd=4&qmm=1",
     ]);
     await bcbo.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen.slice(5).every((r) => r.url.startsWith("https://www.bcb.gob.bo/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa="))).toBe(true);
+    expect(
+      http.seen
+        .slice(5)
+        .every((r) =>
+          r.url.startsWith("https://www.bcb.gob.bo/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa="),
+        ),
+    ).toBe(true);
   });
 });

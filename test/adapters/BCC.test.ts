@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL_AUD = "https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=AUD&fechaFin=2026-05-25&fechaInicio=2026-05-19";
+const URL_AUD =
+  "https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=AUD&fechaFin=2026-05-25&fechaInicio=2026-05-19";
 const parse = (body: Buffer | string, url = URL_AUD) => bcc.parse(Buffer.from(body), { url });
 
 describe("BCC adapter", () => {
@@ -32,7 +33,9 @@ describe("BCC adapter", () => {
   });
 
   it("rejects an answer whose URL names no known currency", async () => {
-    await expect(async () => parse("[]", "https://api.bc.gob.cu/v1/tasas-de-cambio/historico?fechaFin=2026-05-25")).rejects.toThrow(/^BCC: .*codigoMoneda/);
+    await expect(async () =>
+      parse("[]", "https://api.bc.gob.cu/v1/tasas-de-cambio/historico?fechaFin=2026-05-25"),
+    ).rejects.toThrow(/^BCC: .*codigoMoneda/);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
@@ -54,7 +57,8 @@ describe("BCC adapter", () => {
     await bcc.fetch({ kind: "range", from: "2026-05-19", to: "2026-05-22" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual(
       ["AUD", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "JPY", "MXN", "NOK", "RUB", "SEK", "USD"].map(
-        (c) => `https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=${c}&fechaFin=2026-05-22&fechaInicio=2026-05-19`,
+        (c) =>
+          `https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=${c}&fechaFin=2026-05-22&fechaInicio=2026-05-19`,
       ),
     );
   });

@@ -21,11 +21,20 @@ describe("BCCH adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
-    ["truncated JSON", '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"855'],
+    [
+      "truncated JSON",
+      '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"855',
+    ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["a refused login", '{"Codigo":-5,"Descripcion":"Invalid username or password","Series":{"seriesId":null,"Obs":null}}'],
+    [
+      "a refused login",
+      '{"Codigo":-5,"Descripcion":"Invalid username or password","Series":{"seriesId":null,"Obs":null}}',
+    ],
     ["an unknown series", '{"Codigo":0,"Series":{"seriesId":"F073.UFF.PRE.Z.D","Obs":[]}}'],
-    ["an OK value that is not a number", '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"NaN","statusCode":"OK"}]}}'],
+    [
+      "an OK value that is not a number",
+      '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"NaN","statusCode":"OK"}]}}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCCH: /);
@@ -53,14 +62,22 @@ describe("BCCH adapter", () => {
 
   it("asks each of the eight series with the user and password, and says which variable is missing", async () => {
     const http = fakeHttp(() => ({ body: "{}" }));
-    await bcch.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-15" }, { http, env: { EXRATES_BCCH_API_KEY: "me@example.cl:p:w&d" } });
+    await bcch.fetch(
+      { kind: "range", from: "2026-03-01", to: "2026-03-15" },
+      { http, env: { EXRATES_BCCH_API_KEY: "me@example.cl:p:w&d" } },
+    );
     expect(http.seen.map((r) => r.url)).toEqual(
       Object.keys(BCCH_SERIES).map(
-        (s) => `https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?user=me%40example.cl&pass=p%3Aw%26d&function=GetSeries&timeseries=${s}&firstdate=2026-03-01&lastdate=2026-03-15`,
+        (s) =>
+          `https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?user=me%40example.cl&pass=p%3Aw%26d&function=GetSeries&timeseries=${s}&firstdate=2026-03-01&lastdate=2026-03-15`,
       ),
     );
     expect(http.seen).toHaveLength(8);
-    await expect(bcch.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(/^BCCH: needs EXRATES_BCCH_API_KEY/);
-    await expect(bcch.fetch({ kind: "latest" }, { http, env: { EXRATES_BCCH_API_KEY: "nocolon" } })).rejects.toThrow(/^BCCH: needs EXRATES_BCCH_API_KEY in the form user:password$/);
+    await expect(bcch.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(
+      /^BCCH: needs EXRATES_BCCH_API_KEY/,
+    );
+    await expect(bcch.fetch({ kind: "latest" }, { http, env: { EXRATES_BCCH_API_KEY: "nocolon" } })).rejects.toThrow(
+      /^BCCH: needs EXRATES_BCCH_API_KEY in the form user:password$/,
+    );
   });
 });

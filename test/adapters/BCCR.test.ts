@@ -8,8 +8,10 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const DATA = "https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro";
-const TOKEN = "https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF";
+const DATA =
+  "https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro";
+const TOKEN =
+  "https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF";
 const parse = (body: Buffer | string, url = `${DATA}?IdGrupoVariable=1`) => bccr.parse(Buffer.from(body), { url });
 const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJBbm9uaW1vIn0.c2lnbmF0dXJl";
 
@@ -24,7 +26,9 @@ describe("BCCR adapter", () => {
 
   it("reads the column titles in English and Spanish", () => {
     expect(columnDate("15 dec 2025")).toBe("2025-12-15");
-    expect(columnDate("04 ago 2026", ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"])).toBe("2026-08-04");
+    expect(
+      columnDate("04 ago 2026", ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"]),
+    ).toBe("2026-08-04");
     expect(columnDate("31 feb 2026")).toBeUndefined();
   });
 
@@ -38,7 +42,13 @@ describe("BCCR adapter", () => {
     ["an HTML page", "<!DOCTYPE html><html><body>Request rejected</body></html>"],
     ["truncated JSON", cuadro.slice(0, 600)],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["a cuadro whose 318 row is the buying rate", cuadro.replace('"idIndicador":318,"nombreEspanol":"Venta","nombreIngles":"Sell"', '"idIndicador":318,"nombreEspanol":"Compra","nombreIngles":"Buy"')],
+    [
+      "a cuadro whose 318 row is the buying rate",
+      cuadro.replace(
+        '"idIndicador":318,"nombreEspanol":"Venta","nombreIngles":"Sell"',
+        '"idIndicador":318,"nombreEspanol":"Compra","nombreIngles":"Buy"',
+      ),
+    ],
     ["a cuadro without the selling rate", cuadro.replace('"idIndicador":318', '"idIndicador":319')],
     ["a column that is not a date", cuadro.replace('"tituloIngles":"31 dec 2025"', '"tituloIngles":"Q4 2025"')],
     ["English and Spanish figures that differ", cuadro.replace('"serie3":"498,30"', '"serie3":"498,31"')],
@@ -73,7 +83,9 @@ describe("BCCR adapter", () => {
         headers: { token_csrf: JWT, Origin: "https://sdd.bccr.fi.cr" },
       },
     ]);
-    expect(docs.map((d) => d.url)).toEqual([`${DATA}?IdGrupoVariable=1&FechaInicio=2026-01-01T00:00:00&FechaFin=2026-03-31&CantidadSeriesAMostrar=100`]);
+    expect(docs.map((d) => d.url)).toEqual([
+      `${DATA}?IdGrupoVariable=1&FechaInicio=2026-01-01T00:00:00&FechaFin=2026-03-31&CantidadSeriesAMostrar=100`,
+    ]);
     const waf = fakeHttp(() => ({ body: "<html><body>blocked</body></html>" }));
     await expect(bccr.fetch({ kind: "latest" }, { http: waf, env: {} })).rejects.toThrow(/^BCCR: /);
   });

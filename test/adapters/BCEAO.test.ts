@@ -36,11 +36,20 @@ describe("BCEAO adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
-    ["a truncated table", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tbody><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655,9570</td>"],
+    [
+      "a truncated table",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tbody><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655,9570</td>",
+    ],
     ["another bank's body", '<?xml version="1.0"?><ValCurs Date="16.03.2026"><Valute/></ValCurs>'],
     ["an unknown currency name", fixture("BCEAO/unknown-name.html").toString()],
-    ["a missing column label", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>Cours</th></tr><tr><td>Euro</td><td>655,9570</td></tr></table>"],
-    ["a bad number", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655;9570</td></tr></table>"],
+    [
+      "a missing column label",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>Cours</th></tr><tr><td>Euro</td><td>655,9570</td></tr></table>",
+    ],
+    [
+      "a bad number",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655;9570</td></tr></table>",
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCEAO: /);
@@ -66,11 +75,27 @@ describe("BCEAO adapter", () => {
     const day1 = await bceao.parse(r1.body, { url: r1.url });
     expect(day1).toHaveLength(27);
     expect(day1[0]).toEqual({ effectiveDate: "2026-03-16", currency: "EUR", rate: "655.9570" });
-    expect(day1.find((x) => x.currency === "SEK")).toEqual({ effectiveDate: "2026-03-16", currency: "SEK", rate: "59.4700" });
-    expect(day1.find((x) => x.currency === "KWD")).toEqual({ effectiveDate: "2026-03-16", currency: "KWD", rate: "1953.0200" });
+    expect(day1.find((x) => x.currency === "SEK")).toEqual({
+      effectiveDate: "2026-03-16",
+      currency: "SEK",
+      rate: "59.4700",
+    });
+    expect(day1.find((x) => x.currency === "KWD")).toEqual({
+      effectiveDate: "2026-03-16",
+      currency: "KWD",
+      rate: "1953.0200",
+    });
     const r3 = recording("BCEAO/003.html");
     const day3 = await bceao.parse(r3.body, { url: r3.url });
-    expect(day3.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-18", currency: "USD", rate: "606.8800" });
-    expect(day3.find((x) => x.currency === "CZK")).toEqual({ effectiveDate: "2026-03-18", currency: "CZK", rate: "26.2300" });
+    expect(day3.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-03-18",
+      currency: "USD",
+      rate: "606.8800",
+    });
+    expect(day3.find((x) => x.currency === "CZK")).toEqual({
+      effectiveDate: "2026-03-18",
+      currency: "CZK",
+      rate: "26.2300",
+    });
   });
 });

@@ -20,10 +20,22 @@ describe("BCN adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Service Unavailable</body></html>"],
-    ["a truncated answer", '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha>'],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>'],
-    ["a SOAP fault", '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>'],
-    ["a bad value", '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha><Valor>36,62</Valor></Tc></Detalle_TC></RecuperaTC_MesResult></RecuperaTC_MesResponse></soap:Body></soap:Envelope>'],
+    [
+      "a truncated answer",
+      '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha>',
+    ],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
+    [
+      "a SOAP fault",
+      '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>',
+    ],
+    [
+      "a bad value",
+      '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha><Valor>36,62</Valor></Tc></Detalle_TC></RecuperaTC_MesResult></RecuperaTC_MesResponse></soap:Body></soap:Envelope>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCN: /);
@@ -43,8 +55,24 @@ describe("BCN adapter", () => {
     const http = fakeHttp(() => ({ body: "" }));
     await bcn.fetch({ kind: "range", from: "2025-12-20", to: "2026-01-10" }, { http, env: {} });
     expect(http.seen).toEqual([
-      { method: "POST", url: URL, body: envelope(2025, 12), headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: '"http://servicios.bcn.gob.ni/RecuperaTC_Mes"' } },
-      { method: "POST", url: URL, body: envelope(2026, 1), headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: '"http://servicios.bcn.gob.ni/RecuperaTC_Mes"' } },
+      {
+        method: "POST",
+        url: URL,
+        body: envelope(2025, 12),
+        headers: {
+          "Content-Type": "text/xml; charset=utf-8",
+          SOAPAction: '"http://servicios.bcn.gob.ni/RecuperaTC_Mes"',
+        },
+      },
+      {
+        method: "POST",
+        url: URL,
+        body: envelope(2026, 1),
+        headers: {
+          "Content-Type": "text/xml; charset=utf-8",
+          SOAPAction: '"http://servicios.bcn.gob.ni/RecuperaTC_Mes"',
+        },
+      },
     ]);
     expect(envelope(2025, 12)).toContain("<tns:Ano>2025</tns:Ano>\n      <tns:Mes>12</tns:Mes>");
   });

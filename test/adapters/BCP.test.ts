@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const page = (year: number, moneda: string) => `https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica?anho=${year}&moneda=${moneda}`;
+const page = (year: number, moneda: string) =>
+  `https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica?anho=${year}&moneda=${moneda}`;
 const parse = (body: Buffer | string, url = page(2024, "USD")) => bcp.parse(Buffer.from(body), { url });
 
 describe("BCP adapter", () => {
@@ -22,7 +23,9 @@ describe("BCP adapter", () => {
   });
 
   it("keeps gold as published (already per troy ounce)", async () => {
-    expect(await parse(fixture("BCP/xau-2024.html"), page(2024, "XAU"))).toEqual([{ effectiveDate: "2024-01-02", currency: "XAU", rate: "14865900.50" }]);
+    expect(await parse(fixture("BCP/xau-2024.html"), page(2024, "XAU"))).toEqual([
+      { effectiveDate: "2024-01-02", currency: "XAU", rate: "14865900.50" },
+    ]);
   });
 
   it("maps every asked currency's title name to its code", () => {
@@ -34,7 +37,11 @@ describe("BCP adapter", () => {
 
   it.each([
     ["an empty body", "", page(2024, "USD")],
-    ["a Cloudflare page", "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>", page(2024, "USD")],
+    [
+      "a Cloudflare page",
+      "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>",
+      page(2024, "USD"),
+    ],
     ["a truncated page", fixture("BCP/usd-2024.html").toString().slice(0, 4000), page(2024, "USD")],
     ["another bank's body", '{"rates":[]}', page(2024, "USD")],
     ["a missing month label", fixture("BCP/no-month.html").toString(), page(2024, "EUR")],
@@ -74,6 +81,10 @@ describe("BCP adapter", () => {
     const c = await bcp.parse(clp.body, { url: clp.url });
     expect(find(c, "2024-01-02")).toEqual({ effectiveDate: "2024-01-02", currency: "CLP", rate: "8.25" });
     const aed = recording("BCP/021.html");
-    expect(find(await bcp.parse(aed.body, { url: aed.url }), "2024-01-02")).toEqual({ effectiveDate: "2024-01-02", currency: "AED", rate: "1982.58" });
+    expect(find(await bcp.parse(aed.body, { url: aed.url }), "2024-01-02")).toEqual({
+      effectiveDate: "2024-01-02",
+      currency: "AED",
+      rate: "1982.58",
+    });
   });
 });

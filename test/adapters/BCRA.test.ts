@@ -27,10 +27,24 @@ describe("BCRA adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>The request was rejected</body></html>"],
-    ["truncated JSON", '{"status":200,"results":{"fecha":"2026-03-19","detalle":[{"codigoMoneda":"USD","tipoCotizacion":1394.5'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
-    ["an error status", '{"status":400,"errorMessages":["fecha invalida"],"results":{"fecha":"2026-03-19","detalle":[]}}'],
-    ["a currency twice with different figures", day('{"codigoMoneda":"USD","descripcion":"DOLAR","tipoCotizacion":1394.5},{"codigoMoneda":"USD","descripcion":"DOLAR","tipoCotizacion":1395.5}')],
+    [
+      "truncated JSON",
+      '{"status":200,"results":{"fecha":"2026-03-19","detalle":[{"codigoMoneda":"USD","tipoCotizacion":1394.5',
+    ],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
+    [
+      "an error status",
+      '{"status":400,"errorMessages":["fecha invalida"],"results":{"fecha":"2026-03-19","detalle":[]}}',
+    ],
+    [
+      "a currency twice with different figures",
+      day(
+        '{"codigoMoneda":"USD","descripcion":"DOLAR","tipoCotizacion":1394.5},{"codigoMoneda":"USD","descripcion":"DOLAR","tipoCotizacion":1395.5}',
+      ),
+    ],
     ["a bad date", '{"status":200,"results":{"fecha":"19/03/2026","detalle":[]}}'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -44,7 +58,12 @@ describe("BCRA adapter", () => {
     const find = (currency: string) => records.find((x) => x.currency === currency);
     expect(find("USD")).toEqual({ effectiveDate: "2026-03-19", currency: "USD", rate: "1394.50000000" });
     expect(find("JPY")).toEqual({ effectiveDate: "2026-03-19", currency: "JPY", rate: "8.83489600" });
-    expect(find("VND")).toEqual({ effectiveDate: "2026-03-19", currency: "VND", rate: "53.04096500", unitMultiplier: 3 });
+    expect(find("VND")).toEqual({
+      effectiveDate: "2026-03-19",
+      currency: "VND",
+      rate: "53.04096500",
+      unitMultiplier: 3,
+    });
     expect(find("XDR")).toEqual({ effectiveDate: "2026-03-19", currency: "XDR", rate: "1894.56770000" });
     expect(find("XAU")).toBeUndefined();
   });

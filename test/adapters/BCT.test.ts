@@ -30,9 +30,15 @@ describe("BCT adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body><h1>403 Forbidden</h1></body></html>"],
     ["a truncated page", fixture("BCT/interbank.html").toString().slice(0, 1500)],
-    ["another bank's body", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>"],
+    [
+      "another bank's body",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
+    ],
     ["a missing column label", fixture("BCT/no-header.html").toString()],
-    ["a bad unit", fixture("BCT/interbank.html").toString().replace("<div align='right'>1000</div>", "<div align='right'>1,5</div>")],
+    [
+      "a bad unit",
+      fixture("BCT/interbank.html").toString().replace("<div align='right'>1000</div>", "<div align='right'>1,5</div>"),
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCT: /);
@@ -41,7 +47,9 @@ describe("BCT adapter", () => {
   it("posts one form per weekday with a Referer, and drops an answer showing another day", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-05-18T18:00:00Z"));
-    const http = fakeHttp((req) => ({ body: req.body?.includes("2026-05-18") ? fixture("BCT/interbank.html") : fixture("BCT/fallback.html") }));
+    const http = fakeHttp((req) => ({
+      body: req.body?.includes("2026-05-18") ? fixture("BCT/interbank.html") : fixture("BCT/fallback.html"),
+    }));
     const latest = await bct.fetch({ kind: "latest" }, { http, env: {} });
     const range = await bct.fetch({ kind: "range", from: "2026-05-15", to: "2026-05-18" }, { http, env: {} });
     expect(http.seen.map((r) => `${r.method} ${r.url} ${r.body} ${r.headers?.Referer}`)).toEqual([
@@ -61,12 +69,30 @@ describe("BCT adapter", () => {
     const day1 = await bct.parse(r1.body, { url: r1.url });
     expect(day1).toHaveLength(20);
     expect(day1[0]).toEqual({ effectiveDate: "2026-05-18", currency: "DZD", rate: "0.2198", unitMultiplier: 1 });
-    expect(day1.find((x) => x.currency === "JPY")).toEqual({ effectiveDate: "2026-05-18", currency: "JPY", rate: "18.4093", unitMultiplier: 3 });
-    expect(day1.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-05-18", currency: "USD", rate: "2.9034" });
+    expect(day1.find((x) => x.currency === "JPY")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "JPY",
+      rate: "18.4093",
+      unitMultiplier: 3,
+    });
+    expect(day1.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "USD",
+      rate: "2.9034",
+    });
     expect(day1.at(-1)).toEqual({ effectiveDate: "2026-05-18", currency: "OMR", rate: "7.5876" });
     const r2 = recording("BCT/002.html");
     const day2 = await bct.parse(r2.body, { url: r2.url });
-    expect(day2.find((x) => x.currency === "EUR")).toEqual({ effectiveDate: "2026-05-19", currency: "EUR", rate: "3.3907" });
-    expect(day2.find((x) => x.currency === "CHF")).toEqual({ effectiveDate: "2026-05-19", currency: "CHF", rate: "37.1010", unitMultiplier: 1 });
+    expect(day2.find((x) => x.currency === "EUR")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "EUR",
+      rate: "3.3907",
+    });
+    expect(day2.find((x) => x.currency === "CHF")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "CHF",
+      rate: "37.1010",
+      unitMultiplier: 1,
+    });
   });
 });

@@ -29,12 +29,36 @@ describe("BCU adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Error 500</body></html>"],
-    ["truncated XML", '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>'],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode></Valute></ValCurs>'],
-    ["an error status", soap("<respuestastatus><status>0</status><codigoerror>100</codigoerror><mensaje>Fecha invalida</mensaje></respuestastatus>")],
-    ["an unknown currency code", soap("<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>9800</Moneda><TCC>6.3</TCC><TCV>6.3</TCV></datoscotizaciones.dato></datoscotizaciones>")],
-    ["a non-decimal rate", soap("<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>2225</Moneda><TCC>40,56</TCC><TCV>40,56</TCV></datoscotizaciones.dato></datoscotizaciones>")],
-    ["a SOAP fault", '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultstring>Bad request</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>'],
+    [
+      "truncated XML",
+      '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>',
+    ],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
+    [
+      "an error status",
+      soap(
+        "<respuestastatus><status>0</status><codigoerror>100</codigoerror><mensaje>Fecha invalida</mensaje></respuestastatus>",
+      ),
+    ],
+    [
+      "an unknown currency code",
+      soap(
+        "<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>9800</Moneda><TCC>6.3</TCC><TCV>6.3</TCV></datoscotizaciones.dato></datoscotizaciones>",
+      ),
+    ],
+    [
+      "a non-decimal rate",
+      soap(
+        "<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>2225</Moneda><TCC>40,56</TCC><TCV>40,56</TCV></datoscotizaciones.dato></datoscotizaciones>",
+      ),
+    ],
+    [
+      "a SOAP fault",
+      '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultstring>Bad request</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BCU: /);
@@ -48,9 +72,17 @@ describe("BCU adapter", () => {
       { effectiveDate: "2026-03-31", currency: "USD", rate: "40.480000" },
     ]);
     const gbp = recording("BCU/013.xml");
-    expect((await bcu.parse(gbp.body, { url: gbp.url }))[0]).toEqual({ effectiveDate: "2026-03-27", currency: "GBP", rate: "53.819064" });
+    expect((await bcu.parse(gbp.body, { url: gbp.url }))[0]).toEqual({
+      effectiveDate: "2026-03-27",
+      currency: "GBP",
+      rate: "53.819064",
+    });
     const clp = recording("BCU/006.xml");
-    expect((await bcu.parse(clp.body, { url: clp.url }))[0]).toEqual({ effectiveDate: "2026-03-27", currency: "CLP", rate: "0.043983" });
+    expect((await bcu.parse(clp.body, { url: clp.url }))[0]).toEqual({
+      effectiveDate: "2026-03-27",
+      currency: "CLP",
+      rate: "0.043983",
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("writes the request exactly as the recorded one", () => {
@@ -71,6 +103,8 @@ describe("BCU adapter", () => {
     expect(http.seen[0]!.body).toContain("<cot:item>2225</cot:item>");
     expect(http.seen[0]!.body).toContain("<cot:FechaDesde>2026-03-27</cot:FechaDesde>");
     expect(http.seen[0]!.body).toContain("<cot:FechaHasta>2026-03-31</cot:FechaHasta>");
-    expect(http.seen.map((r) => /<cot:item>(\d+)</.exec(r.body!)![1])).toEqual(BCU_CURRENCIES.map(([moneda]) => moneda));
+    expect(http.seen.map((r) => /<cot:item>(\d+)</.exec(r.body!)![1])).toEqual(
+      BCU_CURRENCIES.map(([moneda]) => moneda),
+    );
   });
 });

@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const ENDPOINT = "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates";
-const parse = (body: Buffer | string) => bdi.parse(Buffer.from(body), { url: `${ENDPOINT}?referenceDate=2026-02-09&currencyIsoCode=EUR&lang=en` });
+const parse = (body: Buffer | string) =>
+  bdi.parse(Buffer.from(body), { url: `${ENDPOINT}?referenceDate=2026-02-09&currencyIsoCode=EUR&lang=en` });
 const HEADER = "Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)";
 
 describe("BDI adapter", () => {
@@ -25,9 +26,15 @@ describe("BDI adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Errore</body></html>"],
     ["a truncated row", `${HEADER}\nALBANIA,Lek,ALL,047,96.74,Foreign curr`],
-    ["another bank's body (ECB SDMX-CSV)", "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-02-09,1.1886"],
+    [
+      "another bank's body (ECB SDMX-CSV)",
+      "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-02-09,1.1886",
+    ],
     ["another rate convention", `${HEADER}\nALBANIA,Lek,ALL,047,0.0103,Euro amount for 1 foreign currency.,2026-02-09`],
-    ["two different rates for one currency", `${HEADER}\nBENIN,CFA,XOF,209,655.957,Foreign currency amount for 1 Euro.,2026-02-09\nMALI,CFA,XOF,209,655.95,Foreign currency amount for 1 Euro.,2026-02-09`],
+    [
+      "two different rates for one currency",
+      `${HEADER}\nBENIN,CFA,XOF,209,655.957,Foreign currency amount for 1 Euro.,2026-02-09\nMALI,CFA,XOF,209,655.95,Foreign currency amount for 1 Euro.,2026-02-09`,
+    ],
     ["a bad rate", `${HEADER}\nALBANIA,Lek,ALL,047,96;74,Foreign currency amount for 1 Euro.,2026-02-09`],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -59,6 +66,7 @@ describe("BDI adapter", () => {
     await bdi.fetch({ kind: "latest" }, { http: latest, env: {} });
     expect(latest.seen.length).toBeGreaterThanOrEqual(2);
     expect(latest.seen.length).toBeLessThanOrEqual(3);
-    for (const r of latest.seen) expect(r.url).toMatch(/\?referenceDate=\d{4}-\d{2}-\d{2}&currencyIsoCode=EUR&lang=en$/);
+    for (const r of latest.seen)
+      expect(r.url).toMatch(/\?referenceDate=\d{4}-\d{2}-\d{2}&currencyIsoCode=EUR&lang=en$/);
   });
 });

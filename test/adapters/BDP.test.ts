@@ -42,13 +42,16 @@ describe("BDP adapter", () => {
     expect(docs).toHaveLength(2);
     const latest = fakeHttp(() => ({ body: last }));
     await bdp.fetch({ kind: "latest" }, { http: latest, env: {} });
-    expect(latest.seen.map((r) => r.url)).toEqual([`${BASE}?lang=EN&page=1&dim_cats=13:794&dim_cats=18:35&dim_cats=40:4263&obs_since=1998-12-01&obs_to=1998-12-31`]);
+    expect(latest.seen.map((r) => r.url)).toEqual([
+      `${BASE}?lang=EN&page=1&dim_cats=13:794&dim_cats=18:35&dim_cats=40:4263&obs_since=1998-12-01&obs_to=1998-12-31`,
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded pages exactly (values read off the files by hand)", async () => {
     const r1 = recording("BDP/001.json");
     const p1 = await bdp.parse(r1.body, { url: r1.url });
-    const find = (records: typeof p1, date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (records: typeof p1, date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     // Category 826 (USD) is first: values 172.392, 171.755, 171.036, 171.829.
     expect(find(p1, "1998-12-28", "USD")).toEqual({ effectiveDate: "1998-12-28", currency: "USD", rate: "172.392" });
     expect(find(p1, "1998-12-31", "USD")).toEqual({ effectiveDate: "1998-12-31", currency: "USD", rate: "171.829" });

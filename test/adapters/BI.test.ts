@@ -18,7 +18,9 @@ describe("BI adapter", () => {
   });
 
   it("reads a page without the result table (no results, or the landing page) as no records", async () => {
-    const html = fixture("BI/search-result.html").toString().replace(/<table[\s\S]*<\/table>/, "");
+    const html = fixture("BI/search-result.html")
+      .toString()
+      .replace(/<table[\s\S]*<\/table>/, "");
     expect(await parse(html)).toEqual([]);
   });
 
@@ -33,20 +35,35 @@ describe("BI adapter", () => {
     await expect(async () => parse(body)).rejects.toThrow(/^BI: /);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded searches exactly (values read off the files by hand)", async () => {
-    const aed = recording("BI/002.html");
-    // <td>1.00</td><td>4,627.79</td><td>4,580.24</td><td>5 Mar 2026</td>: (4627.79 + 4580.24) / 2
-    expect((await bi.parse(aed.body, { url: aed.url }))[0]).toEqual({ effectiveDate: "2026-03-05", currency: "AED", rate: "4604.015", derivation: "mean" });
-    const aud = recording("BI/003.html");
-    const records = await bi.parse(aud.body, { url: aud.url });
-    // <td>1.00</td><td>12,013.13</td><td>11,891.92</td><td>2 Mar 2026</td>: (12013.13 + 11891.92) / 2
-    expect(records.at(-1)).toEqual({ effectiveDate: "2026-03-02", currency: "AUD", rate: "11952.525", derivation: "mean" });
-    expect(records).toHaveLength(4);
-    const landing = recording("BI/001.html");
-    expect(await bi.parse(landing.body, { url: landing.url })).toEqual([]);
-    // The search built from the recorded landing page is the body that fetched the recorded AED answer.
-    expect(searchBody(searchForm(landing.body.toString()), "AED  ", "2026-03-01", "2026-03-05")).toBe(aed.requestBody);
-  });
+  it.skipIf(!sharedFeedsPresent)(
+    "reads the recorded searches exactly (values read off the files by hand)",
+    async () => {
+      const aed = recording("BI/002.html");
+      // <td>1.00</td><td>4,627.79</td><td>4,580.24</td><td>5 Mar 2026</td>: (4627.79 + 4580.24) / 2
+      expect((await bi.parse(aed.body, { url: aed.url }))[0]).toEqual({
+        effectiveDate: "2026-03-05",
+        currency: "AED",
+        rate: "4604.015",
+        derivation: "mean",
+      });
+      const aud = recording("BI/003.html");
+      const records = await bi.parse(aud.body, { url: aud.url });
+      // <td>1.00</td><td>12,013.13</td><td>11,891.92</td><td>2 Mar 2026</td>: (12013.13 + 11891.92) / 2
+      expect(records.at(-1)).toEqual({
+        effectiveDate: "2026-03-02",
+        currency: "AUD",
+        rate: "11952.525",
+        derivation: "mean",
+      });
+      expect(records).toHaveLength(4);
+      const landing = recording("BI/001.html");
+      expect(await bi.parse(landing.body, { url: landing.url })).toEqual([]);
+      // The search built from the recorded landing page is the body that fetched the recorded AED answer.
+      expect(searchBody(searchForm(landing.body.toString()), "AED  ", "2026-03-01", "2026-03-05")).toBe(
+        aed.requestBody,
+      );
+    },
+  );
 
   it("gets the page once, then posts one search per listed currency", async () => {
     const http = fakeHttp((req) => (req.method === "GET" ? { body: fixture("BI/search-result.html") } : { body: "" }));
@@ -59,6 +76,10 @@ describe("BI adapter", () => {
       "&_maintainWorkspaceScrollPosition=0&__VIEWSTATE=%2FwEPDw%2B%3D&__VIEWSTATEGENERATOR=FC2F6B36&__SCROLLPOSITIONX=0&__SCROLLPOSITIONY=0" +
       `&__EVENTVALIDATION=%2FwEdAD5%3D&${prefix}ddlmatauang1=${c}+&${prefix}txtFrom=01-Mar-2026&${prefix}txtTo=05-Mar-2026&${prefix}txtTanggal=` +
       `&${prefix}btnSearch1=Search&${prefix}hidSourceID=ctl00_PlaceHolderMain_g_6c89_ctl00_btnSearch1`;
-    expect(http.seen.map((r) => `${r.method} ${r.url}${r.body ? ` ${r.body}` : ""}`)).toEqual([`GET ${PAGE}`, `POST ${PAGE} ${body("JPY")}`, `POST ${PAGE} ${body("USD")}`]);
+    expect(http.seen.map((r) => `${r.method} ${r.url}${r.body ? ` ${r.body}` : ""}`)).toEqual([
+      `GET ${PAGE}`,
+      `POST ${PAGE} ${body("JPY")}`,
+      `POST ${PAGE} ${body("USD")}`,
+    ]);
   });
 });

@@ -24,7 +24,8 @@ describe("BNA adapter", () => {
   });
 
   it("drops XDRUSD, XAU and VEF (a VES-sized figure under the old code)", async () => {
-    const body = (code: string) => `{"genericResponse":[{"taxa":1.79548,"tipoCambio":"M","data":"2026-05-19","codigoMoeda":"${code}"}],"success":true}`;
+    const body = (code: string) =>
+      `{"genericResponse":[{"taxa":1.79548,"tipoCambio":"M","data":"2026-05-19","codigoMoeda":"${code}"}],"success":true}`;
     for (const code of ["VEF", "XAU", "XDRUSD"]) expect(await parse(body(code))).toEqual([]);
   });
 
@@ -34,8 +35,14 @@ describe("BNA adapter", () => {
     ["truncated JSON", '{"genericResponse":[{"taxa":913.1'],
     ["another bank's body", '[{"fecha":"2026-05-19","tasaEspecial":359.2061}]'],
     ["a failure answer", '{"genericResponse":null,"success":false,"message":"datainicio \'null\' inválida"}'],
-    ["a buying rate instead of the mid", '{"genericResponse":[{"taxa":910.1,"tipoCambio":"C","data":"2026-05-19","codigoMoeda":"USD"}],"success":true}'],
-    ["a bad date", '{"genericResponse":[{"taxa":913.116,"tipoCambio":"M","data":"19-05-2026","codigoMoeda":"USD"}],"success":true}'],
+    [
+      "a buying rate instead of the mid",
+      '{"genericResponse":[{"taxa":910.1,"tipoCambio":"C","data":"2026-05-19","codigoMoeda":"USD"}],"success":true}',
+    ],
+    [
+      "a bad date",
+      '{"genericResponse":[{"taxa":913.116,"tipoCambio":"M","data":"19-05-2026","codigoMoeda":"USD"}],"success":true}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BNA: /);
@@ -51,13 +58,19 @@ describe("BNA adapter", () => {
       { effectiveDate: "2026-05-21", currency: "AED", rate: "248.609" },
     ]);
     const usd = recording("BNA/066.json");
-    expect((await bna.parse(usd.body, { url: usd.url })).at(-1)).toEqual({ effectiveDate: "2026-05-21", currency: "USD", rate: "913.116" });
+    expect((await bna.parse(usd.body, { url: usd.url })).at(-1)).toEqual({
+      effectiveDate: "2026-05-21",
+      currency: "USD",
+      rate: "913.116",
+    });
     const vef = recording("BNA/067.json");
     expect(await bna.parse(vef.body, { url: vef.url })).toEqual([]);
   });
 
   it("asks the currency list, then each listed currency (lower-case parameter names) but the excluded ones", async () => {
-    const http = fakeHttp((req) => ({ body: req.url.endsWith("/lista/moedas") ? fixture("BNA/moedas.json") : '{"genericResponse":[],"success":true}' }));
+    const http = fakeHttp((req) => ({
+      body: req.url.endsWith("/lista/moedas") ? fixture("BNA/moedas.json") : '{"genericResponse":[],"success":true}',
+    }));
     await bna.fetch({ kind: "range", from: "2026-05-18", to: "2026-05-21" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual([
       `${SERVICE}/lista/moedas`,

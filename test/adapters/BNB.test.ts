@@ -26,7 +26,10 @@ describe("BNB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Грешка</body></html>"],
     ["a truncated document", xml.slice(0, 1500)],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>'],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
     ["a RATE column that is not in levs", xml.replace("<RATE>Лева (BGN)</RATE>", "<RATE>Евро (EUR)</RATE>")],
     ["a document without its title row", xml.replace(/<ROW>\s*<GOLD>0<\/GOLD>[\s\S]*?<\/ROW>/, "")],
     ["gold not per troy ounce", xml.replace("Злато (в трой унции)", "Злато (за грам)")],

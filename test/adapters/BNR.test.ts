@@ -26,11 +26,26 @@ describe("BNR adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Banca Națională a României</body></html>"],
-    ["a truncated file", '<?xml version="1.0" encoding="utf-8"?><DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5.09'],
-    ["another bank's body", '<?xml version="1.0"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01"><Cube><Cube time="2026-01-05"><Cube currency="USD" rate="1.17"/></Cube></Cube></gesmes:Envelope>'],
-    ["another base currency", '<DataSet><Body><OrigCurrency>EUR</OrigCurrency><Cube date="2026-01-05"><Rate currency="USD">1.17</Rate></Cube></Body></DataSet>'],
-    ["a bad multiplier", '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="HUF" multiplier="x">1.3</Rate></Cube></Body></DataSet>'],
-    ["a bad value", '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5,09</Rate></Cube></Body></DataSet>'],
+    [
+      "a truncated file",
+      '<?xml version="1.0" encoding="utf-8"?><DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5.09',
+    ],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01"><Cube><Cube time="2026-01-05"><Cube currency="USD" rate="1.17"/></Cube></Cube></gesmes:Envelope>',
+    ],
+    [
+      "another base currency",
+      '<DataSet><Body><OrigCurrency>EUR</OrigCurrency><Cube date="2026-01-05"><Rate currency="USD">1.17</Rate></Cube></Body></DataSet>',
+    ],
+    [
+      "a bad multiplier",
+      '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="HUF" multiplier="x">1.3</Rate></Cube></Body></DataSet>',
+    ],
+    [
+      "a bad value",
+      '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5,09</Rate></Cube></Body></DataSet>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BNR: /);
@@ -39,21 +54,44 @@ describe("BNR adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BNR/001.xml");
     const records = await bnr.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(94 * 37);
     expect(find("2026-01-05", "EUR")).toEqual({ effectiveDate: "2026-01-05", currency: "EUR", rate: "5.0905" });
-    expect(find("2026-01-05", "IDR")).toEqual({ effectiveDate: "2026-01-05", currency: "IDR", rate: "0.0260", unitMultiplier: 2 });
-    expect(find("2026-05-21", "JPY")).toEqual({ effectiveDate: "2026-05-21", currency: "JPY", rate: "2.8365", unitMultiplier: 2 });
+    expect(find("2026-01-05", "IDR")).toEqual({
+      effectiveDate: "2026-01-05",
+      currency: "IDR",
+      rate: "0.0260",
+      unitMultiplier: 2,
+    });
+    expect(find("2026-05-21", "JPY")).toEqual({
+      effectiveDate: "2026-05-21",
+      currency: "JPY",
+      rate: "2.8365",
+      unitMultiplier: 2,
+    });
     // 657.1338 x 31.1034768 = 20439.14590279584
-    expect(find("2026-05-21", "XAU")).toEqual({ effectiveDate: "2026-05-21", currency: "XAU", rate: "20439.14590279584", derivation: "per-troy-ounce" });
+    expect(find("2026-05-21", "XAU")).toEqual({
+      effectiveDate: "2026-05-21",
+      currency: "XAU",
+      rate: "20439.14590279584",
+      derivation: "per-troy-ounce",
+    });
   });
 
   const daily = `${FEEDS_DIR}/../feeds-next/BNR/1.xml`;
-  it.skipIf(!existsSync(daily))("also reads the older daily file layout (feeds-next, values read off the file by hand)", async () => {
-    const body = readFileSync(daily);
-    const records = await bnr.parse(body, { url: "https://www.bnr.ro/nbrfxrates.xml" });
-    expect(records.find((x) => x.currency === "AUD")).toEqual({ effectiveDate: "2016-12-02", currency: "AUD", rate: "3.1465" });
-  });
+  it.skipIf(!existsSync(daily))(
+    "also reads the older daily file layout (feeds-next, values read off the file by hand)",
+    async () => {
+      const body = readFileSync(daily);
+      const records = await bnr.parse(body, { url: "https://www.bnr.ro/nbrfxrates.xml" });
+      expect(records.find((x) => x.currency === "AUD")).toEqual({
+        effectiveDate: "2016-12-02",
+        currency: "AUD",
+        rate: "3.1465",
+      });
+    },
+  );
 
   it("asks one yearly file per calendar year of the range, and the current year for the latest", async () => {
     const http = fakeHttp(() => ({ body: "<DataSet/>" }));

@@ -6,7 +6,10 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => bnrrw.parse(Buffer.from(body), { url: "https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19" });
+const parse = (body: Buffer | string) =>
+  bnrrw.parse(Buffer.from(body), {
+    url: "https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19",
+  });
 
 describe("BNRRW adapter", () => {
   it("takes average_rate, drops thousands commas, reads DD-Mon-YY dates and skips empty figures", async () => {
@@ -42,15 +45,40 @@ describe("BNRRW adapter", () => {
     ]);
     const eur = recording("BNRRW/002.json");
     const records = await bnrrw.parse(eur.body, { url: eur.url });
-    expect(records.find((r) => r.effectiveDate === "2026-05-19")).toEqual({ effectiveDate: "2026-05-19", currency: "EUR", rate: "1703.300273" });
+    expect(records.find((r) => r.effectiveDate === "2026-05-19")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "EUR",
+      rate: "1703.300273",
+    });
   });
 
   it("asks one currency_history per currency for the range", async () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await bnrrw.fetch({ kind: "range", from: "2026-05-19", to: "2026-05-22" }, { http, env: {} });
     expect(http.seen).toHaveLength(16);
-    expect(http.seen[0]!.url).toBe("https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19");
-    expect(http.seen[15]!.url).toBe("https://fxrates.bnr.rw/currency_history/?currency_name=BIF&end_date=2026-05-22&start_date=2026-05-19");
-    expect(http.seen.map((r) => /currency_name=([A-Z]+)/.exec(r.url)![1])).toEqual(["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"]);
+    expect(http.seen[0]!.url).toBe(
+      "https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19",
+    );
+    expect(http.seen[15]!.url).toBe(
+      "https://fxrates.bnr.rw/currency_history/?currency_name=BIF&end_date=2026-05-22&start_date=2026-05-19",
+    );
+    expect(http.seen.map((r) => /currency_name=([A-Z]+)/.exec(r.url)![1])).toEqual([
+      "USD",
+      "EUR",
+      "GBP",
+      "JPY",
+      "CHF",
+      "CAD",
+      "AUD",
+      "CNY",
+      "INR",
+      "ZAR",
+      "AED",
+      "SAR",
+      "KES",
+      "UGX",
+      "TZS",
+      "BIF",
+    ]);
   });
 });

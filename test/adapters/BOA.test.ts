@@ -24,7 +24,9 @@ describe("BOA adapter", () => {
 
   it("reads the landing page as no records and refuses one without the workbook link", async () => {
     expect(await parse(PAGE_HTML, PAGE)).toEqual([]);
-    await expect(async () => parse("<html><body>Maintenance</body></html>", PAGE)).rejects.toThrow(/^BOA: the données historiques page has no link/);
+    await expect(async () => parse("<html><body>Maintenance</body></html>", PAGE)).rejects.toThrow(
+      /^BOA: the données historiques page has no link/,
+    );
   });
 
   it.each([
@@ -33,7 +35,12 @@ describe("BOA adapter", () => {
     ["a truncated workbook", "truncate"],
     ["another bank's workbook", "RBF"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("BOA/Cotation-DZD.xlsx").subarray(0, 3000) : kind === "RBF" ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx") : Buffer.from(kind);
+    const body =
+      kind === "truncate"
+        ? fixture("BOA/Cotation-DZD.xlsx").subarray(0, 3000)
+        : kind === "RBF"
+          ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BOA: /);
   });
@@ -41,7 +48,8 @@ describe("BOA adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("BOA/002.xlsx");
     const records = await boa.parse(r.body, { url: r.url });
-    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
+    const on = (date: string) =>
+      Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
     const day = on("2026-04-01");
     expect(day.USD).toEqual({ effectiveDate: "2026-04-01", currency: "USD", rate: "132.7275" }); // USD - DZD!B6826
     expect(day.EUR).toEqual({ effectiveDate: "2026-04-01", currency: "EUR", rate: "153.6719" }); // EURO - DZD!B6826
@@ -56,6 +64,11 @@ describe("BOA adapter", () => {
     const http = fakeHttp((req) => (req.url === PAGE ? { body: PAGE_HTML } : { body: "" }));
     await boa.fetch({ kind: "latest" }, { http, env: {} });
     await boa.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
-    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${PAGE}`, `GET ${XLSX_URL}`, `GET ${PAGE}`, `GET ${XLSX_URL}`]);
+    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${PAGE}`,
+      `GET ${XLSX_URL}`,
+      `GET ${PAGE}`,
+      `GET ${XLSX_URL}`,
+    ]);
   });
 });

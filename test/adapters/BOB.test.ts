@@ -41,7 +41,10 @@ describe("BOB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
     ["a truncated body", 'Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR\n"02 Feb 2016",0.0000,0.0803,0.06'],
-    ["another bank's CSV", "KEY,FREQ,CURRENCY,CURRENCY_DENOM,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,2026-03-02,1.0850\n"],
+    [
+      "another bank's CSV",
+      "KEY,FREQ,CURRENCY,CURRENCY_DENOM,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,2026-03-02,1.0850\n",
+    ],
     ["an unknown column label", 'Date,CHN,EUR,XYZ\n"02 Feb 2016",0.0000,0.0803,0.0609\n'],
     ["a bad date", 'Date,EUR,USD\n"30 Feb 2016",0.0803,0.0876\n'],
     ["a non-number", 'Date,EUR,USD\n"02 Feb 2016",n/a,0.0876\n'],
@@ -64,7 +67,13 @@ describe("BOB adapter", () => {
       { effectiveDate: "2016-02-02", currency: "ZAR", rate: "1.4002" },
     ]);
     // "18 May 2007",0.0000,0.1203,0.0822,0.1624,0.1071,0.0000,1.1479 (YEN not published)
-    expect(on("2007-05-18").map((x) => `${x.currency}=${x.rate}`)).toEqual(["EUR=0.1203", "GBP=0.0822", "USD=0.1624", "XDR=0.1071", "ZAR=1.1479"]);
+    expect(on("2007-05-18").map((x) => `${x.currency}=${x.rate}`)).toEqual([
+      "EUR=0.1203",
+      "GBP=0.0822",
+      "USD=0.1624",
+      "XDR=0.1071",
+      "ZAR=1.1479",
+    ]);
     expect(records.at(-1)).toEqual({ effectiveDate: "2009-04-27", currency: "ZAR", rate: "1.1929" });
   });
 

@@ -35,7 +35,8 @@ describe("BOC adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOC/001.json");
     const records = await boc.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-03-16", "USD")).toEqual({ effectiveDate: "2026-03-16", currency: "USD", rate: "1.3675" });
     expect(find("2026-03-16", "IDR")).toEqual({ effectiveDate: "2026-03-16", currency: "IDR", rate: "0.000080" });
     expect(find("2026-03-16", "TRY")).toEqual({ effectiveDate: "2026-03-16", currency: "TRY", rate: "0.03100" });
@@ -49,6 +50,8 @@ describe("BOC adapter", () => {
       "https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json?start_date=2025-01-01&end_date=2025-12-31",
     ]);
     await boc.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/www\.bankofcanada\.ca\/valet\/observations\/group\/FX_RATES_DAILY\/json\?start_date=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/www\.bankofcanada\.ca\/valet\/observations\/group\/FX_RATES_DAILY\/json\?start_date=\d{4}-\d{2}-\d{2}$/,
+    );
   });
 });

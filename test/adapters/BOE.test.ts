@@ -27,14 +27,23 @@ describe("BOE adapter", () => {
   it("knows the 26 series, each to a distinct currency", () => {
     expect(Object.keys(BOE_SERIES)).toHaveLength(26);
     expect(new Set(Object.values(BOE_SERIES)).size).toBe(26);
-    expect([BOE_SERIES.XUDLBK25, BOE_SERIES.XUDLBK33, BOE_SERIES.XUDLBK78, BOE_SERIES.XUDLBK95, BOE_SERIES.XUDLBK97]).toEqual(["CZK", "HUF", "ILS", "TRY", "INR"]);
+    expect([
+      BOE_SERIES.XUDLBK25,
+      BOE_SERIES.XUDLBK33,
+      BOE_SERIES.XUDLBK78,
+      BOE_SERIES.XUDLBK95,
+      BOE_SERIES.XUDLBK97,
+    ]).toEqual(["CZK", "HUF", "ILS", "TRY", "INR"]);
   });
 
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Request rejected</body></html>"],
     ["a truncated body", "DATE,XUDLUSS,XUDLERS\r\n17 Mar 2026,1.3343,1.1577\r\n18 Mar 2026,1.33"],
-    ["another bank's body", "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\r\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-03-02,1.0850\r\n"],
+    [
+      "another bank's body",
+      "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\r\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-03-02,1.0850\r\n",
+    ],
     ["an unknown series", "DATE,XUDLGBD\r\n17 Mar 2026,1.3343\r\n"],
     ["a bad date", "DATE,XUDLUSS\r\n2026-03-17,1.3343\r\n"],
     ["a bad value", "DATE,XUDLUSS\r\n17 Mar 2026,n/a\r\n"],
@@ -46,7 +55,8 @@ describe("BOE adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOE/001.csv");
     const records = await boe.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(52);
     expect(find("2026-03-17", "USD")).toEqual({ effectiveDate: "2026-03-17", currency: "USD", rate: "1.3343" });
     expect(find("2026-03-17", "CZK")).toEqual({ effectiveDate: "2026-03-17", currency: "CZK", rate: "28.3025" });

@@ -6,9 +6,11 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/?c%5BDATA_TYPE%5D=OF00&format=csv";
+const URL =
+  "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/?c%5BDATA_TYPE%5D=OF00&format=csv";
 const parse = (body: Buffer | string) => boi.parse(Buffer.from(body), { url: URL });
-const HEADER = "SERIES_CODE,FREQ,BASE_CURRENCY,COUNTER_CURRENCY,UNIT_MEASURE,DATA_TYPE,DATA_SOURCE,TIME_COLLECT,CONF_STATUS,PUB_WEBSITE,UNIT_MULT,COMMENTS,TIME_PERIOD,OBS_VALUE,RELEASE_STATUS";
+const HEADER =
+  "SERIES_CODE,FREQ,BASE_CURRENCY,COUNTER_CURRENCY,UNIT_MEASURE,DATA_TYPE,DATA_SOURCE,TIME_COLLECT,CONF_STATUS,PUB_WEBSITE,UNIT_MULT,COMMENTS,TIME_PERIOD,OBS_VALUE,RELEASE_STATUS";
 
 describe("BOI adapter", () => {
   it("keeps UNIT_MULT as unitMultiplier (JPY per 100, LBP per 10) and skips a blank value", async () => {
@@ -22,8 +24,14 @@ describe("BOI adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>The requested URL was rejected</body></html>"],
-    ["a truncated body", `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,3.073,YP\nRER_EUR_ILS,D,EUR,"IL`],
-    ["another bank's body", "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n"],
+    [
+      "a truncated body",
+      `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,3.073,YP\nRER_EUR_ILS,D,EUR,"IL`,
+    ],
+    [
+      "another bank's body",
+      "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n",
+    ],
     ["another data type", `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF01,BOI_MRKT,V,F,Y,0,,2026-03-02,3.073,YP\n`],
     ["a bad value", `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,3.07e0,YP\n`],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -34,12 +42,23 @@ describe("BOI adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOI/001.csv");
     const records = await boi.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(21);
     expect(find("2026-03-02", "USD")).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "3.073" });
     expect(find("2026-03-05", "EUR")).toEqual({ effectiveDate: "2026-03-05", currency: "EUR", rate: "3.544" });
-    expect(find("2026-03-05", "JPY")).toEqual({ effectiveDate: "2026-03-05", currency: "JPY", rate: "1.958", unitMultiplier: 2 });
-    expect(find("2026-03-02", "LBP")).toEqual({ effectiveDate: "2026-03-02", currency: "LBP", rate: "0.0003", unitMultiplier: 1 });
+    expect(find("2026-03-05", "JPY")).toEqual({
+      effectiveDate: "2026-03-05",
+      currency: "JPY",
+      rate: "1.958",
+      unitMultiplier: 2,
+    });
+    expect(find("2026-03-02", "LBP")).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "LBP",
+      rate: "0.0003",
+      unitMultiplier: 1,
+    });
   });
 
   it("asks the representative rates (c[DATA_TYPE]=OF00) over the range", async () => {
@@ -49,6 +68,8 @@ describe("BOI adapter", () => {
     expect(http.seen[0]!.url).toBe(
       "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/?c%5BDATA_TYPE%5D=OF00&startperiod=2026-03-01&endperiod=2026-03-05&format=csv",
     );
-    expect(http.seen[1]!.url).toMatch(/\?c%5BDATA_TYPE%5D=OF00&startperiod=\d{4}-\d{2}-\d{2}&endperiod=\d{4}-\d{2}-\d{2}&format=csv$/);
+    expect(http.seen[1]!.url).toMatch(
+      /\?c%5BDATA_TYPE%5D=OF00&startperiod=\d{4}-\d{2}-\d{2}&endperiod=\d{4}-\d{2}-\d{2}&format=csv$/,
+    );
   });
 });

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => bom.parse(Buffer.from(body), { url: "https://www.mongolbank.mn/en/currency-rate-movement/data" });
+const parse = (body: Buffer | string) =>
+  bom.parse(Buffer.from(body), { url: "https://www.mongolbank.mn/en/currency-rate-movement/data" });
 
 describe("BOM adapter", () => {
   it("reads the wide rows, drops comma separators, relabels SDR and skips placeholders", async () => {
@@ -42,7 +43,8 @@ describe("BOM adapter", () => {
     const r = recording("BOM/001.json");
     const records = await bom.parse(r.body, { url: r.url });
     expect(records).toHaveLength(76); // 38 columns on 2 days
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-05-20", "USD")).toEqual({ effectiveDate: "2026-05-20", currency: "USD", rate: "3576.17" });
     expect(find("2026-05-20", "KWD")).toEqual({ effectiveDate: "2026-05-20", currency: "KWD", rate: "11656.36" });
     expect(find("2026-05-20", "XAU")).toEqual({ effectiveDate: "2026-05-20", currency: "XAU", rate: "16016753.51" });

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=2026-01-06&end_period=2026-01-06";
+const URL =
+  "https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=2026-01-06&end_period=2026-01-06";
 const parse = (body: Buffer | string) => bot.parse(Buffer.from(body), { url: URL });
 
 describe("BOT adapter", () => {
@@ -27,11 +28,23 @@ describe("BOT adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Unauthorized</body></html>"],
-    ["truncated JSON", '{"result":{"data":{"data_detail":[{"period":"2026-01-06","currency_id":"USD","mid_rate":"31.66'],
+    [
+      "truncated JSON",
+      '{"result":{"data":{"data_detail":[{"period":"2026-01-06","currency_id":"USD","mid_rate":"31.66',
+    ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["a gateway error", '{"httpCode":"401","httpMessage":"Unauthorized","moreInformation":"Client id not registered."}'],
-    ["another unit of quotation", '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Foreign Currency / 1 Baht)"},"data_detail":[]}}}'],
-    ["a bad mid rate", '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Baht / 1 Unit of Foreign Currency)"},"data_detail":[{"period":"2026-01-06","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD)","mid_rate":"31,66"}]}}}'],
+    [
+      "a gateway error",
+      '{"httpCode":"401","httpMessage":"Unauthorized","moreInformation":"Client id not registered."}',
+    ],
+    [
+      "another unit of quotation",
+      '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Foreign Currency / 1 Baht)"},"data_detail":[]}}}',
+    ],
+    [
+      "a bad mid rate",
+      '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Baht / 1 Unit of Foreign Currency)"},"data_detail":[{"period":"2026-01-06","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD)","mid_rate":"31,66"}]}}}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^BOT: /);
@@ -41,17 +54,35 @@ describe("BOT adapter", () => {
     const r = recording("BOT/001.json");
     const records = await bot.parse(r.body, { url: r.url });
     expect(records).toHaveLength(38);
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-04-02", "USD")).toEqual({ effectiveDate: "2026-04-02", currency: "USD", rate: "32.6611000" });
-    expect(find("2026-04-02", "JPY")).toEqual({ effectiveDate: "2026-04-02", currency: "JPY", rate: "20.5758000", unitMultiplier: 2 });
-    expect(find("2026-04-01", "IDR")).toEqual({ effectiveDate: "2026-04-01", currency: "IDR", rate: "1.9282000", unitMultiplier: 3 });
+    expect(find("2026-04-02", "JPY")).toEqual({
+      effectiveDate: "2026-04-02",
+      currency: "JPY",
+      rate: "20.5758000",
+      unitMultiplier: 2,
+    });
+    expect(find("2026-04-01", "IDR")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "IDR",
+      rate: "1.9282000",
+      unitMultiplier: 3,
+    });
   });
 
   it("asks the range with the Authorization header, and says which variable is missing", async () => {
     const http = fakeHttp(() => ({ body: "{}" }));
-    await bot.fetch({ kind: "range", from: "2026-04-01", to: "2026-04-02" }, { http, env: { EXRATES_BOT_API_KEY: "k" } });
+    await bot.fetch(
+      { kind: "range", from: "2026-04-01", to: "2026-04-02" },
+      { http, env: { EXRATES_BOT_API_KEY: "k" } },
+    );
     expect(http.seen).toEqual([
-      { method: "GET", url: "https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=2026-04-01&end_period=2026-04-02", headers: { Authorization: "k" } },
+      {
+        method: "GET",
+        url: "https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=2026-04-01&end_period=2026-04-02",
+        headers: { Authorization: "k" },
+      },
     ]);
     await expect(bot.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(/^BOT: needs EXRATES_BOT_API_KEY/);
   });

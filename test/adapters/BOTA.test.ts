@@ -60,7 +60,9 @@ describe("BOTA adapter", () => {
       `POST ${URL} __RequestVerificationToken=jd5KNjc0tLCk%2BU5r%2FIqd%3D&dateFrom=04%2F20%2F2026&dateTo=05%2F19%2F2026`,
     ]);
     const tokenless = fakeHttp(() => ({ body: '<html><body><form method="post"></form></body></html>' }));
-    await expect(bota.fetch({ kind: "latest" }, { http: tokenless, env: {} })).rejects.toThrow(/^BOTA: no anti-forgery token/);
+    await expect(bota.fetch({ kind: "latest" }, { http: tokenless, env: {} })).rejects.toThrow(
+      /^BOTA: no anti-forgery token/,
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded answer exactly (values read off the file by hand)", async () => {
@@ -68,8 +70,16 @@ describe("BOTA adapter", () => {
     const records = await bota.parse(r.body, { url: r.url });
     expect(records).toHaveLength(42);
     expect(records[0]).toEqual({ effectiveDate: "2026-05-19", currency: "USD", rate: "2602.0545" });
-    expect(records.find((x) => x.currency === "UGX")).toEqual({ effectiveDate: "2026-05-19", currency: "UGX", rate: "0.7050" });
-    expect(records.find((x) => x.currency === "KWD")).toEqual({ effectiveDate: "2026-05-19", currency: "KWD", rate: "8472.3000" });
+    expect(records.find((x) => x.currency === "UGX")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "UGX",
+      rate: "0.7050",
+    });
+    expect(records.find((x) => x.currency === "KWD")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "KWD",
+      rate: "8472.3000",
+    });
     expect(records.some((x) => x.currency === "RUR")).toBe(false);
     const landing = recording("BOTA/001.html");
     expect(await bota.parse(landing.body, { url: landing.url })).toEqual([]);

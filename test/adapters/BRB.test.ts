@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const INDEX = "https://www.brb.bi/en/affichagetoustauxchange";
-const pdfUrl = (ddmmyyyy: string) => `https://www.brb.bi/sites/default/files/${ddmmyyyy.slice(6)}-${ddmmyyyy.slice(3, 5)}/Cours%20de%20change%20du%20${ddmmyyyy}.pdf`;
+const pdfUrl = (ddmmyyyy: string) =>
+  `https://www.brb.bi/sites/default/files/${ddmmyyyy.slice(6)}-${ddmmyyyy.slice(3, 5)}/Cours%20de%20change%20du%20${ddmmyyyy}.pdf`;
 const parse = (body: Buffer | string, url = pdfUrl("20-05-2026")) => brb.parse(Buffer.from(body), { url });
 
 describe("BRB adapter", () => {
@@ -35,7 +36,11 @@ describe("BRB adapter", () => {
 
   it.each([
     ["an empty body", "", pdfUrl("20-05-2026")],
-    ["an HTML page where the PDF was expected", "<!DOCTYPE html><html><body>Not found</body></html>", pdfUrl("20-05-2026")],
+    [
+      "an HTML page where the PDF was expected",
+      "<!DOCTYPE html><html><body>Not found</body></html>",
+      pdfUrl("20-05-2026"),
+    ],
     ["a truncated PDF", fixture("BRB/cours-20-05-2026.pdf").subarray(0, 600), pdfUrl("20-05-2026")],
     ["another bank's body", '{"rates":[]}', INDEX],
     ["a bulletin whose file name says another day", fixture("BRB/cours-20-05-2026.pdf"), pdfUrl("21-05-2026")],
@@ -47,7 +52,11 @@ describe("BRB adapter", () => {
   });
 
   it("walks the index until it reaches before the range, then fetches each bulletin in it", async () => {
-    const http = fakeHttp((req) => ({ body: req.url.endsWith(".pdf") ? "%PDF-1.4" : fixture(req.url.endsWith("page=1") ? "BRB/index-1.html" : "BRB/index-0.html") }));
+    const http = fakeHttp((req) => ({
+      body: req.url.endsWith(".pdf")
+        ? "%PDF-1.4"
+        : fixture(req.url.endsWith("page=1") ? "BRB/index-1.html" : "BRB/index-0.html"),
+    }));
     await brb.fetch({ kind: "latest" }, { http, env: {} });
     await brb.fetch({ kind: "range", from: "2026-05-18", to: "2026-05-21" }, { http, env: {} });
     expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
@@ -62,18 +71,33 @@ describe("BRB adapter", () => {
     ]);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded bulletins exactly (values read off the PDFs by hand)", async () => {
-    const r2 = recording("BRB/002.pdf");
-    const day1 = await brb.parse(r2.body, { url: r2.url });
-    expect(day1).toHaveLength(19);
-    expect(day1[0]).toEqual({ effectiveDate: "2026-05-20", currency: "CAD", rate: "2172.8650" });
-    expect(day1.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-05-20", currency: "USD", rate: "2989.9100" });
-    expect(day1.find((x) => x.currency === "XDR")).toEqual({ effectiveDate: "2026-05-20", currency: "XDR", rate: "4087.0963" });
-    expect(day1.at(-1)).toEqual({ effectiveDate: "2026-05-20", currency: "SAR", rate: "797.3093" });
-    const r3 = recording("BRB/003.pdf");
-    const day2 = await brb.parse(r3.body, { url: r3.url });
-    expect(day2.find((x) => x.currency === "EUR")).toEqual({ effectiveDate: "2026-05-21", currency: "EUR", rate: "3475.2065" });
-    const index = recording("BRB/001.html");
-    expect(await brb.parse(index.body, { url: index.url })).toEqual([]);
-  });
+  it.skipIf(!sharedFeedsPresent)(
+    "reads the recorded bulletins exactly (values read off the PDFs by hand)",
+    async () => {
+      const r2 = recording("BRB/002.pdf");
+      const day1 = await brb.parse(r2.body, { url: r2.url });
+      expect(day1).toHaveLength(19);
+      expect(day1[0]).toEqual({ effectiveDate: "2026-05-20", currency: "CAD", rate: "2172.8650" });
+      expect(day1.find((x) => x.currency === "USD")).toEqual({
+        effectiveDate: "2026-05-20",
+        currency: "USD",
+        rate: "2989.9100",
+      });
+      expect(day1.find((x) => x.currency === "XDR")).toEqual({
+        effectiveDate: "2026-05-20",
+        currency: "XDR",
+        rate: "4087.0963",
+      });
+      expect(day1.at(-1)).toEqual({ effectiveDate: "2026-05-20", currency: "SAR", rate: "797.3093" });
+      const r3 = recording("BRB/003.pdf");
+      const day2 = await brb.parse(r3.body, { url: r3.url });
+      expect(day2.find((x) => x.currency === "EUR")).toEqual({
+        effectiveDate: "2026-05-21",
+        currency: "EUR",
+        rate: "3475.2065",
+      });
+      const index = recording("BRB/001.html");
+      expect(await brb.parse(index.body, { url: index.url })).toEqual([]);
+    },
+  );
 });

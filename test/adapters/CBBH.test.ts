@@ -23,11 +23,20 @@ describe("CBBH adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Service unavailable</body></html>"],
-    ["truncated JSON", '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1","Middle":"1.79'],
+    [
+      "truncated JSON",
+      '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1","Middle":"1.79',
+    ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["a bad date", '{"Date":"2026-02-30T00:00:00","CurrencyExchangeItems":[]}'],
-    ["a missing Middle", '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1","Buy":"1.7"}]}'],
-    ["a fractional unit", '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1.5","Middle":"1.7"}]}'],
+    [
+      "a missing Middle",
+      '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1","Buy":"1.7"}]}',
+    ],
+    [
+      "a fractional unit",
+      '{"Date":"2026-03-07T00:00:00","CurrencyExchangeItems":[{"AlphaCode":"USD","Units":"1.5","Middle":"1.7"}]}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^CBBH: /);

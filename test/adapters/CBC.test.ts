@@ -7,8 +7,10 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01";
-const parse = (body: Buffer | string) => cbc.parse(Buffer.from(body), { url: URL, contentType: "text/plain; charset=utf-8" });
-const file = (labels: string[], rows: string[][]) => JSON.stringify({ data: { dataSets: rows, structure: { Table1: labels.map((data) => ({ data })) } } });
+const parse = (body: Buffer | string) =>
+  cbc.parse(Buffer.from(body), { url: URL, contentType: "text/plain; charset=utf-8" });
+const file = (labels: string[], rows: string[][]) =>
+  JSON.stringify({ data: { dataSets: rows, structure: { Table1: labels.map((data) => ({ data })) } } });
 
 describe("CBC adapter", () => {
   it("reads foreign per USD as published, inverts the USD-per-unit columns, relabels NTD and skips '-'", async () => {
@@ -46,17 +48,33 @@ describe("CBC adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded history exactly (values read off the file by hand)", async () => {
     const r = recording("CBC/001.json");
     const records = await cbc.parse(r.body, { url: r.url, contentType: r.contentType });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("1993-01-05", "TWD")).toEqual({ effectiveDate: "1993-01-05", currency: "TWD", rate: "25.405" });
-    expect(find("1993-01-05", "GBP")).toEqual({ effectiveDate: "1993-01-05", currency: "GBP", rate: "0.6452029163", derivation: "inverted" });
+    expect(find("1993-01-05", "GBP")).toEqual({
+      effectiveDate: "1993-01-05",
+      currency: "GBP",
+      rate: "0.6452029163",
+      derivation: "inverted",
+    });
     // AUD column, USD per AUD 0.6732 on 1993-01-05: 1 / 0.6732.
-    expect(find("1993-01-05", "AUD")).toEqual({ effectiveDate: "1993-01-05", currency: "AUD", rate: "1.485442662", derivation: "inverted" });
+    expect(find("1993-01-05", "AUD")).toEqual({
+      effectiveDate: "1993-01-05",
+      currency: "AUD",
+      rate: "1.485442662",
+      derivation: "inverted",
+    });
     expect(find("1993-01-05", "EUR")).toBeUndefined(); // "-" before the euro
     expect(find("2001-01-02", "DEM")).toEqual({ effectiveDate: "2001-01-02", currency: "DEM", rate: "2.0589" });
     expect(find("2002-01-02", "DEM")).toBeUndefined();
     expect(find("2012-11-01", "VND")).toEqual({ effectiveDate: "2012-11-01", currency: "VND", rate: "20850.0" });
     // EUR column, USD per EUR 1.2941 on 2012-11-01.
-    expect(find("2012-11-01", "EUR")).toEqual({ effectiveDate: "2012-11-01", currency: "EUR", rate: "0.7727378101", derivation: "inverted" });
+    expect(find("2012-11-01", "EUR")).toEqual({
+      effectiveDate: "2012-11-01",
+      currency: "EUR",
+      rate: "0.7727378101",
+      derivation: "inverted",
+    });
   });
 
   it("asks the one whole-history file", async () => {

@@ -8,7 +8,8 @@ import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://www.cbe.org.eg/en/economic-research/statistics/cbe-exchange-rates/historical-data";
 const API = "https://www.cbe.org.eg/api/statistics/GetHistoricalData";
-const parse = (body: Buffer | string, url = API) => cbe.parse(Buffer.from(body), { url, contentType: "application/octet-stream" });
+const parse = (body: Buffer | string, url = API) =>
+  cbe.parse(Buffer.from(body), { url, contentType: "application/octet-stream" });
 
 describe("CBE adapter", () => {
   it("takes the exact mean of Buy and Sell by their labels, the yen per 100 as unitMultiplier 2", async () => {
@@ -22,24 +23,49 @@ describe("CBE adapter", () => {
 
   it("maps the 18 form names", () => {
     expect(Object.fromEntries(Object.entries(CBE_NAMES).map(([k, v]) => [k, v.currency]))).toEqual({
-      "US Dollar": "USD", Euro: "EUR", "Pound Sterling": "GBP", "Canadian Dollar": "CAD", "Danish Krone": "DKK", "Norwegian Krone": "NOK",
-      "Swedish Krona": "SEK", "Swiss Franc": "CHF", "Japanese Yen 100": "JPY", "Saudi Riyal": "SAR", "Kuwaiti Dinar": "KWD", "UAE Dirham": "AED",
-      "Australian Dollar": "AUD", "Bahraini Dinar": "BHD", "Omani Riyal": "OMR", "Qatari Riyal": "QAR", "Jordanian Dinar": "JOD", "Chinese Yuan": "CNY",
+      "US Dollar": "USD",
+      Euro: "EUR",
+      "Pound Sterling": "GBP",
+      "Canadian Dollar": "CAD",
+      "Danish Krone": "DKK",
+      "Norwegian Krone": "NOK",
+      "Swedish Krona": "SEK",
+      "Swiss Franc": "CHF",
+      "Japanese Yen 100": "JPY",
+      "Saudi Riyal": "SAR",
+      "Kuwaiti Dinar": "KWD",
+      "UAE Dirham": "AED",
+      "Australian Dollar": "AUD",
+      "Bahraini Dinar": "BHD",
+      "Omani Riyal": "OMR",
+      "Qatari Riyal": "QAR",
+      "Jordanian Dinar": "JOD",
+      "Chinese Yuan": "CNY",
     });
   });
 
   it("reads the historical-data page as no records, and refuses a page without the form", async () => {
     expect(await parse(fixture("CBE/historical-data.html"), PAGE)).toEqual([]);
-    await expect(async () => parse("<html><body>Request Rejected</body></html>", PAGE)).rejects.toThrow(/^CBE: no historicalDataForm/);
+    await expect(async () => parse("<html><body>Request Rejected</body></html>", PAGE)).rejects.toThrow(
+      /^CBE: no historicalDataForm/,
+    );
   });
 
   it.each([
     ["an empty body", ""],
-    ["the WAF's Request Rejected page", "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>"],
+    [
+      "the WAF's Request Rejected page",
+      "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>",
+    ],
     ["a truncated workbook", "truncate"],
     ["another bank's workbook", "SBP"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("CBE/GetHistoricalData.xlsx").subarray(0, 2000) : kind === "SBP" ? fixture("SBP/BFER_Daily.xlsx") : Buffer.from(kind);
+    const body =
+      kind === "truncate"
+        ? fixture("CBE/GetHistoricalData.xlsx").subarray(0, 2000)
+        : kind === "SBP"
+          ? fixture("SBP/BFER_Daily.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^CBE: /);
   });
@@ -47,13 +73,25 @@ describe("CBE adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("CBE/002.xlsx");
     const records = await cbe.parse(r.body, { url: r.url, contentType: r.contentType });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     // Row 3: 09/04/2026 | US Dollar | 53.0734 | 53.2067
-    expect(find("2026-04-09", "USD")).toEqual({ effectiveDate: "2026-04-09", currency: "USD", rate: "53.14005", derivation: "mean" });
+    expect(find("2026-04-09", "USD")).toEqual({
+      effectiveDate: "2026-04-09",
+      currency: "USD",
+      rate: "53.14005",
+      derivation: "mean",
+    });
     // Row 10: 09/04/2026 | Euro | 62.0322 | 62.1986
     expect(find("2026-04-09", "EUR")?.rate).toBe("62.1154");
     // Row 59: 09/04/2026 | Japanese Yen 100 | 33.4068 | 33.4928
-    expect(find("2026-04-09", "JPY")).toEqual({ effectiveDate: "2026-04-09", currency: "JPY", rate: "33.4498", unitMultiplier: 2, derivation: "mean" });
+    expect(find("2026-04-09", "JPY")).toEqual({
+      effectiveDate: "2026-04-09",
+      currency: "JPY",
+      rate: "33.4498",
+      unitMultiplier: 2,
+      derivation: "mean",
+    });
     expect(records).toHaveLength(126);
     const page = recording("CBE/001.html");
     expect(await cbe.parse(page.body, { url: PAGE })).toEqual([]);

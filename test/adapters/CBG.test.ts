@@ -42,11 +42,20 @@ describe("CBG adapter", () => {
   });
 
   it("knows the unit of each currency it asks for", () => {
-    expect(Object.entries(CBG_UNITS).filter(([, u]) => u !== 1)).toEqual([["DKK", 100], ["JPY", 100], ["NOK", 100], ["SEK", 100], ["XOF", 5000]]);
+    expect(Object.entries(CBG_UNITS).filter(([, u]) => u !== 1)).toEqual([
+      ["DKK", 100],
+      ["JPY", 100],
+      ["NOK", 100],
+      ["SEK", 100],
+      ["XOF", 5000],
+    ]);
   });
 
   it("keeps a lasting level change but not an isolated one", () => {
-    const level = ["10", "10", "10", "10", "30", "30", "30", "30", "30"].map((rate, i) => ({ date: `2026-01-0${i + 1}`, rate }));
+    const level = ["10", "10", "10", "10", "30", "30", "30", "30", "30"].map((rate, i) => ({
+      date: `2026-01-0${i + 1}`,
+      rate,
+    }));
     expect(withoutSpikes(level)).toEqual(level);
     const spike = ["10", "10", "10", "30", "10", "10"].map((rate, i) => ({ date: `2026-01-0${i + 1}`, rate }));
     expect(withoutSpikes(spike).map((p) => p.rate)).toEqual(["10", "10", "10", "10", "10"]);
@@ -70,7 +79,8 @@ describe("CBG adapter", () => {
       const r = recording(file);
       return cbg.parse(r.body, { url: r.url });
     };
-    const find = (records: Awaited<ReturnType<typeof read>>, date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (records: Awaited<ReturnType<typeof read>>, date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     const usd = await read("CBG/001.json");
     // [1779408000000,72.39] first, [947203200000,11.56] last
     expect(find(usd, "2026-05-22", "USD")).toEqual({ effectiveDate: "2026-05-22", currency: "USD", rate: "72.39" });
@@ -78,12 +88,27 @@ describe("CBG adapter", () => {
     // 953164800000 (2000-03-16) is given twice, 14.99 and 11.95: refused
     expect(find(usd, "2000-03-16", "USD")).toBeUndefined();
     const sek = await read("CBG/005.json");
-    expect(find(sek, "2026-05-22", "SEK")).toEqual({ effectiveDate: "2026-05-22", currency: "SEK", rate: "771.61", unitMultiplier: 2 });
+    expect(find(sek, "2026-05-22", "SEK")).toEqual({
+      effectiveDate: "2026-05-22",
+      currency: "SEK",
+      rate: "771.61",
+      unitMultiplier: 2,
+    });
     const dkk = await read("CBG/009.json");
     expect(find(dkk, "2026-05-22", "DKK")).toBeUndefined();
-    expect(find(dkk, "2019-11-18", "DKK")).toEqual({ effectiveDate: "2019-11-18", currency: "DKK", rate: "751.5", unitMultiplier: 2 });
+    expect(find(dkk, "2019-11-18", "DKK")).toEqual({
+      effectiveDate: "2019-11-18",
+      currency: "DKK",
+      rate: "751.5",
+      unitMultiplier: 2,
+    });
     const xof = await read("CBG/007.json");
-    expect(find(xof, "2026-05-22", "XOF")).toEqual({ effectiveDate: "2026-05-22", currency: "XOF", rate: "0.129244", derivation: "unit-normalised" });
+    expect(find(xof, "2026-05-22", "XOF")).toEqual({
+      effectiveDate: "2026-05-22",
+      currency: "XOF",
+      rate: "0.129244",
+      derivation: "unit-normalised",
+    });
     const sll = await read("CBG/028.json");
     expect(find(sll, "2026-05-22", "SLE")).toEqual({ effectiveDate: "2026-05-22", currency: "SLE", rate: "3.26" });
     expect(sll.some((x) => x.currency === "SLE" && x.rate === "43.26")).toBe(false);

@@ -32,7 +32,9 @@ describe("CBI adapter", () => {
 
   it("reads page 144 as no records and refuses it without the gold workbook link", async () => {
     expect(await parse(PAGE_HTML, PAGE)).toEqual([]);
-    await expect(async () => parse('<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">USD</a></body></html>', PAGE)).rejects.toThrow(/^CBI: page 144 has no link/);
+    await expect(async () =>
+      parse('<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">USD</a></body></html>', PAGE),
+    ).rejects.toThrow(/^CBI: page 144 has no link/);
   });
 
   it.each([
@@ -41,7 +43,12 @@ describe("CBI adapter", () => {
     ["a truncated workbook", "truncate"],
     ["another bank's workbook", "CBE"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("CBI/cbi-daily-rates.xlsx").subarray(0, 3000) : kind === "CBE" ? fixture("CBE/GetHistoricalData.xlsx") : Buffer.from(kind);
+    const body =
+      kind === "truncate"
+        ? fixture("CBI/cbi-daily-rates.xlsx").subarray(0, 3000)
+        : kind === "CBE"
+          ? fixture("CBE/GetHistoricalData.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^CBI: /);
   });
@@ -49,7 +56,8 @@ describe("CBI adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("CBI/002.xlsx");
     const records = await cbi.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
     // Sheet 2024 row 8 (day 2): D8 1424.28, E8 1435.236; J8 1529.592, K8 1541.358 (S.FR); AD8 2676539.71 (Gold)
     expect(find("2024-01-02", "EUR")).toBe("1429.758");
     expect(find("2024-01-02", "CHF")).toBe("1535.475");

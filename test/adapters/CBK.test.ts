@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const AJAX = "https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_wdtable";
-const parse = (body: Buffer | string) => cbk.parse(Buffer.from(body), { url: `${AJAX}&table_id=193`, contentType: "text/html; charset=UTF-8" });
+const parse = (body: Buffer | string) =>
+  cbk.parse(Buffer.from(body), { url: `${AJAX}&table_id=193`, contentType: "text/html; charset=UTF-8" });
 
 describe("CBK adapter", () => {
   it("maps names, keeps per-100 yen as unitMultiplier, inverts the KES / xxx cross rows, skips empty cells", async () => {
@@ -23,10 +24,27 @@ describe("CBK adapter", () => {
 
   it("covers every recorded name", () => {
     expect(Object.fromEntries(Object.entries(CBK_NAMES).map(([k, v]) => [k, v.currency]))).toEqual({
-      "US DOLLAR": "USD", "STG POUND": "GBP", EURO: "EUR", "SA RAND": "ZAR", "KES / USHS": "UGX", "KES / TSHS": "TZS",
-      "KES / RWF": "RWF", "KES / BIF": "BIF", "AE DIRHAM": "AED", "CAN $": "CAD", "S FRANC": "CHF", "JPY (100)": "JPY",
-      "SW KRONER": "SEK", "NOR KRONER": "NOK", "DAN KRONER": "DKK", "IND RUPEE": "INR", "HONGKONG DOLLAR": "HKD",
-      "SINGAPORE DOLLAR": "SGD", "SAUDI RIYAL": "SAR", "CHINESE YUAN": "CNY", "AUSTRALIAN $": "AUD",
+      "US DOLLAR": "USD",
+      "STG POUND": "GBP",
+      EURO: "EUR",
+      "SA RAND": "ZAR",
+      "KES / USHS": "UGX",
+      "KES / TSHS": "TZS",
+      "KES / RWF": "RWF",
+      "KES / BIF": "BIF",
+      "AE DIRHAM": "AED",
+      "CAN $": "CAD",
+      "S FRANC": "CHF",
+      "JPY (100)": "JPY",
+      "SW KRONER": "SEK",
+      "NOR KRONER": "NOK",
+      "DAN KRONER": "DKK",
+      "IND RUPEE": "INR",
+      "HONGKONG DOLLAR": "HKD",
+      "SINGAPORE DOLLAR": "SGD",
+      "SAUDI RIYAL": "SAR",
+      "CHINESE YUAN": "CNY",
+      "AUSTRALIAN $": "AUD",
     });
   });
 
@@ -46,11 +64,22 @@ describe("CBK adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded table exactly (values read off the file by hand)", async () => {
     const r = recording("CBK/001.json");
     const records = await cbk.parse(r.body, { url: r.url, contentType: r.contentType });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2024-01-05", "USD")).toEqual({ effectiveDate: "2024-01-05", currency: "USD", rate: "157.9012" });
-    expect(find("2024-01-05", "JPY")).toEqual({ effectiveDate: "2024-01-05", currency: "JPY", rate: "109.3764", unitMultiplier: 2 });
+    expect(find("2024-01-05", "JPY")).toEqual({
+      effectiveDate: "2024-01-05",
+      currency: "JPY",
+      rate: "109.3764",
+      unitMultiplier: 2,
+    });
     // "09/01/2024","KES / USHS","23.9967": 1/23.9967 = 0.04167239662 (10 significant digits).
-    expect(find("2024-01-09", "UGX")).toEqual({ effectiveDate: "2024-01-09", currency: "UGX", rate: "0.04167239662", derivation: "inverted" });
+    expect(find("2024-01-09", "UGX")).toEqual({
+      effectiveDate: "2024-01-09",
+      currency: "UGX",
+      rate: "0.04167239662",
+      derivation: "inverted",
+    });
     expect(records.at(-1)).toEqual({ effectiveDate: "2025-05-02", currency: "AUD", rate: "83.0551" });
     expect(records).toHaveLength(6909);
   });

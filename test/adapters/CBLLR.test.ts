@@ -31,7 +31,15 @@ describe("CBLLR adapter", () => {
   });
 
   it("reads the first page for the latest, and walks pages until rows are older than the range", async () => {
-    const http = fakeHttp((req) => ({ body: fixture(req.url.endsWith("page=1") ? "CBLLR/old-page.html" : req.url.endsWith("page=2") ? "CBLLR/empty-page.html" : "CBLLR/page-0.html") }));
+    const http = fakeHttp((req) => ({
+      body: fixture(
+        req.url.endsWith("page=1")
+          ? "CBLLR/old-page.html"
+          : req.url.endsWith("page=2")
+            ? "CBLLR/empty-page.html"
+            : "CBLLR/page-0.html",
+      ),
+    }));
     await cbllr.fetch({ kind: "latest" }, { http, env: {} });
     const docs = await cbllr.fetch({ kind: "range", from: "2012-07-05", to: "2026-05-31" }, { http, env: {} });
     expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
@@ -51,6 +59,11 @@ describe("CBLLR adapter", () => {
     // 2026-05-07: L$182.4016 buying, L$184.3134 selling.
     expect(records[0]).toEqual({ effectiveDate: "2026-05-07", currency: "USD", rate: "183.3575", derivation: "mean" });
     // 2026-04-11: L$183.2605 buying, L$185.3188 selling.
-    expect(records.at(-1)).toEqual({ effectiveDate: "2026-04-11", currency: "USD", rate: "184.28965", derivation: "mean" });
+    expect(records.at(-1)).toEqual({
+      effectiveDate: "2026-04-11",
+      currency: "USD",
+      rate: "184.28965",
+      derivation: "mean",
+    });
   });
 });

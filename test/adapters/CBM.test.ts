@@ -24,7 +24,14 @@ describe("CBM adapter", () => {
   });
 
   it("knows exactly these six currencies as quoted per 100", () => {
-    expect(Object.keys(CBM_UNITS).filter((c) => CBM_UNITS[c] === 2)).toEqual(["IDR", "JPY", "KHR", "KRW", "LAK", "VND"]);
+    expect(Object.keys(CBM_UNITS).filter((c) => CBM_UNITS[c] === 2)).toEqual([
+      "IDR",
+      "JPY",
+      "KHR",
+      "KRW",
+      "LAK",
+      "VND",
+    ]);
   });
 
   it.each([

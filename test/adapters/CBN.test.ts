@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => cbn.parse(Buffer.from(body), { url: "https://www.cbn.gov.ng/api/GetAllExchangeRates" });
+const parse = (body: Buffer | string) =>
+  cbn.parse(Buffer.from(body), { url: "https://www.cbn.gov.ng/api/GetAllExchangeRates" });
 
 describe("CBN adapter", () => {
   it("takes centralrate, maps the currency names (spacing and case variants), drops WAUA and empty figures", async () => {
@@ -52,7 +53,8 @@ describe("CBN adapter", () => {
     const r = recording("CBN/001.json");
     const records = await cbn.parse(r.body, { url: r.url });
     expect(records).toHaveLength(48); // 13 names on 4 days, WAUA dropped
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-05-19", "USD")).toEqual({ effectiveDate: "2026-05-19", currency: "USD", rate: "1373.3717" });
     expect(find("2026-05-19", "XOF")).toEqual({ effectiveDate: "2026-05-19", currency: "XOF", rate: "2.4284" });
     expect(find("2026-05-19", "CNY")).toEqual({ effectiveDate: "2026-05-19", currency: "CNY", rate: "201.7321" });
@@ -64,6 +66,9 @@ describe("CBN adapter", () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await cbn.fetch({ kind: "latest" }, { http, env: {} });
     await cbn.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
-    expect(http.seen.map((r) => r.url)).toEqual(["https://www.cbn.gov.ng/api/GetAllExchangeRates", "https://www.cbn.gov.ng/api/GetAllExchangeRates"]);
+    expect(http.seen.map((r) => r.url)).toEqual([
+      "https://www.cbn.gov.ng/api/GetAllExchangeRates",
+      "https://www.cbn.gov.ng/api/GetAllExchangeRates",
+    ]);
   });
 });

@@ -32,13 +32,35 @@ describe("CBS adapter", () => {
 
   it("maps the label names to ISO codes", () => {
     expect(Object.entries(CBS_LABELS).sort()).toEqual(
-      Object.entries({ USD: "USD", US: "USD", NZD: "NZD", NZ: "NZD", AUD: "AUD", AUS: "AUD", EURO: "EUR", EUR: "EUR", FJD: "FJD", YEN: "JPY", JPY: "JPY", GBP: "GBP", CNY: "CNY", CNH: "CNH" }).sort(),
+      Object.entries({
+        USD: "USD",
+        US: "USD",
+        NZD: "NZD",
+        NZ: "NZD",
+        AUD: "AUD",
+        AUS: "AUD",
+        EURO: "EUR",
+        EUR: "EUR",
+        FJD: "FJD",
+        YEN: "JPY",
+        JPY: "JPY",
+        GBP: "GBP",
+        CNY: "CNY",
+        CNH: "CNH",
+      }).sort(),
     );
   });
 
   it("reads the page as no records and refuses a page without a workbook link", async () => {
-    expect(await parse('<html><body><a href="/media/Historical-Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>', PAGE)).toEqual([]);
-    await expect(async () => parse("<html><body>Down for maintenance</body></html>", PAGE)).rejects.toThrow(/^CBS: the daily exchange rates page has no link/);
+    expect(
+      await parse(
+        '<html><body><a href="/media/Historical-Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>',
+        PAGE,
+      ),
+    ).toEqual([]);
+    await expect(async () => parse("<html><body>Down for maintenance</body></html>", PAGE)).rejects.toThrow(
+      /^CBS: the daily exchange rates page has no link/,
+    );
   });
 
   it.each([
@@ -47,7 +69,12 @@ describe("CBS adapter", () => {
     ["a truncated workbook", "truncate"],
     ["another bank's workbook", "BOA"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("CBS/Historical-Daily-Rates.xlsx").subarray(0, 3000) : kind === "BOA" ? fixture("BOA/Cotation-DZD.xlsx") : Buffer.from(kind);
+    const body =
+      kind === "truncate"
+        ? fixture("CBS/Historical-Daily-Rates.xlsx").subarray(0, 3000)
+        : kind === "BOA"
+          ? fixture("BOA/Cotation-DZD.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^CBS: /);
   });
@@ -55,9 +82,18 @@ describe("CBS adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("CBS/002.xlsx");
     const records = await cbs.parse(r.body, { url: r.url });
-    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
+    const on = (date: string) =>
+      Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
     // Sheet 2008 row 3: 3-Jan-08 | 0.39258 | 0.50908 | 0.44617 | 0.2664 | 0.60799 | 42.95227 | 0.19886
-    expect(on("2008-01-03")).toEqual({ USD: "0.39258", NZD: "0.50908", AUD: "0.44617", EUR: "0.2664", FJD: "0.60799", JPY: "42.95227", GBP: "0.19886" });
+    expect(on("2008-01-03")).toEqual({
+      USD: "0.39258",
+      NZD: "0.50908",
+      AUD: "0.44617",
+      EUR: "0.2664",
+      FJD: "0.60799",
+      JPY: "42.95227",
+      GBP: "0.19886",
+    });
     // Sheet 2009 row 3 (labels US/TALA ...): 5-Jan-09 | 0.34554 | ... | YEN 32.2248
     expect(on("2009-01-05")).toMatchObject({ USD: "0.34554", NZD: "0.58665", JPY: "32.2248" });
     // Sheet "2010" holds 2011: 4-Jan-11 USD 0.42358.
@@ -70,11 +106,17 @@ describe("CBS adapter", () => {
   });
 
   it("fetches the page, then the dated workbook it links to (path escaped)", async () => {
-    const html = '<html><body><a href="/media/Historical Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>';
+    const html =
+      '<html><body><a href="/media/Historical Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>';
     const http = fakeHttp((req) => (req.url === PAGE ? { body: html } : { body: "" }));
     await cbs.fetch({ kind: "latest" }, { http, env: {} });
     await cbs.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
     const file = "https://cbs.gov.ws/media/Historical%20Daily-Rates-June032026.xlsx";
-    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${PAGE}`, `GET ${file}`, `GET ${PAGE}`, `GET ${file}`]);
+    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${PAGE}`,
+      `GET ${file}`,
+      `GET ${PAGE}`,
+      `GET ${file}`,
+    ]);
   });
 });

@@ -21,7 +21,11 @@ describe("CBSL adapter", () => {
 
   it("reads the lookup page as no records and lists its checkboxes", async () => {
     expect(await parse(fixture("CBSL/exrates.html"), LOOKUP)).toEqual([]);
-    expect(currencyBoxes(fixture("CBSL/exrates.html").toString())).toEqual(["AUD~Australian Dollar", "XAU~Gold (per Troy oz.)", "ZMW~Zambia Kwacha (New)"]);
+    expect(currencyBoxes(fixture("CBSL/exrates.html").toString())).toEqual([
+      "AUD~Australian Dollar",
+      "XAU~Gold (per Troy oz.)",
+      "ZMW~Zambia Kwacha (New)",
+    ]);
   });
 
   it.each([
@@ -38,7 +42,8 @@ describe("CBSL adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded results exactly (values read off the file by hand)", async () => {
     const r = recording("CBSL/002.html");
     const records = await cbsl.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
     expect(find("2025-05-16", "AUD")).toBe("191.2256");
     expect(find("2025-05-15", "AUD")).toBe("192.2666");
     expect(find("2025-05-16", "XAU")).toBe("962211.4861");
@@ -57,6 +62,8 @@ describe("CBSL adapter", () => {
         "&chk_cur%5B%5D=AUD%7EAustralian+Dollar&chk_cur%5B%5D=XAU%7EGold+%28per+Troy+oz.%29&chk_cur%5B%5D=ZMW%7EZambia+Kwacha+%28New%29&submit_button=Submit",
     ]);
     await cbsl.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[3]!.body).toMatch(/^lookupPage=lookup_daily_exchange_rates\.php&rangeType=dates&txtStart=\d{4}-\d{2}-\d{2}&txtEnd=\d{4}-\d{2}-\d{2}&chk_cur/);
+    expect(http.seen[3]!.body).toMatch(
+      /^lookupPage=lookup_daily_exchange_rates\.php&rangeType=dates&txtStart=\d{4}-\d{2}-\d{2}&txtEnd=\d{4}-\d{2}-\d{2}&chk_cur/,
+    );
   });
 });

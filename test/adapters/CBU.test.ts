@@ -23,7 +23,10 @@ describe("CBU adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Page not found</body></html>"],
     ["truncated JSON", '[{"Ccy":"USD","Nominal":"1","Rate":"12194.2'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
     ["a bad date", '[{"Ccy":"USD","Nominal":"1","Rate":"12194.21","Date":"2026-04-01"}]'],
     ["a rate with a comma", '[{"Ccy":"USD","Nominal":"1","Rate":"12 194,21","Date":"01.04.2026"}]'],
     ["a missing nominal", '[{"Ccy":"USD","Rate":"12194.21","Date":"01.04.2026"}]'],
@@ -37,8 +40,18 @@ describe("CBU adapter", () => {
     const records = await cbu.parse(r.body, { url: r.url });
     expect(records).toHaveLength(75);
     expect(records[0]).toEqual({ effectiveDate: "2026-04-01", currency: "USD", rate: "12194.21" });
-    expect(records.find((x) => x.currency === "VND")).toEqual({ effectiveDate: "2026-04-01", currency: "VND", rate: "4.63", unitMultiplier: 1 });
-    expect(records.find((x) => x.currency === "IRR")).toEqual({ effectiveDate: "2026-04-01", currency: "IRR", rate: "0.09", unitMultiplier: 1 });
+    expect(records.find((x) => x.currency === "VND")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "VND",
+      rate: "4.63",
+      unitMultiplier: 1,
+    });
+    expect(records.find((x) => x.currency === "IRR")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "IRR",
+      rate: "0.09",
+      unitMultiplier: 1,
+    });
     const r2 = recording("CBU/002.json");
     expect((await cbu.parse(r2.body, { url: r2.url })).every((x) => x.effectiveDate === "2026-04-02")).toBe(true);
   });

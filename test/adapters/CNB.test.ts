@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => cnb.parse(Buffer.from(body), { url: "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2026" });
+const parse = (body: Buffer | string) =>
+  cnb.parse(Buffer.from(body), { url: "https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=2026" });
 
 describe("CNB adapter", () => {
   it("keeps every digit of the JSON numbers and the per-amount unit as unitMultiplier", async () => {
@@ -35,15 +36,29 @@ describe("CNB adapter", () => {
     await expect(async () => parse(body)).rejects.toThrow(/^CNB: /);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded 2026 year exactly (values read off the file by hand)", async () => {
-    const r = recording("CNB/001.json");
-    const records = await cnb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
-    expect(find("2026-01-02", "EUR")).toEqual({ effectiveDate: "2026-01-02", currency: "EUR", rate: "24.170" });
-    expect(find("2026-01-02", "HUF")).toEqual({ effectiveDate: "2026-01-02", currency: "HUF", rate: "6.304", unitMultiplier: 2 });
-    expect(find("2026-01-02", "IDR")).toEqual({ effectiveDate: "2026-01-02", currency: "IDR", rate: "1.233", unitMultiplier: 3 });
-    expect(records.at(-1)).toEqual({ effectiveDate: "2026-02-25", currency: "ZAR", rate: "1.296" });
-  });
+  it.skipIf(!sharedFeedsPresent)(
+    "reads the recorded 2026 year exactly (values read off the file by hand)",
+    async () => {
+      const r = recording("CNB/001.json");
+      const records = await cnb.parse(r.body, { url: r.url });
+      const find = (date: string, currency: string) =>
+        records.find((x) => x.effectiveDate === date && x.currency === currency);
+      expect(find("2026-01-02", "EUR")).toEqual({ effectiveDate: "2026-01-02", currency: "EUR", rate: "24.170" });
+      expect(find("2026-01-02", "HUF")).toEqual({
+        effectiveDate: "2026-01-02",
+        currency: "HUF",
+        rate: "6.304",
+        unitMultiplier: 2,
+      });
+      expect(find("2026-01-02", "IDR")).toEqual({
+        effectiveDate: "2026-01-02",
+        currency: "IDR",
+        rate: "1.233",
+        unitMultiplier: 3,
+      });
+      expect(records.at(-1)).toEqual({ effectiveDate: "2026-02-25", currency: "ZAR", rate: "1.296" });
+    },
+  );
 
   it("asks for the current year's file for the latest and one daily-year call per year of a range", async () => {
     const http = fakeHttp(() => ({ body: '{"rates":[]}' }));

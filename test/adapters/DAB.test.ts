@@ -37,7 +37,10 @@ describe("DAB adapter", () => {
     ["an empty body", ""],
     ["an HTML error page", "<!DOCTYPE html><html><body><h1>Service Unavailable</h1></body></html>"],
     ["a truncated page", fixture("DAB/day.html").toString().slice(0, 1500)],
-    ["another bank's body", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>"],
+    [
+      "another bank's body",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
+    ],
     ["a missing column label", fixture("DAB/no-transfer-sell.html").toString()],
     ["an unknown currency label", fixture("DAB/unknown-label.html").toString()],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -63,11 +66,22 @@ describe("DAB adapter", () => {
     // USD$: transfer sell 64.0267, transfer buy 63.9267.
     expect(day1[0]).toEqual({ effectiveDate: "2026-05-18", currency: "USD", rate: "63.9767", derivation: "mean" });
     // IRAN Toman: transfer sell 0.0008, transfer buy 0.0004 (per 10 IRR).
-    expect(day1.find((x) => x.currency === "IRR")).toEqual({ effectiveDate: "2026-05-18", currency: "IRR", rate: "0.0006", unitMultiplier: 1, derivation: "mean" });
+    expect(day1.find((x) => x.currency === "IRR")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "IRR",
+      rate: "0.0006",
+      unitMultiplier: 1,
+      derivation: "mean",
+    });
     // SAUDI RIYAL: 16.6927 and 16.6327.
     expect(day1.at(-1)).toEqual({ effectiveDate: "2026-05-18", currency: "SAR", rate: "16.6627", derivation: "mean" });
     const r2 = recording("DAB/002.html");
     // USD$ on 19 May: 63.7736 and 63.6736.
-    expect((await dab.parse(r2.body, { url: r2.url }))[0]).toEqual({ effectiveDate: "2026-05-19", currency: "USD", rate: "63.7236", derivation: "mean" });
+    expect((await dab.parse(r2.body, { url: r2.url }))[0]).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "USD",
+      rate: "63.7236",
+      derivation: "mean",
+    });
   });
 });

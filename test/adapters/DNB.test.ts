@@ -23,7 +23,10 @@ describe("DNB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Error</body></html>"],
     ["a truncated body", 'VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBH;2025M07D08;746.0400\r\nUSD;KBH;"2025M0'],
-    ["another bank's body", "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n"],
+    [
+      "another bank's body",
+      "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n",
+    ],
     ["a StatBank error", '{"errorTypeCode":"EXTRACT-NOTFOUND","message":"Variable VALUTA: value XXX not found"}'],
     ["another rate type", "VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBS;2025M07D08;746.0400\r\n"],
     ["a bad time code", "VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBH;2025M02D30;746.0400\r\n"],
@@ -35,12 +38,33 @@ describe("DNB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("DNB/001.csv");
     const records = await dnb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(30 * 161);
-    expect(find("2025-07-08", "AUD")).toEqual({ effectiveDate: "2025-07-08", currency: "AUD", rate: "416.2300", unitMultiplier: 2 });
-    expect(find("2025-07-08", "IDR")).toEqual({ effectiveDate: "2025-07-08", currency: "IDR", rate: "0.0391", unitMultiplier: 2 });
-    expect(find("2025-10-14", "USD")).toEqual({ effectiveDate: "2025-10-14", currency: "USD", rate: "646.4500", unitMultiplier: 2 });
-    expect(find("2025-10-14", "ZAR")).toEqual({ effectiveDate: "2025-10-14", currency: "ZAR", rate: "37.0200", unitMultiplier: 2 });
+    expect(find("2025-07-08", "AUD")).toEqual({
+      effectiveDate: "2025-07-08",
+      currency: "AUD",
+      rate: "416.2300",
+      unitMultiplier: 2,
+    });
+    expect(find("2025-07-08", "IDR")).toEqual({
+      effectiveDate: "2025-07-08",
+      currency: "IDR",
+      rate: "0.0391",
+      unitMultiplier: 2,
+    });
+    expect(find("2025-10-14", "USD")).toEqual({
+      effectiveDate: "2025-10-14",
+      currency: "USD",
+      rate: "646.4500",
+      unitMultiplier: 2,
+    });
+    expect(find("2025-10-14", "ZAR")).toEqual({
+      effectiveDate: "2025-10-14",
+      currency: "ZAR",
+      rate: "37.0200",
+      unitMultiplier: 2,
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("builds the recorded request body", () => {

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = async (body: Buffer | string) => ecb.parse(Buffer.from(body), { url: "https://data-api.ecb.europa.eu/service/data/EXR/D..EUR.SP00.A?format=csvdata" });
+const parse = async (body: Buffer | string) =>
+  ecb.parse(Buffer.from(body), { url: "https://data-api.ecb.europa.eu/service/data/EXR/D..EUR.SP00.A?format=csvdata" });
 
 describe("ECB adapter", () => {
   it("finds columns by name in the live 10-column shape, keeps trailing zeros, skips empty, monthly and non-currency rows", async () => {
@@ -21,7 +22,10 @@ describe("ECB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<html><head><title>Maintenance</title></head><body>Back soon</body></html>"],
     ["a CSV without OBS_VALUE", "FREQ,CURRENCY,TIME_PERIOD\nD,USD,2026-03-02\n"],
-    ["another bank's CSV", "BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\nCNB,USD,CZK,2026-03-02,20.611,1\n"],
+    [
+      "another bank's CSV",
+      "BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\nCNB,USD,CZK,2026-03-02,20.611,1\n",
+    ],
     ["a bad date", "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nD,USD,2026-13-02,1.08\n"],
     ["a bad number", "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nD,USD,2026-03-02,1.08e3\n"],
     ["an unterminated quote", 'FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE,TITLE\nD,USD,2026-03-02,1.08,"US dollar\n'],
@@ -34,8 +38,12 @@ describe("ECB adapter", () => {
     const http = fakeHttp(() => ({ body: "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\n" }));
     await ecb.fetch({ kind: "range", from: "2025-01-01", to: "2025-12-31" }, { http, env: {} });
     await ecb.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://data-api.ecb.europa.eu/service/data/EXR/D..EUR.SP00.A?format=csvdata&startPeriod=2025-01-01&endPeriod=2025-12-31");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/data-api\.ecb\.europa\.eu\/service\/data\/EXR\/D\.\.EUR\.SP00\.A\?format=csvdata&startPeriod=\d{4}-\d{2}-\d{2}&endPeriod=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://data-api.ecb.europa.eu/service/data/EXR/D..EUR.SP00.A?format=csvdata&startPeriod=2025-01-01&endPeriod=2025-12-31",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/data-api\.ecb\.europa\.eu\/service\/data\/EXR\/D\.\.EUR\.SP00\.A\?format=csvdata&startPeriod=\d{4}-\d{2}-\d{2}&endPeriod=\d{4}-\d{2}-\d{2}$/,
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
@@ -43,6 +51,10 @@ describe("ECB adapter", () => {
     const records = await ecb.parse(r.body, { url: r.url });
     expect(records).toHaveLength(22 * 29);
     expect(records[0]).toEqual({ effectiveDate: "2026-02-17", currency: "AUD", rate: "1.6776" });
-    expect(records.find((x) => x.currency === "ZAR" && x.effectiveDate === "2026-03-18")).toEqual({ effectiveDate: "2026-03-18", currency: "ZAR", rate: "19.4174" });
+    expect(records.find((x) => x.currency === "ZAR" && x.effectiveDate === "2026-03-18")).toEqual({
+      effectiveDate: "2026-03-18",
+      currency: "ZAR",
+      rate: "19.4174",
+    });
   });
 });

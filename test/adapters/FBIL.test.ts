@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://www.fbil.org.in/wasdm/refrates/fetchfiltered?fromDate=2026-03-17&toDate=2026-03-18&authenticated=false";
+const URL =
+  "https://www.fbil.org.in/wasdm/refrates/fetchfiltered?fromDate=2026-03-17&toDate=2026-03-18&authenticated=false";
 const parse = (body: Buffer | string) => fbil.parse(Buffer.from(body), { url: URL });
 
 describe("FBIL adapter", () => {
@@ -51,8 +52,12 @@ describe("FBIL adapter", () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await fbil.fetch({ kind: "range", from: "2026-01-01", to: "2026-03-31" }, { http, env: {} });
     await fbil.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false&fromDate=2026-01-01&toDate=2026-03-31");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/www\.fbil\.org\.in\/wasdm\/refrates\/fetchfiltered\?authenticated=false&fromDate=\d{4}-\d{2}-\d{2}&toDate=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false&fromDate=2026-01-01&toDate=2026-03-31",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/www\.fbil\.org\.in\/wasdm\/refrates\/fetchfiltered\?authenticated=false&fromDate=\d{4}-\d{2}-\d{2}&toDate=\d{4}-\d{2}-\d{2}$/,
+    );
     const [, from, to] = /fromDate=([\d-]+)&toDate=([\d-]+)/.exec(http.seen[1]!.url)!;
     expect((Date.parse(to!) - Date.parse(from!)) / 86_400_000).toBe(14);
   });

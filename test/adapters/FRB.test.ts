@@ -30,38 +30,57 @@ describe("FRB adapter", () => {
     ["an HTML page", "<!DOCTYPE html><html><body>Access Denied</body></html>"],
     ["a body without the label rows", csv.split("\n").slice(5).join("\n")],
     ["another bank's body", "KEY,FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,2026-03-02,1.0850\n"],
-    ["a daily series with another multiplier", csv.replace('"Multiplier:","1","1","1"', '"Multiplier:","1","0.01","1"')],
-    ["an odd unit", csv.replace('"Currency:_Per_USD","Currency:_Per_USD"', '"Index:_Jan_1997_100","Currency:_Per_USD"')],
+    [
+      "a daily series with another multiplier",
+      csv.replace('"Multiplier:","1","1","1"', '"Multiplier:","1","0.01","1"'),
+    ],
+    [
+      "an odd unit",
+      csv.replace('"Currency:_Per_USD","Currency:_Per_USD"', '"Index:_Jan_1997_100","Currency:_Per_USD"'),
+    ],
     ["a bad figure", csv.replace("155.9800", "155,98")],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^FRB: /);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded downloads exactly (values read off the files by hand)", async () => {
-    const read = async (file: string) => {
-      const r = recording(file);
-      return frb.parse(r.body, { url: r.url });
-    };
-    // 001 and 002 hold monthly averages only: no rate of a day.
-    expect(await read("FRB/001.csv")).toEqual([]);
-    expect(await read("FRB/002.csv")).toEqual([]);
-    const cny = await read("FRB/003.csv");
-    expect(cny.slice(0, 2)).toEqual([
-      { effectiveDate: "2005-10-27", currency: "CNY", rate: "8.0862" },
-      { effectiveDate: "2005-10-27", currency: "HKD", rate: "7.7535" },
-    ]);
-    expect(cny.at(-1)).toEqual({ effectiveDate: "2015-08-21", currency: "HKD", rate: "7.7508" });
-    const eur = await read("FRB/004.csv");
-    // 2015-12-31: 1.0859 USD per EUR, 1 / 1.0859 = 0.92089511…; 2016-01-01 is ND
-    expect(eur.filter((x) => x.effectiveDate >= "2015-12-31")).toEqual([
-      { effectiveDate: "2015-12-31", currency: "EUR", rate: "0.92089511", derivation: "inverted" },
-      { effectiveDate: "2015-12-31", currency: "HKD", rate: "7.7507" },
-    ]);
-    const gbp = await read("FRB/005.csv");
-    expect(gbp[0]).toEqual({ effectiveDate: "1971-01-04", currency: "GBP", rate: "0.4177458434", derivation: "inverted" });
-    expect(gbp.at(-1)).toEqual({ effectiveDate: "2024-05-31", currency: "GBP", rate: "0.7850525985", derivation: "inverted" });
-  });
+  it.skipIf(!sharedFeedsPresent)(
+    "reads the recorded downloads exactly (values read off the files by hand)",
+    async () => {
+      const read = async (file: string) => {
+        const r = recording(file);
+        return frb.parse(r.body, { url: r.url });
+      };
+      // 001 and 002 hold monthly averages only: no rate of a day.
+      expect(await read("FRB/001.csv")).toEqual([]);
+      expect(await read("FRB/002.csv")).toEqual([]);
+      const cny = await read("FRB/003.csv");
+      expect(cny.slice(0, 2)).toEqual([
+        { effectiveDate: "2005-10-27", currency: "CNY", rate: "8.0862" },
+        { effectiveDate: "2005-10-27", currency: "HKD", rate: "7.7535" },
+      ]);
+      expect(cny.at(-1)).toEqual({ effectiveDate: "2015-08-21", currency: "HKD", rate: "7.7508" });
+      const eur = await read("FRB/004.csv");
+      // 2015-12-31: 1.0859 USD per EUR, 1 / 1.0859 = 0.92089511…; 2016-01-01 is ND
+      expect(eur.filter((x) => x.effectiveDate >= "2015-12-31")).toEqual([
+        { effectiveDate: "2015-12-31", currency: "EUR", rate: "0.92089511", derivation: "inverted" },
+        { effectiveDate: "2015-12-31", currency: "HKD", rate: "7.7507" },
+      ]);
+      const gbp = await read("FRB/005.csv");
+      expect(gbp[0]).toEqual({
+        effectiveDate: "1971-01-04",
+        currency: "GBP",
+        rate: "0.4177458434",
+        derivation: "inverted",
+      });
+      expect(gbp.at(-1)).toEqual({
+        effectiveDate: "2024-05-31",
+        currency: "GBP",
+        rate: "0.7850525985",
+        derivation: "inverted",
+      });
+    },
+  );
 
   it("asks the H.10 daily package for the last observations or a date range", async () => {
     const http = fakeHttp(() => ({ body: "" }));

@@ -32,12 +32,11 @@ describe("FRED adapter", () => {
 
   it("maps the 22 H.10 series, four of them in the dollar-per-foreign direction", () => {
     expect(Object.keys(FRED_SERIES)).toHaveLength(22);
-    expect(Object.entries(FRED_SERIES).filter(([, [, d]]) => d === "usd").map(([s, [c]]) => `${s}=${c}`)).toEqual([
-      "DEXUSAL=AUD",
-      "DEXUSEU=EUR",
-      "DEXUSNZ=NZD",
-      "DEXUSUK=GBP",
-    ]);
+    expect(
+      Object.entries(FRED_SERIES)
+        .filter(([, [, d]]) => d === "usd")
+        .map(([s, [c]]) => `${s}=${c}`),
+    ).toEqual(["DEXUSAL=AUD", "DEXUSEU=EUR", "DEXUSNZ=NZD", "DEXUSUK=GBP"]);
     expect(FRED_SERIES.DEXSZUS).toEqual(["CHF", "foreign"]);
     expect(FRED_SERIES.DEXSDUS).toEqual(["SEK", "foreign"]);
     expect(FRED_SERIES.DEXSFUS).toEqual(["ZAR", "foreign"]);
@@ -48,7 +47,10 @@ describe("FRED adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Service unavailable</body></html>"],
     ["truncated JSON", '{"observations":[{"date":"2026-03-02","value":"157.4'],
-    ["an API error", '{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}'],
+    [
+      "an API error",
+      '{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}',
+    ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["a bad value", '{"observations":[{"date":"2026-03-02","value":"N/A"}]}'],
     ["a bad date", '{"observations":[{"date":"2026-02-30","value":"1.0"}]}'],
@@ -59,8 +61,12 @@ describe("FRED adapter", () => {
 
   it("rejects a body whose URL names no known series", async () => {
     const body = fixture("FRED/DEXJPUS.json");
-    await expect(async () => fred.parse(body, { url: "https://api.stlouisfed.org/fred/series/observations" })).rejects.toThrow(/^FRED: .*series_id/);
-    await expect(async () => fred.parse(body, { url: urlOf("DEXVZUS") })).rejects.toThrow(/^FRED: unknown series "DEXVZUS"/);
+    await expect(async () =>
+      fred.parse(body, { url: "https://api.stlouisfed.org/fred/series/observations" }),
+    ).rejects.toThrow(/^FRED: .*series_id/);
+    await expect(async () => fred.parse(body, { url: urlOf("DEXVZUS") })).rejects.toThrow(
+      /^FRED: unknown series "DEXVZUS"/,
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
@@ -70,23 +76,42 @@ describe("FRED adapter", () => {
     };
     const brl = await read("FRED/001.json");
     expect(brl[0]).toEqual({ effectiveDate: "2026-03-02", currency: "BRL", rate: "5.1901" });
-    expect(brl.find((x) => x.effectiveDate === "2026-03-11")).toEqual({ effectiveDate: "2026-03-11", currency: "BRL", rate: "5.157" });
+    expect(brl.find((x) => x.effectiveDate === "2026-03-11")).toEqual({
+      effectiveDate: "2026-03-11",
+      currency: "BRL",
+      rate: "5.157",
+    });
     expect(brl).toHaveLength(10);
     expect((await read("FRED/007.json"))[1]).toEqual({ effectiveDate: "2026-03-03", currency: "JPY", rate: "157.69" });
     // DEXUSUK 2026-03-02 is 1.3393 USD per GBP: 1 / 1.3393 = 0.74665870...
-    expect((await read("FRED/022.json"))[0]).toEqual({ effectiveDate: "2026-03-02", currency: "GBP", rate: "0.7466587023", derivation: "inverted" });
+    expect((await read("FRED/022.json"))[0]).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "GBP",
+      rate: "0.7466587023",
+      derivation: "inverted",
+    });
     // DEXUSEU 2026-03-03 is 1.1604: 1 / 1.1604 = 0.86177180...
-    expect((await read("FRED/020.json"))[1]).toEqual({ effectiveDate: "2026-03-03", currency: "EUR", rate: "0.8617718028", derivation: "inverted" });
+    expect((await read("FRED/020.json"))[1]).toEqual({
+      effectiveDate: "2026-03-03",
+      currency: "EUR",
+      rate: "0.8617718028",
+      derivation: "inverted",
+    });
   });
 
   it("needs its API key and says which variable to set", async () => {
-    await expect(fred.fetch({ kind: "latest" }, { http: fakeHttp(), env: {} })).rejects.toThrow(/^FRED: needs EXRATES_FRED_API_KEY/);
+    await expect(fred.fetch({ kind: "latest" }, { http: fakeHttp(), env: {} })).rejects.toThrow(
+      /^FRED: needs EXRATES_FRED_API_KEY/,
+    );
   });
 
   it("asks every series with the key, from a start date (and to an end date for a range)", async () => {
     vi.useFakeTimers();
     const http = fakeHttp(() => ({ body: '{"observations":[]}' }));
-    const done = fred.fetch({ kind: "range", from: "2025-01-01", to: "2025-12-31" }, { http, env: { EXRATES_FRED_API_KEY: "k3y" } });
+    const done = fred.fetch(
+      { kind: "range", from: "2025-01-01", to: "2025-12-31" },
+      { http, env: { EXRATES_FRED_API_KEY: "k3y" } },
+    );
     await vi.runAllTimersAsync();
     const docs = await done;
     expect(docs).toHaveLength(22);
@@ -99,6 +124,8 @@ describe("FRED adapter", () => {
     const latest = fred.fetch({ kind: "latest" }, { http, env: { EXRATES_FRED_API_KEY: "k3y" } });
     await vi.runAllTimersAsync();
     await latest;
-    expect(http.seen[22]!.url).toMatch(/^https:\/\/api\.stlouisfed\.org\/fred\/series\/observations\?series_id=DEXBZUS&api_key=k3y&file_type=json&observation_start=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[22]!.url).toMatch(
+      /^https:\/\/api\.stlouisfed\.org\/fred\/series\/observations\?series_id=DEXBZUS&api_key=k3y&file_type=json&observation_start=\d{4}-\d{2}-\d{2}$/,
+    );
   });
 });

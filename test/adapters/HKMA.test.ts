@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL_ = "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily?choose=end_of_day&from=2026-02-26&to=2026-02-27&pagesize=100&offset=0&sortby=end_of_day&sortorder=desc";
+const URL_ =
+  "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily?choose=end_of_day&from=2026-02-26&to=2026-02-27&pagesize=100&offset=0&sortby=end_of_day&sortorder=desc";
 const parse = (body: Buffer | string) => hkma.parse(Buffer.from(body), { url: URL_ });
 
 describe("HKMA adapter", () => {
@@ -31,18 +32,37 @@ describe("HKMA adapter", () => {
   });
 
   it("reads a window without data as no records", async () => {
-    expect(await parse('{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}')).toEqual([]);
+    expect(
+      await parse(
+        '{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}',
+      ),
+    ).toEqual([]);
   });
 
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Access Denied</body></html>"],
-    ["truncated JSON", '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":7.82'],
+    [
+      "truncated JSON",
+      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":7.82',
+    ],
     ["an API error", '{"header":{"success":false,"err_code":"1002","err_msg":"Invalid parameter"},"result":null}'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
-    ["an unknown currency field", '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","xyz":1.5}]}}'],
-    ["a bad date", '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-30","usd":7.82}]}}'],
-    ["a zero rate", '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":0}]}}'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
+    [
+      "an unknown currency field",
+      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","xyz":1.5}]}}',
+    ],
+    [
+      "a bad date",
+      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-30","usd":7.82}]}}',
+    ],
+    [
+      "a zero rate",
+      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":0}]}}',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^HKMA: /);
@@ -51,7 +71,8 @@ describe("HKMA adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("HKMA/001.json");
     const records = await hkma.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(36);
     expect(find("2026-02-26", "USD")).toEqual({ effectiveDate: "2026-02-26", currency: "USD", rate: "7.825" });
     expect(find("2026-02-26", "XDR")).toEqual({ effectiveDate: "2026-02-26", currency: "XDR", rate: "10.76430475" });
@@ -61,8 +82,13 @@ describe("HKMA adapter", () => {
   });
 
   it("asks one page per 100 rows for a range, and a 75-day window for the latest", async () => {
-    const full = JSON.stringify({ header: { success: true }, result: { datasize: 100, records: Array.from({ length: 100 }, () => ({ end_of_day: "2026-01-02" })) } });
-    const http = fakeHttp((req) => ({ body: req.url.includes("offset=0") ? full : '{"header":{"success":true},"result":{"datasize":0,"records":[]}}' }));
+    const full = JSON.stringify({
+      header: { success: true },
+      result: { datasize: 100, records: Array.from({ length: 100 }, () => ({ end_of_day: "2026-01-02" })) },
+    });
+    const http = fakeHttp((req) => ({
+      body: req.url.includes("offset=0") ? full : '{"header":{"success":true},"result":{"datasize":0,"records":[]}}',
+    }));
     await hkma.fetch({ kind: "range", from: "2025-06-01", to: "2026-01-31" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual([
       "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily?choose=end_of_day&from=2025-06-01&to=2026-01-31&pagesize=100&offset=0&sortby=end_of_day&sortorder=desc",
@@ -71,6 +97,8 @@ describe("HKMA adapter", () => {
     const latest = fakeHttp(() => ({ body: '{"header":{"success":true},"result":{"datasize":0,"records":[]}}' }));
     await hkma.fetch({ kind: "latest" }, { http: latest, env: {} });
     expect(latest.seen).toHaveLength(1);
-    expect(latest.seen[0]!.url).toMatch(/er-eeri-daily\?choose=end_of_day&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&pagesize=100&offset=0&/);
+    expect(latest.seen[0]!.url).toMatch(
+      /er-eeri-daily\?choose=end_of_day&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&pagesize=100&offset=0&/,
+    );
   });
 });

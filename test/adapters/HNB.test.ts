@@ -19,7 +19,12 @@ describe("HNB adapter", () => {
   });
 
   it("recognises a frozen kuna-era v2 list and takes no euro rates from it", async () => {
-    expect(await parse(fixture("HNB/tecajn-v2.json"), "https://api.hnb.hr/tecajn/v2?datum-od=2022-12-28&datum-do=2022-12-31")).toEqual([]);
+    expect(
+      await parse(
+        fixture("HNB/tecajn-v2.json"),
+        "https://api.hnb.hr/tecajn/v2?datum-od=2022-12-28&datum-do=2022-12-31",
+      ),
+    ).toEqual([]);
   });
 
   it("reads an empty list as no records", async () => {
@@ -41,7 +46,8 @@ describe("HNB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const r = recording("HNB/001.json");
     const records = await hnb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(39);
     expect(find("2023-01-02", "AUD")).toEqual({ effectiveDate: "2023-01-02", currency: "AUD", rate: "1.569300" });
     expect(find("2023-01-02", "JPY")).toEqual({ effectiveDate: "2023-01-02", currency: "JPY", rate: "140.660000" });
@@ -55,7 +61,11 @@ describe("HNB adapter", () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await hnb.fetch({ kind: "range", from: "2023-01-02", to: "2023-01-04" }, { http, env: {} });
     await hnb.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://api.hnb.hr/tecajn-eur/v3?datum-primjene-od=2023-01-02&datum-primjene-do=2023-01-04");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/api\.hnb\.hr\/tecajn-eur\/v3\?datum-primjene-od=\d{4}-\d{2}-\d{2}&datum-primjene-do=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://api.hnb.hr/tecajn-eur/v3?datum-primjene-od=2023-01-02&datum-primjene-do=2023-01-04",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/api\.hnb\.hr\/tecajn-eur\/v3\?datum-primjene-od=\d{4}-\d{2}-\d{2}&datum-primjene-do=\d{4}-\d{2}-\d{2}$/,
+    );
   });
 });

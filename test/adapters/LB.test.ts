@@ -20,16 +20,27 @@ describe("LB adapter", () => {
   });
 
   it("reads an empty FxRates as no rates", async () => {
-    expect(await parse('<?xml version="1.0" encoding="utf-8"?><FxRates xmlns="http://www.lb.lt/WebServices/FxRates" />')).toEqual([]);
+    expect(
+      await parse('<?xml version="1.0" encoding="utf-8"?><FxRates xmlns="http://www.lb.lt/WebServices/FxRates" />'),
+    ).toEqual([]);
   });
 
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
     ["truncated XML", '<?xml version="1.0"?><FxRates><FxRate><Tp>LT</Tp><Dt>2014-12-29</Dt><CcyAmt><Ccy>LTL</Ccy>'],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode></Valute></ValCurs>'],
-    ["a euro-based (tp=EU) table", "<FxRates><FxRate><Tp>EU</Tp><Dt>2015-01-02</Dt><CcyAmt><Ccy>EUR</Ccy><Amt>1</Amt></CcyAmt><CcyAmt><Ccy>USD</Ccy><Amt>1.2043</Amt></CcyAmt></FxRate></FxRates>"],
-    ["a one-block rate", "<FxRates><FxRate><Tp>LT</Tp><Dt>2014-12-29</Dt><CcyAmt><Ccy>LTL</Ccy><Amt>3.4528</Amt></CcyAmt></FxRate></FxRates>"],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
+    [
+      "a euro-based (tp=EU) table",
+      "<FxRates><FxRate><Tp>EU</Tp><Dt>2015-01-02</Dt><CcyAmt><Ccy>EUR</Ccy><Amt>1</Amt></CcyAmt><CcyAmt><Ccy>USD</Ccy><Amt>1.2043</Amt></CcyAmt></FxRate></FxRates>",
+    ],
+    [
+      "a one-block rate",
+      "<FxRates><FxRate><Tp>LT</Tp><Dt>2014-12-29</Dt><CcyAmt><Ccy>LTL</Ccy><Amt>3.4528</Amt></CcyAmt></FxRate></FxRates>",
+    ],
     ["a service error", "<FxRates><OprlErr><Err><Desc>Wrong date</Desc></Err></OprlErr></FxRates>"],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -46,7 +57,11 @@ describe("LB adapter", () => {
     expect(find("JPY")).toEqual({ effectiveDate: "2014-12-29", currency: "JPY", rate: "2.3499", unitMultiplier: 2 });
     const second = recording("LB/002.xml");
     const next = await lb.parse(second.body, { url: second.url });
-    expect(next.find((x) => x.currency === "XDR")).toEqual({ effectiveDate: "2014-12-30", currency: "XDR", rate: "4.0919" });
+    expect(next.find((x) => x.currency === "XDR")).toEqual({
+      effectiveDate: "2014-12-30",
+      currency: "XDR",
+      rate: "4.0919",
+    });
     expect(next.at(-1)).toEqual({ effectiveDate: "2014-12-30", currency: "ZAR", rate: "2.4419", unitMultiplier: 1 });
   });
 

@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
-const parse = (body: Buffer | string, contentType = "text/csv; charset=utf-8") => mas.parse(Buffer.from(body), { url: PAGE, contentType });
+const parse = (body: Buffer | string, contentType = "text/csv; charset=utf-8") =>
+  mas.parse(Buffer.from(body), { url: PAGE, contentType });
 
 describe("MAS adapter", () => {
   it("carries year and month down the groups, keeps per-100 quotes as unitMultiplier 2 and every digit", async () => {
@@ -41,7 +42,7 @@ describe("MAS adapter", () => {
     ["an empty body", ""],
     ["an HTML error page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
     ["a truncated body", "End of Period,,,S$ Per Unit of Euro,S$ Per Unit of US Dollar\n2026,Mar,02,1.4940"],
-    ["another bank's CSV", "Date,CHN,EUR\n\"02 Feb 2016\",0.0000,0.0803\n"],
+    ["another bank's CSV", 'Date,CHN,EUR\n"02 Feb 2016",0.0000,0.0803\n'],
     ["an unknown currency", "End of Period,,,S$ Per Unit of Martian Dollar\n2026,Mar,02,1.4940\n"],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -51,11 +52,22 @@ describe("MAS adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded CSV exactly (values read off the file by hand)", async () => {
     const r = recording("MAS/002.csv");
     const records = await mas.parse(r.body, { url: r.url, contentType: r.contentType });
-    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
+    const on = (date: string) =>
+      Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
     // 2026,Mar,02,1.4940,1.7043,1.2674,90.10,... ,0.007529 (IDR), 0.8107 (JPY), ..., 0.004843 (VND)
     expect(on("2026-03-02").EUR).toEqual({ effectiveDate: "2026-03-02", currency: "EUR", rate: "1.4940" });
-    expect(on("2026-03-02").AUD).toEqual({ effectiveDate: "2026-03-02", currency: "AUD", rate: "90.10", unitMultiplier: 2 });
-    expect(on("2026-03-02").VND).toEqual({ effectiveDate: "2026-03-02", currency: "VND", rate: "0.004843", unitMultiplier: 2 });
+    expect(on("2026-03-02").AUD).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "AUD",
+      rate: "90.10",
+      unitMultiplier: 2,
+    });
+    expect(on("2026-03-02").VND).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "VND",
+      rate: "0.004843",
+      unitMultiplier: 2,
+    });
     // ,,18,1.4727,1.7055,1.2765,... (year and month carried down)
     expect(on("2026-03-18").USD?.rate).toBe("1.2765");
     expect(records).toHaveLength(13 * 21);
@@ -66,7 +78,9 @@ describe("MAS adapter", () => {
   });
 
   it("posts the Download form with the page's view state, months and every checkbox, one call per year", async () => {
-    const http = fakeHttp((req) => (req.method === "GET" ? { body: fixture("MAS/ExchangeRates.aspx.html") } : { body: "No Results Found" }));
+    const http = fakeHttp((req) =>
+      req.method === "GET" ? { body: fixture("MAS/ExchangeRates.aspx.html") } : { body: "No Results Found" },
+    );
     await mas.fetch({ kind: "range", from: "2025-11-15", to: "2026-03-18" }, { http, env: {} });
     const form = (y1: string, y2: string, m1: string, m2: string) =>
       "__VIEWSTATE=F3Hh%2B%2Fv%3D&__VIEWSTATEGENERATOR=C335971F&__EVENTVALIDATION=g56c%2Fj7%3D" +
@@ -81,6 +95,8 @@ describe("MAS adapter", () => {
       `POST ${PAGE} ${form("2026", "2026", "1", "3")}`,
     ]);
     await mas.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen.slice(4).map((r) => r.method)).toEqual(http.seen.length === 6 ? ["GET", "POST"] : ["GET", "POST", "GET", "POST"]);
+    expect(http.seen.slice(4).map((r) => r.method)).toEqual(
+      http.seen.length === 6 ? ["GET", "POST"] : ["GET", "POST", "GET", "POST"],
+    );
   });
 });

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const parse = (body: Buffer | string) => mma.parse(Buffer.from(body), { url: "https://www.mma.gov.mv/JSON/referencerates.json?v=20210210" });
+const parse = (body: Buffer | string) =>
+  mma.parse(Buffer.from(body), { url: "https://www.mma.gov.mv/JSON/referencerates.json?v=20210210" });
 
 describe("MMA adapter", () => {
   it("reads the USD rate, keeps the first of duplicated dates and skips two-day dates and empty rates", async () => {

@@ -29,11 +29,28 @@ describe("MNB adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
-    ["a truncated answer", '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetExchangeRatesResponse><GetExchangeRatesResult>&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;'],
-    ["a truncated inner document", envelope('&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;&lt;Rate unit="1" curr="EUR"&gt;400,28')],
-    ["another bank's body", '<?xml version="1.0" encoding="utf-8"?><DataSet><Body><OrigCurrency>RON</OrigCurrency></Body></DataSet>'],
-    ["a SOAP fault", '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Invalid date</faultstring></s:Fault></s:Body></s:Envelope>'],
-    ["a bad value", envelope('&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;&lt;Rate unit="1" curr="EUR"&gt;400.280,1&lt;/Rate&gt;&lt;/Day&gt;&lt;/MNBExchangeRates&gt;')],
+    [
+      "a truncated answer",
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetExchangeRatesResponse><GetExchangeRatesResult>&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;',
+    ],
+    [
+      "a truncated inner document",
+      envelope('&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;&lt;Rate unit="1" curr="EUR"&gt;400,28'),
+    ],
+    [
+      "another bank's body",
+      '<?xml version="1.0" encoding="utf-8"?><DataSet><Body><OrigCurrency>RON</OrigCurrency></Body></DataSet>',
+    ],
+    [
+      "a SOAP fault",
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Invalid date</faultstring></s:Fault></s:Body></s:Envelope>',
+    ],
+    [
+      "a bad value",
+      envelope(
+        '&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;&lt;Rate unit="1" curr="EUR"&gt;400.280,1&lt;/Rate&gt;&lt;/Day&gt;&lt;/MNBExchangeRates&gt;',
+      ),
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^MNB: /);
@@ -42,12 +59,23 @@ describe("MNB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("MNB/001.xml");
     const records = await mnb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(3 * 32);
     expect(find("2025-03-26", "AUD")).toEqual({ effectiveDate: "2025-03-26", currency: "AUD", rate: "234.49" });
-    expect(find("2025-03-26", "JPY")).toEqual({ effectiveDate: "2025-03-26", currency: "JPY", rate: "247.00", unitMultiplier: 2 });
+    expect(find("2025-03-26", "JPY")).toEqual({
+      effectiveDate: "2025-03-26",
+      currency: "JPY",
+      rate: "247.00",
+      unitMultiplier: 2,
+    });
     expect(find("2025-03-25", "USD")).toEqual({ effectiveDate: "2025-03-25", currency: "USD", rate: "369.39" });
-    expect(find("2025-03-24", "KRW")).toEqual({ effectiveDate: "2025-03-24", currency: "KRW", rate: "25.06", unitMultiplier: 2 });
+    expect(find("2025-03-24", "KRW")).toEqual({
+      effectiveDate: "2025-03-24",
+      currency: "KRW",
+      rate: "25.06",
+      unitMultiplier: 2,
+    });
     expect(mnbRequest("2025-03-24", "2025-03-26")).toBe(r.requestBody);
   });
 
@@ -59,7 +87,9 @@ describe("MNB adapter", () => {
       ["POST", URL],
       ["POST", URL],
     ]);
-    expect(http.seen[0]!.body).toContain("<web:startDate>2025-03-24</web:startDate>\n<web:endDate>2025-03-26</web:endDate>");
+    expect(http.seen[0]!.body).toContain(
+      "<web:startDate>2025-03-24</web:startDate>\n<web:endDate>2025-03-26</web:endDate>",
+    );
     expect(http.seen[0]!.body).toContain(`<web:currencyNames>${MNB_CURRENCIES.join(",")}</web:currencyNames>`);
     expect(http.seen[0]!.headers).toEqual({
       "content-type": "text/xml; charset=utf-8",

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=2026-03-16&endPeriod=2026-03-19";
+const URL =
+  "https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=2026-03-16&endPeriod=2026-03-19";
 const parse = (body: Buffer | string) => nb.parse(Buffer.from(body), { url: URL });
 
 describe("NB adapter", () => {
@@ -22,9 +23,18 @@ describe("NB adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<html><head><title>502 Bad Gateway</title></head></html>"],
-    ["a truncated body", 'FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,"2026-03-1'],
-    ["another bank's body", "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-03-02,1.0850\n"],
-    ["a wrong quote currency", "FREQ,BASE_CUR,QUOTE_CUR,UNIT_MULT,TIME_PERIOD,OBS_VALUE\nB,USD,SEK,0,2026-03-16,10.1\n"],
+    [
+      "a truncated body",
+      'FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,"2026-03-1',
+    ],
+    [
+      "another bank's body",
+      "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-03-02,1.0850\n",
+    ],
+    [
+      "a wrong quote currency",
+      "FREQ,BASE_CUR,QUOTE_CUR,UNIT_MULT,TIME_PERIOD,OBS_VALUE\nB,USD,SEK,0,2026-03-16,10.1\n",
+    ],
     ["a bad value", "FREQ,BASE_CUR,QUOTE_CUR,UNIT_MULT,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,0,2026-03-16,9,71\n"],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -34,8 +44,14 @@ describe("NB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("NB/001.csv");
     const records = await nb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
-    expect(find("2026-03-16", "HUF")).toEqual({ effectiveDate: "2026-03-16", currency: "HUF", rate: "2.857", unitMultiplier: 2 });
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
+    expect(find("2026-03-16", "HUF")).toEqual({
+      effectiveDate: "2026-03-16",
+      currency: "HUF",
+      rate: "2.857",
+      unitMultiplier: 2,
+    });
     expect(find("2026-03-18", "USD")).toEqual({ effectiveDate: "2026-03-18", currency: "USD", rate: "9.583" });
     expect(find("2026-03-19", "EUR")).toEqual({ effectiveDate: "2026-03-19", currency: "EUR", rate: "10.996" });
     expect(find("2026-03-16", "I44")).toBeUndefined();
@@ -47,7 +63,11 @@ describe("NB adapter", () => {
     const http = fakeHttp(() => ({ body: "" }));
     await nb.fetch({ kind: "range", from: "2026-03-16", to: "2026-03-19" }, { http, env: {} });
     await nb.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=2026-03-16&endPeriod=2026-03-19");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/data\.norges-bank\.no\/api\/data\/EXR\/B\.\.NOK\.SP\?format=csvdata&startPeriod=\d{4}-\d{2}-\d{2}&endPeriod=\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=2026-03-16&endPeriod=2026-03-19",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/data\.norges-bank\.no\/api\/data\/EXR\/B\.\.NOK\.SP\?format=csvdata&startPeriod=\d{4}-\d{2}-\d{2}&endPeriod=\d{4}-\d{2}-\d{2}$/,
+    );
   });
 });

@@ -26,11 +26,20 @@ describe("NBC adapter", () => {
 
   it.each([
     ["an empty body", ""],
-    ["a WAF page", "<!DOCTYPE html><html><head><title>ERROR: The request could not be satisfied</title></head><body>403 ERROR CloudFront</body></html>"],
+    [
+      "a WAF page",
+      "<!DOCTYPE html><html><head><title>ERROR: The request could not be satisfied</title></head><body>403 ERROR CloudFront</body></html>",
+    ],
     ["a truncated page", fixture("NBC/day.html").toString().slice(0, 2600)],
-    ["another bank's body", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>"],
+    [
+      "another bank's body",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
+    ],
     ["a missing Average label", fixture("NBC/no-average.html").toString()],
-    ["a bad unit", fixture("NBC/day.html").toString().replace("<td align='center'>1000</td>", "<td align='center'>1,000</td>")],
+    [
+      "a bad unit",
+      fixture("NBC/day.html").toString().replace("<td align='center'>1000</td>", "<td align='center'>1,000</td>"),
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^NBC: /);
@@ -54,9 +63,23 @@ describe("NBC adapter", () => {
     const day = await nbc.parse(r2.body, { url: r2.url });
     expect(day).toHaveLength(28);
     expect(day[0]).toEqual({ effectiveDate: "2026-05-18", currency: "USD", rate: "4014" });
-    expect(day.find((x) => x.currency === "JPY")).toEqual({ effectiveDate: "2026-05-18", currency: "JPY", rate: "2545.50", unitMultiplier: 2 });
-    expect(day.find((x) => x.currency === "VND")).toEqual({ effectiveDate: "2026-05-18", currency: "VND", rate: "153.00", unitMultiplier: 3 });
-    expect(day.find((x) => x.currency === "XDR")).toEqual({ effectiveDate: "2026-05-18", currency: "XDR", rate: "5535.50" });
+    expect(day.find((x) => x.currency === "JPY")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "JPY",
+      rate: "2545.50",
+      unitMultiplier: 2,
+    });
+    expect(day.find((x) => x.currency === "VND")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "VND",
+      rate: "153.00",
+      unitMultiplier: 3,
+    });
+    expect(day.find((x) => x.currency === "XDR")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "XDR",
+      rate: "5535.50",
+    });
     expect(day.some((x) => x.currency === "CNH")).toBe(false);
   });
 });

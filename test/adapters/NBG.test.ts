@@ -27,9 +27,18 @@ describe("NBG adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Not found</body></html>"],
     ["truncated JSON", '[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"EUR","quantity":1,"rate":3.15'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
-    ["a rate and a formatted rate that differ", '[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"EUR","quantity":1,"rateFormated":"3.1518","rate":3.1581}]}]'],
-    ["a fractional quantity", '[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"EUR","quantity":1.5,"rate":3.1581}]}]'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
+    [
+      "a rate and a formatted rate that differ",
+      '[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"EUR","quantity":1,"rateFormated":"3.1518","rate":3.1581}]}]',
+    ],
+    [
+      "a fractional quantity",
+      '[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"EUR","quantity":1.5,"rate":3.1581}]}]',
+    ],
     ["a bad set date", '[{"date":"28.02.2026","currencies":[]}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -41,15 +50,33 @@ describe("NBG adapter", () => {
     const records = await nbg.parse(r.body, { url: r.url });
     expect(records).toHaveLength(42);
     expect(records.every((x) => x.effectiveDate === "2026-02-28")).toBe(true);
-    expect(records.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-02-28", currency: "USD", rate: "2.6759" });
-    expect(records.find((x) => x.currency === "UZS")).toEqual({ effectiveDate: "2026-02-28", currency: "UZS", rate: "0.2200", unitMultiplier: 3 });
-    expect(records.find((x) => x.currency === "KRW")).toEqual({ effectiveDate: "2026-02-28", currency: "KRW", rate: "1.8578", unitMultiplier: 3 });
+    expect(records.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-02-28",
+      currency: "USD",
+      rate: "2.6759",
+    });
+    expect(records.find((x) => x.currency === "UZS")).toEqual({
+      effectiveDate: "2026-02-28",
+      currency: "UZS",
+      rate: "0.2200",
+      unitMultiplier: 3,
+    });
+    expect(records.find((x) => x.currency === "KRW")).toEqual({
+      effectiveDate: "2026-02-28",
+      currency: "KRW",
+      rate: "1.8578",
+      unitMultiplier: 3,
+    });
   });
 
   it("asks every day but Sunday of a range, and today and tomorrow for the latest", async () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await nbg.fetch({ kind: "range", from: "2026-02-27", to: "2026-03-02" }, { http, env: {} });
-    expect(http.seen.map((r) => r.url)).toEqual([`${API}?date=2026-02-27`, `${API}?date=2026-02-28`, `${API}?date=2026-03-02`]);
+    expect(http.seen.map((r) => r.url)).toEqual([
+      `${API}?date=2026-02-27`,
+      `${API}?date=2026-02-28`,
+      `${API}?date=2026-03-02`,
+    ]);
     const latest = fakeHttp(() => ({ body: "[]" }));
     await nbg.fetch({ kind: "latest" }, { http: latest, env: {} });
     expect(latest.seen).toHaveLength(2);

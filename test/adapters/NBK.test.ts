@@ -8,7 +8,8 @@ import { fakeHttp } from "../support/http.js";
 
 const ENDPOINT = "https://nationalbank.kz/rss/get_rates.cfm";
 const parse = (body: Buffer | string) => nbk.parse(Buffer.from(body), { url: `${ENDPOINT}?fdate=01.04.2026` });
-const wrap = (items: string, date = "01.04.2026") => `<?xml version="1.0" encoding="utf-8"?><rates><date>${date}</date>${items}</rates>`;
+const wrap = (items: string, date = "01.04.2026") =>
+  `<?xml version="1.0" encoding="utf-8"?><rates><date>${date}</date>${items}</rates>`;
 
 describe("NBK adapter", () => {
   it("reads <description> as the rate and <quant> as the unit, trailing zeros kept", async () => {
@@ -23,9 +24,18 @@ describe("NBK adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>403 Forbidden</body></html>"],
-    ["truncated XML", '<?xml version="1.0" encoding="utf-8"?><rates><date>01.04.2026</date><item><title>USD</title><description>478.7'],
-    ["another bank's body (CBR)", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>'],
-    ["a bad date", wrap("<item><title>USD</title><description>478.70</description><quant>1</quant></item>", "2026-04-01")],
+    [
+      "truncated XML",
+      '<?xml version="1.0" encoding="utf-8"?><rates><date>01.04.2026</date><item><title>USD</title><description>478.7',
+    ],
+    [
+      "another bank's body (CBR)",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>',
+    ],
+    [
+      "a bad date",
+      wrap("<item><title>USD</title><description>478.70</description><quant>1</quant></item>", "2026-04-01"),
+    ],
     ["a decimal comma", wrap("<item><title>USD</title><description>478,70</description><quant>1</quant></item>")],
     ["a missing quant", wrap("<item><title>USD</title><description>478.70</description></item>")],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -37,9 +47,22 @@ describe("NBK adapter", () => {
     const r = recording("NBK/001.xml");
     const records = await nbk.parse(r.body, { url: r.url });
     expect(records).toHaveLength(39);
-    expect(records.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-04-01", currency: "USD", rate: "478.77" });
-    expect(records.find((x) => x.currency === "KRW")).toEqual({ effectiveDate: "2026-04-01", currency: "KRW", rate: "31.29", unitMultiplier: 2 });
-    expect(records.find((x) => x.currency === "JPY")).toEqual({ effectiveDate: "2026-04-01", currency: "JPY", rate: "3" });
+    expect(records.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "USD",
+      rate: "478.77",
+    });
+    expect(records.find((x) => x.currency === "KRW")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "KRW",
+      rate: "31.29",
+      unitMultiplier: 2,
+    });
+    expect(records.find((x) => x.currency === "JPY")).toEqual({
+      effectiveDate: "2026-04-01",
+      currency: "JPY",
+      rate: "3",
+    });
     const r2 = recording("NBK/002.xml");
     expect((await nbk.parse(r2.body, { url: r2.url }))[0]!.effectiveDate).toBe("2026-04-02");
   });

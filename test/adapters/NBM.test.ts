@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const SITE = "https://www.bnm.md/en";
-const parse = (body: Buffer | string, url = `${SITE}/official_exchange_rates?get_xml=1&date=06.04.2026`) => nbm.parse(Buffer.from(body), { url });
+const parse = (body: Buffer | string, url = `${SITE}/official_exchange_rates?get_xml=1&date=06.04.2026`) =>
+  nbm.parse(Buffer.from(body), { url });
 
 describe("NBM adapter", () => {
   it("reads the currency list with its nominals as unitMultiplier, trailing zeros kept", async () => {
@@ -33,10 +34,22 @@ describe("NBM adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Maintenance</body></html>"],
-    ["truncated XML", '<?xml version="1.0" encoding="UTF-8"?><ValCurs Date="06.04.2026"><Valute ID="47"><CharCode>EUR</CharCode><Nominal>1</Nominal><Value>20.27'],
-    ["another bank's body (CBR, decimal commas)", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>'],
-    ["a metal in the currency list", '<ValCurs Date="06.04.2026"><Valute><CharCode>XAU</CharCode><Nominal>1</Nominal><Value>2617.7179</Value></Valute></ValCurs>'],
-    ["a bad date", '<ValCurs Date="2026-04-06"><Valute><CharCode>EUR</CharCode><Nominal>1</Nominal><Value>20.2754</Value></Valute></ValCurs>'],
+    [
+      "truncated XML",
+      '<?xml version="1.0" encoding="UTF-8"?><ValCurs Date="06.04.2026"><Valute ID="47"><CharCode>EUR</CharCode><Nominal>1</Nominal><Value>20.27',
+    ],
+    [
+      "another bank's body (CBR, decimal commas)",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>',
+    ],
+    [
+      "a metal in the currency list",
+      '<ValCurs Date="06.04.2026"><Valute><CharCode>XAU</CharCode><Nominal>1</Nominal><Value>2617.7179</Value></Valute></ValCurs>',
+    ],
+    [
+      "a bad date",
+      '<ValCurs Date="2026-04-06"><Valute><CharCode>EUR</CharCode><Nominal>1</Nominal><Value>20.2754</Value></Valute></ValCurs>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^NBM: /);
@@ -47,8 +60,17 @@ describe("NBM adapter", () => {
     const records = await nbm.parse(rates.body, { url: rates.url });
     expect(records).toHaveLength(40);
     expect(records[0]).toEqual({ effectiveDate: "2026-04-06", currency: "EUR", rate: "20.2754" });
-    expect(records.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-04-06", currency: "USD", rate: "17.6124" });
-    expect(records.find((x) => x.currency === "HUF")).toEqual({ effectiveDate: "2026-04-06", currency: "HUF", rate: "5.2807", unitMultiplier: 2 });
+    expect(records.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-04-06",
+      currency: "USD",
+      rate: "17.6124",
+    });
+    expect(records.find((x) => x.currency === "HUF")).toEqual({
+      effectiveDate: "2026-04-06",
+      currency: "HUF",
+      rate: "5.2807",
+      unitMultiplier: 2,
+    });
     const metals = recording("NBM/004.xml");
     // 2643.8254 and 41.2972 MDL per gram times 31.1034768, by hand (Python decimal).
     expect(await nbm.parse(metals.body, { url: metals.url })).toEqual([

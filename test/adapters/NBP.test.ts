@@ -30,7 +30,9 @@ describe("NBP adapter", () => {
 
   it("converts the gold price per gram to the troy ounce exactly", async () => {
     // 595.71 x 31.1034768 = 18528.652164528; 624.9 x 31.1034768 = 19436.56265232
-    expect(await parse(fixture("NBP/gold.json"), "https://api.nbp.pl/api/cenyzlota/2026-03-01/2026-03-03/?format=json")).toEqual([
+    expect(
+      await parse(fixture("NBP/gold.json"), "https://api.nbp.pl/api/cenyzlota/2026-03-01/2026-03-03/?format=json"),
+    ).toEqual([
       { effectiveDate: "2026-03-02", currency: "XAU", rate: "18528.652164528", derivation: "per-troy-ounce" },
       { effectiveDate: "2026-03-03", currency: "XAU", rate: "19436.56265232", derivation: "per-troy-ounce" },
     ]);
@@ -39,9 +41,15 @@ describe("NBP adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<html><body><h1>404 NotFound - Not Found - Brak danych</h1></body></html>"],
-    ["truncated JSON", '[{"table":"A","no":"041/A/NBP/2026","effectiveDate":"2026-03-02","rates":[{"code":"USD","mid":3.60'],
+    [
+      "truncated JSON",
+      '[{"table":"A","no":"041/A/NBP/2026","effectiveDate":"2026-03-02","rates":[{"code":"USD","mid":3.60',
+    ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["table C (buy/sell)", '[{"table":"C","no":"041/C/NBP/2026","effectiveDate":"2026-03-02","rates":[{"code":"USD","bid":3.57,"ask":3.64}]}]'],
+    [
+      "table C (buy/sell)",
+      '[{"table":"C","no":"041/C/NBP/2026","effectiveDate":"2026-03-02","rates":[{"code":"USD","bid":3.57,"ask":3.64}]}]',
+    ],
     ["an unknown array", '[{"foo":1}]'],
     ["a missing mid", '[{"table":"A","no":"1","effectiveDate":"2026-03-02","rates":[{"code":"USD"}]}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -52,14 +60,20 @@ describe("NBP adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const a = recording("NBP/001.json");
     const rates = await nbp.parse(a.body, { url: a.url });
-    const find = (date: string, currency: string) => rates.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      rates.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(rates).toHaveLength(64);
     expect(find("2026-03-02", "USD")).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "3.6056" });
     expect(find("2026-03-02", "THB")).toEqual({ effectiveDate: "2026-03-02", currency: "THB", rate: "0.1146" });
     expect(find("2026-03-02", "IDR")).toEqual({ effectiveDate: "2026-03-02", currency: "IDR", rate: "0.00021385" });
     const g = recording("NBP/003.json");
     // 624.92 x 31.1034768 = 19437.184721856
-    expect((await nbp.parse(g.body, { url: g.url }))[1]).toEqual({ effectiveDate: "2026-03-03", currency: "XAU", rate: "19437.184721856", derivation: "per-troy-ounce" });
+    expect((await nbp.parse(g.body, { url: g.url }))[1]).toEqual({
+      effectiveDate: "2026-03-03",
+      currency: "XAU",
+      rate: "19437.184721856",
+      derivation: "per-troy-ounce",
+    });
   });
 
   it("asks tables A and B and the gold prices for the window, a 404 being an empty window", async () => {
@@ -75,13 +89,17 @@ describe("NBP adapter", () => {
     ]);
     expect(docs.map((d) => d.url)).toEqual([http.seen[0]!.url, http.seen[2]!.url]);
     await nbp.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[3]!.url).toMatch(/^https:\/\/api\.nbp\.pl\/api\/exchangerates\/tables\/A\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}\/\?format=json$/);
+    expect(http.seen[3]!.url).toMatch(
+      /^https:\/\/api\.nbp\.pl\/api\/exchangerates\/tables\/A\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}\/\?format=json$/,
+    );
   });
 
   it("passes on any other HTTP error", async () => {
     const http = fakeHttp(() => {
       throw new HttpError("HTTP 400", 400);
     });
-    await expect(nbp.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-03" }, { http, env: {} })).rejects.toThrow(HttpError);
+    await expect(nbp.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-03" }, { http, env: {} })).rejects.toThrow(
+      HttpError,
+    );
   });
 });

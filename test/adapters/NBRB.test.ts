@@ -20,7 +20,12 @@ describe("NBRB adapter", () => {
   });
 
   it("reads a dynamics answer with code and scale from the id table, dropping the weekend rows", async () => {
-    expect(await parse(fixture("NBRB/dynamics-459.json"), `${API}/rates/dynamics/459?startDate=2026-03-06&endDate=2026-03-09`)).toEqual([
+    expect(
+      await parse(
+        fixture("NBRB/dynamics-459.json"),
+        `${API}/rates/dynamics/459?startDate=2026-03-06&endDate=2026-03-09`,
+      ),
+    ).toEqual([
       { effectiveDate: "2026-03-06", currency: "KZT", rate: "6.0443", unitMultiplier: 3 },
       { effectiveDate: "2026-03-09", currency: "KZT", rate: "6.0480", unitMultiplier: 3 },
     ]);
@@ -30,9 +35,15 @@ describe("NBRB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"],
     ["truncated JSON", '[{"Cur_ID":440,"Date":"2026-03-17T00:00:00","Cur_OfficialRate":2.07'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
     ["a dynamics row of an unknown id", '[{"Cur_ID":1,"Date":"2026-03-17T00:00:00","Cur_OfficialRate":2.07}]'],
-    ["a list whose scale disagrees with the id table", '[{"Cur_ID":456,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"RUB","Cur_Scale":1,"Cur_OfficialRate":0.0367}]'],
+    [
+      "a list whose scale disagrees with the id table",
+      '[{"Cur_ID":456,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"RUB","Cur_Scale":1,"Cur_OfficialRate":0.0367}]',
+    ],
     ["a bad date", '[{"Cur_ID":440,"Date":"17.03.2026","Cur_OfficialRate":2.07}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
@@ -43,20 +54,40 @@ describe("NBRB adapter", () => {
     const list = recording("NBRB/001.json");
     const day = await nbrb.parse(list.body, { url: list.url });
     expect(day).toHaveLength(30);
-    expect(day.find((x) => x.currency === "USD")).toEqual({ effectiveDate: "2026-03-17", currency: "USD", rate: "2.9463" });
-    expect(day.find((x) => x.currency === "IRR")).toEqual({ effectiveDate: "2026-03-17", currency: "IRR", rate: "0.2229", unitMultiplier: 5 });
-    expect(day.find((x) => x.currency === "TRY")).toEqual({ effectiveDate: "2026-03-17", currency: "TRY", rate: "0.6667", unitMultiplier: 1 });
+    expect(day.find((x) => x.currency === "USD")).toEqual({
+      effectiveDate: "2026-03-17",
+      currency: "USD",
+      rate: "2.9463",
+    });
+    expect(day.find((x) => x.currency === "IRR")).toEqual({
+      effectiveDate: "2026-03-17",
+      currency: "IRR",
+      rate: "0.2229",
+      unitMultiplier: 5,
+    });
+    expect(day.find((x) => x.currency === "TRY")).toEqual({
+      effectiveDate: "2026-03-17",
+      currency: "TRY",
+      rate: "0.6667",
+      unitMultiplier: 1,
+    });
     const aud = recording("NBRB/003.json");
     const history = await nbrb.parse(aud.body, { url: aud.url });
     expect(history).toHaveLength(12); // 17 days, 1 to 17 March, less the Sundays 1, 8, 15 and the Saturdays 7, 14
     expect(history[0]).toEqual({ effectiveDate: "2026-03-02", currency: "AUD", rate: "2.0297" });
     expect(history.at(-1)).toEqual({ effectiveDate: "2026-03-17", currency: "AUD", rate: "2.0700" });
     const czk = recording("NBRB/030.json");
-    expect((await nbrb.parse(czk.body, { url: czk.url }))[0]).toEqual({ effectiveDate: "2026-03-02", currency: "CZK", rate: "13.8806", unitMultiplier: 2 });
+    expect((await nbrb.parse(czk.body, { url: czk.url }))[0]).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "CZK",
+      rate: "13.8806",
+      unitMultiplier: 2,
+    });
   });
 
   it("asks the day's list for the latest, and the dynamics of each known id for a range", async () => {
-    const list = '[{"Cur_ID":431,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"USD","Cur_Scale":1,"Cur_OfficialRate":2.9463},{"Cur_ID":999,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"THB","Cur_Scale":100,"Cur_OfficialRate":9.0120},{"Cur_ID":456,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"RUB","Cur_Scale":100,"Cur_OfficialRate":3.6709}]';
+    const list =
+      '[{"Cur_ID":431,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"USD","Cur_Scale":1,"Cur_OfficialRate":2.9463},{"Cur_ID":999,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"THB","Cur_Scale":100,"Cur_OfficialRate":9.0120},{"Cur_ID":456,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"RUB","Cur_Scale":100,"Cur_OfficialRate":3.6709}]';
     const latest = fakeHttp(() => ({ body: list }));
     await nbrb.fetch({ kind: "latest" }, { http: latest, env: {} });
     expect(latest.seen.map((r) => r.url)).toEqual([`${API}/rates?periodicity=0`]);

@@ -10,10 +10,12 @@ import { fakeHttp } from "../support/http.js";
 
 const APP = "https://webappcenter.nbs.rs/ExchangeRateWebApp/ExchangeRate";
 const GUID = "c64fcbd5-1a28-493c-ab21-54385b0037b6";
-const parse = (body: Buffer | string) => nbs.parse(Buffer.from(body), { url: `${APP}/Download?ExchangeRateListID=${GUID}` });
+const parse = (body: Buffer | string) =>
+  nbs.parse(Buffer.from(body), { url: `${APP}/Download?ExchangeRateListID=${GUID}` });
 const middle = readFileSync(new URL("../fixtures/NBS/middle.xml", import.meta.url), "utf8");
 const html = readFileSync(new URL("../fixtures/NBS/page.html", import.meta.url), "utf8");
-const noList = '<html><body><form action="/ExchangeRateWebApp/ExchangeRate/IndexByDate"></form>Nema kursne liste</body></html>';
+const noList =
+  '<html><body><form action="/ExchangeRateWebApp/ExchangeRate/IndexByDate"></form>Nema kursne liste</body></html>';
 
 describe("NBS adapter", () => {
   it("takes Middle_Rate per Unit with its trailing zeros", async () => {
@@ -31,14 +33,24 @@ describe("NBS adapter", () => {
   it("finds the one list a page links to", () => {
     expect(listIdOf(html)).toBe(GUID);
     expect(listIdOf("<html><body>Nema kursne liste</body></html>")).toBeUndefined();
-    expect(() => listIdOf(html.replace(`${GUID}&amp;ExchangeRateListTypeName=srednjiKurs&amp;Format=csv`, "00000000-0000-0000-0000-000000000000"))).toThrow(/^NBS: /);
+    expect(() =>
+      listIdOf(
+        html.replace(
+          `${GUID}&amp;ExchangeRateListTypeName=srednjiKurs&amp;Format=csv`,
+          "00000000-0000-0000-0000-000000000000",
+        ),
+      ),
+    ).toThrow(/^NBS: /);
   });
 
   it.each([
     ["an empty body", ""],
     ["an HTML page", html],
     ["a truncated list", middle.slice(0, 500)],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>'],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
     ["a middle list without Middle_Rate", middle.replace("<Middle_Rate>117.1400</Middle_Rate>", "")],
     ["an unknown list type", middle.replace("OFFICIAL MIDDLE EXCHANGE RATE OF THE DINAR", "SOMETHING ELSE")],
     ["a bad date", middle.replace("30.12.2025", "31.02.2025")],
@@ -64,7 +76,9 @@ describe("NBS adapter", () => {
   });
 
   it("follows the page's list link in one session: current list for latest, the list of each weekday for a range", async () => {
-    const http = fakeHttp((req) => ({ body: req.url.includes("/Download?") ? middle : req.url.includes("Date=05.01.2026") ? noList : html }));
+    const http = fakeHttp((req) => ({
+      body: req.url.includes("/Download?") ? middle : req.url.includes("Date=05.01.2026") ? noList : html,
+    }));
     await nbs.fetch({ kind: "latest" }, { http, env: {} });
     await nbs.fetch({ kind: "range", from: "2026-01-02", to: "2026-01-05" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual([
@@ -75,6 +89,8 @@ describe("NBS adapter", () => {
       `${APP}/IndexByDate?isSearchExecuted=true&Date=05.01.2026&ExchangeRateListTypeID=3`,
     ]);
     const waf = fakeHttp(() => ({ body: "<html><body>Request Rejected</body></html>" }));
-    await expect(nbs.fetch({ kind: "latest" }, { http: waf, env: {} })).rejects.toThrow(/^NBS: not the exchange rate application's page/);
+    await expect(nbs.fetch({ kind: "latest" }, { http: waf, env: {} })).rejects.toThrow(
+      /^NBS: not the exchange rate application's page/,
+    );
   });
 });

@@ -34,9 +34,18 @@ describe("NBT adapter", () => {
     ["an HTML page", "<!DOCTYPE html><html><body>Not found</body></html>"],
     ["truncated XML", '<?xml version="1.0"?><ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode>'],
     ["another bank's body", '<?xml version="1.0"?><FxRates><FxRate><Tp>LT</Tp></FxRate></FxRates>'],
-    ["a missing date", '<ValCurs><Valute ID="840"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>9.3</Value></Valute></ValCurs>'],
-    ["a decimal comma", '<ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>9,3450</Value></Valute></ValCurs>'],
-    ["a fractional Nominal", '<ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode><Nominal>1.5</Nominal><Value>9.3450</Value></Valute></ValCurs>'],
+    [
+      "a missing date",
+      '<ValCurs><Valute ID="840"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>9.3</Value></Valute></ValCurs>',
+    ],
+    [
+      "a decimal comma",
+      '<ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>9,3450</Value></Valute></ValCurs>',
+    ],
+    [
+      "a fractional Nominal",
+      '<ValCurs Date="2026-05-18"><Valute ID="840"><CharCode>USD</CharCode><Nominal>1.5</Nominal><Value>9.3450</Value></Valute></ValCurs>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^NBT: /);
@@ -51,8 +60,18 @@ describe("NBT adapter", () => {
     expect(records[5]).toEqual({ effectiveDate: "2026-05-18", currency: "UZS", rate: "0.0780", unitMultiplier: 2 });
     const tuesday = recording("NBT/002.xml");
     const next = await nbt.parse(tuesday.body, { url: tuesday.url });
-    expect(next.find((r) => r.currency === "KRW")).toEqual({ effectiveDate: "2026-05-19", currency: "KRW", rate: "0.6217", unitMultiplier: 2 });
-    expect(next.find((r) => r.currency === "IRR")).toEqual({ effectiveDate: "2026-05-19", currency: "IRR", rate: "0.0071", unitMultiplier: 3 });
+    expect(next.find((r) => r.currency === "KRW")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "KRW",
+      rate: "0.6217",
+      unitMultiplier: 2,
+    });
+    expect(next.find((r) => r.currency === "IRR")).toEqual({
+      effectiveDate: "2026-05-19",
+      currency: "IRR",
+      rate: "0.0071",
+      unitMultiplier: 3,
+    });
   });
 
   it("asks one snapshot per weekday of the range", async () => {

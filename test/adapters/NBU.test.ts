@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://bank.gov.ua/NBU_Exchange/exchange_site?start=20260306&end=20260309&sort=exchangedate&order=asc&json";
+const URL =
+  "https://bank.gov.ua/NBU_Exchange/exchange_site?start=20260306&end=20260309&sort=exchangedate&order=asc&json";
 const parse = (body: Buffer | string) => nbu.parse(Buffer.from(body), { url: URL });
 
 describe("NBU adapter", () => {
@@ -22,7 +23,10 @@ describe("NBU adapter", () => {
 
   it.each([
     ["an empty body", ""],
-    ["an HTML page", "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>"],
+    [
+      "an HTML page",
+      "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>",
+    ],
     ["truncated JSON", '[{"exchangedate":"06.03.2026","cc":"USD","rate":43.80'],
     ["another bank's body", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.4}]'],
     ["a bad date", '[{"exchangedate":"2026-03-06","cc":"USD","rate":43.806,"units":1}]'],
@@ -36,21 +40,36 @@ describe("NBU adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("NBU/001.json");
     const records = await nbu.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(7 * 45); // 10 days, of which 1, 7 and 8 March 2026 are weekend days
     expect(find("2026-03-01", "USD")).toBeUndefined();
     expect(find("2026-03-07", "USD")).toBeUndefined();
     expect(find("2026-03-06", "USD")).toEqual({ effectiveDate: "2026-03-06", currency: "USD", rate: "43.8069" });
-    expect(find("2026-03-09", "VND")).toEqual({ effectiveDate: "2026-03-09", currency: "VND", rate: "1.6682", unitMultiplier: 3 });
+    expect(find("2026-03-09", "VND")).toEqual({
+      effectiveDate: "2026-03-09",
+      currency: "VND",
+      rate: "1.6682",
+      unitMultiplier: 3,
+    });
     expect(find("2026-03-09", "XAU")).toEqual({ effectiveDate: "2026-03-09", currency: "XAU", rate: "222416.33" });
-    expect(find("2026-03-06", "JPY")).toEqual({ effectiveDate: "2026-03-06", currency: "JPY", rate: "2.7825", unitMultiplier: 1 });
+    expect(find("2026-03-06", "JPY")).toEqual({
+      effectiveDate: "2026-03-06",
+      currency: "JPY",
+      rate: "2.7825",
+      unitMultiplier: 1,
+    });
   });
 
   it("asks the exchange service over the range, dates as YYYYMMDD", async () => {
     const http = fakeHttp(() => ({ body: "[]" }));
     await nbu.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-10" }, { http, env: {} });
     await nbu.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://bank.gov.ua/NBU_Exchange/exchange_site?start=20260301&end=20260310&sort=exchangedate&order=asc&json");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/bank\.gov\.ua\/NBU_Exchange\/exchange_site\?start=\d{8}&end=\d{8}&sort=exchangedate&order=asc&json$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://bank.gov.ua/NBU_Exchange/exchange_site?start=20260301&end=20260310&sort=exchangedate&order=asc&json",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/bank\.gov\.ua\/NBU_Exchange\/exchange_site\?start=\d{8}&end=\d{8}&sort=exchangedate&order=asc&json$/,
+    );
   });
 });

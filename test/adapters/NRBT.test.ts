@@ -27,23 +27,37 @@ describe("NRBT adapter", () => {
     ["a truncated workbook", "truncate"],
     ["another bank's body", '{"rates":[]}'],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("NRBT/average_daily_exchange_rates.xlsx").subarray(0, 3000) : Buffer.from(kind);
+    const body =
+      kind === "truncate" ? fixture("NRBT/average_daily_exchange_rates.xlsx").subarray(0, 3000) : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^NRBT: /);
   });
 
   it("rejects another bank's workbook (no BUY/MID/SELL banners)", async () => {
-    await expect(async () => parse(fixture("NRBT/../RBF/8.8-Exchange-Rates-Daily.xlsx"))).rejects.toThrow(/^NRBT: no sheet with a MID block/);
+    await expect(async () => parse(fixture("NRBT/../RBF/8.8-Exchange-Rates-Daily.xlsx"))).rejects.toThrow(
+      /^NRBT: no sheet with a MID block/,
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("NRBT/001.xlsx");
     const records = await nrbt.parse(r.body, { url: r.url });
-    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
+    const on = (date: string) =>
+      Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
     // Sheet "2025 to 2026", row 8, columns O..Z (MID).
     expect(on("2025-01-02")).toEqual({
-      AUD: "0.6651", EUR: "0.3942", FJD: "0.9461", GBP: "0.3257", JPY: "64.3751", NZD: "0.7266",
-      USD: "0.4106", WST: "1.1583", CHF: "0.3683", CAD: "0.5879", SEK: "4.5168", SGD: "0.5621",
+      AUD: "0.6651",
+      EUR: "0.3942",
+      FJD: "0.9461",
+      GBP: "0.3257",
+      JPY: "64.3751",
+      NZD: "0.7266",
+      USD: "0.4106",
+      WST: "1.1583",
+      CHF: "0.3683",
+      CAD: "0.5879",
+      SEK: "4.5168",
+      SGD: "0.5621",
     });
     expect(on("2025-01-01")).toEqual({}); // Public Holiday: New Year's Day
     // Sheet "2017 to 2018", row 8: AA8 (spacer, 0.6025) is not AUD; X8 0.597 is shown as 0.5970.

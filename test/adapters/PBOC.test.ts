@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://www.chinamoney.com.cn/ags/ms/cm-u-bk-ccpr/CcprHisNew?startDate=2026-03-05&endDate=2026-03-09&pageNum=1&pageSize=50";
+const URL =
+  "https://www.chinamoney.com.cn/ags/ms/cm-u-bk-ccpr/CcprHisNew?startDate=2026-03-05&endDate=2026-03-09&pageNum=1&pageSize=50";
 const parse = (body: Buffer | string) => pboc.parse(Buffer.from(body), { url: URL });
 
 describe("PBOC adapter", () => {
@@ -38,7 +39,10 @@ describe("PBOC adapter", () => {
     ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
     ["truncated JSON", '{"data":{"head":["USD/CNY"]},"records":[{"date":"2026-03-09","values":["6.90'],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["values not matching the pairs", '{"data":{"head":["USD/CNY","EUR/CNY"],"searchlist":[]},"records":[{"date":"2026-03-09","values":["6.9","7.5","1"]}]}'],
+    [
+      "values not matching the pairs",
+      '{"data":{"head":["USD/CNY","EUR/CNY"],"searchlist":[]},"records":[{"date":"2026-03-09","values":["6.9","7.5","1"]}]}',
+    ],
     ["an unknown pair", '{"data":{"head":["USD/HKD"]},"records":[{"date":"2026-03-09","values":["7.8"]}]}'],
     ["a bad date", '{"data":{"head":["USD/CNY"]},"records":[{"date":"2026-02-30","values":["6.9"]}]}'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -46,20 +50,27 @@ describe("PBOC adapter", () => {
     await expect(async () => parse(body)).rejects.toThrow(/^PBOC: /);
   });
 
-  it.skipIf(!sharedFeedsPresent)("reads the recorded USD/CNY query exactly (values read off the file by hand)", async () => {
-    const r = recording("PBOC/001.json");
-    expect(await pboc.parse(r.body, { url: r.url })).toEqual([
-      { effectiveDate: "2026-09-30", currency: "USD", rate: "6.7351" },
-      { effectiveDate: "2026-09-29", currency: "USD", rate: "6.7411" },
-      { effectiveDate: "2026-09-28", currency: "USD", rate: "6.7399" },
-    ]);
-  });
+  it.skipIf(!sharedFeedsPresent)(
+    "reads the recorded USD/CNY query exactly (values read off the file by hand)",
+    async () => {
+      const r = recording("PBOC/001.json");
+      expect(await pboc.parse(r.body, { url: r.url })).toEqual([
+        { effectiveDate: "2026-09-30", currency: "USD", rate: "6.7351" },
+        { effectiveDate: "2026-09-29", currency: "USD", rate: "6.7411" },
+        { effectiveDate: "2026-09-28", currency: "USD", rate: "6.7399" },
+      ]);
+    },
+  );
 
   it("asks for every pair over the range (one page of 50 rows)", async () => {
     const http = fakeHttp(() => ({ body: "{}" }));
     await pboc.fetch({ kind: "range", from: "2026-01-01", to: "2026-02-19" }, { http, env: {} });
     await pboc.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[0]!.url).toBe("https://www.chinamoney.com.cn/ags/ms/cm-u-bk-ccpr/CcprHisNew?startDate=2026-01-01&endDate=2026-02-19&pageNum=1&pageSize=50");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/www\.chinamoney\.com\.cn\/ags\/ms\/cm-u-bk-ccpr\/CcprHisNew\?startDate=\d{4}-\d{2}-\d{2}&endDate=\d{4}-\d{2}-\d{2}&pageNum=1&pageSize=50$/);
+    expect(http.seen[0]!.url).toBe(
+      "https://www.chinamoney.com.cn/ags/ms/cm-u-bk-ccpr/CcprHisNew?startDate=2026-01-01&endDate=2026-02-19&pageNum=1&pageSize=50",
+    );
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/www\.chinamoney\.com\.cn\/ags\/ms\/cm-u-bk-ccpr\/CcprHisNew\?startDate=\d{4}-\d{2}-\d{2}&endDate=\d{4}-\d{2}-\d{2}&pageNum=1&pageSize=50$/,
+    );
   });
 });

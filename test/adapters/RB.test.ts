@@ -36,7 +36,8 @@ describe("RB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("RB/001.json");
     const records = await rb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(58);
     expect(find("2026-03-24", "AUD")).toEqual({ effectiveDate: "2026-03-24", currency: "AUD", rate: "6.5" });
     expect(find("2026-03-25", "AUD")).toEqual({ effectiveDate: "2026-03-25", currency: "AUD", rate: "6.47054" });
@@ -50,6 +51,8 @@ describe("RB adapter", () => {
     await rb.fetch({ kind: "range", from: "2026-03-24", to: "2026-03-25" }, { http, env: {} });
     await rb.fetch({ kind: "latest" }, { http, env: {} });
     expect(http.seen[0]!.url).toBe("https://api.riksbank.se/swea/v1/Observations/ByGroup/130/2026-03-24/2026-03-25");
-    expect(http.seen[1]!.url).toMatch(/^https:\/\/api\.riksbank\.se\/swea\/v1\/Observations\/ByGroup\/130\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}$/);
+    expect(http.seen[1]!.url).toMatch(
+      /^https:\/\/api\.riksbank\.se\/swea\/v1\/Observations\/ByGroup\/130\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}$/,
+    );
   });
 });

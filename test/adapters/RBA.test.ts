@@ -28,7 +28,10 @@ describe("RBA adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Page not found</body></html>"],
     ["a truncated body", `${META}03-Jan-2023,0.6828\n04-Jan-2023`],
-    ["another bank's body", "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n"],
+    [
+      "another bank's body",
+      "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n",
+    ],
     ["a title not matching its unit", "Title,A$1=USD\nUnits,JPY\nSeries ID,FXRUSD\n03-Jan-2023,0.6828\n"],
     ["a bad date", `${META}2023-01-03,0.6828\n`],
     ["a bad value", `${META}03-Jan-2023,0.68.28\n`],
@@ -40,7 +43,8 @@ describe("RBA adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("RBA/001.csv");
     const records = await rba.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2023-01-03", "USD")).toEqual({ effectiveDate: "2023-01-03", currency: "USD", rate: "0.6828" });
     expect(find("2023-01-03", "EUR")).toEqual({ effectiveDate: "2023-01-03", currency: "EUR", rate: "0.6400" });
     expect(find("2023-01-03", "XDR")).toEqual({ effectiveDate: "2023-01-03", currency: "XDR", rate: "0.5131" });

@@ -32,12 +32,23 @@ describe("RBF adapter", () => {
   });
 
   it("maps every label of the workbook", () => {
-    expect(RBF_COLUMNS).toEqual({ SDR: "XDR", STG: "GBP", YEN: "JPY", CHF: "CHF", A$: "AUD", NZ$: "NZD", US$: "USD", EURO: "EUR" });
+    expect(RBF_COLUMNS).toEqual({
+      SDR: "XDR",
+      STG: "GBP",
+      YEN: "JPY",
+      CHF: "CHF",
+      A$: "AUD",
+      NZ$: "NZD",
+      US$: "USD",
+      EURO: "EUR",
+    });
   });
 
   it("reads the statistics page as no records, and refuses a page without the link", async () => {
     expect(await parse(fixture("RBF/statistics-page.html"), PAGE)).toEqual([]);
-    await expect(async () => parse("<html><body><a href='/x.pdf'>x</a></body></html>", PAGE)).rejects.toThrow(/^RBF: the statistics page has no link/);
+    await expect(async () => parse("<html><body><a href='/x.pdf'>x</a></body></html>", PAGE)).rejects.toThrow(
+      /^RBF: the statistics page has no link/,
+    );
   });
 
   it.each([
@@ -47,7 +58,11 @@ describe("RBF adapter", () => {
     ["another bank's workbook", "NRBT"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
     const body =
-      kind === "truncate" ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx").subarray(0, 2500) : kind === "NRBT" ? fixture("NRBT/average_daily_exchange_rates.xlsx") : Buffer.from(kind);
+      kind === "truncate"
+        ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx").subarray(0, 2500)
+        : kind === "NRBT"
+          ? fixture("NRBT/average_daily_exchange_rates.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^RBF: /);
   });
@@ -55,9 +70,19 @@ describe("RBF adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("RBF/002.xlsx");
     const records = await rbf.parse(r.body, { url: r.url });
-    const on = (date: string) => Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
+    const on = (date: string) =>
+      Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
     // Row 6370: 18 May 26 | 0.328656 | 0.3375 | 71.35 | 0.3537 | 0.6293 | 0.7688 | 0.4497 | 0.3869
-    expect(on("2026-05-18")).toEqual({ XDR: "0.328656", GBP: "0.3375", JPY: "71.35", CHF: "0.3537", AUD: "0.6293", NZD: "0.7688", USD: "0.4497", EUR: "0.3869" });
+    expect(on("2026-05-18")).toEqual({
+      XDR: "0.328656",
+      GBP: "0.3375",
+      JPY: "71.35",
+      CHF: "0.3537",
+      AUD: "0.6293",
+      NZD: "0.7688",
+      USD: "0.4497",
+      EUR: "0.3869",
+    });
     // Row 6372: E6372 is 0.354 shown as 0.3540.
     expect(on("2026-05-20")).toMatchObject({ XDR: "0.328247", CHF: "0.3540", USD: "0.4487" });
     expect(await rbf.parse(recording("RBF/001.html").body, { url: PAGE })).toEqual([]);
@@ -68,6 +93,11 @@ describe("RBF adapter", () => {
     const docs = await rbf.fetch({ kind: "latest" }, { http, env: {} });
     await rbf.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
     expect(docs).toHaveLength(2);
-    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${PAGE}`, `GET ${XLSX_URL}`, `GET ${PAGE}`, `GET ${XLSX_URL}`]);
+    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${PAGE}`,
+      `GET ${XLSX_URL}`,
+      `GET ${PAGE}`,
+      `GET ${XLSX_URL}`,
+    ]);
   });
 });

@@ -26,7 +26,10 @@ describe("RBM adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Server Error in '/' Application.</body></html>"],
     ["a truncated answer", fixture("RBM/range.html").toString().slice(0, 1200)],
-    ["another bank's body", "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>"],
+    [
+      "another bank's body",
+      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
+    ],
     ["a missing Middle label", fixture("RBM/no-middle.html").toString()],
     ["a bad date", fixture("RBM/range.html").toString().replace("Jan 03", "Jan 33")],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -44,13 +47,16 @@ describe("RBM adapter", () => {
       "POST https://www.rbm.mw/Statistics/ExchangeRatesFilter/ RateTypes=&StartDate=01%2F03%2F2024&EndDate=01%2F10%2F2024",
       "POST https://www.rbm.mw/Statistics/ExchangeRatesFilter/ RateTypes=&StartDate=01%2F02%2F2024&EndDate=01%2F31%2F2024",
     ]);
-    await expect(rbm.fetch({ kind: "range", from: "2024-01-01", to: "2024-01-31" }, { http, env: {} })).rejects.toThrow(/^RBM: /);
+    await expect(rbm.fetch({ kind: "range", from: "2024-01-01", to: "2024-01-31" }, { http, env: {} })).rejects.toThrow(
+      /^RBM: /,
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded range exactly (values read off the file by hand)", async () => {
     const r = recording("RBM/001.html");
     const records = await rbm.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(72);
     expect(records[0]).toEqual({ effectiveDate: "2024-01-02", currency: "AED", rate: "458.3832" });
     expect(find("2024-01-02", "USD")).toEqual({ effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" });

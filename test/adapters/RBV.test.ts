@@ -43,7 +43,7 @@ describe("RBV adapter", () => {
     ["an empty body", ""],
     ["an HTML error page", "<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>"],
     ["a truncated page", fixture("RBV/list.html").toString().slice(0, 2500)],
-    ["another bank's body", "<div><table id=\"exchange-rates\"><thead><tr><th>Currency</th></tr></thead></table></div>"],
+    ["another bank's body", '<div><table id="exchange-rates"><thead><tr><th>Currency</th></tr></thead></table></div>'],
     ["a missing Date label", fixture("RBV/no-date-label.html").toString()],
     ["a bad number", fixture("RBV/list.html").toString().replace("117.80", "117,80,1")],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -61,7 +61,8 @@ describe("RBV adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded list exactly (values read off the file by hand)", async () => {
     const r = recording("RBV/001.html");
     const records = await rbv.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(112 * 6);
     expect(records[0]).toEqual({ effectiveDate: "2026-02-02", currency: "USD", rate: "117.80" });
     expect(find("2026-02-02", "JPY")).toEqual({ effectiveDate: "2026-02-02", currency: "JPY", rate: "0.7604" });

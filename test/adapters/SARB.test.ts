@@ -28,15 +28,25 @@ describe("SARB adapter", () => {
 
   it("maps 23 series, three of them rand per foreign unit", () => {
     expect(Object.keys(SARB_SERIES)).toHaveLength(23);
-    expect(Object.values(SARB_SERIES).filter((s) => !s.perRand).map((s) => s.currency)).toEqual(["USD", "GBP", "EUR"]);
+    expect(
+      Object.values(SARB_SERIES)
+        .filter((s) => !s.perRand)
+        .map((s) => s.currency),
+    ).toEqual(["USD", "GBP", "EUR"]);
   });
 
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Server Error</body></html>"],
     ["truncated JSON", '[{"Period":"2026-03-27T00:00:00","Timeseries":"Japan: Yen per Rand","Value":9.33'],
-    ["another bank's body (CNB)", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}'],
-    ["a label of the other direction", '[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per Japanese Yen","Value":0.1071}]'],
+    [
+      "another bank's body (CNB)",
+      '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
+    ],
+    [
+      "a label of the other direction",
+      '[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per Japanese Yen","Value":0.1071}]',
+    ],
     ["a bad date", '[{"Period":"2026-02-30T00:00:00","Timeseries":"Japan: Yen per Rand","Value":9.3320}]'],
     ["a non-numeric value", '[{"Period":"2026-03-27T00:00:00","Timeseries":"Japan: Yen per Rand","Value":"n/a"}]'],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
@@ -45,7 +55,9 @@ describe("SARB adapter", () => {
   });
 
   it("rejects a body whose URL names no known series", async () => {
-    await expect(async () => sarb.parse(Buffer.from("[]"), { url: `${API}/XXX999D/2026-03-23T00:00:00/2026-03-27T00:00:00` })).rejects.toThrow(/^SARB: /);
+    await expect(async () =>
+      sarb.parse(Buffer.from("[]"), { url: `${API}/XXX999D/2026-03-23T00:00:00/2026-03-27T00:00:00` }),
+    ).rejects.toThrow(/^SARB: /);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
@@ -57,12 +69,26 @@ describe("SARB adapter", () => {
       { effectiveDate: "2026-03-24", currency: "JPY", rate: "9.3617" },
     ]);
     const chf = recording("SARB/019.json");
-    expect((await sarb.parse(chf.body, { url: chf.url }))[0]).toEqual({ effectiveDate: "2026-03-27", currency: "CHF", rate: "0.0465" });
+    expect((await sarb.parse(chf.body, { url: chf.url }))[0]).toEqual({
+      effectiveDate: "2026-03-27",
+      currency: "CHF",
+      rate: "0.0465",
+    });
     const usd = recording("SARB/001.json");
     // 1/17.1302 and 1/16.9333 to 10 significant digits (Python decimal).
     const usdRecords = await sarb.parse(usd.body, { url: usd.url });
-    expect(usdRecords[0]).toEqual({ effectiveDate: "2026-03-27", currency: "USD", rate: "0.0583764346", derivation: "inverted" });
-    expect(usdRecords[3]).toEqual({ effectiveDate: "2026-03-24", currency: "USD", rate: "0.05905523436", derivation: "inverted" });
+    expect(usdRecords[0]).toEqual({
+      effectiveDate: "2026-03-27",
+      currency: "USD",
+      rate: "0.0583764346",
+      derivation: "inverted",
+    });
+    expect(usdRecords[3]).toEqual({
+      effectiveDate: "2026-03-24",
+      currency: "USD",
+      rate: "0.05905523436",
+      derivation: "inverted",
+    });
   });
 
   it("asks each of the 23 series for the range", async () => {

@@ -7,7 +7,8 @@ import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const ENDPOINT = "https://sedlabanki.is/xmltimeseries/Default.aspx";
-const parse = (body: Buffer | string) => sbi.parse(Buffer.from(body), { url: `${ENDPOINT}?DagsFra=2026-03-24&DagsTil=2026-03-25&GroupID=9&Type=xml` });
+const parse = (body: Buffer | string) =>
+  sbi.parse(Buffer.from(body), { url: `${ENDPOINT}?DagsFra=2026-03-24&DagsTil=2026-03-25&GroupID=9&Type=xml` });
 
 describe("SBI adapter", () => {
   it("takes the middle-rate series by id, reads month-first dates, keeps the digits and skips buying rates and empty values", async () => {
@@ -22,11 +23,26 @@ describe("SBI adapter", () => {
   it.each([
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Villa</body></html>"],
-    ["truncated XML", '<?xml version="1.0"  encoding="utf-8"?><Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026'],
-    ["another bank's body (CBR)", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>'],
-    ["a mapped id that is not a middle rate", '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð sölugengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124.64</Value></Entry></TimeSeriesData></TimeSeries></Group>'],
-    ["a day-first date", '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>24/3/2026 12:00:00 AM</Date><Value>124.44</Value></Entry></TimeSeriesData></TimeSeries></Group>'],
-    ["a decimal comma", '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124,44</Value></Entry></TimeSeriesData></TimeSeries></Group>'],
+    [
+      "truncated XML",
+      '<?xml version="1.0"  encoding="utf-8"?><Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026',
+    ],
+    [
+      "another bank's body (CBR)",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode><Nominal>1</Nominal><Value>76,5</Value></Valute></ValCurs>',
+    ],
+    [
+      "a mapped id that is not a middle rate",
+      '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð sölugengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124.64</Value></Entry></TimeSeriesData></TimeSeries></Group>',
+    ],
+    [
+      "a day-first date",
+      '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>24/3/2026 12:00:00 AM</Date><Value>124.44</Value></Entry></TimeSeriesData></TimeSeries></Group>',
+    ],
+    [
+      "a decimal comma",
+      '<Group ID="9"><TimeSeries ID="4055"><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]></Description><TimeSeriesData><Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124,44</Value></Entry></TimeSeriesData></TimeSeries></Group>',
+    ],
   ])("rejects %s with an error naming the bank", async (_what, body) => {
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^SBI: /);
@@ -36,13 +52,29 @@ describe("SBI adapter", () => {
     const g9 = recording("SBI/001.xml");
     const r9 = await sbi.parse(g9.body, { url: g9.url });
     expect(r9).toHaveLength(20);
-    expect(r9.find((x) => x.currency === "EUR" && x.effectiveDate === "2026-03-24")).toEqual({ effectiveDate: "2026-03-24", currency: "EUR", rate: "144.000000" });
-    expect(r9.find((x) => x.currency === "JPY" && x.effectiveDate === "2026-03-25")).toEqual({ effectiveDate: "2026-03-25", currency: "JPY", rate: "0.778200" });
+    expect(r9.find((x) => x.currency === "EUR" && x.effectiveDate === "2026-03-24")).toEqual({
+      effectiveDate: "2026-03-24",
+      currency: "EUR",
+      rate: "144.000000",
+    });
+    expect(r9.find((x) => x.currency === "JPY" && x.effectiveDate === "2026-03-25")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "JPY",
+      rate: "0.778200",
+    });
     const g7 = recording("SBI/002.xml");
     const r7 = await sbi.parse(g7.body, { url: g7.url });
     expect(r7).toHaveLength(44);
-    expect(r7.find((x) => x.currency === "KWD" && x.effectiveDate === "2026-03-25")).toEqual({ effectiveDate: "2026-03-25", currency: "KWD", rate: "403.550000" });
-    expect(r7.find((x) => x.currency === "NGN" && x.effectiveDate === "2026-03-24")).toEqual({ effectiveDate: "2026-03-24", currency: "NGN", rate: "0.089900" });
+    expect(r7.find((x) => x.currency === "KWD" && x.effectiveDate === "2026-03-25")).toEqual({
+      effectiveDate: "2026-03-25",
+      currency: "KWD",
+      rate: "403.550000",
+    });
+    expect(r7.find((x) => x.currency === "NGN" && x.effectiveDate === "2026-03-24")).toEqual({
+      effectiveDate: "2026-03-24",
+      currency: "NGN",
+      rate: "0.089900",
+    });
   });
 
   it("asks groups 9 and 7 for the range", async () => {

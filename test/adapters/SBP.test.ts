@@ -33,11 +33,19 @@ describe("SBP adapter", () => {
 
   it.each([
     ["an empty body", ""],
-    ["the home page served for an old URL", "<!DOCTYPE html><html><head><title>State Bank of Pakistan</title></head><body></body></html>"],
+    [
+      "the home page served for an old URL",
+      "<!DOCTYPE html><html><head><title>State Bank of Pakistan</title></head><body></body></html>",
+    ],
     ["a truncated workbook", "truncate"],
     ["another bank's workbook", "RBF"],
   ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("SBP/BFER_Daily.xlsx").subarray(0, 3000) : kind === "RBF" ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx") : Buffer.from(kind);
+    const body =
+      kind === "truncate"
+        ? fixture("SBP/BFER_Daily.xlsx").subarray(0, 3000)
+        : kind === "RBF"
+          ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")
+          : Buffer.from(kind);
     await expect(async () => parse(body)).rejects.toThrow(FeedError);
     await expect(async () => parse(body)).rejects.toThrow(/^SBP: /);
   });
@@ -45,7 +53,8 @@ describe("SBP adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("SBP/002.xlsx");
     const records = await sbp.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
     expect(find("2026-04-01", "USD")).toBe("279.351786"); // C31 279.35178571428565, shown 279.351786
     expect(find("2026-04-06", "USD")).toBe("279.300000"); // F31 279.3
     expect(find("2026-04-01", "JPY")).toBe("1.759259"); // C16, "Japnese Yen"
@@ -58,6 +67,10 @@ describe("SBP adapter", () => {
     const http = fakeHttp(() => ({ body: "" }));
     await sbp.fetch({ kind: "latest" }, { http, env: {} });
     await sbp.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
-    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${CURRENT}`, `GET ${CURRENT}`, `GET ${ARCHIVE}`]);
+    expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${CURRENT}`,
+      `GET ${CURRENT}`,
+      `GET ${ARCHIVE}`,
+    ]);
   });
 });

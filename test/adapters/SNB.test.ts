@@ -11,7 +11,8 @@ import { fakeHttp } from "../support/http.js";
 const RSS = "https://www.snb.ch/public/en/rss/exchangeRates";
 const parse = (body: Buffer | string, url = RSS) => snb.parse(Buffer.from(body), { url });
 const rss = readFileSync(new URL("../fixtures/SNB/rss.xml", import.meta.url), "utf8");
-const monthly = '"CubeId";"devkum"\r\n"PublishingDate";"2022-06-01 14:30"\r\n\r\n"Date";"D0";"D1";"Value"\r\n"2001-01";"M0";"EUR1";"1.5291"\r\n';
+const monthly =
+  '"CubeId";"devkum"\r\n"PublishingDate";"2022-06-01 14:30"\r\n\r\n"Date";"D0";"D1";"Value"\r\n"2001-01";"M0";"EUR1";"1.5291"\r\n';
 
 describe("SNB adapter", () => {
   it("reads the RSS items: unit_mult -2 is per 100, 1 is per 1, trailing zeros kept", async () => {
@@ -35,7 +36,10 @@ describe("SNB adapter", () => {
     ["an empty body", ""],
     ["an HTML page", "<!DOCTYPE html><html><body>Error</body></html>"],
     ["a truncated feed", rss.slice(0, 900)],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>'],
+    [
+      "another bank's body",
+      '<?xml version="1.0"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>',
+    ],
     ["another bank's CSV", "KEY,FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,2026-03-02,1.0850\n"],
     ["an unknown unit_mult", rss.replace("<cb:unit_mult>-2</cb:unit_mult>", "<cb:unit_mult>3</cb:unit_mult>")],
     ["a price not in CHF", rss.replace("<cb:unit>CHF</cb:unit>", "<cb:unit>EUR</cb:unit>")],
@@ -62,6 +66,9 @@ describe("SNB adapter", () => {
     const http = fakeHttp(() => ({ body: "" }));
     await snb.fetch({ kind: "latest" }, { http, env: {} });
     await snb.fetch({ kind: "range", from: "2025-01-01", to: "2025-12-31" }, { http, env: {} });
-    expect(http.seen.map((r) => r.url)).toEqual([RSS, "https://data.snb.ch/api/cube/devkua/data/csv/en?fromDate=2025-01-01&toDate=2025-12-31"]);
+    expect(http.seen.map((r) => r.url)).toEqual([
+      RSS,
+      "https://data.snb.ch/api/cube/devkua/data/csv/en?fromDate=2025-01-01&toDate=2025-12-31",
+    ]);
   });
 });

@@ -6,7 +6,8 @@ import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
-const URL = "https://evds3.tcmb.gov.tr/igmevdsms-dis/series=TP.DK.USD.A.YTL-TP.DK.USD.S.YTL&startDate=01-03-2026&endDate=03-03-2026&type=json&frequency=1";
+const URL =
+  "https://evds3.tcmb.gov.tr/igmevdsms-dis/series=TP.DK.USD.A.YTL-TP.DK.USD.S.YTL&startDate=01-03-2026&endDate=03-03-2026&type=json&frequency=1";
 const parse = (body: Buffer | string) => tcmb.parse(Buffer.from(body), { url: URL });
 
 describe("TCMB adapter", () => {
@@ -37,22 +38,44 @@ describe("TCMB adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("TCMB/001.json");
     const records = await tcmb.parse(r.body, { url: r.url });
-    const find = (date: string, currency: string) => records.find((x) => x.effectiveDate === date && x.currency === currency);
+    const find = (date: string, currency: string) =>
+      records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(8 * 21); // 11 days, 3 of them weekend items of nulls
     expect(find("2026-03-01", "USD")).toBeUndefined();
     // USD 02-03-2026: 43.80000000 / 43.87890000; KRW 11-03-2026: 0.02975000 / 0.03014000
-    expect(find("2026-03-02", "USD")).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "43.83945", derivation: "mean" });
-    expect(find("2026-03-11", "KRW")).toEqual({ effectiveDate: "2026-03-11", currency: "KRW", rate: "0.029945", derivation: "mean" });
-    expect(find("2026-03-11", "JPY")).toEqual({ effectiveDate: "2026-03-11", currency: "JPY", rate: "27.92755", unitMultiplier: 2, derivation: "mean" });
+    expect(find("2026-03-02", "USD")).toEqual({
+      effectiveDate: "2026-03-02",
+      currency: "USD",
+      rate: "43.83945",
+      derivation: "mean",
+    });
+    expect(find("2026-03-11", "KRW")).toEqual({
+      effectiveDate: "2026-03-11",
+      currency: "KRW",
+      rate: "0.029945",
+      derivation: "mean",
+    });
+    expect(find("2026-03-11", "JPY")).toEqual({
+      effectiveDate: "2026-03-11",
+      currency: "JPY",
+      rate: "27.92755",
+      unitMultiplier: 2,
+      derivation: "mean",
+    });
   });
 
   it("needs its EVDS key", async () => {
-    await expect(tcmb.fetch({ kind: "latest" }, { http: fakeHttp(), env: {} })).rejects.toThrow(/^TCMB: needs EXRATES_TCMB_API_KEY/);
+    await expect(tcmb.fetch({ kind: "latest" }, { http: fakeHttp(), env: {} })).rejects.toThrow(
+      /^TCMB: needs EXRATES_TCMB_API_KEY/,
+    );
   });
 
   it("asks the 42 series over the range with the key in the `key` header", async () => {
     const http = fakeHttp(() => ({ body: '{"items":[]}' }));
-    await tcmb.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-11" }, { http, env: { EXRATES_TCMB_API_KEY: "s3cret" } });
+    await tcmb.fetch(
+      { kind: "range", from: "2026-03-01", to: "2026-03-11" },
+      { http, env: { EXRATES_TCMB_API_KEY: "s3cret" } },
+    );
     if (sharedFeedsPresent) expect(http.seen[0]!.url).toBe(recording("TCMB/001.json").url);
     expect(http.seen[0]!.url).toBe(
       "https://evds3.tcmb.gov.tr/igmevdsms-dis/series=" +

@@ -26,22 +26,55 @@ afterAll(async () => h.close());
 async function call(authorization?: string, path = LATEST) {
   const res = await fetch(`${h.url}${path}`, { headers: authorization === undefined ? {} : { authorization } });
   const text = await res.text();
-  return { status: res.status, challenge: res.headers.get("www-authenticate"), type: res.headers.get("content-type"), body: text };
+  return {
+    status: res.status,
+    challenge: res.headers.get("www-authenticate"),
+    type: res.headers.get("content-type"),
+    body: text,
+  };
 }
 
 const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString("base64url");
 const claimsFor = (overrides: Record<string, unknown> = {}) => {
   const now = Math.floor(Date.now() / 1000);
-  return { exp: now + 300, iat: now, jti: "j", iss: h.issuer, aud: h.url, sub: "x", typ: "Bearer", azp: "erp", client_id: "erp", scope: h.config.scope, ...overrides };
+  return {
+    exp: now + 300,
+    iat: now,
+    jti: "j",
+    iss: h.issuer,
+    aud: h.url,
+    sub: "x",
+    typ: "Bearer",
+    azp: "erp",
+    client_id: "erp",
+    scope: h.config.scope,
+    ...overrides,
+  };
 };
 const realToken = (overrides: Partial<Parameters<typeof issueAccessToken>[1]> = {}, nowMs = Date.now()) => {
-  return issueAccessToken(keys, { issuer: h.issuer, audience: h.url, subject: subjectOfErp, clientId: "erp", scope: h.config.scope, notBefore: 0, ...overrides }, nowMs).accessToken;
+  return issueAccessToken(
+    keys,
+    {
+      issuer: h.issuer,
+      audience: h.url,
+      subject: subjectOfErp,
+      clientId: "erp",
+      scope: h.config.scope,
+      notBefore: 0,
+      ...overrides,
+    },
+    nowMs,
+  ).accessToken;
 };
 let subjectOfErp = "";
 
 describe("bearer check", () => {
   beforeAll(async () => {
-    const row = await h.store.db.selectFrom("clients").select("id").where("client_id", "=", "erp").executeTakeFirstOrThrow();
+    const row = await h.store.db
+      .selectFrom("clients")
+      .select("id")
+      .where("client_id", "=", "erp")
+      .executeTakeFirstOrThrow();
     subjectOfErp = row.id;
   });
 
@@ -91,7 +124,9 @@ describe("bearer check", () => {
 
   it("forged: alg none", async () => {
     await invalid(`${b64({ alg: "none", typ: "JWT" })}.${b64(claimsFor({ sub: subjectOfErp }))}.`);
-    await invalid(`${b64({ alg: "none", typ: "JWT", kid: keys.active.kid })}.${b64(claimsFor({ sub: subjectOfErp }))}.`);
+    await invalid(
+      `${b64({ alg: "none", typ: "JWT", kid: keys.active.kid })}.${b64(claimsFor({ sub: subjectOfErp }))}.`,
+    );
   });
 
   it("forged: HS256 signed with the public key (key confusion)", async () => {
@@ -107,7 +142,9 @@ describe("bearer check", () => {
   it("forged: RS512 and PS256 headers are outside the allow-list", async () => {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     for (const alg of ["RS512", "PS256"]) {
-      const token = await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg, kid: keys.active.kid }).sign(privateKey);
+      const token = await new SignJWT(claimsFor({ sub: subjectOfErp }))
+        .setProtectedHeader({ alg, kid: keys.active.kid })
+        .sign(privateKey);
       await invalid(token, /not allowed/);
     }
   });
@@ -123,12 +160,26 @@ describe("bearer check", () => {
 
   it("forged: signed by another key under the real kid, or under an unknown kid", async () => {
     const { privateKey } = await generateKeyPair("RS256");
-    await invalid(await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256", kid: keys.active.kid }).sign(privateKey), /signature/);
-    await invalid(await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256", kid: "unknown-kid" }).sign(privateKey), /key is unknown/);
-    await invalid(await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256" }).sign(privateKey));
+    await invalid(
+      await new SignJWT(claimsFor({ sub: subjectOfErp }))
+        .setProtectedHeader({ alg: "RS256", kid: keys.active.kid })
+        .sign(privateKey),
+      /signature/,
+    );
+    await invalid(
+      await new SignJWT(claimsFor({ sub: subjectOfErp }))
+        .setProtectedHeader({ alg: "RS256", kid: "unknown-kid" })
+        .sign(privateKey),
+      /key is unknown/,
+    );
+    await invalid(
+      await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256" }).sign(privateKey),
+    );
     // An embedded JWK in the header is never trusted.
     const jwk = await exportJWK((await generateKeyPair("RS256", { extractable: true })).publicKey);
-    await invalid(await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256", jwk }).sign(privateKey));
+    await invalid(
+      await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256", jwk }).sign(privateKey),
+    );
   });
 
   it("expired (beyond the tolerance) is refused; within a few seconds it passes", async () => {
@@ -206,7 +257,14 @@ describe("bearer check", () => {
   });
 
   it("public endpoints need no token", async () => {
-    for (const path of ["/healthz", "/readyz", "/v1/schemas/exchange-rates-1.0.xsd", "/v1/openapi.json", "/auth/realms/exrates/.well-known/openid-configuration", "/auth/realms/exrates/protocol/openid-connect/certs"]) {
+    for (const path of [
+      "/healthz",
+      "/readyz",
+      "/v1/schemas/exchange-rates-1.0.xsd",
+      "/v1/openapi.json",
+      "/auth/realms/exrates/.well-known/openid-configuration",
+      "/auth/realms/exrates/protocol/openid-connect/certs",
+    ]) {
       expect((await fetch(`${h.url}${path}`)).status, path).toBe(200);
     }
     for (const path of ["/v1/banks/CNB", "/v1/banks", LATEST, `${LATEST}.csv`]) {
@@ -238,14 +296,20 @@ describe("external issuer (EXRATES_OIDC_ISSUER)", () => {
       const ok = await fetch(`${ext.url}${LATEST}.csv`, { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       const { privateKey } = await generateKeyPair("RS256");
-      const forged = await new SignJWT(claimsFor({ sub: subjectOfErp })).setProtectedHeader({ alg: "RS256", kid: keys.active.kid }).sign(privateKey);
+      const forged = await new SignJWT(claimsFor({ sub: subjectOfErp }))
+        .setProtectedHeader({ alg: "RS256", kid: keys.active.kid })
+        .sign(privateKey);
       const bad = await fetch(`${ext.url}${LATEST}`, { headers: { authorization: `Bearer ${forged}` } });
       expect(bad.status).toBe(401);
       expect(bad.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
-      const tokenEndpoint = await fetch(`${ext.url}/auth/realms/exrates/protocol/openid-connect/token`, { method: "POST" });
+      const tokenEndpoint = await fetch(`${ext.url}/auth/realms/exrates/protocol/openid-connect/token`, {
+        method: "POST",
+      });
       expect(tokenEndpoint.status).toBe(404);
       const noScope = realToken({ scope: "something-else" });
-      expect((await fetch(`${ext.url}${LATEST}`, { headers: { authorization: `Bearer ${noScope}` } })).status).toBe(403);
+      expect((await fetch(`${ext.url}${LATEST}`, { headers: { authorization: `Bearer ${noScope}` } })).status).toBe(
+        403,
+      );
     } finally {
       await ext.close();
     }

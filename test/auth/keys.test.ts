@@ -61,14 +61,18 @@ describe("signing keys", () => {
       const oldKid = decodeProtectedHeader(before).kid;
       await rotateKeys(h.config.dataDir);
       await h.server.refresh();
-      const jwks = (await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: Array<{ kid: string }> };
+      const jwks = (await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as {
+        keys: Array<{ kid: string }>;
+      };
       expect(jwks.keys).toHaveLength(2);
       const afterToken = await h.token();
       const newKid = decodeProtectedHeader(afterToken).kid;
       expect(newKid).not.toBe(oldKid);
       expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
       for (const token of [before, afterToken]) {
-        expect((await fetch(`${h.url}/v1/banks/CNB`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        expect((await fetch(`${h.url}/v1/banks/CNB`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+          200,
+        );
       }
     } finally {
       await h.close();

@@ -10,9 +10,16 @@ import { fakeHttp } from "../support/http.js";
 const NOW = new Date("2026-11-21T12:00:00Z");
 
 /** A bank whose feed answers a range with one USD rate per weekday (rate derived from the date). */
-function rangeBank(id: string, options: { maxRangeDays?: number; failFrom?: string } = {}): BankAdapter & { calls: FetchRange[] } {
+function rangeBank(
+  id: string,
+  options: { maxRangeDays?: number; failFrom?: string } = {},
+): BankAdapter & { calls: FetchRange[] } {
   const calls: FetchRange[] = [];
-  const base = testBank(id, { coverageStart: "2026-01-01", maxRangeDays: options.maxRangeDays ?? 30, sourceUrl: `https://${id.toLowerCase()}.example/feed` });
+  const base = testBank(id, {
+    coverageStart: "2026-01-01",
+    maxRangeDays: options.maxRangeDays ?? 30,
+    sourceUrl: `https://${id.toLowerCase()}.example/feed`,
+  });
   return {
     ...base,
     calls,
@@ -26,7 +33,8 @@ function rangeBank(id: string, options: { maxRangeDays?: number; failFrom?: stri
       if (options.failFrom && from >= options.failFrom) throw new Error("boom");
       const records: RateRecord[] = [];
       for (let d = from; d <= to; d = addDays(d, 1)) {
-        if (weekday(d) <= 5 && d !== "2026-01-01") records.push({ effectiveDate: d, currency: "USD", rate: `20.${d.slice(5, 7)}${d.slice(8, 10)}` });
+        if (weekday(d) <= 5 && d !== "2026-01-01")
+          records.push({ effectiveDate: d, currency: "USD", rate: `20.${d.slice(5, 7)}${d.slice(8, 10)}` });
       }
       return records;
     },
@@ -101,18 +109,34 @@ describe("runBackfill", () => {
     expect(first.interrupted).toBe(true);
     expect(first.banks[0]).toMatchObject({ stored: 2, skipped: 0, failed: 0 });
     expect(events.map((e) => e.status)).toEqual(["stored", "stored"]);
-    expect(events[0]).toMatchObject({ bankId: "AAA", from: "2026-01-01", to: "2026-01-30", inserted: 21, daysWithoutPublication: 1, done: 1, total: 4 });
+    expect(events[0]).toMatchObject({
+      bankId: "AAA",
+      from: "2026-01-01",
+      to: "2026-01-30",
+      inserted: 21,
+      daysWithoutPublication: 1,
+      done: 1,
+      total: 4,
+    });
 
     const second = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
     expect(second.interrupted).toBe(false);
     expect(second.banks[0]).toMatchObject({ chunks: 4, stored: 2, skipped: 2, failed: 0, revised: 0 });
     expect(bank.calls.length).toBe(4); // each chunk fetched once overall
-    const rows = t.store.sqlite.prepare("select count(*) as n, count(distinct effective_date) as d from rates where bank_id = 'AAA'").get() as { n: number; d: number };
+    const rows = t.store.sqlite
+      .prepare("select count(*) as n, count(distinct effective_date) as d from rates where bank_id = 'AAA'")
+      .get() as { n: number; d: number };
     expect(rows.n).toBe(rows.d);
     expect(first.totals.inserted + second.totals.inserted).toBe(rows.n);
-    expect(t.store.sqlite.prepare("select rate from rates where effective_date = '2026-03-02'").pluck().get()).toBe("20.0302");
+    expect(t.store.sqlite.prepare("select rate from rates where effective_date = '2026-03-02'").pluck().get()).toBe(
+      "20.0302",
+    );
     // Running it all again is idempotent: nothing added, nothing revised.
-    const third = await runBackfill(t.store, planBackfill([bank], { from: "2026-01-01", to: "2026-04-30", now: NOW }), { http: echo, pauseMs: 0, now: () => NOW });
+    const third = await runBackfill(t.store, planBackfill([bank], { from: "2026-01-01", to: "2026-04-30", now: NOW }), {
+      http: echo,
+      pauseMs: 0,
+      now: () => NOW,
+    });
     expect(third.totals).toMatchObject({ inserted: 0, revised: 0, skipped: 4 });
   });
 
@@ -139,7 +163,10 @@ describe("runBackfill", () => {
     expect(b!.errors[0]).toContain("BAD: could not parse");
     expect(g).toMatchObject({ bankId: "GOOD", stored: 9, failed: 0 });
     expect(summary.totals.errors).toBe(3);
-    const failedFetches = t.store.sqlite.prepare("select count(*) from fetches where bank_id = 'BAD' and error is not null").pluck().get();
+    const failedFetches = t.store.sqlite
+      .prepare("select count(*) from fetches where bank_id = 'BAD' and error is not null")
+      .pluck()
+      .get();
     expect(failedFetches).toBe(3);
   });
 
@@ -163,7 +190,12 @@ describe("runBackfill", () => {
     // Two banks on the same host.
     const a = rangeBank("AAA");
     const b = { ...rangeBank("BBB"), fetch: a.fetch };
-    await runBackfill(t.store, planBackfill([a, b], { from: "2026-01-01", to: "2026-03-31", now: NOW }), { http: slow, pauseMs: 30, now: () => NOW, concurrency: 2 });
+    await runBackfill(t.store, planBackfill([a, b], { from: "2026-01-01", to: "2026-03-31", now: NOW }), {
+      http: slow,
+      pauseMs: 30,
+      now: () => NOW,
+      concurrency: 2,
+    });
     expect(most).toBe(1);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(30);
   });

@@ -55,21 +55,41 @@ describe("exrates import + publish (CNB)", () => {
     const xml = readFileSync(join(base, "Latest.xml"), "utf8");
     expect(xml).toContain('<Rate currency="JPY" value="13.141" unitMultiplier="2"/>');
     const xsd = readFileSync(join(dir, "out/v1/schemas/exchange-rates-1.0.xsd"), "utf8");
-    expect((await validateXML({ xml: [{ fileName: "Latest.xml", contents: xml }], schema: [{ fileName: "x.xsd", contents: xsd }] })).valid).toBe(true);
+    expect(
+      (
+        await validateXML({
+          xml: [{ fileName: "Latest.xml", contents: xml }],
+          schema: [{ fileName: "x.xsd", contents: xsd }],
+        })
+      ).valid,
+    ).toBe(true);
 
     const csv = parseCsv(readFileSync(join(base, "Latest.csv"), "utf8")) as string[][];
     expect(csv).toContainEqual(["CNB", "JPY", "CZK", "2026-03-03", "13.141", "100"]);
 
     const wb = XLSX.read(readFileSync(join(base, "Latest.xlsx")));
     const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Rates!, { header: 1, raw: false });
-    expect(rows.slice(1).map((r) => [r[1], r[4], r[5]])).toEqual([["EUR", "24.1850000000000000001", "1"], ["JPY", "13.141", "100"]]);
+    expect(rows.slice(1).map((r) => [r[1], r[4], r[5]])).toEqual([
+      ["EUR", "24.1850000000000000001", "1"],
+      ["JPY", "13.141", "100"],
+    ]);
 
     const bank = JSON.parse(readFileSync(join(dir, "out/v1/banks/CNB.json"), "utf8"));
-    expect(bank).toMatchObject({ id: "CNB", bankCurrency: "CZK", timeZone: { ianaTimeZoneName: "Europe/Prague", windowsTimeZoneId: "Central Europe Standard Time" } });
+    expect(bank).toMatchObject({
+      id: "CNB",
+      bankCurrency: "CZK",
+      timeZone: { ianaTimeZoneName: "Europe/Prague", windowsTimeZoneId: "Central Europe Standard Time" },
+    });
   });
 
   it("prints exact records with parse, sorted by date then currency", () => {
-    const r = exrates(["parse", "cbr", join(FIXTURES_DIR, "CBR/XML_daily.xml"), "--url", "https://www.cbr.ru/scripts/XML_daily.asp"]);
+    const r = exrates([
+      "parse",
+      "cbr",
+      join(FIXTURES_DIR, "CBR/XML_daily.xml"),
+      "--url",
+      "https://www.cbr.ru/scripts/XML_daily.asp",
+    ]);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       bankId: "CBR",
@@ -86,8 +106,18 @@ describe("exrates import + publish (CNB)", () => {
   describe("bad input changes nothing", () => {
     const bad: Array<[string, () => string[]]> = [
       ["an empty body", () => ["import", "CNB", write("empty.json", "")]],
-      ["a truncated body", () => ["import", "CNB", write("trunc.json", fixture("CNB/daily-year.json").subarray(0, 200).toString())]],
-      ["an HTML page", () => ["import", "CNB", write("page.json", "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>")]],
+      [
+        "a truncated body",
+        () => ["import", "CNB", write("trunc.json", fixture("CNB/daily-year.json").subarray(0, 200).toString())],
+      ],
+      [
+        "an HTML page",
+        () => [
+          "import",
+          "CNB",
+          write("page.json", "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>"),
+        ],
+      ],
       ["another bank's body", () => ["import", "CNB", join(FIXTURES_DIR, "ECB/live-shape.csv")]],
       ["a missing file", () => ["import", "CNB", join(dir, "nope.json")]],
       ["an unknown bank", () => ["import", "XYZ", join(FIXTURES_DIR, "CNB/daily-year.json")]],

@@ -38,11 +38,18 @@ describe("bad input changes nothing", () => {
   it.each([
     [["backfill", "NOPE"], /^exrates: unknown bank "NOPE" \(known: .*ECB.*\)\n$/],
     [["backfill", "ECB", "--from", "2026-02-30"], /^exrates: --from "2026-02-30" is not a date \(YYYY-MM-DD\)\n$/],
-    [["backfill", "ECB", "--from", "2026-03-05", "--to", "2026-03-01"], /^exrates: --from 2026-03-05 is after --to 2026-03-01\n$/],
+    [
+      ["backfill", "ECB", "--from", "2026-03-05", "--to", "2026-03-01"],
+      /^exrates: --from 2026-03-05 is after --to 2026-03-01\n$/,
+    ],
     [["ingest", "NOPE"], /^exrates: unknown bank "NOPE"/],
   ])("exrates %j", async (args, message) => {
     const env = tempDirs();
-    const result = await cli(args, { EXRATES_DATA_DIR: env.EXRATES_DATA_DIR, EXRATES_OUT_DIR: env.EXRATES_OUT_DIR, EXRATES_FEED_MIRROR: "http://127.0.0.1:9" });
+    const result = await cli(args, {
+      EXRATES_DATA_DIR: env.EXRATES_DATA_DIR,
+      EXRATES_OUT_DIR: env.EXRATES_OUT_DIR,
+      EXRATES_FEED_MIRROR: "http://127.0.0.1:9",
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
     expect(readdirSync(env.root)).toEqual([]); // no database, no tree
@@ -59,10 +66,25 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
   it("loads the reference banks, serves Latest in four formats with the recorded values, and stops on SIGTERM", async () => {
     const env = { ...tempDirs(), EXRATES_FEED_MIRROR: mirror.url };
     delete (env as Partial<typeof env>).root;
-    const args = ["backfill", "ECB", "CNB", "CBR", "--from", "2026-03-01", "--to", "2026-03-05", "--pause", "0", "--json"];
+    const args = [
+      "backfill",
+      "ECB",
+      "CNB",
+      "CBR",
+      "--from",
+      "2026-03-01",
+      "--to",
+      "2026-03-05",
+      "--pause",
+      "0",
+      "--json",
+    ];
     const first = await cli(args, env);
     expect(first.code, first.stderr).toBe(0);
-    const summary = JSON.parse(first.stdout) as { totals: { failed: number; inserted: number; stored: number }; published: string[] };
+    const summary = JSON.parse(first.stdout) as {
+      totals: { failed: number; inserted: number; stored: number };
+      published: string[];
+    };
     expect(summary.totals).toMatchObject({ failed: 0, stored: 3 });
     expect(summary.totals.inserted).toBeGreaterThan(1000);
     expect(summary.published).toEqual(["CBR", "CNB", "ECB"]);
@@ -84,7 +106,12 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const tokenRes = await fetch(`${url}/auth/realms/exrates/protocol/openid-connect/token`, {
         method: "POST",
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: "exrates-client", client_secret: secret, scope: "exchange-rates" }),
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: "exrates-client",
+          client_secret: secret,
+          scope: "exchange-rates",
+        }),
       });
       expect(tokenRes.status).toBe(200);
       const { access_token: token } = (await tokenRes.json()) as { access_token: string };
@@ -92,7 +119,9 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
 
       // The recorded values: ECB USD on 2026-03-18 and CNB JPY (per 100) on 2026-02-25.
       const ecbUsd = /^D,USD,2026-03-18,([\d.]+)$/m.exec(readFileSync(join(FEEDS, "ECB", "002.csv"), "utf8"))![1]!;
-      const cnbJpy = /"currencyCode":"JPY","amount":100,"validFor":"2026-02-25","rate":([\d.]+)/.exec(readFileSync(join(FEEDS, "CNB", "001.json"), "utf8"))![1]!;
+      const cnbJpy = /"currencyCode":"JPY","amount":100,"validFor":"2026-02-25","rate":([\d.]+)/.exec(
+        readFileSync(join(FEEDS, "CNB", "001.json"), "utf8"),
+      )![1]!;
 
       const json = await get("/v1/Banks/ECB/DailyRates/Latest.json");
       expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -108,7 +137,9 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       expect(csv.split(/\r?\n/)).toContain(`CNB,JPY,CZK,2026-02-25,${cnbJpy},100`);
 
       const xlsx = await get("/v1/Banks/ECB/DailyRates/Latest.xlsx");
-      expect(xlsx.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+      expect(xlsx.headers.get("content-type")).toBe(
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      );
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as unknown as ArrayBuffer);
       const rows: unknown[][] = [];
@@ -116,7 +147,9 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       const usd = rows.find((r) => r.includes("USD"))!;
       expect(usd).toContain(Number(ecbUsd));
 
-      const status = (await (await get("/v1/status")).json()) as { banks: Array<{ id: string; newestDate: string | null; scheduled: boolean; nextRunAt: string | null }> };
+      const status = (await (await get("/v1/status")).json()) as {
+        banks: Array<{ id: string; newestDate: string | null; scheduled: boolean; nextRunAt: string | null }>;
+      };
       expect(status.banks.find((b) => b.id === "ECB")).toMatchObject({ newestDate: "2026-03-18", scheduled: true });
       expect(status.banks.find((b) => b.id === "ECB")!.nextRunAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect((await fetch(`${url}/v1/status`)).status).toBe(401);
@@ -147,7 +180,10 @@ function startSlowMirror(delayMs: number): Promise<{ url: string; server: Server
             const rates: string[] = [];
             for (let d = `${year}-01-01`; d <= `${year}-12-31` && d <= LAST; d = addDays(d, 1)) {
               if (weekday(d) > 5) continue;
-              rates.push(`{"validFor":"${d}","currencyCode":"USD","amount":1,"rate":${usdRate(d)}}`, `{"validFor":"${d}","currencyCode":"JPY","amount":100,"rate":${jpyRate(d)}}`);
+              rates.push(
+                `{"validFor":"${d}","currencyCode":"USD","amount":1,"rate":${usdRate(d)}}`,
+                `{"validFor":"${d}","currencyCode":"JPY","amount":100,"rate":${jpyRate(d)}}`,
+              );
             }
             return `{"rates":[${rates.join(",")}]}`;
           })()
@@ -158,7 +194,9 @@ function startSlowMirror(delayMs: number): Promise<{ url: string; server: Server
     }, delayMs);
   });
   return new Promise((res) =>
-    server.listen(0, "127.0.0.1", () => res({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, requests: () => count })),
+    server.listen(0, "127.0.0.1", () =>
+      res({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, requests: () => count }),
+    ),
   );
 }
 
@@ -180,7 +218,9 @@ describe("crash safety", { timeout: 90_000 }, () => {
 
       const resumed = await cli(args, env);
       expect(resumed.code, resumed.stderr.slice(-1500)).toBe(0);
-      const summary = JSON.parse(resumed.stdout) as { totals: { chunks: number; skipped: number; stored: number; failed: number; revised: number } };
+      const summary = JSON.parse(resumed.stdout) as {
+        totals: { chunks: number; skipped: number; stored: number; failed: number; revised: number };
+      };
       expect(summary.totals.skipped).toBeGreaterThanOrEqual(storedBefore);
       expect(summary.totals.skipped + summary.totals.stored).toBe(summary.totals.chunks);
       expect(summary.totals).toMatchObject({ failed: 0, revised: 0 });
@@ -188,12 +228,18 @@ describe("crash safety", { timeout: 90_000 }, () => {
       expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
       const db = new BetterSqlite3(join(env.EXRATES_DATA_DIR, "exrates.db"), { readonly: true });
       try {
-        const rows = db.prepare("select effective_date as d, currency as c, rate, unit_multiplier as u from rates where bank_id = 'CNB' order by 1, 2").all() as Array<{ d: string; c: string; rate: string; u: number }>;
+        const rows = db
+          .prepare(
+            "select effective_date as d, currency as c, rate, unit_multiplier as u from rates where bank_id = 'CNB' order by 1, 2",
+          )
+          .all() as Array<{ d: string; c: string; rate: string; u: number }>;
         let weekdays = 0;
         for (let d = "2012-01-01"; d <= LAST; d = addDays(d, 1)) if (weekday(d) <= 5) weekdays++;
         expect(rows.length).toBe(weekdays * 2);
         expect(new Set(rows.map((r) => `${r.d} ${r.c}`)).size).toBe(rows.length);
-        const wrong = rows.filter((r) => r.rate !== (r.c === "USD" ? usdRate(r.d) : jpyRate(r.d)) || r.u !== (r.c === "JPY" ? 2 : 0));
+        const wrong = rows.filter(
+          (r) => r.rate !== (r.c === "USD" ? usdRate(r.d) : jpyRate(r.d)) || r.u !== (r.c === "JPY" ? 2 : 0),
+        );
         expect(wrong).toEqual([]);
         expect(db.prepare("select count(*) from rate_revisions").pluck().get()).toBe(0);
       } finally {
@@ -211,7 +257,11 @@ describe("crash safety", { timeout: 90_000 }, () => {
       const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url, EXRATES_PORT: "0" };
       const daemon = spawnCli(["start"], env);
       try {
-        await waitFor(daemon, (o) => o.stderr.includes('"msg":"serving"') && (o.stderr.match(/catching up/g) ?? []).length >= 4, 60_000);
+        await waitFor(
+          daemon,
+          (o) => o.stderr.includes('"msg":"serving"') && (o.stderr.match(/catching up/g) ?? []).length >= 4,
+          60_000,
+        );
         await waitFor(daemon, () => slow.requests() >= 2);
       } catch (error) {
         process.kill(daemon.pid!, "SIGKILL");

@@ -18,7 +18,10 @@ export function cli(args: string[], env: Record<string, string>, timeoutMs = 45_
   return finished(child, timeoutMs);
 }
 
-export function spawnCli(args: string[], env: Record<string, string>): ChildProcess & { out: { stdout: string; stderr: string } } {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { out: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "info", ...env },
@@ -30,7 +33,10 @@ export function spawnCli(args: string[], env: Record<string, string>): ChildProc
   return child;
 }
 
-export function finished(child: ChildProcess & { out: { stdout: string; stderr: string } }, timeoutMs = 45_000): Promise<CliResult> {
+export function finished(
+  child: ChildProcess & { out: { stdout: string; stderr: string } },
+  timeoutMs = 45_000,
+): Promise<CliResult> {
   return new Promise((res, rej) => {
     const timer = setTimeout(() => {
       if (child.pid) process.kill(child.pid, "SIGKILL");
@@ -46,10 +52,15 @@ export function finished(child: ChildProcess & { out: { stdout: string; stderr: 
 }
 
 /** Resolves when `predicate(stdout, stderr)` holds, polling the child's output. */
-export async function waitFor(child: ChildProcess & { out: { stdout: string; stderr: string } }, predicate: (out: { stdout: string; stderr: string }) => boolean, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  child: ChildProcess & { out: { stdout: string; stderr: string } },
+  predicate: (out: { stdout: string; stderr: string }) => boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate(child.out)) {
-    if (child.exitCode !== null) throw new Error(`exrates exited (${child.exitCode}): ${child.out.stderr.slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`exrates exited (${child.exitCode}): ${child.out.stderr.slice(-2000)}`);
     if (Date.now() > deadline) throw new Error(`timed out waiting; stderr: ${child.out.stderr.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }

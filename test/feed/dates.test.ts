@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { addDays, chunkRange, daysBetween, fromDayMonthYear, isIsoDate, todayIn, weekday } from "../../src/feed/dates.js";
+import {
+  addDays,
+  chunkRange,
+  daysBetween,
+  fromDayMonthYear,
+  isIsoDate,
+  todayIn,
+  weekday,
+} from "../../src/feed/dates.js";
 
 describe("dates", () => {
   it("accepts only real calendar dates", () => {

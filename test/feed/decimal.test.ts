@@ -18,9 +18,12 @@ describe("readDecimal", () => {
     expect(readDecimal(raw, syntax)).toBe(expected);
   });
 
-  it.each(["", ".", "N/E", "ND", "-", "1e3", "1.2.3", "12,5", "-1.5", "0x10", "NaN", "Infinity"])("refuses %j", (raw) => {
-    expect(readDecimal(raw)).toBeUndefined();
-  });
+  it.each(["", ".", "N/E", "ND", "-", "1e3", "1.2.3", "12,5", "-1.5", "0x10", "NaN", "Infinity"])(
+    "refuses %j",
+    (raw) => {
+      expect(readDecimal(raw)).toBeUndefined();
+    },
+  );
 
   it.each([
     ["3.576,17", { thousands: "," }],

@@ -18,13 +18,25 @@ beforeAll(async () => {
     const path = new URL(req.url!, "http://x").pathname;
     const n = (hits.get(path) ?? 0) + 1;
     hits.set(path, n);
-    if (path === "/flaky") return n < 3 ? res.writeHead(503, { "retry-after": "0" }).end("busy") : res.writeHead(200, { "content-type": "text/csv" }).end("ok");
+    if (path === "/flaky")
+      return n < 3
+        ? res.writeHead(503, { "retry-after": "0" }).end("busy")
+        : res.writeHead(200, { "content-type": "text/csv" }).end("ok");
     if (path === "/limited") return res.writeHead(429, { "retry-after": "0" }).end();
     if (path === "/moved") return res.writeHead(302, { location: "https://bank.example/login?token=abc" }).end();
     if (path === "/missing") return res.writeHead(404).end("no");
     if (path === "/big") return res.writeHead(200).end(Buffer.alloc(2048));
     if (path === "/cookie") return res.writeHead(200, { "set-cookie": "SESSION=s1; Path=/; HttpOnly" }).end("landing");
-    if (path === "/echo") return res.writeHead(200).end(JSON.stringify({ cookie: req.headers.cookie ?? null, ua: req.headers["user-agent"], accept: req.headers.accept }));
+    if (path === "/echo")
+      return res
+        .writeHead(200)
+        .end(
+          JSON.stringify({
+            cookie: req.headers.cookie ?? null,
+            ua: req.headers["user-agent"],
+            accept: req.headers.accept,
+          }),
+        );
     if (path.startsWith("/bank.example/")) return res.writeHead(200).end(`mirrored ${req.url}`);
     res.writeHead(500).end();
   });
@@ -65,12 +77,16 @@ describe("the shared HTTP client", () => {
   });
 
   it("refuses a body over the limit", async () => {
-    await expect(createHttpClient({ ...noSleep, maxBodyBytes: 1024 }).get(`${base}/big`)).rejects.toThrow(/exceeds the 1024-byte limit/);
+    await expect(createHttpClient({ ...noSleep, maxBodyBytes: 1024 }).get(`${base}/big`)).rejects.toThrow(
+      /exceeds the 1024-byte limit/,
+    );
   });
 
   it("retries a refused connection, then fails with the URL", async () => {
     const http = createHttpClient({ ...noSleep, retries: 1, connectTimeoutMs: 500 });
-    await expect(http.get("http://127.0.0.1:1/feed")).rejects.toThrow(/^http:\/\/127\.0\.0\.1:1\/feed: .* after 2 tries$/);
+    await expect(http.get("http://127.0.0.1:1/feed")).rejects.toThrow(
+      /^http:\/\/127\.0\.0\.1:1\/feed: .* after 2 tries$/,
+    );
   });
 
   it("keeps cookies within a session only", async () => {
@@ -82,10 +98,14 @@ describe("the shared HTTP client", () => {
   });
 
   it("fetches through the feed mirror, reporting the bank's URL", async () => {
-    const doc = await createHttpClient({ ...noSleep, mirror: base }).get("https://bank.example/rates/daily.xml?date=2026-03-02");
+    const doc = await createHttpClient({ ...noSleep, mirror: base }).get(
+      "https://bank.example/rates/daily.xml?date=2026-03-02",
+    );
     expect(doc.body.toString()).toBe("mirrored /bank.example/rates/daily.xml?date=2026-03-02");
     expect(doc.url).toBe("https://bank.example/rates/daily.xml?date=2026-03-02");
-    expect(mirrorUrl("https://a.example/x?y=1", "http://127.0.0.1:9400/")).toBe("http://127.0.0.1:9400/a.example/x?y=1");
+    expect(mirrorUrl("https://a.example/x?y=1", "http://127.0.0.1:9400/")).toBe(
+      "http://127.0.0.1:9400/a.example/x?y=1",
+    );
   });
 
   it("reads Retry-After as seconds or as a date", () => {
@@ -95,7 +115,9 @@ describe("the shared HTTP client", () => {
   });
 
   it("redacts credential-like parameters and user info", () => {
-    expect(redactUrl("https://api.example/x?series_id=DEXUSEU&api_key=abc123&file_type=json")).toBe("https://api.example/x?series_id=DEXUSEU&api_key=***&file_type=json");
+    expect(redactUrl("https://api.example/x?series_id=DEXUSEU&api_key=abc123&file_type=json")).toBe(
+      "https://api.example/x?series_id=DEXUSEU&api_key=***&file_type=json",
+    );
     expect(redactUrl("https://user:pw@host.example/p")).toBe("https://***:***@host.example/p");
   });
 });

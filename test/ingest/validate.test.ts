@@ -9,7 +9,10 @@ const check = (records: RateRecord[]) => validateRecords("CNB", "CZK", records);
 
 describe("the ingest gate", () => {
   it("passes sound records through and folds exact duplicates", () => {
-    expect(check([ok, { ...ok }, { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 }])).toEqual([ok, { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 }]);
+    expect(check([ok, { ...ok }, { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 }])).toEqual([
+      ok,
+      { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 },
+    ]);
   });
 
   it("drops a unitMultiplier of 0 (one unit)", () => {
@@ -30,7 +33,9 @@ describe("the ingest gate", () => {
   });
 
   it("refuses two different values for one date and currency", () => {
-    expect(() => check([ok, { ...ok, rate: "20.612" }])).toThrow("CNB: two different rates for USD on 2026-03-02: 20.611 and 20.612");
+    expect(() => check([ok, { ...ok, rate: "20.612" }])).toThrow(
+      "CNB: two different rates for USD on 2026-03-02: 20.611 and 20.612",
+    );
   });
 
   it("sorts by date, then currency", () => {

@@ -32,7 +32,15 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       const adapter = adapters.get(r.bank);
       if (!adapter) continue;
       const at = new Date("2026-11-21T12:00:00Z");
-      const doc = { url: r.url, method: r.method as "GET" | "POST", status: 200, contentType: r.contentType, body: recordingBody(r), startedAt: at, finishedAt: at };
+      const doc = {
+        url: r.url,
+        method: r.method as "GET" | "POST",
+        status: 200,
+        contentType: r.contentType,
+        body: recordingBody(r),
+        startedAt: at,
+        finishedAt: at,
+      };
       let parsed;
       try {
         parsed = await parseDocuments(adapter, [doc]);
@@ -61,18 +69,25 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       if (manifest.banks[id]?.effectiveDate !== doc.effectiveDate) problems.push(`${id}: manifest date`);
       const jsonText = read("json").toString();
       const json = JSON.parse(jsonText);
-      if (json.bankId !== id || Object.keys(json.rates).join() !== doc.effectiveDate) problems.push(`${id}: JSON header`);
-      for (const r of doc.rates) if (!jsonText.includes(`"rate": ${r.rate}`)) problems.push(`${id}: JSON lost ${r.currency} ${r.rate}`);
+      if (json.bankId !== id || Object.keys(json.rates).join() !== doc.effectiveDate)
+        problems.push(`${id}: JSON header`);
+      for (const r of doc.rates)
+        if (!jsonText.includes(`"rate": ${r.rate}`)) problems.push(`${id}: JSON lost ${r.currency} ${r.rate}`);
       const xml = read("xml").toString();
-      const valid = await validateXML({ xml: [{ fileName: `${id}.xml`, contents: xml }], schema: [{ fileName: "x.xsd", contents: EXCHANGE_RATES_XSD }] });
+      const valid = await validateXML({
+        xml: [{ fileName: `${id}.xml`, contents: xml }],
+        schema: [{ fileName: "x.xsd", contents: EXCHANGE_RATES_XSD }],
+      });
       if (!valid.valid) problems.push(`${id}: XML invalid: ${valid.errors[0]?.message}`);
       const rows = parseCsv(read("csv").toString()) as string[][];
       const csvRates = rows.slice(1).map((row) => row[4]);
       if (csvRates.join() !== doc.rates.map((r) => r.rate).join()) problems.push(`${id}: CSV rates differ`);
       const wb = XLSX.read(read("xlsx"));
       const sheet = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Rates!, { header: 1, raw: false });
-      if (sheet.length !== doc.rates.length + 1) problems.push(`${id}: XLSX has ${sheet.length - 1} rows for ${doc.rates.length} rates`);
-      if (sheet.slice(1).some((row, i) => String(row[4]) !== doc.rates[i]!.rate)) problems.push(`${id}: XLSX shows other digits`);
+      if (sheet.length !== doc.rates.length + 1)
+        problems.push(`${id}: XLSX has ${sheet.length - 1} rows for ${doc.rates.length} rates`);
+      if (sheet.slice(1).some((row, i) => String(row[4]) !== doc.rates[i]!.rate))
+        problems.push(`${id}: XLSX shows other digits`);
     }
     expect(problems).toEqual([]);
   }, 300_000);

@@ -32,7 +32,13 @@ const direct: LatestRatesDocument = {
   publishedAt: "2026-03-02T13:31:00.000Z",
   sourceUrl: "https://api.cnb.cz/cnbapi/exrates/daily?lang=EN",
 };
-const indirect: LatestRatesDocument = { ...direct, bankId: "ECB", baseCurrency: "EUR", quoteType: "Indirect", rates: [{ currency: "USD", rate: "1.0850" }] };
+const indirect: LatestRatesDocument = {
+  ...direct,
+  bankId: "ECB",
+  baseCurrency: "EUR",
+  quoteType: "Indirect",
+  rates: [{ currency: "USD", rate: "1.0850" }],
+};
 
 describe("JSON (spec §2.2)", () => {
   const schema = {
@@ -55,7 +61,10 @@ describe("JSON (spec §2.2)", () => {
             type: "object",
             required: ["rate"],
             additionalProperties: false,
-            properties: { rate: { type: "number", exclusiveMinimum: 0 }, unitMultiplier: { type: "integer", minimum: 1 } },
+            properties: {
+              rate: { type: "number", exclusiveMinimum: 0 },
+              unitMultiplier: { type: "integer", minimum: 1 },
+            },
           },
         },
       },
@@ -74,8 +83,21 @@ describe("JSON (spec §2.2)", () => {
 
   it("writes the Bank resource with every field of spec §2.1", () => {
     const bank = JSON.parse(renderBank(toBankResource(testBank("CNB").bank)).toString());
-    expect(Object.keys(bank)).toEqual(["id", "name", "dailyUpdateTime", "bankCurrency", "countryCode", "region", "timeZone", "supportedFrequencies", "website"]);
-    expect(bank.timeZone).toEqual({ windowsTimeZoneId: "Central Europe Standard Time", ianaTimeZoneName: "Europe/Prague" });
+    expect(Object.keys(bank)).toEqual([
+      "id",
+      "name",
+      "dailyUpdateTime",
+      "bankCurrency",
+      "countryCode",
+      "region",
+      "timeZone",
+      "supportedFrequencies",
+      "website",
+    ]);
+    expect(bank.timeZone).toEqual({
+      windowsTimeZoneId: "Central Europe Standard Time",
+      ianaTimeZoneName: "Europe/Prague",
+    });
     expect(bank.supportedFrequencies).toEqual(["Daily"]);
   });
 });
@@ -83,7 +105,10 @@ describe("JSON (spec §2.2)", () => {
 describe("XML (spec §2.3)", () => {
   it("validates against the published XSD with libxml2", async () => {
     for (const doc of [direct, indirect]) {
-      const result = await validateXML({ xml: [{ fileName: "latest.xml", contents: renderXml(doc).toString() }], schema: [{ fileName: "exchange-rates-1.0.xsd", contents: EXCHANGE_RATES_XSD }] });
+      const result = await validateXML({
+        xml: [{ fileName: "latest.xml", contents: renderXml(doc).toString() }],
+        schema: [{ fileName: "exchange-rates-1.0.xsd", contents: EXCHANGE_RATES_XSD }],
+      });
       expect(result.errors).toEqual([]);
       expect(result.valid).toBe(true);
     }
@@ -91,14 +116,21 @@ describe("XML (spec §2.3)", () => {
 
   it("carries the exact decimals, the namespace, and the element order", () => {
     const xml = renderXml(direct).toString();
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="urn:exrates:exchange-rates:1.0">\n  <BankId>CNB</BankId>\n  <BaseCurrency>CZK</BaseCurrency>\n  <QuoteType>Direct</QuoteType>\n  <Rates effectiveDate="2026-03-02">')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="urn:exrates:exchange-rates:1.0">\n  <BankId>CNB</BankId>\n  <BaseCurrency>CZK</BaseCurrency>\n  <QuoteType>Direct</QuoteType>\n  <Rates effectiveDate="2026-03-02">',
+      ),
+    ).toBe(true);
     expect(xml).toContain('<Rate currency="EUR" value="24.170"/>');
     expect(xml).toContain('<Rate currency="HUF" value="6.304" unitMultiplier="2"/>');
   });
 
   it("is rejected by the XSD when broken (the validator can fail)", async () => {
     const bad = renderXml(direct).toString().replace('value="24.170"', 'value="24,170"');
-    const result = await validateXML({ xml: [{ fileName: "bad.xml", contents: bad }], schema: [{ fileName: "x.xsd", contents: EXCHANGE_RATES_XSD }] });
+    const result = await validateXML({
+      xml: [{ fileName: "bad.xml", contents: bad }],
+      schema: [{ fileName: "x.xsd", contents: EXCHANGE_RATES_XSD }],
+    });
     expect(result.valid).toBe(false);
   });
 });

@@ -20,7 +20,11 @@ const BBB = testBank("BBB", { bankCurrency: "EUR", quoteType: "Indirect" });
 beforeEach(async () => {
   ctx = await tempStore();
   out = join(ctx.dir, "out");
-  storeRates(ctx.store, "AAA", [{ effectiveDate: "2026-03-02", currency: "EUR", rate: "24.170" }, { effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }, { effectiveDate: "2026-03-03", currency: "HUF", rate: "6.304", unitMultiplier: 2 }]);
+  storeRates(ctx.store, "AAA", [
+    { effectiveDate: "2026-03-02", currency: "EUR", rate: "24.170" },
+    { effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" },
+    { effectiveDate: "2026-03-03", currency: "HUF", rate: "6.304", unitMultiplier: 2 },
+  ]);
   storeRates(ctx.store, "BBB", [{ effectiveDate: "2026-03-03", currency: "USD", rate: "1.0850" }]);
 });
 afterEach(() => ctx.cleanup());
@@ -30,15 +34,29 @@ describe("publish", () => {
     const result = await publish(ctx.store, [AAA, BBB, testBank("CCC")], out);
     expect(result.rendered).toEqual(["AAA", "BBB"]);
     expect(result.empty).toEqual(["CCC"]);
-    for (const ext of ["json", "xml", "csv", "xlsx"]) expect(existsSync(join(out, "v1/Banks/AAA/DailyRates", `Latest.${ext}`))).toBe(true);
-    for (const p of ["v1/banks/AAA.json", "v1/banks.json", "v1/schemas/exchange-rates-1.0.xsd", "v1/Banks/AAA/DailyRates/Latest.csv.gz", "v1/Banks/AAA/DailyRates/Latest.json.br"]) {
+    for (const ext of ["json", "xml", "csv", "xlsx"])
+      expect(existsSync(join(out, "v1/Banks/AAA/DailyRates", `Latest.${ext}`))).toBe(true);
+    for (const p of [
+      "v1/banks/AAA.json",
+      "v1/banks.json",
+      "v1/schemas/exchange-rates-1.0.xsd",
+      "v1/Banks/AAA/DailyRates/Latest.csv.gz",
+      "v1/Banks/AAA/DailyRates/Latest.json.br",
+    ]) {
       expect(existsSync(join(out, p)), p).toBe(true);
     }
     expect(existsSync(join(out, "v1/Banks/AAA/DailyRates/Latest.xlsx.gz"))).toBe(false);
     const latest = JSON.parse(readFileSync(join(out, "v1/Banks/AAA/DailyRates/Latest.json"), "utf8"));
     expect(Object.keys(latest.rates)).toEqual(["2026-03-03"]);
     expect(latest.rates["2026-03-03"]).toEqual({ EUR: { rate: 24.18 }, HUF: { rate: 6.304, unitMultiplier: 2 } });
-    expect(JSON.parse(readFileSync(join(out, "v1/banks.json"), "utf8")).banks.map((b: { id: string; latestEffectiveDate: string }) => [b.id, b.latestEffectiveDate])).toEqual([["AAA", "2026-03-03"], ["BBB", "2026-03-03"]]);
+    expect(
+      JSON.parse(readFileSync(join(out, "v1/banks.json"), "utf8")).banks.map(
+        (b: { id: string; latestEffectiveDate: string }) => [b.id, b.latestEffectiveDate],
+      ),
+    ).toEqual([
+      ["AAA", "2026-03-03"],
+      ["BBB", "2026-03-03"],
+    ]);
   });
 
   it("records every file in the manifest with its hash, ETag and type", async () => {
@@ -46,7 +64,12 @@ describe("publish", () => {
     const { dir, manifest } = (await readCurrentGeneration(out))!;
     const entry = manifest.files[latestPath("AAA", "csv")]!;
     const bytes = await readFile(join(dir, latestPath("AAA", "csv")));
-    expect(entry).toMatchObject({ bytes: bytes.length, contentType: "text/csv; charset=utf-8", encodings: ["br", "gzip"], lastModified: "2026-03-02T13:31:00.000Z" });
+    expect(entry).toMatchObject({
+      bytes: bytes.length,
+      contentType: "text/csv; charset=utf-8",
+      encodings: ["br", "gzip"],
+      lastModified: "2026-03-02T13:31:00.000Z",
+    });
     expect(entry.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(manifest.banks.AAA).toMatchObject({ effectiveDate: "2026-03-03" });
   });
@@ -60,14 +83,23 @@ describe("publish", () => {
     const now = (await readCurrentGeneration(out))!;
     expect(now.dir).not.toBe(first.dir);
     // Carried files are hard links of the previous generation's.
-    expect(statSync(join(now.dir, latestPath("AAA", "xlsx"))).ino).toBe(statSync(join(first.dir, latestPath("AAA", "xlsx"))).ino);
+    expect(statSync(join(now.dir, latestPath("AAA", "xlsx"))).ino).toBe(
+      statSync(join(first.dir, latestPath("AAA", "xlsx"))).ino,
+    );
 
-    storeRates(ctx.store, "BBB", [{ effectiveDate: "2026-03-04", currency: "USD", rate: "1.0870" }], new Date("2026-03-04T15:00:00Z"));
+    storeRates(
+      ctx.store,
+      "BBB",
+      [{ effectiveDate: "2026-03-04", currency: "USD", rate: "1.0870" }],
+      new Date("2026-03-04T15:00:00Z"),
+    );
     const third = await publish(ctx.store, [AAA, BBB], out);
     expect(third.rendered).toEqual(["BBB"]);
     expect(third.carried).toEqual(["AAA"]);
     const latest = (await readCurrentGeneration(out))!;
-    expect(latest.manifest.files[latestPath("AAA", "json")]!.sha256).toBe(first.manifest.files[latestPath("AAA", "json")]!.sha256);
+    expect(latest.manifest.files[latestPath("AAA", "json")]!.sha256).toBe(
+      first.manifest.files[latestPath("AAA", "json")]!.sha256,
+    );
     expect(latest.manifest.banks.BBB!.effectiveDate).toBe("2026-03-04");
   });
 
@@ -85,10 +117,22 @@ describe("publish", () => {
     await publish(ctx.store, [AAA, BBB], out);
     const before = readlinkSync(join(out, "current"));
     const beforeCsv = readFileSync(join(out, "v1/Banks/AAA/DailyRates/Latest.csv"));
-    storeRates(ctx.store, "AAA", [{ effectiveDate: "2026-03-05", currency: "EUR", rate: "24.300" }], new Date("2026-03-05T13:31:00Z"));
+    storeRates(
+      ctx.store,
+      "AAA",
+      [{ effectiveDate: "2026-03-05", currency: "EUR", rate: "24.300" }],
+      new Date("2026-03-05T13:31:00Z"),
+    );
     const broken: BankAdapter = {
       ...BBB,
-      bank: new Proxy(BBB.bank, { get: (t, k) => (k === "names" ? (() => { throw new Error("renderer crashed"); })() : Reflect.get(t, k)) }),
+      bank: new Proxy(BBB.bank, {
+        get: (t, k) =>
+          k === "names"
+            ? (() => {
+                throw new Error("renderer crashed");
+              })()
+            : Reflect.get(t, k),
+      }),
     };
     await expect(publish(ctx.store, [AAA, broken], out)).rejects.toThrow("renderer crashed");
     expect(readlinkSync(join(out, "current"))).toBe(before);
@@ -113,7 +157,8 @@ describe("publish", () => {
           const csv = await readFile(join(gen.dir, latestPath("AAA", "csv")), "utf8");
           const date = Object.keys(json.rates)[0]!;
           if (!csv.includes(`,${date},`)) problems.push(`mixed: json ${date}, csv ${csv.split("\n")[1]}`);
-          if (gen.manifest.banks.AAA!.effectiveDate !== date) problems.push(`manifest ${gen.manifest.banks.AAA!.effectiveDate} vs ${date}`);
+          if (gen.manifest.banks.AAA!.effectiveDate !== date)
+            problems.push(`manifest ${gen.manifest.banks.AAA!.effectiveDate} vs ${date}`);
           reads++;
         } catch (error) {
           problems.push(String(error));
@@ -122,7 +167,12 @@ describe("publish", () => {
       }
     })();
     for (let day = 10; day < 22; day++) {
-      storeRates(ctx.store, "AAA", [{ effectiveDate: `2026-03-${day}`, currency: "EUR", rate: `24.${day}0` }], new Date(`2026-03-${day}T13:31:00Z`));
+      storeRates(
+        ctx.store,
+        "AAA",
+        [{ effectiveDate: `2026-03-${day}`, currency: "EUR", rate: `24.${day}0` }],
+        new Date(`2026-03-${day}T13:31:00Z`),
+      );
       await publish(ctx.store, [AAA], out);
     }
     stop = true;
@@ -133,7 +183,12 @@ describe("publish", () => {
 
   it("keeps the current generation and two older ones, removing the rest", async () => {
     for (let day = 10; day < 16; day++) {
-      storeRates(ctx.store, "AAA", [{ effectiveDate: `2026-03-${day}`, currency: "EUR", rate: "24.1" }], new Date(`2026-03-${day}T13:31:00Z`));
+      storeRates(
+        ctx.store,
+        "AAA",
+        [{ effectiveDate: `2026-03-${day}`, currency: "EUR", rate: "24.1" }],
+        new Date(`2026-03-${day}T13:31:00Z`),
+      );
       await publish(ctx.store, [AAA], out);
     }
     const { readdirSync } = await import("node:fs");

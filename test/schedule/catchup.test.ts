@@ -4,8 +4,20 @@ import { planFetch } from "../../src/schedule/catchup.js";
 import type { BankDescriptor } from "../../src/types.js";
 
 type Bank = Parameters<typeof planFetch>[0];
-const cnb: Bank = { timeZone: "Europe/Prague", dailyUpdateTime: "14:30:00", publicationDays: [1, 2, 3, 4, 5], maxRangeDays: 366, coverageStart: "1991-01-01" };
-const cbr: Bank = { timeZone: "Europe/Moscow", dailyUpdateTime: "15:30:00", publicationDays: [2, 3, 4, 5, 6], maxRangeDays: 365, coverageStart: "1992-07-01" };
+const cnb: Bank = {
+  timeZone: "Europe/Prague",
+  dailyUpdateTime: "14:30:00",
+  publicationDays: [1, 2, 3, 4, 5],
+  maxRangeDays: 366,
+  coverageStart: "1991-01-01",
+};
+const cbr: Bank = {
+  timeZone: "Europe/Moscow",
+  dailyUpdateTime: "15:30:00",
+  publicationDays: [2, 3, 4, 5, 6],
+  maxRangeDays: 365,
+  coverageStart: "1992-07-01",
+};
 // Prague is UTC+1 in November: 14:30 local = 13:30Z.
 const MONDAY_MORNING = new Date("2026-11-23T09:00:00Z");
 const MONDAY_AFTER_PUBLICATION = new Date("2026-11-23T14:00:00Z");
@@ -40,7 +52,15 @@ describe("planFetch (catch-up decisions)", () => {
   it("behind over a week: one range from the day after the newest to today", () => {
     const plan = planFetch(cnb, "2026-11-12", MONDAY_AFTER_PUBLICATION);
     expect(plan.action).toBe("range");
-    expect(plan.missing).toEqual(["2026-11-13", "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-23"]);
+    expect(plan.missing).toEqual([
+      "2026-11-13",
+      "2026-11-16",
+      "2026-11-17",
+      "2026-11-18",
+      "2026-11-19",
+      "2026-11-20",
+      "2026-11-23",
+    ]);
     expect(plan.ranges).toEqual([{ kind: "range", from: "2026-11-13", to: "2026-11-23" }]);
   });
 
@@ -62,7 +82,10 @@ describe("planFetch (catch-up decisions)", () => {
   it("uses the bank's own publication days", () => {
     // Tuesday-to-Saturday bank on Monday evening: Saturday is the newest expected date.
     expect(planFetch(cbr, "2026-11-21", new Date("2026-11-23T18:00:00Z")).action).toBe("none");
-    expect(planFetch(cbr, "2026-11-20", new Date("2026-11-23T18:00:00Z"))).toMatchObject({ action: "latest", missing: ["2026-11-21"] });
+    expect(planFetch(cbr, "2026-11-20", new Date("2026-11-23T18:00:00Z"))).toMatchObject({
+      action: "latest",
+      missing: ["2026-11-21"],
+    });
     const descriptorShape: Partial<BankDescriptor> = cbr;
     expect(descriptorShape.publicationDays).toHaveLength(5);
   });

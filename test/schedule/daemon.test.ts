@@ -43,7 +43,11 @@ function track(s: Scheduler): Scheduler {
 }
 
 /** A bank whose "latest" answer is produced by `answer(try number)`. */
-function scriptedBank(id: string, answer: (n: number) => RateRecord[] | Error, overrides = {}): BankAdapter & { tries: number } {
+function scriptedBank(
+  id: string,
+  answer: (n: number) => RateRecord[] | Error,
+  overrides = {},
+): BankAdapter & { tries: number } {
   const bank = testBank(id, { timeZone: "Europe/Prague", dailyUpdateTime: "14:30:00", ...overrides });
   const adapter = {
     ...bank,
@@ -53,7 +57,17 @@ function scriptedBank(id: string, answer: (n: number) => RateRecord[] | Error, o
       const result = answer(n);
       if (result instanceof Error) throw result;
       const at = new Date();
-      return [{ url: `https://${id.toLowerCase()}.example/latest`, method: "GET" as const, status: 200, contentType: "application/json", body: Buffer.from(JSON.stringify(result)), startedAt: at, finishedAt: at }];
+      return [
+        {
+          url: `https://${id.toLowerCase()}.example/latest`,
+          method: "GET" as const,
+          status: 200,
+          contentType: "application/json",
+          body: Buffer.from(JSON.stringify(result)),
+          startedAt: at,
+          finishedAt: at,
+        },
+      ];
     },
     parse: (body: Uint8Array) => JSON.parse(Buffer.from(body).toString()) as RateRecord[],
   };
@@ -70,24 +84,59 @@ describe("scheduler runs", () => {
     const t = await setup();
     const bank = scriptedBank("AAA", (n) => (n < 3 ? usd("2026-11-20") : usd("2026-11-23", "20.6")));
     const published: string[][] = [];
-    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async (ids) => published.push(ids) }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir: join(t.dir, "out"),
+        log,
+        http: fakeHttp(),
+        now: clock(AT_RUN),
+        poll: FAST,
+        cron: false,
+        publish: async (ids) => published.push(ids),
+      }),
+    );
     const outcome = await s.runNow("AAA", "schedule");
     expect(outcome).toMatchObject({ state: "ok", tries: 3, newest: "2026-11-23", inserted: 2 });
     expect(published).toEqual([["AAA"], ["AAA"]]); // once for 11-20 (new), once for 11-23
-    const row = t.store.sqlite.prepare("select state, message from bank_runs where bank_id = 'AAA'").get() as { state: string; message: string };
+    const row = t.store.sqlite.prepare("select state, message from bank_runs where bank_id = 'AAA'").get() as {
+      state: string;
+      message: string;
+    };
     expect(row).toEqual({ state: "ok", message: "2026-11-23 stored (2 added, 0 revised)" });
   });
 
   it("gives up at the end of the polling window and records why", async () => {
     const t = await setup();
     const bank = scriptedBank("AAA", () => usd("2026-11-20"));
-    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async () => undefined }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir: join(t.dir, "out"),
+        log,
+        http: fakeHttp(),
+        now: clock(AT_RUN),
+        poll: FAST,
+        cron: false,
+        publish: async () => undefined,
+      }),
+    );
     const outcome = await s.runNow("AAA", "schedule");
     expect(outcome.state).toBe("gave-up");
     expect(outcome.tries).toBeGreaterThanOrEqual(5);
-    expect(outcome.message).toMatch(/^2026-11-23 not published yet \(newest 2026-11-20\); gave up after \d+ tries \(polling window until 2026-11-23 14:30 local\); next run 2026-11-24 14:30 local$/);
+    expect(outcome.message).toMatch(
+      /^2026-11-23 not published yet \(newest 2026-11-20\); gave up after \d+ tries \(polling window until 2026-11-23 14:30 local\); next run 2026-11-24 14:30 local$/,
+    );
     const [status] = await bankStatuses(t.store, [bank], { now: new Date("2026-11-23T14:00:00Z"), poll: FAST });
-    expect(status).toMatchObject({ state: "stale", stale: true, newestDate: "2026-11-20", expectedDate: "2026-11-23", nextRunAt: "2026-11-24T13:30:00.000Z" });
+    expect(status).toMatchObject({
+      state: "stale",
+      stale: true,
+      newestDate: "2026-11-20",
+      expectedDate: "2026-11-23",
+      nextRunAt: "2026-11-24T13:30:00.000Z",
+    });
     expect(status!.summary).toContain("gave up");
   });
 
@@ -96,7 +145,19 @@ describe("scheduler runs", () => {
     storeRates(t.store, "AAA", usd("2026-11-20"));
     const bank = scriptedBank("AAA", () => usd("2026-11-23"));
     const early = clock("2026-11-23T13:29:59.950Z");
-    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: early, poll: FAST, cron: false, publish: async () => undefined }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir: join(t.dir, "out"),
+        log,
+        http: fakeHttp(),
+        now: early,
+        poll: FAST,
+        cron: false,
+        publish: async () => undefined,
+      }),
+    );
     expect(await s.runNow("AAA", "catch-up")).toMatchObject({ state: "ok", expected: "2026-11-20", tries: 0 }); // by its clock, up to date
     const outcome = await s.runNow("AAA", "schedule", { slotAt: new Date("2026-11-23T13:30:00Z") });
     expect(outcome).toMatchObject({ state: "ok", expected: "2026-11-23", newest: "2026-11-23", tries: 1 });
@@ -107,7 +168,18 @@ describe("scheduler runs", () => {
     storeRates(t.store, "AAA", usd("2026-11-23"));
     const bank = scriptedBank("AAA", () => usd("2026-11-23"));
     const outDir = join(t.dir, "out");
-    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir, log, http: fakeHttp(), now: clock("2026-11-23T15:00:00Z"), poll: FAST, cron: false }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir,
+        log,
+        http: fakeHttp(),
+        now: clock("2026-11-23T15:00:00Z"),
+        poll: FAST,
+        cron: false,
+      }),
+    );
     await s.start();
     await s.catchUp();
     expect((await readCurrentGeneration(outDir))!.manifest.banks.AAA!.effectiveDate).toBe("2026-11-23");
@@ -117,7 +189,19 @@ describe("scheduler runs", () => {
   it("never overlaps two runs of one bank", async () => {
     const t = await setup();
     const bank = scriptedBank("AAA", (n) => (n < 3 ? usd("2026-11-20") : usd("2026-11-23")));
-    const s = track(createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: FAST, cron: false, publish: async () => undefined }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir: join(t.dir, "out"),
+        log,
+        http: fakeHttp(),
+        now: clock(AT_RUN),
+        poll: FAST,
+        cron: false,
+        publish: async () => undefined,
+      }),
+    );
     const first = s.runNow("AAA", "schedule");
     const second = await s.runNow("AAA", "manual");
     expect(second.state).toBe("skipped");
@@ -129,7 +213,17 @@ describe("scheduler runs", () => {
   it("stop() ends a run that is waiting to poll at once", async () => {
     const t = await setup();
     const bank = scriptedBank("AAA", () => usd("2026-11-20"));
-    const s = createScheduler({ store: t.store, adapters: [bank], outDir: join(t.dir, "out"), log, http: fakeHttp(), now: clock(AT_RUN), poll: { initialDelayMs: 60_000, maxDelayMs: 60_000, windowMs: 3_600_000 }, cron: false, publish: async () => undefined });
+    const s = createScheduler({
+      store: t.store,
+      adapters: [bank],
+      outDir: join(t.dir, "out"),
+      log,
+      http: fakeHttp(),
+      now: clock(AT_RUN),
+      poll: { initialDelayMs: 60_000, maxDelayMs: 60_000, windowMs: 3_600_000 },
+      cron: false,
+      publish: async () => undefined,
+    });
     const run = s.runNow("AAA", "schedule");
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
@@ -142,14 +236,32 @@ describe("scheduler runs", () => {
     const t = await setup();
     const behind = scriptedBank("AAA", () => usd("2026-11-23"));
     const current = scriptedBank("BBB", () => usd("2026-11-23"));
-    const needsKey = scriptedBank("CCC", () => usd("2026-11-23"), { credential: { env: "EXRATES_CCC_API_KEY", description: "an API key from ccc.example" } });
+    const needsKey = scriptedBank("CCC", () => usd("2026-11-23"), {
+      credential: { env: "EXRATES_CCC_API_KEY", description: "an API key from ccc.example" },
+    });
     const historical = scriptedBank("DDD", () => usd("2026-11-23"), { historicalOnly: true });
-    const s = track(createScheduler({ store: t.store, adapters: [behind, current, needsKey, historical], outDir: join(t.dir, "out"), log, http: fakeHttp(), env: {}, now: clock("2026-11-23T15:00:00Z"), poll: FAST, cron: false, publish: async () => undefined }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [behind, current, needsKey, historical],
+        outDir: join(t.dir, "out"),
+        log,
+        http: fakeHttp(),
+        env: {},
+        now: clock("2026-11-23T15:00:00Z"),
+        poll: FAST,
+        cron: false,
+        publish: async () => undefined,
+      }),
+    );
     await s.runNow("BBB", "manual"); // BBB is already up to date
     const triesBefore = current.tries;
     await s.start();
     const outcomes = await s.catchUp();
-    expect(outcomes.map((o) => [o.bankId, o.state])).toEqual([["AAA", "ok"], ["BBB", "ok"]]);
+    expect(outcomes.map((o) => [o.bankId, o.state])).toEqual([
+      ["AAA", "ok"],
+      ["BBB", "ok"],
+    ]);
     expect(current.tries).toBe(triesBefore);
     expect(needsKey.tries + historical.tries).toBe(0);
     const statuses = await s.status();
@@ -172,14 +284,32 @@ describe.skipIf(!haveMirror)("isolation with the reference adapters", () => {
       const host = new URL(req.url).host;
       if (host === "data-api.ecb.europa.eu") return { contentType: "text/csv", body: ecbCsv };
       if (host === "api.cnb.cz") throw new HttpError(`${req.url}: HTTP 500 after 5 tries`, 500);
-      return { contentType: "text/html", body: "<!DOCTYPE html><html><body>Service temporarily unavailable</body></html>" };
+      return {
+        contentType: "text/html",
+        body: "<!DOCTYPE html><html><body>Service temporarily unavailable</body></html>",
+      };
     });
     const outDir = join(t.dir, "out");
     // Thursday 2026-03-19 after 16:00 in Frankfurt: ECB's newest recorded date is 03-18, so it is one behind.
-    const s = track(createScheduler({ store: t.store, adapters, outDir, log, http, now: clock("2026-03-18T16:00:00Z"), poll: FAST, cron: false }));
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters,
+        outDir,
+        log,
+        http,
+        now: clock("2026-03-18T16:00:00Z"),
+        poll: FAST,
+        cron: false,
+      }),
+    );
     await s.start();
     const outcomes = await s.catchUp();
-    expect(Object.fromEntries(outcomes.map((o) => [o.bankId, o.state]))).toEqual({ CBR: "failed", CNB: "failed", ECB: "ok" });
+    expect(Object.fromEntries(outcomes.map((o) => [o.bankId, o.state]))).toEqual({
+      CBR: "failed",
+      CNB: "failed",
+      ECB: "ok",
+    });
     const statuses = Object.fromEntries((await s.status()).map((x) => [x.id, x]));
     expect(statuses.ECB).toMatchObject({ state: "ok", newestDate: "2026-03-18", lastError: null });
     expect(statuses.CNB).toMatchObject({ state: "failing", newestDate: null });

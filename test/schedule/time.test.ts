@@ -16,7 +16,11 @@ import {
 
 const WEEKDAYS = [1, 2, 3, 4, 5] as ScheduleSpec["publicationDays"];
 const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7] as ScheduleSpec["publicationDays"];
-const spec = (timeZone: string, dailyUpdateTime: string, publicationDays = WEEKDAYS): ScheduleSpec => ({ timeZone, dailyUpdateTime, publicationDays });
+const spec = (timeZone: string, dailyUpdateTime: string, publicationDays = WEEKDAYS): ScheduleSpec => ({
+  timeZone,
+  dailyUpdateTime,
+  publicationDays,
+});
 const iso = (d: Date) => d.toISOString();
 const at = (s: string) => new Date(s);
 
@@ -70,12 +74,36 @@ describe("nextRun / previousRun across daylight-saving changes", () => {
   });
 
   it.each([
-    ["Europe/Prague", "2026-03-28T12:00:00Z", ["2026-03-29T01:30:00.000Z", "2026-03-30T00:30:00.000Z", "2026-03-31T00:30:00.000Z"]],
-    ["Europe/Prague", "2026-10-24T12:00:00Z", ["2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z", "2026-10-27T01:30:00.000Z"]],
-    ["America/Toronto", "2026-03-07T12:00:00Z", ["2026-03-08T07:30:00.000Z", "2026-03-09T06:30:00.000Z", "2026-03-10T06:30:00.000Z"]],
-    ["America/Toronto", "2026-10-31T12:00:00Z", ["2026-11-01T07:30:00.000Z", "2026-11-02T07:30:00.000Z", "2026-11-03T07:30:00.000Z"]],
-    ["Australia/Sydney", "2026-10-03T00:00:00Z", ["2026-10-03T16:30:00.000Z", "2026-10-04T15:30:00.000Z", "2026-10-05T15:30:00.000Z"]],
-    ["Australia/Sydney", "2026-04-04T00:00:00Z", ["2026-04-04T15:30:00.000Z", "2026-04-05T16:30:00.000Z", "2026-04-06T16:30:00.000Z"]],
+    [
+      "Europe/Prague",
+      "2026-03-28T12:00:00Z",
+      ["2026-03-29T01:30:00.000Z", "2026-03-30T00:30:00.000Z", "2026-03-31T00:30:00.000Z"],
+    ],
+    [
+      "Europe/Prague",
+      "2026-10-24T12:00:00Z",
+      ["2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z", "2026-10-27T01:30:00.000Z"],
+    ],
+    [
+      "America/Toronto",
+      "2026-03-07T12:00:00Z",
+      ["2026-03-08T07:30:00.000Z", "2026-03-09T06:30:00.000Z", "2026-03-10T06:30:00.000Z"],
+    ],
+    [
+      "America/Toronto",
+      "2026-10-31T12:00:00Z",
+      ["2026-11-01T07:30:00.000Z", "2026-11-02T07:30:00.000Z", "2026-11-03T07:30:00.000Z"],
+    ],
+    [
+      "Australia/Sydney",
+      "2026-10-03T00:00:00Z",
+      ["2026-10-03T16:30:00.000Z", "2026-10-04T15:30:00.000Z", "2026-10-05T15:30:00.000Z"],
+    ],
+    [
+      "Australia/Sydney",
+      "2026-04-04T00:00:00Z",
+      ["2026-04-04T15:30:00.000Z", "2026-04-05T16:30:00.000Z", "2026-04-06T16:30:00.000Z"],
+    ],
   ])("a daily 02:30 run in %s runs exactly once per day around the change from %s", (zone, from, expected) => {
     const runs = nextRuns(spec(zone, "02:30:00", EVERY_DAY), at(from), 3);
     expect(runs.map((r) => iso(r.at))).toEqual(expected);
@@ -89,7 +117,10 @@ describe("nextRun / previousRun across daylight-saving changes", () => {
     expect(expectedNewestDate(cbr, monday)).toBe("2026-11-21"); // Saturday
     expect(nextRun(cbr, monday).date).toBe("2026-11-24");
     expect(expectedNewestDate(sundayToThursday, at("2026-11-21T12:00:00Z"))).toBe("2026-11-19"); // Thursday
-    expect(nextRun(sundayToThursday, at("2026-11-21T12:00:00Z"))).toEqual({ date: "2026-11-22", at: at("2026-11-22T13:30:00Z") });
+    expect(nextRun(sundayToThursday, at("2026-11-21T12:00:00Z"))).toEqual({
+      date: "2026-11-22",
+      at: at("2026-11-22T13:30:00Z"),
+    });
     const ecb = spec("Europe/Berlin", "16:00:00");
     expect(expectedNewestDate(ecb, at("2026-11-23T14:59:59Z"))).toBe("2026-11-20");
     expect(expectedNewestDate(ecb, at("2026-11-23T15:00:00Z"))).toBe("2026-11-23");

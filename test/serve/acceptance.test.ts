@@ -30,9 +30,24 @@ async function fetchAll(accessToken: string) {
 
   const cases: Array<[string, string, (body: Buffer) => void]> = [
     ["Latest", "application/json; charset=utf-8", (b) => expect(JSON.parse(b.toString()).bankId).toBe("CNB")],
-    ["Latest.json", "application/json; charset=utf-8", (b) => expect(JSON.parse(b.toString()).rates["2026-04-02"].USD.rate).toBe(20.611)],
-    ["Latest.xml", "application/xml; charset=utf-8", (b) => expect(b.toString()).toContain('<Rates effectiveDate="2026-04-02">')],
-    ["Latest.csv", "text/csv; charset=utf-8", (b) => expect(b.toString()).toMatch(/^BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\nCNB,USD,CZK,2026-04-02,20.611,1\n$/)],
+    [
+      "Latest.json",
+      "application/json; charset=utf-8",
+      (b) => expect(JSON.parse(b.toString()).rates["2026-04-02"].USD.rate).toBe(20.611),
+    ],
+    [
+      "Latest.xml",
+      "application/xml; charset=utf-8",
+      (b) => expect(b.toString()).toContain('<Rates effectiveDate="2026-04-02">'),
+    ],
+    [
+      "Latest.csv",
+      "text/csv; charset=utf-8",
+      (b) =>
+        expect(b.toString()).toMatch(
+          /^BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\nCNB,USD,CZK,2026-04-02,20.611,1\n$/,
+        ),
+    ],
     ["Latest.xlsx", XLSX, (b) => expect(b.subarray(0, 4).toString("latin1")).toBe("PK\x03\x04")],
   ];
   for (const [path, type, check] of cases) {
@@ -41,11 +56,18 @@ async function fetchAll(accessToken: string) {
     expect(res.headers.get("content-type")).toBe(type);
     check(Buffer.from(await res.arrayBuffer()));
   }
-  for (const [format, type] of [["json", "application/json; charset=utf-8"], ["xml", "application/xml; charset=utf-8"], ["csv", "text/csv; charset=utf-8"], ["xlsx", XLSX]] as const) {
+  for (const [format, type] of [
+    ["json", "application/json; charset=utf-8"],
+    ["xml", "application/xml; charset=utf-8"],
+    ["csv", "text/csv; charset=utf-8"],
+    ["xlsx", XLSX],
+  ] as const) {
     const byQuery = await fetch(`${h.url}/v1/Banks/CNB/DailyRates/Latest?format=${format}`, { headers: auth });
     expect(byQuery.status).toBe(200);
     expect(byQuery.headers.get("content-type")).toBe(type);
-    const byAccept = await fetch(`${h.url}/v1/Banks/CNB/DailyRates/Latest`, { headers: { ...auth, accept: type.split(";")[0]! } });
+    const byAccept = await fetch(`${h.url}/v1/Banks/CNB/DailyRates/Latest`, {
+      headers: { ...auth, accept: type.split(";")[0]! },
+    });
     expect(byAccept.status).toBe(200);
     expect(byAccept.headers.get("content-type")).toBe(type);
   }
@@ -86,6 +108,9 @@ describe("openid-client v6 against the embedded SSO", () => {
 
   it("rejects a wrong secret with Keycloak's error, which openid-client surfaces", async () => {
     const config = await discover(h.client.id, "wrong", "basic");
-    await expect(client.clientCredentialsGrant(config, { scope: h.config.scope })).rejects.toMatchObject({ error: "unauthorized_client", status: 401 });
+    await expect(client.clientCredentialsGrant(config, { scope: h.config.scope })).rejects.toMatchObject({
+      error: "unauthorized_client",
+      status: 401,
+    });
   });
 });

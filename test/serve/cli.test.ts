@@ -39,7 +39,14 @@ describe("exrates clients", () => {
   });
 
   it("refuses bad input with one line and exit 1", () => {
-    for (const args of [["clients", "create", "erp-prod"], ["clients", "create", "bad name"], ["clients", "reset-secret", "nobody"], ["clients", "disable", "nobody"], ["clients", "delete", "nobody"], ["clients", "create", "x", "--scope", "a\"b"]]) {
+    for (const args of [
+      ["clients", "create", "erp-prod"],
+      ["clients", "create", "bad name"],
+      ["clients", "reset-secret", "nobody"],
+      ["clients", "disable", "nobody"],
+      ["clients", "delete", "nobody"],
+      ["clients", "create", "x", "--scope", 'a"b'],
+    ]) {
       const r = exrates(args, env);
       expect(r.status, args.join(" ")).toBe(1);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -57,27 +64,40 @@ describe("exrates clients", () => {
 describe("exrates serve", () => {
   it("serves with tokens from the CLI's clients; a CLI reset ends old tokens; SIGTERM exits 0", async () => {
     publishGeneration(env.EXRATES_OUT_DIR!, "g1", [{ id: "CNB", date: "2026-04-02" }]);
-    const created = JSON.parse(exrates(["clients", "create", "live", "--json"], env).stdout) as { client_id: string; client_secret: string };
+    const created = JSON.parse(exrates(["clients", "create", "live", "--json"], env).stdout) as {
+      client_id: string;
+      client_secret: string;
+    };
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [CLI, "serve"], { env: { ...process.env, ...env, EXRATES_PORT: String(port), LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "serve"], {
+      env: { ...process.env, ...env, EXRATES_PORT: String(port), LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     try {
       const base = `http://127.0.0.1:${port}`;
       for (let i = 0; ; i++) {
-        const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
         if (i > 100) throw new Error(`server did not start: ${stderr}`);
         await new Promise((r) => setTimeout(r, 100));
       }
       const tokenResponse = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString("base64")}` },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${created.client_id}:${created.client_secret}`).toString("base64")}`,
+        },
         body: "grant_type=client_credentials&scope=exchange-rates",
       });
       expect(tokenResponse.status).toBe(200);
       const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-      const get = () => fetch(`${base}/v1/Banks/CNB/DailyRates/Latest.csv`, { headers: { authorization: `Bearer ${token}` } });
+      const get = () =>
+        fetch(`${base}/v1/Banks/CNB/DailyRates/Latest.csv`, { headers: { authorization: `Bearer ${token}` } });
       expect((await get()).status).toBe(200);
       expect(exrates(["clients", "reset-secret", "live"], env).status).toBe(0);
       await new Promise((r) => setTimeout(r, 700));

@@ -27,15 +27,27 @@ afterAll(async () => h.close());
 
 async function get(path: string, headers: Record<string, string> = {}, method = "GET") {
   // fetch asks for gzip by default; these checks are about the identity representation.
-  const res = await fetch(`${h.url}${path}`, { method, headers: { "accept-encoding": "identity", ...auth, ...headers } });
+  const res = await fetch(`${h.url}${path}`, {
+    method,
+    headers: { "accept-encoding": "identity", ...auth, ...headers },
+  });
   const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, body, json: () => JSON.parse(body.toString()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body,
+    json: () => JSON.parse(body.toString()) as Record<string, unknown>,
+  };
 }
 
 describe("negotiation (unit)", () => {
   it("parses q-values and wildcards", () => {
     const ranges = parseAccept("text/*;q=0.3, application/xml;q=0.9, */*;q=0.1, bad, application/json;q=2")!;
-    expect(ranges.map((r) => `${r.type}/${r.subtype}:${r.q}`)).toEqual(["text/*:0.3", "application/xml:0.9", "*/*:0.1"]);
+    expect(ranges.map((r) => `${r.type}/${r.subtype}:${r.q}`)).toEqual([
+      "text/*:0.3",
+      "application/xml:0.9",
+      "*/*:0.1",
+    ]);
     expect(qualityOf(ranges, "text/csv")).toBe(0.3);
     expect(qualityOf(ranges, "application/json")).toBe(0.1);
     expect(pickByAccept("text/csv;q=0.5, application/xml;q=0.6", ["json", "xml", "csv", "xlsx"])).toBe("xml");
@@ -44,7 +56,10 @@ describe("negotiation (unit)", () => {
     expect(pickByAccept("image/png", ["json", "xml", "csv", "xlsx"])).toBeNull();
     expect(pickByAccept("*/*;q=0", ["json"])).toBeNull();
     expect(negotiate("xml", ["xml"], "text/csv", ["json", "xml", "csv", "xlsx"])).toEqual({ ok: true, format: "xml" });
-    expect(negotiate("xml", ["csv"], undefined, ["json", "xml", "csv", "xlsx"])).toMatchObject({ ok: false, status: 400 });
+    expect(negotiate("xml", ["csv"], undefined, ["json", "xml", "csv", "xlsx"])).toMatchObject({
+      ok: false,
+      status: 400,
+    });
   });
 
   it("chooses br, then gzip, by Accept-Encoding", () => {
@@ -108,13 +123,22 @@ describe("negotiation matrix (HTTP)", () => {
         expect(problem).toMatchObject({ type: "about:blank", status });
         expect(typeof problem.title).toBe("string");
         expect(typeof problem.detail).toBe("string");
-        if (status === 406) expect(problem.supported).toEqual(path.startsWith("/v1/banks/") ? ["application/json"] : ["application/json", "application/xml", "text/csv", XLSX]);
+        if (status === 406)
+          expect(problem.supported).toEqual(
+            path.startsWith("/v1/banks/")
+              ? ["application/json"]
+              : ["application/json", "application/xml", "text/csv", XLSX],
+          );
       }
     });
   }
 
   it("fixed segments and bank ids are case-insensitive; responses are canonical", async () => {
-    for (const path of ["/V1/BANKS/cnb/dailyrates/latest.csv", "/v1/banks/Cnb/DailyRates/LATEST.csv", "/v1/Banks/cnb/DAILYRATES/Latest?format=csv"]) {
+    for (const path of [
+      "/V1/BANKS/cnb/dailyrates/latest.csv",
+      "/v1/banks/Cnb/DailyRates/LATEST.csv",
+      "/v1/Banks/cnb/DAILYRATES/Latest?format=csv",
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
       expect(r.body.toString()).toContain("CNB,USD,CZK");
@@ -124,7 +148,18 @@ describe("negotiation matrix (HTTP)", () => {
   });
 
   it("unknown banks and paths: 404 problem+json", async () => {
-    for (const path of ["/v1/banks/XXX", "/v1/Banks/XXX/DailyRates/Latest", "/v1/Banks/CNB/DailyRates/Oldest", "/v1/Banks/CNB/DailyRates", "/v1/banks/C", "/v1/banks/TOOLONGBANKID", "/v2/banks/CNB", "/", "/v1", "/v1/banks/CNB/"]) {
+    for (const path of [
+      "/v1/banks/XXX",
+      "/v1/Banks/XXX/DailyRates/Latest",
+      "/v1/Banks/CNB/DailyRates/Oldest",
+      "/v1/Banks/CNB/DailyRates",
+      "/v1/banks/C",
+      "/v1/banks/TOOLONGBANKID",
+      "/v2/banks/CNB",
+      "/",
+      "/v1",
+      "/v1/banks/CNB/",
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get("content-type")).toBe("application/problem+json");
@@ -134,7 +169,9 @@ describe("negotiation matrix (HTTP)", () => {
   it("no JSON/XML Content-Disposition; the xlsx one is named too", async () => {
     expect((await get(`${LATEST}.json`)).headers.get("content-disposition")).toBeNull();
     expect((await get(`${LATEST}.xml`)).headers.get("content-disposition")).toBeNull();
-    expect((await get(`/v1/Banks/ECB/DailyRates/Latest.xlsx`)).headers.get("content-disposition")).toBe('attachment; filename="ECB-2026-04-01.xlsx"');
+    expect((await get(`/v1/Banks/ECB/DailyRates/Latest.xlsx`)).headers.get("content-disposition")).toBe(
+      'attachment; filename="ECB-2026-04-01.xlsx"',
+    );
   });
 });
 
@@ -160,7 +197,9 @@ describe("conditional requests, HEAD, compression", () => {
     expect((await get(`${LATEST}.xml`, { "if-modified-since": "Wed, 01 Apr 2026 00:00:00 GMT" })).status).toBe(200);
     expect((await get(`${LATEST}.xml`, { "if-modified-since": "garbage" })).status).toBe(200);
     // If-None-Match wins over If-Modified-Since.
-    expect((await get(`${LATEST}.xml`, { "if-none-match": '"other"', "if-modified-since": lastModified })).status).toBe(200);
+    expect((await get(`${LATEST}.xml`, { "if-none-match": '"other"', "if-modified-since": lastModified })).status).toBe(
+      200,
+    );
     // A 304 still needs the token.
     const res = await fetch(`${h.url}${LATEST}.xml`, { headers: { "if-none-match": etag } });
     expect(res.status).toBe(401);
@@ -172,7 +211,15 @@ describe("conditional requests, HEAD, compression", () => {
       const hd = await get(path, {}, "HEAD");
       expect(hd.status).toBe(200);
       expect(hd.body.length).toBe(0);
-      for (const name of ["content-type", "content-length", "etag", "last-modified", "vary", "cache-control", "content-disposition"]) {
+      for (const name of [
+        "content-type",
+        "content-length",
+        "etag",
+        "last-modified",
+        "vary",
+        "cache-control",
+        "content-disposition",
+      ]) {
         expect(hd.headers.get(name), name).toBe(g.headers.get(name));
       }
     }
@@ -193,11 +240,19 @@ describe("conditional requests, HEAD, compression", () => {
       const { request } = await import("node:http");
       const target = new URL(h.url);
       return new Promise<Buffer>((resolve, reject) => {
-        request({ host: target.hostname, port: target.port, path: `${LATEST}.csv`, headers: { ...auth, "accept-encoding": encoding } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve(Buffer.concat(chunks)));
-        })
+        request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: `${LATEST}.csv`,
+            headers: { ...auth, "accept-encoding": encoding },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve(Buffer.concat(chunks)));
+          },
+        )
           .on("error", reject)
           .end();
       });
@@ -207,7 +262,11 @@ describe("conditional requests, HEAD, compression", () => {
     expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
     expect(br.headers.vary).toBe("Accept, Accept-Encoding");
     // Every encoding's tag validates the representation.
-    const again = await rawRequest(h.url, `GET ${LATEST}.csv`, { ...auth, "accept-encoding": "br", "if-none-match": gz.headers.etag! });
+    const again = await rawRequest(h.url, `GET ${LATEST}.csv`, {
+      ...auth,
+      "accept-encoding": "br",
+      "if-none-match": gz.headers.etag!,
+    });
     expect(again.status).toBe(304);
     expect(again.headers.etag).toBe(br.headers.etag);
     // xlsx has no compressed siblings.
@@ -230,13 +289,27 @@ describe("methods, public endpoints, readiness", () => {
 
   it("healthz, readyz, XSD, discovery, JWKS, OpenAPI", async () => {
     expect(await (await fetch(`${h.url}/healthz`)).json()).toEqual({ status: "ok" });
-    expect(await (await fetch(`${h.url}/readyz`)).json()).toMatchObject({ status: "ready", generation: "20260402T123100000Z-1" });
+    expect(await (await fetch(`${h.url}/readyz`)).json()).toMatchObject({
+      status: "ready",
+      generation: "20260402T123100000Z-1",
+    });
     const xsd = await fetch(`${h.url}/v1/schemas/exchange-rates-1.0.xsd`);
     expect(xsd.status).toBe(200);
     expect(xsd.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     expect(await xsd.text()).toContain("xs:schema");
-    const discovery = (await (await fetch(`${h.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
-    for (const field of ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported"]) {
+    const discovery = (await (await fetch(`${h.issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
+    for (const field of [
+      "issuer",
+      "authorization_endpoint",
+      "token_endpoint",
+      "jwks_uri",
+      "response_types_supported",
+      "subject_types_supported",
+      "id_token_signing_alg_values_supported",
+    ]) {
       expect(discovery[field], field).toBeDefined();
     }
     const openapi = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as Record<string, unknown>;
@@ -245,7 +318,9 @@ describe("methods, public endpoints, readiness", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(openapi.openapi).toBe("3.1.0");
-    expect(Object.keys(openapi.paths as object)).toEqual(expect.arrayContaining(["/v1/banks/{bankId}", "/v1/Banks/{bankId}/DailyRates/Latest"]));
+    expect(Object.keys(openapi.paths as object)).toEqual(
+      expect.arrayContaining(["/v1/banks/{bankId}", "/v1/Banks/{bankId}/DailyRates/Latest"]),
+    );
   });
 
   it("before the first publish: readyz 503, API 503, healthz 200; the tree appears without restart", async () => {
@@ -260,7 +335,9 @@ describe("methods, public endpoints, readiness", () => {
       publishGeneration(empty.config.outDir, "g1", [{ id: "CNB", date: "2026-04-02" }]);
       await empty.server.refresh();
       expect((await fetch(`${empty.url}/readyz`)).status).toBe(200);
-      expect((await fetch(`${empty.url}${LATEST}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${empty.url}${LATEST}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+        200,
+      );
     } finally {
       await empty.close();
     }
@@ -274,7 +351,15 @@ describe("generations", () => {
       const headers = { authorization: `Bearer ${await g.token()}` };
       const read = async (path: string) => (await fetch(`${g.url}${path}`, { headers })).text();
       expect(await read(`${LATEST}.csv`)).toContain("20.611");
-      publishGeneration(g.config.outDir, "g2", [{ id: "CNB", date: "2026-04-03", rate: "21.000" }, { id: "NBP", date: "2026-04-03" }], "2026-04-03T12:00:00.000Z");
+      publishGeneration(
+        g.config.outDir,
+        "g2",
+        [
+          { id: "CNB", date: "2026-04-03", rate: "21.000" },
+          { id: "NBP", date: "2026-04-03" },
+        ],
+        "2026-04-03T12:00:00.000Z",
+      );
       await new Promise((r) => setTimeout(r, 200));
       expect(g.server.tree()?.generation).toBe("g2");
       expect(await read(`${LATEST}.csv`)).toContain("CNB,USD,CZK,2026-04-03,21.000,1");
@@ -339,7 +424,9 @@ function rawSocket(url: string, request: string): Promise<number> {
       }
     });
     socket.on("error", reject);
-    socket.on("close", () => resolve(/^HTTP\/1\.1 (\d{3})/.exec(data) ? Number(/^HTTP\/1\.1 (\d{3})/.exec(data)![1]) : 0));
+    socket.on("close", () =>
+      resolve(/^HTTP\/1\.1 (\d{3})/.exec(data) ? Number(/^HTTP\/1\.1 (\d{3})/.exec(data)![1]) : 0),
+    );
   });
 }
 
@@ -374,7 +461,8 @@ describe("path tricks", () => {
 
   it("raw bytes an HTTP client would not send: backslash, NUL, absolute-form, huge headers", async () => {
     const token = auth.authorization!;
-    const req = (target: string, extra = "") => `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\n${extra}Connection: close\r\n\r\n`;
+    const req = (target: string, extra = "") =>
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\n${extra}Connection: close\r\n\r\n`;
     expect(await rawSocket(h.url, req("/v1/banks\\..\\..\\manifest.json"))).toBe(400);
     expect(await rawSocket(h.url, req("/v1/banks/CNB\\"))).toBe(400);
     expect(await rawSocket(h.url, req("/v1/banks/CNB\u0000.json"))).toBe(400);

@@ -34,19 +34,44 @@ export function bankFiles(id: string, date: string, rate = "20.611"): FileSpec[]
   const bank = `{"id":"${id}","name":[{"languageCode":"en","name":"Bank ${id}","abbreviatedName":"${id}"}],"dailyUpdateTime":"14:30:00","bankCurrency":"CZK","countryCode":["CZ"],"region":["Europe"],"timeZone":{"windowsTimeZoneId":"Central Europe Standard Time","ianaTimeZoneName":"Europe/Prague"},"supportedFrequencies":["Daily"],"website":"https://www.cnb.cz/"}\n`;
   return [
     { path: `v1/banks/${id}.json`, body: bank, contentType: "application/json; charset=utf-8", compress: true },
-    { path: `v1/Banks/${id}/DailyRates/Latest.json`, body: json, contentType: "application/json; charset=utf-8", compress: true },
-    { path: `v1/Banks/${id}/DailyRates/Latest.xml`, body: xml, contentType: "application/xml; charset=utf-8", compress: true },
+    {
+      path: `v1/Banks/${id}/DailyRates/Latest.json`,
+      body: json,
+      contentType: "application/json; charset=utf-8",
+      compress: true,
+    },
+    {
+      path: `v1/Banks/${id}/DailyRates/Latest.xml`,
+      body: xml,
+      contentType: "application/xml; charset=utf-8",
+      compress: true,
+    },
     { path: `v1/Banks/${id}/DailyRates/Latest.csv`, body: csv, contentType: "text/csv; charset=utf-8", compress: true },
     { path: `v1/Banks/${id}/DailyRates/Latest.xlsx`, body: xlsx, contentType: XLSX, compress: false },
   ];
 }
 
 /** Writes one generation and points `current` at it (atomically, like the publisher). */
-export function publishGeneration(outDir: string, generation: string, banks: Array<{ id: string; date: string; rate?: string }>, lastModified = "2026-04-02T12:31:00.000Z"): void {
+export function publishGeneration(
+  outDir: string,
+  generation: string,
+  banks: Array<{ id: string; date: string; rate?: string }>,
+  lastModified = "2026-04-02T12:31:00.000Z",
+): void {
   const genDir = join(outDir, ".generations", generation);
   const files: FileSpec[] = [
-    { path: "v1/banks.json", body: JSON.stringify(banks.map((b) => ({ id: b.id, latest: b.date }))), contentType: "application/json; charset=utf-8", compress: true },
-    { path: "v1/schemas/exchange-rates-1.0.xsd", body: '<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>\n', contentType: "application/xml; charset=utf-8", compress: true },
+    {
+      path: "v1/banks.json",
+      body: JSON.stringify(banks.map((b) => ({ id: b.id, latest: b.date }))),
+      contentType: "application/json; charset=utf-8",
+      compress: true,
+    },
+    {
+      path: "v1/schemas/exchange-rates-1.0.xsd",
+      body: '<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>\n',
+      contentType: "application/xml; charset=utf-8",
+      compress: true,
+    },
     ...banks.flatMap((b) => bankFiles(b.id, b.date, b.rate)),
   ];
   const manifest: Record<string, unknown> = { generation, publishedAt: new Date().toISOString(), files: {}, banks: {} };
@@ -62,9 +87,17 @@ export function publishGeneration(outDir: string, generation: string, banks: Arr
       encodings.push("br", "gzip");
     }
     const sha = createHash("sha256").update(body).digest("hex");
-    (manifest.files as Record<string, unknown>)[f.path] = { bytes: body.length, sha256: sha, etag: etagOf(sha), lastModified, contentType: f.contentType, encodings };
+    (manifest.files as Record<string, unknown>)[f.path] = {
+      bytes: body.length,
+      sha256: sha,
+      etag: etagOf(sha),
+      lastModified,
+      contentType: f.contentType,
+      encodings,
+    };
   }
-  for (const b of banks) (manifest.banks as Record<string, unknown>)[b.id] = { effectiveDate: b.date, inputHash: "x", lastModified };
+  for (const b of banks)
+    (manifest.banks as Record<string, unknown>)[b.id] = { effectiveDate: b.date, inputHash: "x", lastModified };
   writeFileSync(join(genDir, "manifest.json"), JSON.stringify(manifest));
   const temp = join(outDir, `.current-${generation}`);
   rmSync(temp, { force: true });
@@ -86,11 +119,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { env?: Record<string, string>; publish?: boolean; server?: Partial<ServerOptions> } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { env?: Record<string, string>; publish?: boolean; server?: Partial<ServerOptions> } = {},
+): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), "exrates-serve-"));
-  const config = loadConfig({ EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), EXRATES_HOST: "127.0.0.1", EXRATES_PORT: "0", ...options.env });
+  const config = loadConfig({
+    EXRATES_DATA_DIR: join(root, "data"),
+    EXRATES_OUT_DIR: join(root, "out"),
+    EXRATES_HOST: "127.0.0.1",
+    EXRATES_PORT: "0",
+    ...options.env,
+  });
   mkdirSync(config.outDir, { recursive: true });
-  if (options.publish !== false) publishGeneration(config.outDir, "20260402T123100000Z-1", [{ id: "CNB", date: "2026-04-02" }, { id: "ECB", date: "2026-04-01" }]);
+  if (options.publish !== false)
+    publishGeneration(config.outDir, "20260402T123100000Z-1", [
+      { id: "CNB", date: "2026-04-02" },
+      { id: "ECB", date: "2026-04-01" },
+    ]);
   const store = await openStore(config.databasePath);
   const created = await createClient(store, { clientId: "erp", scope: config.scope });
   const server = await startServer({ config, store, log: silentLog, ...options.server });
@@ -108,10 +153,16 @@ export async function startHarness(options: { env?: Record<string, string>; publ
       const response = await fetch(tokenUrl, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret, scope }),
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: clientId,
+          client_secret: secret,
+          scope,
+        }),
       });
       const body = (await response.json()) as { access_token?: string };
-      if (response.status !== 200 || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+      if (response.status !== 200 || !body.access_token)
+        throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
       return body.access_token;
     },
     async close() {
@@ -124,17 +175,30 @@ export async function startHarness(options: { env?: Record<string, string>; publ
 }
 
 /** A raw HTTP/1.1 request (fetch normalises paths; path tricks need the bytes as sent). */
-export async function rawRequest(url: string, requestLine: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export async function rawRequest(
+  url: string,
+  requestLine: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { request } = await import("node:http");
   const target = new URL(url);
   const [method, path] = requestLine.split(" ") as [string, string];
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, method, path, headers, insecureHTTPParser: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { host: target.hostname, port: target.port, method, path, headers, insecureHTTPParser: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });

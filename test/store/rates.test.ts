@@ -32,7 +32,9 @@ describe("the rate store", () => {
   });
 
   it("stores the exact decimal text and the unit", async () => {
-    const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "HUF", "6.304", 2)] }]);
+    const r = ingestBatches(store, "CNB", [
+      { provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "HUF", "6.304", 2)] },
+    ]);
     expect(r).toMatchObject({ inserted: 2, revised: 0, unchanged: 0, changedDates: ["2026-03-02"] });
     expect(await ratesOn(store, "CNB", "2026-03-02")).toMatchObject([
       { currency: "EUR", rate: "24.170", unitMultiplier: 0, derivation: null },
@@ -53,20 +55,43 @@ describe("the rate store", () => {
   });
 
   it("makes a corrected value current and keeps the old one as a revision with both fetch ids", async () => {
-    const first = ingestBatches(store, "CNB", [{ provenance: provenance("a"), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "USD", "20.611")] }]);
-    const second = ingestBatches(store, "CNB", [{ provenance: provenance("b"), records: [rec("2026-03-02", "EUR", "24.175"), rec("2026-03-02", "USD", "20.611")] }]);
+    const first = ingestBatches(store, "CNB", [
+      {
+        provenance: provenance("a"),
+        records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "USD", "20.611")],
+      },
+    ]);
+    const second = ingestBatches(store, "CNB", [
+      {
+        provenance: provenance("b"),
+        records: [rec("2026-03-02", "EUR", "24.175"), rec("2026-03-02", "USD", "20.611")],
+      },
+    ]);
     expect(second).toMatchObject({ inserted: 0, revised: 1, unchanged: 1, changedDates: ["2026-03-02"] });
     expect((await ratesOn(store, "CNB", "2026-03-02"))[0]!.rate).toBe("24.175");
     expect(store.sqlite.prepare("select * from rate_revisions").all()).toMatchObject([
-      { bank_id: "CNB", effective_date: "2026-03-02", currency: "EUR", old_rate: "24.170", new_rate: "24.175", old_fetch_id: first.fetchIds[0], new_fetch_id: second.fetchIds[0] },
+      {
+        bank_id: "CNB",
+        effective_date: "2026-03-02",
+        currency: "EUR",
+        old_rate: "24.170",
+        new_rate: "24.175",
+        old_fetch_id: first.fetchIds[0],
+        new_fetch_id: second.fetchIds[0],
+      },
     ]);
   });
 
   it("keeps a changed unit as a revision too", () => {
     ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "HUF", "6.304", 2)] }]);
-    const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "HUF", "0.06304")] }]);
+    const r = ingestBatches(store, "CNB", [
+      { provenance: provenance(), records: [rec("2026-03-02", "HUF", "0.06304")] },
+    ]);
     expect(r.revised).toBe(1);
-    expect(store.sqlite.prepare("select old_unit_multiplier, new_unit_multiplier from rate_revisions").get()).toEqual({ old_unit_multiplier: 2, new_unit_multiplier: 0 });
+    expect(store.sqlite.prepare("select old_unit_multiplier, new_unit_multiplier from rate_revisions").get()).toEqual({
+      old_unit_multiplier: 2,
+      new_unit_multiplier: 0,
+    });
   });
 
   it("stores all of an ingest or nothing: a failure part way rolls back its rows and its provenance", async () => {
@@ -74,7 +99,10 @@ describe("the rate store", () => {
     const broken = { effectiveDate: "2026-03-03", currency: "USD", rate: null as unknown as string };
     expect(() =>
       ingestBatches(store, "CNB", [
-        { provenance: provenance("x"), records: [rec("2026-03-03", "EUR", "24.200"), rec("2026-03-02", "EUR", "99.9")] },
+        {
+          provenance: provenance("x"),
+          records: [rec("2026-03-03", "EUR", "24.200"), rec("2026-03-02", "EUR", "99.9")],
+        },
         { provenance: provenance("y"), records: [broken] },
       ]),
     ).toThrow();
@@ -85,28 +113,71 @@ describe("the rate store", () => {
   });
 
   it("counts and dates every row across multi-row statements, remainders and several batches", async () => {
-    const codes = ["AUD", "BRL", "CAD", "CHF", "CNY", "DKK", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD"];
+    const codes = [
+      "AUD",
+      "BRL",
+      "CAD",
+      "CHF",
+      "CNY",
+      "DKK",
+      "GBP",
+      "HKD",
+      "HUF",
+      "IDR",
+      "ILS",
+      "INR",
+      "ISK",
+      "JPY",
+      "KRW",
+      "MXN",
+      "MYR",
+      "NOK",
+      "NZD",
+    ];
     const day = (d: number) => `2026-03-${String(d).padStart(2, "0")}`;
     const first = codes.flatMap((c, i) => [rec(day(2), c, `1.${i}0`), rec(day(3), c, `2.${i}0`)]); // 38 rows: 2 x 16 + 6
     const second = codes.slice(0, 5).map((c, i) => rec(day(4), c, `3.${i}0`)); // 5 rows: a remainder only
-    expect(ingestBatches(store, "CNB", [{ provenance: provenance("a"), records: first }, { provenance: provenance("b"), records: second }])).toMatchObject({
-      inserted: 43, revised: 0, unchanged: 0, changedDates: [day(2), day(3), day(4)],
+    expect(
+      ingestBatches(store, "CNB", [
+        { provenance: provenance("a"), records: first },
+        { provenance: provenance("b"), records: second },
+      ]),
+    ).toMatchObject({
+      inserted: 43,
+      revised: 0,
+      unchanged: 0,
+      changedDates: [day(2), day(3), day(4)],
     });
     expect(store.sqlite.prepare("select count(*) from rates").pluck().get()).toBe(43);
     // Again, with one figure of the 3rd changed (inside the second 16-row statement) and one of the 4th.
     const again = first.map((r) => (r.effectiveDate === day(3) && r.currency === "AUD" ? { ...r, rate: "2.05" } : r));
     const again2 = second.map((r) => (r.currency === "CAD" ? { ...r, rate: "3.25" } : r));
-    expect(ingestBatches(store, "CNB", [{ provenance: provenance("c"), records: again }, { provenance: provenance("d"), records: again2 }])).toMatchObject({
-      inserted: 0, revised: 2, unchanged: 41, changedDates: [day(3), day(4)],
+    expect(
+      ingestBatches(store, "CNB", [
+        { provenance: provenance("c"), records: again },
+        { provenance: provenance("d"), records: again2 },
+      ]),
+    ).toMatchObject({
+      inserted: 0,
+      revised: 2,
+      unchanged: 41,
+      changedDates: [day(3), day(4)],
     });
     expect((await ratesOn(store, "CNB", day(3))).find((r) => r.currency === "AUD")!.rate).toBe("2.05");
     expect((await ratesOn(store, "CNB", day(4))).find((r) => r.currency === "CAD")!.rate).toBe("3.25");
   });
 
   it("tells each bank's newest date", async () => {
-    ingestBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-03", "EUR", "24.180")] }]);
+    ingestBatches(store, "CNB", [
+      { provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-03", "EUR", "24.180")] },
+    ]);
     ingestBatches(store, "ECB", [{ provenance: provenance(), records: [rec("2026-02-27", "USD", "1.0850")] }]);
-    expect(await newestDates(store)).toEqual(new Map([["CNB", "2026-03-03"], ["ECB", "2026-02-27"]]));
+    expect(await newestDates(store)).toEqual(
+      new Map([
+        ["CNB", "2026-03-03"],
+        ["ECB", "2026-02-27"],
+      ]),
+    );
     expect(await newestDate(store, "BOC")).toBeUndefined();
   });
 });

@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url";
 export default function setup(): void {
   const root = fileURLToPath(new URL("../../", import.meta.url));
   if (process.env.EXRATES_SKIP_BUILD === "1" && existsSync(`${root}/dist/src/cli/main.js`)) return;
-  const tsc = spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: root, encoding: "utf8" });
+  const tsc = spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   if (!existsSync(`${root}/dist/src/cli/main.js`)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
 }

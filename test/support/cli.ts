@@ -11,6 +11,10 @@ export interface CliRun {
 }
 
 export function exrates(args: string[], env: Record<string, string | undefined> = {}): CliRun {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, LOG_LEVEL: "warn", ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const FEEDS_DIR = process.env.EXRATES_SHARED_FEEDS ?? fileURLToPath(new URL("../../../shared/feeds/", import.meta.url));
+export const FEEDS_DIR =
+  process.env.EXRATES_SHARED_FEEDS ?? fileURLToPath(new URL("../../../shared/feeds/", import.meta.url));
 export const sharedFeedsPresent = existsSync(`${FEEDS_DIR}/index.json`);
 
 export interface Recording {

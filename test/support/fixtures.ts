@@ -10,5 +10,7 @@ export function fixture(path: string): Buffer {
 
 /** The records of a parse, for exact comparison (sorted by date, then currency). */
 export function sortRecords<T extends { effectiveDate: string; currency: string }>(records: T[]): T[] {
-  return [...records].sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate) || a.currency.localeCompare(b.currency));
+  return [...records].sort(
+    (a, b) => a.effectiveDate.localeCompare(b.effectiveDate) || a.currency.localeCompare(b.currency),
+  );
 }

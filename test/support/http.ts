@@ -8,7 +8,9 @@ export interface SeenRequest {
   headers?: Record<string, string>;
 }
 
-export type Responder = (req: SeenRequest) => { status?: number; contentType?: string; body: string | Buffer } | undefined;
+export type Responder = (
+  req: SeenRequest,
+) => { status?: number; contentType?: string; body: string | Buffer } | undefined;
 
 export function fakeHttp(respond: Responder = () => ({ body: "" })): HttpClient & { seen: SeenRequest[] } {
   const seen: SeenRequest[] = [];

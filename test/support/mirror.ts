@@ -32,13 +32,15 @@ export interface Mirror {
 /** Starts the mirror over the recordings of `banks` (all when omitted). */
 export async function startMirror(banks?: string[]): Promise<Mirror> {
   const dir = mkdtempSync(join(tmpdir(), "exrates-feeds-"));
-  const index = (JSON.parse(readFileSync(join(FEEDS, "index.json"), "utf8")) as Array<{ bank: string; url: string }>).filter(
-    (e) => /^https?:\/\//.test(e.url) && (!banks || banks.includes(e.bank)),
-  );
+  const index = (
+    JSON.parse(readFileSync(join(FEEDS, "index.json"), "utf8")) as Array<{ bank: string; url: string }>
+  ).filter((e) => /^https?:\/\//.test(e.url) && (!banks || banks.includes(e.bank)));
   writeFileSync(join(dir, "index.json"), JSON.stringify(index));
   for (const name of readdirSync(FEEDS)) if (name !== "index.json") symlinkSync(join(FEEDS, name), join(dir, name));
   const port = await freePort();
-  const child = spawn(process.execPath, [MIRROR_TOOL, "--port", String(port), "--feeds", dir], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [MIRROR_TOOL, "--port", String(port), "--feeds", dir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await new Promise<void>((res, rej) => {
     let out = "";
     const timer = setTimeout(() => rej(new Error(`feed mirror did not start: ${out}`)), 10_000);

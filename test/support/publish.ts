@@ -26,11 +26,29 @@ export function testBank(id: string, overrides: Partial<BankDescriptor> = {}): B
   };
 }
 
-export function storeRates(store: Store, bankId: string, records: RateRecord[], at = new Date("2026-03-02T13:31:00Z")): void {
+export function storeRates(
+  store: Store,
+  bankId: string,
+  records: RateRecord[],
+  at = new Date("2026-03-02T13:31:00Z"),
+): void {
   ingestBatches(
     store,
     bankId,
-    [{ provenance: { kind: "import", method: "GET", url: "https://bank.example/feed", startedAt: at, finishedAt: at, httpStatus: 200, body: Buffer.from("x") }, records }],
+    [
+      {
+        provenance: {
+          kind: "import",
+          method: "GET",
+          url: "https://bank.example/feed",
+          startedAt: at,
+          finishedAt: at,
+          httpStatus: 200,
+          body: Buffer.from("x"),
+        },
+        records,
+      },
+    ],
     at,
   );
 }

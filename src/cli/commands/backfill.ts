@@ -22,19 +22,64 @@ interface Options {
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new UserError(`${flag} "${text}" must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || n < min || n > max)
+    throw new UserError(`${flag} "${text}" must be a whole number from ${min} to ${max}`);
   return n;
 }
 
 export function formatSummary(summary: BackfillSummary): string {
-  const head = ["BANK", "FROM", "TO", "CHUNKS", "DONE", "SKIPPED", "FAILED", "ADDED", "REVISED", "UNCHANGED", "NO-PUBLICATION"];
-  const row = (cells: Array<string | number>) => cells.map((c, i) => String(c).padEnd(i < 3 ? (i === 0 ? 8 : 11) : head[i]!.length + 2)).join("").trimEnd();
+  const head = [
+    "BANK",
+    "FROM",
+    "TO",
+    "CHUNKS",
+    "DONE",
+    "SKIPPED",
+    "FAILED",
+    "ADDED",
+    "REVISED",
+    "UNCHANGED",
+    "NO-PUBLICATION",
+  ];
+  const row = (cells: Array<string | number>) =>
+    cells
+      .map((c, i) => String(c).padEnd(i < 3 ? (i === 0 ? 8 : 11) : head[i]!.length + 2))
+      .join("")
+      .trimEnd();
   const lines = [row(head)];
   for (const b of summary.banks) {
-    lines.push(row([b.bankId, b.from, b.to, b.chunks, b.stored, b.skipped, b.failed, b.inserted, b.revised, b.unchanged, b.daysWithoutPublication]));
+    lines.push(
+      row([
+        b.bankId,
+        b.from,
+        b.to,
+        b.chunks,
+        b.stored,
+        b.skipped,
+        b.failed,
+        b.inserted,
+        b.revised,
+        b.unchanged,
+        b.daysWithoutPublication,
+      ]),
+    );
   }
   const t = summary.totals;
-  lines.push(row(["total", "", "", t.chunks, t.stored, t.skipped, t.failed, t.inserted, t.revised, t.unchanged, t.daysWithoutPublication]));
+  lines.push(
+    row([
+      "total",
+      "",
+      "",
+      t.chunks,
+      t.stored,
+      t.skipped,
+      t.failed,
+      t.inserted,
+      t.revised,
+      t.unchanged,
+      t.daysWithoutPublication,
+    ]),
+  );
   const errors = summary.banks.flatMap((b) => b.errors.map((e) => `  ${b.bankId} ${e}`));
   if (errors.length) lines.push("errors:", ...errors);
   if (summary.interrupted) lines.push("interrupted: run the same command again to resume where it stopped");
@@ -82,7 +127,9 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals) => {
           if (++signals > 1) process.exit(130);
-          process.stderr.write(`\nexrates: ${signal}: finishing the chunks in flight, then stopping (again to quit at once)\n`);
+          process.stderr.write(
+            `\nexrates: ${signal}: finishing the chunks in flight, then stopping (again to quit at once)\n`,
+          );
           controller.abort();
         };
         process.on("SIGINT", onSignal);
@@ -92,7 +139,12 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
         const tty = process.stderr.isTTY === true && !options.json;
         const bar = tty
           ? new cliProgress.SingleBar(
-              { format: "backfill {bar} {value}/{total} chunks | {bank} {range} | +{added} rows, {failed} failed | eta {eta_formatted}", stream: process.stderr, hideCursor: true },
+              {
+                format:
+                  "backfill {bar} {value}/{total} chunks | {bank} {range} | +{added} rows, {failed} failed | eta {eta_formatted}",
+                stream: process.stderr,
+                hideCursor: true,
+              },
               cliProgress.Presets.shades_classic,
             )
           : undefined;
@@ -106,12 +158,22 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             bar.update(e.done, { bank: e.bankId, range: `${e.from}..${e.to}`, added, failed });
           } else {
             const { status, ...fields } = e;
-            (status === "failed" ? log.warn.bind(log) : log.info.bind(log))({ event: "backfill-chunk", status, ...fields }, `backfill chunk ${status}`);
+            (status === "failed" ? log.warn.bind(log) : log.info.bind(log))(
+              { event: "backfill-chunk", status, ...fields },
+              `backfill chunk ${status}`,
+            );
           }
         };
         let summary: BackfillSummary;
         try {
-          summary = await runBackfill(store, plans, { http, env: process.env, concurrency, pauseMs, signal: controller.signal, onChunk });
+          summary = await runBackfill(store, plans, {
+            http,
+            env: process.env,
+            concurrency,
+            pauseMs,
+            signal: controller.signal,
+            onChunk,
+          });
         } finally {
           bar?.stop();
           process.off("SIGINT", onSignal);
@@ -124,7 +186,11 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
           const result = await publish(store, [...(await loadAdapters()).values()], config.outDir, { only: changed });
           published = result.rendered;
         }
-        ctx.print(options.json ? JSON.stringify({ ...summary, published }, null, 2) : formatSummary(summary) + (published.length ? `\npublished: ${published.join(", ")}` : ""));
+        ctx.print(
+          options.json
+            ? JSON.stringify({ ...summary, published }, null, 2)
+            : formatSummary(summary) + (published.length ? `\npublished: ${published.join(", ")}` : ""),
+        );
         if (summary.interrupted) process.exitCode = 130;
         else if (summary.totals.failed > 0) process.exitCode = 1;
       }),

@@ -19,12 +19,21 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
         const statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
         const rows = adapters.map((a) => {
           const status = statuses.get(a.bank.id)!;
-          const lastAt = [status.lastSuccessAt, status.lastErrorAt].filter((x): x is string => x !== null).sort().at(-1);
+          const lastAt = [status.lastSuccessAt, status.lastErrorAt]
+            .filter((x): x is string => x !== null)
+            .sort()
+            .at(-1);
           return {
             ...toBankResource(a.bank),
             quoteType: a.bank.quoteType,
             newestDate: status.newestDate,
-            lastFetch: lastAt ? { at: lastAt, ok: lastAt !== status.lastErrorAt, error: lastAt === status.lastErrorAt ? status.lastError : null } : null,
+            lastFetch: lastAt
+              ? {
+                  at: lastAt,
+                  ok: lastAt !== status.lastErrorAt,
+                  error: lastAt === status.lastErrorAt ? status.lastError : null,
+                }
+              : null,
             needs: status.needs,
             status,
           };
@@ -42,7 +51,12 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
             r.status.summary,
           ].join(" "),
         );
-        ctx.print(["BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) STATE", ...lines].join("\n"));
+        ctx.print(
+          [
+            "BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) STATE",
+            ...lines,
+          ].join("\n"),
+        );
       }),
     );
 }

@@ -16,7 +16,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
     ].join("\n");
   /** A new secret, shown once: JSON for scripts, or the friendly text. */
   const credentials = (c: { clientId: string; clientSecret: string; scope: string }, json?: boolean) =>
-    json ? JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret, scope: c.scope }) : secretText(c.clientId, c.clientSecret, c.scope);
+    json
+      ? JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret, scope: c.scope })
+      : secretText(c.clientId, c.clientSecret, c.scope);
 
   clients
     .command("create")
@@ -26,7 +28,10 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
     .option("--json", "print {client_id, client_secret, scope} as JSON")
     .action(
       action(ctx, async (name: string, options: { scope?: string; json?: boolean }) => {
-        const created = await createClient(await ctx.store(), { clientId: name, scope: options.scope ?? ctx.config().scope });
+        const created = await createClient(await ctx.store(), {
+          clientId: name,
+          scope: options.scope ?? ctx.config().scope,
+        });
         ctx.log().info({ event: "client.created", clientId: created.clientId, scope: created.scope }, "client created");
         ctx.print(credentials(created, options.json));
       }),
@@ -40,7 +45,17 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
       action(ctx, async (options: { json?: boolean }) => {
         const all = await listClients(await ctx.store());
         if (options.json) {
-          ctx.print(JSON.stringify(all.map((c) => ({ client_id: c.clientId, scope: c.scopes.join(" "), enabled: c.enabled, created_at: c.createdAt, updated_at: c.updatedAt }))));
+          ctx.print(
+            JSON.stringify(
+              all.map((c) => ({
+                client_id: c.clientId,
+                scope: c.scopes.join(" "),
+                enabled: c.enabled,
+                created_at: c.createdAt,
+                updated_at: c.updatedAt,
+              })),
+            ),
+          );
           return;
         }
         if (all.length === 0) {
@@ -48,7 +63,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
           return;
         }
         const rows = all.map((c) => [c.clientId, c.enabled ? "enabled" : "disabled", c.scopes.join(" "), c.createdAt]);
-        const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["CLIENT_ID", "STATE", "SCOPE"][i]!.length));
+        const widths = [0, 1, 2].map((i) =>
+          Math.max(...rows.map((r) => r[i]!.length), ["CLIENT_ID", "STATE", "SCOPE"][i]!.length),
+        );
         const line = (r: string[]) => r.map((v, i) => (i < 3 ? v.padEnd(widths[i]!) : v)).join("  ");
         ctx.print([line(["CLIENT_ID", "STATE", "SCOPE", "CREATED"]), ...rows.map(line)].join("\n"));
       }),

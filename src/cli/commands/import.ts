@@ -16,7 +16,19 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
       action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
         const adapter = await adapterFor(bankId);
         const result = await importFile(() => ctx.store(), adapter, file, options.url);
-        ctx.log().info({ bank: adapter.bank.id, file, inserted: result.inserted, revised: result.revised, unchanged: result.unchanged, dates: result.changedDates.length }, "imported");
+        ctx
+          .log()
+          .info(
+            {
+              bank: adapter.bank.id,
+              file,
+              inserted: result.inserted,
+              revised: result.revised,
+              unchanged: result.unchanged,
+              dates: result.changedDates.length,
+            },
+            "imported",
+          );
         ctx.print(
           `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
             (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : ""),

@@ -29,21 +29,35 @@ export function registerIngest(program: Command, ctx: CliContext & { close(): Pr
         }
         const log = ctx.log();
         const store = await ctx.store();
-        const http = createHttpClient({ mirror: config.feedMirror, onRetry: (info) => log.warn(info, "retrying a feed request") });
-        const scheduler = createScheduler({ store, adapters: [...(await loadAdapters()).values()], outDir: config.outDir, log, http, cron: false });
+        const http = createHttpClient({
+          mirror: config.feedMirror,
+          onRetry: (info) => log.warn(info, "retrying a feed request"),
+        });
+        const scheduler = createScheduler({
+          store,
+          adapters: [...(await loadAdapters()).values()],
+          outDir: config.outDir,
+          log,
+          http,
+          cron: false,
+        });
         const outcomes: RunOutcome[] = [];
         // Banks in parallel, a few at a time.
         const queue = [...runnable];
         await Promise.all(
           Array.from({ length: Math.min(4, queue.length) }, async () => {
-            for (let a = queue.shift(); a; a = queue.shift()) outcomes.push(await scheduler.runNow(a.bank.id, "manual", { poll: false, force: true }));
+            for (let a = queue.shift(); a; a = queue.shift())
+              outcomes.push(await scheduler.runNow(a.bank.id, "manual", { poll: false, force: true }));
           }),
         );
         await scheduler.stop(0);
         outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId));
         if (options.json) ctx.print(JSON.stringify(outcomes, null, 2));
         else {
-          for (const o of outcomes) ctx.print(`${o.bankId.padEnd(8)} ${(o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase()).padEnd(8)} ${o.newest ?? "-"}  ${o.message}`);
+          for (const o of outcomes)
+            ctx.print(
+              `${o.bankId.padEnd(8)} ${(o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase()).padEnd(8)} ${o.newest ?? "-"}  ${o.message}`,
+            );
         }
         if (outcomes.some((o) => o.state === "failed")) process.exitCode = 1;
       }),

@@ -14,10 +14,17 @@ export function registerKeys(program: Command, ctx: CliContext & { close(): Prom
         const { dataDir } = ctx.config();
         await loadOrCreateKeys(dataDir);
         const result = await rotateKeys(dataDir);
-        ctx.log().info({ event: "keys.rotated", kid: result.kid, retired: result.retired, dropped: result.dropped }, "signing key rotated");
+        ctx
+          .log()
+          .info(
+            { event: "keys.rotated", kid: result.kid, retired: result.retired, dropped: result.dropped },
+            "signing key rotated",
+          );
         ctx.print(
           `new signing key ${result.kid}` +
-            (result.retired.length ? `; retired ${result.retired.join(", ")} (published until its tokens expire)` : "") +
+            (result.retired.length
+              ? `; retired ${result.retired.join(", ")} (published until its tokens expire)`
+              : "") +
             (result.dropped.length ? `; dropped ${result.dropped.join(", ")}` : ""),
         );
       }),

@@ -21,7 +21,12 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
         const records = sortRecords((await parseDocuments(adapter, [doc]))[0]!.records);
         ctx.print(
           JSON.stringify(
-            { bankId: adapter.bank.id, baseCurrency: baseCurrencyOf(adapter.bank), quoteType: adapter.bank.quoteType, records },
+            {
+              bankId: adapter.bank.id,
+              baseCurrency: baseCurrencyOf(adapter.bank),
+              quoteType: adapter.bank.quoteType,
+              records,
+            },
             null,
             2,
           ),

@@ -8,14 +8,26 @@ import { action, type CliContext } from "../context.js";
 export function registerPublish(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("publish")
-    .description("render every bank's latest rates (JSON, XML, CSV, XLSX) into the out/ tree and switch to it atomically")
+    .description(
+      "render every bank's latest rates (JSON, XML, CSV, XLSX) into the out/ tree and switch to it atomically",
+    )
     .argument("[banks...]", "only these banks (default: every bank whose data changed)")
     .action(
       action(ctx, async (ids: string[]) => {
         for (const id of ids) await adapterFor(id); // unknown ids fail before anything is written
         const adapters = [...(await loadAdapters()).values()];
         const result = await publish(await ctx.store(), adapters, ctx.config().outDir, ids.length ? { only: ids } : {});
-        ctx.log().info({ generation: result.generation, rendered: result.rendered, carried: result.carried.length, files: result.files }, "published");
+        ctx
+          .log()
+          .info(
+            {
+              generation: result.generation,
+              rendered: result.rendered,
+              carried: result.carried.length,
+              files: result.files,
+            },
+            "published",
+          );
         ctx.print(
           `published generation ${result.generation}: ${result.rendered.length} rendered` +
             (result.rendered.length ? ` (${result.rendered.join(", ")})` : "") +

@@ -7,7 +7,9 @@ import { action, type CliContext } from "../context.js";
 export function registerServe(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("serve")
-    .description("serve the published tree behind the bearer check, with the embedded SSO (token endpoint, discovery, JWKS)")
+    .description(
+      "serve the published tree behind the bearer check, with the embedded SSO (token endpoint, discovery, JWKS)",
+    )
     .action(
       action(ctx, async () => {
         const config = ctx.config();

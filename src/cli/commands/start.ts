@@ -28,14 +28,20 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         const store = await ctx.store();
         const adapters = [...(await loadAdapters()).values()];
 
-        const http = createHttpClient({ mirror: config.feedMirror, onRetry: (info) => log.warn(info, "retrying a feed request") });
+        const http = createHttpClient({
+          mirror: config.feedMirror,
+          onRetry: (info) => log.warn(info, "retrying a feed request"),
+        });
         const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http });
         const server = await startServer({ config, store, log, status: () => scheduler.status() });
         // Only once the server is up (a busy port fails before): a secret is never created unseen.
         let firstClient: { clientId: string; clientSecret: string; scope: string } | undefined;
         if (!config.oidcIssuer && (await listClients(store)).length === 0) {
           firstClient = await createClient(store, { clientId: FIRST_CLIENT, scope: config.scope });
-          log.info({ event: "client.created", clientId: firstClient.clientId, scope: firstClient.scope }, "first start: client created");
+          log.info(
+            { event: "client.created", clientId: firstClient.clientId, scope: firstClient.scope },
+            "first start: client created",
+          );
         }
         try {
           await scheduler.start();
@@ -45,7 +51,9 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
           throw error;
         }
 
-        ctx.print(`exrates started: serving on ${server.url} (issuer ${server.issuer}); ${adapters.length} banks${config.feedMirror ? `, feeds from the mirror ${config.feedMirror}` : ""}`);
+        ctx.print(
+          `exrates started: serving on ${server.url} (issuer ${server.issuer}); ${adapters.length} banks${config.feedMirror ? `, feeds from the mirror ${config.feedMirror}` : ""}`,
+        );
         if (firstClient) {
           const tokenUrl = `${server.issuer}/protocol/openid-connect/token`;
           ctx.print(
