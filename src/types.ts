@@ -107,6 +107,47 @@ export interface RateRecord {
   /** The rate applies to 10^unitMultiplier units; omitted when 0. */
   unitMultiplier?: number;
   derivation?: Derivation;
+  /**
+   * Where in the answer the record was read (`row 12`), when the adapter says; used only to name the
+   * place of a record the ingest gate holds. Never stored.
+   */
+  source?: string;
+}
+
+/**
+ * Why a row of a bank's answer was held (left out, kept for review) rather than stored:
+ * - `bad-rate`: the figure is not a positive decimal number;
+ * - `bad-date`: the date does not exist or cannot be read;
+ * - `unknown-currency`: the code or label is not a known ISO 4217 currency and the adapter maps it to none;
+ * - `unknown-unit`: the number of units the figure applies to cannot be established;
+ * - `conflict`: the answer gives the same date and currency twice with different figures (neither is taken);
+ * - `bad-row`: any other problem confined to one row (a missing field, the base currency against itself).
+ * Ingest adds the cross-bank kinds (see src/ingest/sanity.ts): `unit-slip`, `direction-slip`,
+ * `off-consensus` (held) and `jump` (published with a warning).
+ */
+export type RowProblemKind = "bad-rate" | "bad-date" | "unknown-currency" | "unknown-unit" | "conflict" | "bad-row";
+export type CrossCheckKind = "unit-slip" | "direction-slip" | "off-consensus" | "jump";
+export type AnomalyKind = RowProblemKind | CrossCheckKind;
+
+/** What a held row said, as the answer gave it (raw text, not normalised). */
+export interface RowFields {
+  effectiveDate?: string;
+  currency?: string;
+  rate?: string;
+}
+
+/** A row of an answer that was left out, with the reason. */
+export interface HeldRow extends RowFields {
+  kind: RowProblemKind;
+  reason: string;
+  /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
+  source: string;
+}
+
+/** What `parse` makes of one answer: the rows taken and the rows held. */
+export interface ParsedAnswer {
+  records: RateRecord[];
+  held: HeldRow[];
 }
 
 /** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
@@ -152,17 +193,25 @@ export interface FetchContext {
   signal?: AbortSignal;
 }
 
-/** One bank: its descriptor, how to fetch, and a pure parser. One file per bank in adapters/. */
-export interface BankAdapter {
+/**
+ * One bank: its descriptor, how to fetch, and a pure parser. One file per bank in adapters/.
+ * `Output` is what this adapter's parse returns (records alone, or a ParsedAnswer).
+ */
+export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
   bank: BankDescriptor;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**
-   * Pure: bytes in, normalised records out. Throws (or rejects with) FeedError on anything it does
-   * not understand. May be async for formats whose readers are (XLSX through exceljs, PDF).
+   * Pure: bytes in, normalised records out. An answer that is not the bank's data (HTML, truncated,
+   * another bank, a changed layout) throws (or rejects with) FeedError; a bad row is held
+   * (`ParsedAnswer.held`, see src/feed/rows.ts) and costs only itself. May be async for formats whose
+   * readers are (XLSX through exceljs, PDF).
    */
-  parse(body: Uint8Array, ctx: ParseContext): RateRecord[] | Promise<RateRecord[]>;
+  parse(body: Uint8Array, ctx: ParseContext): Output | Promise<Output>;
 }
+
+/** A parser returns its records alone (nothing held) or a ParsedAnswer. */
+export type ParseOutput = RateRecord[] | ParsedAnswer;
 
 /** One currency in a published document. */
 export interface PublishedRate {

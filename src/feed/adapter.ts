@@ -2,11 +2,14 @@
 // and the Bank resource derived from its descriptor.
 import { findWindows } from "windows-iana";
 
-import type { BankAdapter, BankDescriptor, BankResource } from "../types.js";
+import type { BankAdapter, BankDescriptor, BankResource, ParseOutput } from "../types.js";
 import { isIsoDate } from "./dates.js";
 
-/** Declares an adapter; `export default defineAdapter({...})` in adapters/<ID>.ts. */
-export function defineAdapter(adapter: BankAdapter): BankAdapter {
+/**
+ * Declares an adapter; `export default defineAdapter({...})` in adapters/<ID>.ts. The adapter's own
+ * type is kept, so its tests see what its `parse` returns (records alone, or a ParsedAnswer).
+ */
+export function defineAdapter<Output extends ParseOutput>(adapter: BankAdapter<Output>): BankAdapter<Output> {
   return adapter;
 }
 

@@ -2,14 +2,6 @@
 import { FeedError } from "../errors.js";
 import type { BankAdapter, FetchContext, IsoDate } from "../types.js";
 import { addDays, todayIn } from "./dates.js";
-import { readDecimal, type DecimalSyntax } from "./decimal.js";
-
-/** A decimal from the feed, or a FeedError naming the bank, the field and the text. */
-export function requireDecimal(bankId: string, raw: unknown, what: string, syntax?: DecimalSyntax): string {
-  const text = typeof raw === "string" ? readDecimal(raw, syntax) : undefined;
-  if (text === undefined) throw new FeedError(bankId, `${what}: "${String(raw)}" is not a decimal number`);
-  return text;
-}
 
 /** The credential an adapter declares, from the environment, or a FeedError saying which variable to set. */
 export function credentialFrom(adapter: Pick<BankAdapter, "bank">, ctx: FetchContext): string {

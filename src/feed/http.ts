@@ -151,7 +151,7 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
       } catch (error) {
         if (error instanceof HttpError) throw error;
         const message = (error as Error).message ?? String(error);
-        if (attempt > retries) throw new HttpError(`${shown}: ${message} after ${attempt} tries`);
+        if (attempt > retries) throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
         reason = message;
       }
       const exponential = backoffMs * 2 ** (attempt - 1);

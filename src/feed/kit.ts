@@ -9,13 +9,16 @@ export type {
   FeedDocument,
   FetchContext,
   FetchRange,
+  HeldRow,
+  ParsedAnswer,
+  RowFields,
   HttpClient,
   IsoDate,
   ParseContext,
   RateRecord,
   Weekday,
 } from "../types.js";
-export { FeedError, HttpError } from "../errors.js";
+export { FeedError, HttpError, RowProblem } from "../errors.js";
 export { baseCurrencyOf, defineAdapter } from "./adapter.js";
 export {
   GRAMS_PER_TROY_OUNCE,
@@ -47,4 +50,21 @@ export {
   parseJsonExact,
   parseXml,
 } from "./body.js";
-export { credentialFrom, pause, recentDays, requireDecimal } from "./helpers.js";
+export { credentialFrom, pause, recentDays } from "./helpers.js";
+export {
+  AnswerRows,
+  readRows,
+  requireDate,
+  requireDateParts,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
+} from "./rows.js";
+export {
+  currencyFromName,
+  foldName,
+  isIsoCurrency,
+  requireCurrencyCode,
+  resolveCurrency,
+  type CurrencyLabels,
+} from "./currency.js";

@@ -1,5 +1,6 @@
-// From feed answers to stored rows: parse every answer with the bank's adapter, validate, and
-// store them in one transaction. A body the adapter rejects stores nothing.
+// From feed answers to stored rows: parse every answer with the bank's adapter, gate its records,
+// and store them in one transaction. An answer the adapter refuses as a whole stores nothing; a bad
+// row is held (left out, with its reason) and costs only itself.
 import { readFile } from "node:fs/promises";
 
 import { FeedError, UserError } from "../errors.js";
@@ -7,35 +8,48 @@ import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Store } from "../store/database.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
-import type { BankAdapter, FeedDocument, FetchContext, FetchRange, RateRecord } from "../types.js";
-import { validateRecords } from "./validate.js";
+import { asParsedAnswer } from "../feed/rows.js";
+import type {
+  BankAdapter,
+  FeedDocument,
+  FetchContext,
+  FetchRange,
+  HeldRow,
+  ParseOutput,
+  RateRecord,
+} from "../types.js";
+import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
-/** Parses and validates every document; throws before anything is stored if one is bad. */
+/**
+ * Parses and gates every document; throws before anything is stored if one is refused as a whole.
+ * Rows the adapter or the gate held are returned beside the records, per document.
+ */
 export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Promise<ParsedDocument[]> {
   const { id } = adapter.bank;
   const base = baseCurrencyOf(adapter.bank);
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
-    let records: RateRecord[];
+    let output: ParseOutput;
     try {
-      records = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+      output = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
     } catch (error) {
       if (error instanceof FeedError) throw error;
-      throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`);
+      throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });
     }
-    parsed.push({ doc, records: validateRecords(id, base, records) });
+    const answer = asParsedAnswer(output);
+    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held) });
   }
-  // Across answers too: one key must not get two values in one ingest (one answer was checked above).
-  if (parsed.length > 1)
-    validateRecords(
-      id,
-      base,
-      parsed.flatMap((p) => p.records),
-    );
+  // Across answers too: one key must not get two figures in one ingest.
+  holdCrossAnswerConflicts(parsed);
   return parsed;
 }
 
-export type ParsedDocument = { doc: FeedDocument; records: RateRecord[] };
+export interface ParsedDocument {
+  doc: FeedDocument;
+  records: RateRecord[];
+  /** Rows left out of this answer, with their reasons. */
+  held: HeldRow[];
+}
 
 /** Stores parsed documents of one bank as one transaction. */
 export function storeParsed(

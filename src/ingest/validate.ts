@@ -1,61 +1,151 @@
-// The gate between an adapter and the store: every record is checked, duplicates folded, and a
-// conflict inside one feed answer is refused rather than resolved by guessing.
-import { FeedError } from "../errors.js";
+// The gate between an adapter and the store: every record is checked, exact duplicates folded, and
+// a record that cannot be stored is held with its reason rather than refusing the whole answer. Two
+// different figures for one date and currency are both held: guessing which one the bank meant would
+// publish a wrong digit half of the time.
+import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
-import type { RateRecord } from "../types.js";
-
-const CURRENCY = /^[A-Z]{3}$/;
+import type { HeldRow, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 
 /** A positive plain decimal: digits, an optional fraction, at least one non-zero digit. */
 const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
 
+const where = (r: RateRecord, index: number) => r.source ?? `record ${index + 1}`;
+
+function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string): HeldRow {
+  const row: HeldRow = { kind, reason, source: where(r, index) };
+  if (typeof r.effectiveDate === "string") row.effectiveDate = r.effectiveDate;
+  if (typeof r.currency === "string") row.currency = r.currency;
+  if (typeof r.rate === "string") row.rate = r.rate;
+  return row;
+}
+
+/** The first thing wrong with a record, or undefined. Dates and currencies were checked by the caller. */
+function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, string] | undefined {
+  const { currency, effectiveDate: date } = r;
+  if (currency === baseCurrency) return ["bad-row", `a rate of the base currency ${baseCurrency} against itself`];
+  if (typeof r.rate !== "string" || !POSITIVE_DECIMAL.test(r.rate)) {
+    return ["bad-rate", `rate "${String(r.rate)}" of ${currency} on ${date} is not a positive decimal`];
+  }
+  const m = r.unitMultiplier;
+  if (m !== undefined && (!Number.isInteger(m) || m < 0 || m > 9)) {
+    return ["unknown-unit", `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`];
+  }
+  return undefined;
+}
+
 /**
- * Checks every record and folds exact duplicates (first appearance kept). Records are returned as
- * given, without copying. This is the hot path of a history import (hundreds of thousands of
- * records): no allocation per record beyond the duplicate index.
+ * Checks every record: a date that is not real, a currency that is not ISO 4217, a figure that is not
+ * a positive decimal, a unit multiplier outside 0-9, the base currency against itself, or two different
+ * figures for one date and currency (all of them held) are held; exact duplicates are folded (the first
+ * kept). `held` lists what the adapter already held followed by what the gate holds.
+ *
+ * This is the hot path of a history import (hundreds of thousands of records): taken records are
+ * returned as given, without copying, and each date and currency is checked once.
  */
-export function validateRecords(bankId: string, baseCurrency: string, records: RateRecord[]): RateRecord[] {
-  // date -> currency -> record; a history has a few thousand dates and a few dozen currencies.
-  const byDate = new Map<string, Map<string, RateRecord>>();
-  let duplicates = false;
+export function gateRecords(baseCurrency: string, records: RateRecord[], alreadyHeld: HeldRow[] = []): ParsedAnswer {
+  const holds: HeldRow[] = [...alreadyHeld];
+  // date -> currency -> index of the first record; a history has a few thousand dates and a few dozen currencies.
+  const byDate = new Map<string, Map<string, number>>();
+  const badDates = new Set<string>();
+  const knownCurrencies = new Set<string>();
+  /** Indexes of records held or folded away. */
+  const dropped = new Set<number>();
+  /** First-record indexes whose key met a different figure: every record of that key is held. */
+  const conflicted = new Map<number, number[]>();
   let zeroUnits = false;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     const date = r.effectiveDate;
     let day = byDate.get(date);
     if (day === undefined) {
-      if (typeof date !== "string" || !isIsoDate(date))
-        throw new FeedError(bankId, `effective date "${String(date)}" is not a real YYYY-MM-DD date`);
+      if (badDates.has(date) || typeof date !== "string" || !isIsoDate(date)) {
+        badDates.add(date);
+        holds.push(held(r, i, "bad-date", `effective date "${String(date)}" is not a real YYYY-MM-DD date`));
+        dropped.add(i);
+        continue;
+      }
       byDate.set(date, (day = new Map()));
     }
     const currency = r.currency;
-    if (typeof currency !== "string" || !CURRENCY.test(currency))
-      throw new FeedError(bankId, `currency "${String(currency)}" is not a three-letter code`);
-    if (currency === baseCurrency)
-      throw new FeedError(bankId, `a rate of the base currency ${baseCurrency} against itself on ${date}`);
-    if (typeof r.rate !== "string" || !POSITIVE_DECIMAL.test(r.rate))
-      throw new FeedError(bankId, `rate "${String(r.rate)}" of ${currency} on ${date} is not a positive decimal`);
-    const m = r.unitMultiplier;
-    if (m !== undefined) {
-      if (!Number.isInteger(m) || m < 0 || m > 9)
-        throw new FeedError(bankId, `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`);
-      if (m === 0) zeroUnits = true;
-    }
-    const seen = day.get(currency);
-    if (seen === undefined) {
-      day.set(currency, r);
-    } else {
-      if (seen.rate !== r.rate || (seen.unitMultiplier ?? 0) !== (m ?? 0)) {
-        throw new FeedError(bankId, `two different rates for ${currency} on ${date}: ${seen.rate} and ${r.rate}`);
+    if (!knownCurrencies.has(currency)) {
+      if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency) || !isIsoCurrency(currency)) {
+        holds.push(held(r, i, "unknown-currency", `currency "${String(currency)}" is not an ISO 4217 code`));
+        dropped.add(i);
+        continue;
       }
-      duplicates = true;
+      knownCurrencies.add(currency);
+    }
+    const problem = recordProblem(r, baseCurrency);
+    if (problem) {
+      holds.push(held(r, i, problem[0], problem[1]));
+      dropped.add(i);
+      continue;
+    }
+    if (r.unitMultiplier === 0) zeroUnits = true;
+    const first = day.get(currency);
+    if (first === undefined) {
+      day.set(currency, i);
+      continue;
+    }
+    dropped.add(i);
+    const group = conflicted.get(first) ?? [first];
+    // An exact copy of a figure already met is folded, whether or not the key is in conflict.
+    const sameFigure = (k: number) =>
+      records[k]!.rate === r.rate && (records[k]!.unitMultiplier ?? 0) === (r.unitMultiplier ?? 0);
+    if (group.some(sameFigure)) continue;
+    group.push(i);
+    conflicted.set(first, group);
+    dropped.add(first);
+  }
+  for (const group of conflicted.values()) {
+    const first = records[group[0]!]!;
+    const figures = [...new Set(group.map((i) => records[i]!.rate))].join(" and ");
+    const reason = `${group.length} different figures for ${first.currency} on ${first.effectiveDate} (${figures}): neither is taken`;
+    for (const i of group) holds.push(held(records[i]!, i, "conflict", reason));
+  }
+  let taken = dropped.size === 0 ? records : records.filter((_r, i) => !dropped.has(i));
+  // unitMultiplier 0 means "1 unit": published as absent.
+  if (zeroUnits)
+    taken = taken.map(({ unitMultiplier, ...rest }) => (unitMultiplier ? { ...rest, unitMultiplier } : rest));
+  return { records: taken, held: holds };
+}
+
+/**
+ * Across the answers of one ingest (a bank answering per day or per currency): a date and currency
+ * given different figures by two answers is held in both, like a conflict inside one answer. Each
+ * answer must have been through gateRecords. Answers are changed in place.
+ */
+export function holdCrossAnswerConflicts(answers: ParsedAnswer[]): void {
+  if (answers.length < 2) return;
+  const first = new Map<string, { answer: number; record: RateRecord }>();
+  const conflicts = new Map<string, Array<{ answer: number; record: RateRecord }>>();
+  answers.forEach((answer, a) => {
+    for (const record of answer.records) {
+      const key = `${record.effectiveDate} ${record.currency}`;
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, { answer: a, record });
+      else if (seen.record.rate !== record.rate || (seen.record.unitMultiplier ?? 0) !== (record.unitMultiplier ?? 0)) {
+        const group = conflicts.get(key) ?? [seen];
+        group.push({ answer: a, record });
+        conflicts.set(key, group);
+      }
+    }
+  });
+  if (conflicts.size === 0) return;
+  const out = new Set<RateRecord>();
+  for (const group of conflicts.values()) {
+    const { record } = group[0]!;
+    const figures = [...new Set(group.map((g) => g.record.rate))].join(" and ");
+    const reason = `answers ${[...new Set(group.map((g) => g.answer + 1))].join(" and ")} give ${record.currency} on ${record.effectiveDate} different figures (${figures}): neither is taken`;
+    for (const g of group) {
+      out.add(g.record);
+      answers[g.answer]!.held.push(held(g.record, answers[g.answer]!.records.indexOf(g.record), "conflict", reason));
     }
   }
-  const unique = duplicates ? [...byDate.values()].flatMap((day) => [...day.values()]) : records;
-  // unitMultiplier 0 means "1 unit": published as absent.
-  return zeroUnits
-    ? unique.map(({ unitMultiplier, ...rest }) => (unitMultiplier ? { ...rest, unitMultiplier } : rest))
-    : unique;
+  // The same key may stand in a third answer with the first figure: it goes too.
+  const keys = new Set(conflicts.keys());
+  for (const answer of answers)
+    answer.records = answer.records.filter((r) => !out.has(r) && !keys.has(`${r.effectiveDate} ${r.currency}`));
 }
 
 /** By date, then currency: the order `exrates parse` prints. */

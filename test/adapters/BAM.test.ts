@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import bam, { BAM_CODE_FIXES } from "../../adapters/BAM.js";
 import { FeedError } from "../../src/errors.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://api.centralbankofmorocco.ma/cours/Version1/api/CoursVirement?date=2026-03-25T12:30:00";
@@ -42,7 +42,7 @@ describe("BAM adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded days exactly (values read off the files by hand)", async () => {
     const one = recording("BAM/001.json");
-    const a = await bam.parse(one.body, { url: one.url });
+    const a = await recordsOf(bam.parse(one.body, { url: one.url }));
     expect(a).toHaveLength(30);
     expect(a.find((x) => x.currency === "NOK")).toEqual({
       effectiveDate: "2026-03-25",
@@ -68,7 +68,7 @@ describe("BAM adapter", () => {
       unitMultiplier: 2,
     });
     const two = recording("BAM/002.json");
-    const b = await bam.parse(two.body, { url: two.url });
+    const b = await recordsOf(bam.parse(two.body, { url: two.url }));
     expect(b.find((x) => x.currency === "USD")).toEqual({
       effectiveDate: "2026-03-26",
       currency: "USD",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import banxico, { BANXICO_SERIES } from "../../adapters/BANXICO.js";
 import { FeedError } from "../../src/errors.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -40,7 +40,7 @@ describe("BANXICO adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded series exactly (values read off the file by hand)", async () => {
     const r = recording("BANXICO/001.json");
-    const records = await banxico.parse(r.body, { url: r.url });
+    const records = await recordsOf(banxico.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(30);
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);

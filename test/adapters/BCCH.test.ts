@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import bcch, { BCCH_SERIES } from "../../adapters/BCCH.js";
 import { FeedError } from "../../src/errors.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?function=GetSeries&timeseries=F073.TCO.PRE.Z.D";
@@ -42,7 +42,7 @@ describe("BCCH adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded series exactly (values read off the files by hand)", async () => {
     const usd = recording("BCCH/001.json");
-    const a = await bcch.parse(usd.body, { url: usd.url });
+    const a = await recordsOf(bcch.parse(usd.body, { url: usd.url }));
     expect(a.slice(0, 6)).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "871.41" },
       { effectiveDate: "2026-03-03", currency: "USD", rate: "884.21" },
@@ -52,7 +52,7 @@ describe("BCCH adapter", () => {
       { effectiveDate: "2026-03-09", currency: "USD", rate: "921.76" },
     ]);
     const cny = recording("BCCH/007.json");
-    const b = await bcch.parse(cny.body, { url: cny.url });
+    const b = await recordsOf(bcch.parse(cny.body, { url: cny.url }));
     expect(b.slice(0, 3)).toEqual([
       { effectiveDate: "2026-03-02", currency: "CNY", rate: "127.03" },
       { effectiveDate: "2026-03-03", currency: "CNY", rate: "128.08" },

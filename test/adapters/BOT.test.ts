@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import bot, { unitOfName } from "../../adapters/BOT.js";
 import { FeedError } from "../../src/errors.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -52,7 +52,7 @@ describe("BOT adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded days exactly (values read off the file by hand)", async () => {
     const r = recording("BOT/001.json");
-    const records = await bot.parse(r.body, { url: r.url });
+    const records = await recordsOf(bot.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(38);
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);

@@ -21,6 +21,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A file in the test's folder, for a body written by the test. */
+function write(name: string, body: string): string {
+  writeFileSync(join(dir, name), body);
+  return join(dir, name);
+}
+
 /** Every file under a folder (links followed), with its sha256: to prove nothing changed. */
 function snapshot(root: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -100,7 +106,29 @@ describe("exrates import + publish (CNB)", () => {
         { effectiveDate: "2026-03-03", currency: "JPY", rate: "52.0480", unitMultiplier: 2 },
         { effectiveDate: "2026-03-03", currency: "USD", rate: "78.2010" },
       ],
+      held: [],
     });
+  });
+
+  it("prints the rows it held with their reasons and still exits 0", () => {
+    const body = JSON.stringify({
+      rates: [
+        { validFor: "2026-03-02", currencyCode: "EUR", amount: 1, rate: 24.17 },
+        { validFor: "2026-03-02", currencyCode: "USD", amount: 1, rate: 20.611 },
+        { validFor: "2026-03-02", currencyCode: "USD", amount: 1, rate: 20.612 },
+        { validFor: "2026-03-02", currencyCode: "QQQ", amount: 1, rate: 1.5 },
+      ],
+    });
+    const r = exrates(["parse", "CNB", write("held.json", body)]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { records: unknown[]; held: Array<Record<string, string>> };
+    expect(out.records).toEqual([{ effectiveDate: "2026-03-02", currency: "EUR", rate: "24.17" }]);
+    expect(out.held.map((h) => [h.kind, h.currency, h.rate])).toEqual([
+      ["unknown-currency", "QQQ", "1.5"],
+      ["conflict", "USD", "20.611"],
+      ["conflict", "USD", "20.612"],
+    ]);
+    for (const h of out.held) expect(h.reason).toMatch(/ISO 4217|neither is taken/);
   });
 
   describe("bad input changes nothing", () => {
@@ -124,10 +152,6 @@ describe("exrates import + publish (CNB)", () => {
       ["a bad --url", () => ["import", "CNB", join(FIXTURES_DIR, "CNB/daily-year.json"), "--url", "not a url"]],
       ["publish of an unknown bank", () => ["publish", "NOPE"]],
     ];
-    const write = (name: string, body: string) => {
-      writeFileSync(join(dir, name), body);
-      return join(dir, name);
-    };
     it.each(bad)("%s: one line on stderr, exit 1, data/ and out/ byte-identical", (_what, args) => {
       const before = { data: snapshot(join(dir, "data")), out: snapshot(join(dir, "out")) };
       expect(Object.keys(before.out).length).toBeGreaterThan(0);

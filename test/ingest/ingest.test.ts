@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 
-import { FeedError } from "../../src/errors.js";
 import { parseDocuments } from "../../src/ingest/ingest.js";
 import type { BankAdapter, FeedDocument } from "../../src/types.js";
 import { testBank } from "../support/publish.js";
@@ -36,10 +35,17 @@ describe("parseDocuments", () => {
     ]);
   });
 
-  it("refuses two answers giving one date and currency two values", async () => {
-    await expect(parseDocuments(adapter, [doc("2026-03-02 USD 20.611"), doc("2026-03-02 USD 20.612")])).rejects.toThrow(
-      new FeedError("AAA", "two different rates for USD on 2026-03-02: 20.611 and 20.612"),
-    );
+  it("holds a date and currency two answers give different figures, in both, and keeps the rest", async () => {
+    const parsed = await parseDocuments(adapter, [
+      doc("2026-03-02 USD 20.611"),
+      doc("2026-03-02 USD 20.612"),
+      doc("2026-03-03 USD 20.700"),
+    ]);
+    expect(parsed.map((p) => p.records.length)).toEqual([0, 0, 1]);
+    expect(parsed.flatMap((p) => p.held.map((h) => [h.kind, h.rate]))).toEqual([
+      ["conflict", "20.611"],
+      ["conflict", "20.612"],
+    ]);
   });
 
   it("names the bank when an adapter fails with something other than a FeedError", async () => {

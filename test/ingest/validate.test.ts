@@ -1,41 +1,77 @@
 import { describe, expect, it } from "vitest";
 
-import { FeedError } from "../../src/errors.js";
-import { sortRecords, validateRecords } from "../../src/ingest/validate.js";
-import type { RateRecord } from "../../src/types.js";
+import { gateRecords, holdCrossAnswerConflicts, sortRecords } from "../../src/ingest/validate.js";
+import type { ParsedAnswer, RateRecord } from "../../src/types.js";
 
 const ok: RateRecord = { effectiveDate: "2026-03-02", currency: "USD", rate: "20.611" };
-const check = (records: RateRecord[]) => validateRecords("CNB", "CZK", records);
+const jpy: RateRecord = { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 };
+const check = (records: RateRecord[]) => gateRecords("CZK", records);
 
 describe("the ingest gate", () => {
   it("passes sound records through and folds exact duplicates", () => {
-    expect(check([ok, { ...ok }, { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 }])).toEqual([
-      ok,
-      { ...ok, currency: "JPY", rate: "13.141", unitMultiplier: 2 },
-    ]);
+    expect(check([ok, { ...ok }, jpy])).toEqual({ records: [ok, jpy], held: [] });
   });
 
   it("drops a unitMultiplier of 0 (one unit)", () => {
-    expect(check([{ ...ok, unitMultiplier: 0 }])).toEqual([ok]);
+    expect(check([{ ...ok, unitMultiplier: 0 }])).toEqual({ records: [ok], held: [] });
   });
 
   it.each([
-    ["a date that does not exist", { ...ok, effectiveDate: "2026-02-30" }, /2026-02-30" is not a real/],
-    ["a lower-case currency", { ...ok, currency: "usd" }, /currency "usd"/],
-    ["the base currency itself", { ...ok, currency: "CZK" }, /base currency CZK against itself/],
-    ["a float", { ...ok, rate: 20.611 as unknown as string }, /is not a positive decimal/],
-    ["a zero rate", { ...ok, rate: "0.000" }, /is not a positive decimal/],
-    ["an exponent", { ...ok, rate: "2.0611e1" }, /is not a positive decimal/],
-    ["a negative unit", { ...ok, unitMultiplier: -1 }, /unitMultiplier -1/],
-  ])("refuses %s", (_what, record, message) => {
-    expect(() => check([record as RateRecord])).toThrow(FeedError);
-    expect(() => check([record as RateRecord])).toThrow(message);
+    ["a date that does not exist", { ...ok, effectiveDate: "2026-02-30" }, "bad-date", /2026-02-30" is not a real/],
+    ["a lower-case currency", { ...ok, currency: "usd" }, "unknown-currency", /currency "usd"/],
+    ["a made-up code", { ...ok, currency: "QQQ" }, "unknown-currency", /"QQQ" is not an ISO 4217 code/],
+    ["a market code", { ...ok, currency: "CNH" }, "unknown-currency", /"CNH" is not an ISO 4217 code/],
+    ["the base currency itself", { ...ok, currency: "CZK" }, "bad-row", /base currency CZK against itself/],
+    ["a float", { ...ok, rate: 20.611 as unknown as string }, "bad-rate", /is not a positive decimal/],
+    ["a zero rate", { ...ok, rate: "0.000" }, "bad-rate", /is not a positive decimal/],
+    ["an exponent", { ...ok, rate: "2.0611e1" }, "bad-rate", /is not a positive decimal/],
+    ["a negative unit", { ...ok, unitMultiplier: -1 }, "unknown-unit", /unitMultiplier -1/],
+  ])("holds %s and takes the other rows", (_what, record, kind, message) => {
+    const { records, held } = check([jpy, record as RateRecord, { ...ok, currency: "EUR", rate: "24.170" }]);
+    expect(records).toEqual([jpy, { ...ok, currency: "EUR", rate: "24.170" }]);
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ kind, source: "record 2" });
+    expect(held[0]!.reason).toMatch(message);
   });
 
-  it("refuses two different values for one date and currency", () => {
-    expect(() => check([ok, { ...ok, rate: "20.612" }])).toThrow(
-      "CNB: two different rates for USD on 2026-03-02: 20.611 and 20.612",
-    );
+  it("accepts historical ISO codes and metals (ICU's list, not a table)", () => {
+    const old = ["DEM", "VEF", "MRO", "XAU", "XDR", "SLE"].map((currency) => ({ ...ok, currency }));
+    expect(check(old).held).toEqual([]);
+  });
+
+  it("holds every figure of a date and currency given two different figures, and names them", () => {
+    const { records, held } = check([
+      ok,
+      { ...ok, rate: "20.612", source: "row 9" },
+      jpy,
+      { ...ok }, // an exact copy of the first: folded, not a third figure
+    ]);
+    expect(records).toEqual([jpy]);
+    expect(held.map((h) => [h.kind, h.source, h.rate])).toEqual([
+      ["conflict", "record 1", "20.611"],
+      ["conflict", "row 9", "20.612"],
+    ]);
+    expect(held[0]!.reason).toBe("2 different figures for USD on 2026-03-02 (20.611 and 20.612): neither is taken");
+  });
+
+  it("keeps what the adapter held before the gate's own", () => {
+    const before = [{ kind: "bad-rate" as const, reason: "n/a", source: "row 1" }];
+    expect(gateRecords("CZK", [{ ...ok, currency: "QQQ" }], before).held.map((h) => h.source)).toEqual([
+      "row 1",
+      "record 1",
+    ]);
+  });
+
+  it("holds a key two answers of one ingest give different figures, in both answers", () => {
+    const a: ParsedAnswer = { records: [ok, jpy], held: [] };
+    const b: ParsedAnswer = { records: [{ ...ok, rate: "20.700" }, { ...jpy }], held: [] };
+    holdCrossAnswerConflicts([a, b]);
+    expect(a.records).toEqual([jpy]);
+    expect(b.records).toEqual([jpy]);
+    expect([...a.held, ...b.held].map((h) => [h.kind, h.rate])).toEqual([
+      ["conflict", "20.611"],
+      ["conflict", "20.700"],
+    ]);
   });
 
   it("sorts by date, then currency", () => {

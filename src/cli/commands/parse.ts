@@ -1,4 +1,5 @@
-// `exrates parse <ID> <file> [--url URL]`: the normalised records of a saved feed answer, as JSON.
+// `exrates parse <ID> <file> [--url URL]`: the normalised records of a saved feed answer, and the rows
+// held with their reasons, as JSON. Exits 0 when the answer as a whole was read, even with held rows.
 import type { Command } from "commander";
 
 import { baseCurrencyOf } from "../../feed/adapter.js";
@@ -18,14 +19,23 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
       action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
         const adapter = await adapterFor(bankId);
         const doc = await readSavedResponse(adapter, file, options.url);
-        const records = sortRecords((await parseDocuments(adapter, [doc]))[0]!.records);
+        const { records, held } = (await parseDocuments(adapter, [doc]))[0]!;
         ctx.print(
           JSON.stringify(
             {
               bankId: adapter.bank.id,
               baseCurrency: baseCurrencyOf(adapter.bank),
               quoteType: adapter.bank.quoteType,
-              records,
+              // `source` names where a held row stood; a taken record's place is not part of the output.
+              records: sortRecords(records).map(({ source: _source, ...record }) => record),
+              held: held.map(({ kind, reason, source, effectiveDate, currency, rate }) => ({
+                reason,
+                kind,
+                source,
+                effectiveDate,
+                currency,
+                rate,
+              })),
             },
             null,
             2,

@@ -1,0 +1,121 @@
+// Reading an answer row by row, so that a bad row costs only itself.
+//
+// An adapter reads each row (a CSV line, a table row, an XML element, a spreadsheet row) inside
+// `rows.read(source, () => ...)`. A RowProblem thrown there (by `rowProblem`, or by the kit's own
+// readers: requireDecimal, requireDate, resolveCurrency, requireUnits) holds that row with its reason
+// and where it stood, and the reading goes on. Any other error, a FeedError included, still refuses the
+// whole answer: that is for answers that are not the bank's data at all (HTML, truncated, a changed
+// layout), which no row-by-row reading can save.
+import { RowProblem } from "../errors.js";
+import type { HeldRow, ParsedAnswer, RateRecord, RowFields, RowProblemKind } from "../types.js";
+import { isoFromParts } from "./dates.js";
+import { readDecimal, type DecimalSyntax } from "./decimal.js";
+
+/** Throws a RowProblem: inside `AnswerRows.read` the row is held; elsewhere the answer is refused. */
+export function rowProblem(bankId: string, kind: RowProblemKind, reason: string, fields: RowFields = {}): never {
+  throw new RowProblem(bankId, kind, reason, fields);
+}
+
+/** The rows taken and the rows held of one answer, filled one row at a time. */
+export class AnswerRows {
+  readonly records: RateRecord[] = [];
+  readonly held: HeldRow[] = [];
+
+  constructor(readonly bankId: string) {}
+
+  /**
+   * Reads one row. Its records (none, one or several) are taken; a RowProblem it throws holds the row,
+   * with `fields` (what the row said, as the answer gave it) merged under the problem's own.
+   */
+  read(source: string, readRow: () => RateRecord | readonly RateRecord[] | undefined, fields: RowFields = {}): void {
+    let out: RateRecord | readonly RateRecord[] | undefined;
+    try {
+      out = readRow();
+    } catch (error) {
+      if (!(error instanceof RowProblem)) throw error;
+      this.held.push({ ...fields, ...error.fields, kind: error.kind, reason: error.reason, source });
+      return;
+    }
+    if (out === undefined) return;
+    if (Array.isArray(out)) for (const r of out as readonly RateRecord[]) this.records.push(r);
+    else this.records.push(out as RateRecord);
+  }
+
+  /** Holds a row without reading it. */
+  hold(source: string, kind: RowProblemKind, reason: string, fields: RowFields = {}): void {
+    this.held.push({ ...fields, kind, reason, source });
+  }
+
+  /** Takes records read elsewhere (another table of the same answer) with their held rows. */
+  add(answer: ParsedAnswer): void {
+    for (const r of answer.records) this.records.push(r);
+    for (const h of answer.held) this.held.push(h);
+  }
+
+  result(): ParsedAnswer {
+    return { records: this.records, held: this.held };
+  }
+}
+
+/**
+ * Reads every item as one row: `source(item, index)` names where it stands (`row 12`), `read` turns it
+ * into records or throws a RowProblem.
+ */
+export function readRows<T>(
+  bankId: string,
+  items: Iterable<T>,
+  source: (item: T, index: number) => string,
+  read: (item: T, index: number) => RateRecord | readonly RateRecord[] | undefined,
+): ParsedAnswer {
+  const rows = new AnswerRows(bankId);
+  let i = 0;
+  for (const item of items) {
+    const index = i++;
+    rows.read(source(item, index), () => read(item, index));
+  }
+  return rows.result();
+}
+
+/** A parser's output as a ParsedAnswer (a bare array of records holds nothing). */
+export function asParsedAnswer(output: RateRecord[] | ParsedAnswer): ParsedAnswer {
+  return Array.isArray(output) ? { records: output, held: [] } : output;
+}
+
+/** A decimal from the feed, or a RowProblem (`bad-rate`) naming the field and the text. */
+export function requireDecimal(bankId: string, raw: unknown, what: string, syntax?: DecimalSyntax): string {
+  const text = typeof raw === "string" ? readDecimal(raw, syntax) : undefined;
+  if (text === undefined) {
+    rowProblem(bankId, "bad-rate", `${what}: "${String(raw)}" is not a decimal number`, {
+      rate: typeof raw === "string" ? raw : String(raw),
+    });
+  }
+  return text;
+}
+
+/**
+ * A date read from a row (any reader's result, undefined when the text is no real date), or a
+ * RowProblem (`bad-date`) quoting the text: `requireDate(ID, fromDayMonthYear(cell), cell)`.
+ */
+export function requireDate(bankId: string, date: string | undefined, raw: string): string {
+  if (date === undefined) rowProblem(bankId, "bad-date", `"${raw}" is not a real date`, { effectiveDate: raw });
+  return date;
+}
+
+/** Year, month and day of a row as an ISO date, or a RowProblem (`bad-date`): 31 June is no date. */
+export function requireDateParts(
+  bankId: string,
+  year: number | string,
+  month: number | string,
+  day: number | string,
+): string {
+  const date = isoFromParts(year, month, day);
+  return requireDate(bankId, date, `${year}-${month}-${day}`);
+}
+
+/** A unit count (`1`, `100`, `1 000`) as text of a positive integer, or a RowProblem (`unknown-unit`). */
+export function requireUnits(bankId: string, raw: unknown, what = "unit"): string {
+  const text = typeof raw === "string" || typeof raw === "number" ? String(raw).replace(/[\s\u00a0]/g, "") : "";
+  if (!/^[1-9]\d*$/.test(text))
+    rowProblem(bankId, "unknown-unit", `${what}: "${String(raw)}" is not a whole number of units`);
+  return text;
+}
