@@ -4,6 +4,7 @@
 import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
+import { latestRuns } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { DEFAULT_POLL, nextRun, previousRun, wallClock, type PollOptions } from "./time.js";
 
@@ -97,7 +98,7 @@ export async function bankStatuses(
     );
   const successes = lastOf(false);
   const failures = lastOf(true);
-  const runs = new Map((await store.db.selectFrom("bank_runs").selectAll().execute()).map((r) => [r.bank_id, r]));
+  const runs = await latestRuns(store);
 
   return adapters.map((adapter): BankStatus => {
     const { bank } = adapter;
@@ -154,7 +155,7 @@ export async function bankStatuses(
     let state: BankState;
     let summary: string;
     if (running) [state, summary] = ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
-    else if (failing) [state, summary] = ["failing", `failing: ${failure!.error}`];
+    else if (failing) [state, summary] = ["failing", `failing: ${failure.error}`];
     else if (stored === null)
       [state, summary] = ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
     else if (stale)
