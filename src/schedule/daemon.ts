@@ -5,37 +5,20 @@
 import cron, { type ScheduledTask } from "node-cron";
 
 import { describeError } from "../errors.js";
-import { fetchAndStore } from "../ingest/ingest.js";
 import type { Logger } from "../log.js";
 import { publish } from "../publish/publisher.js";
 import type { Store } from "../store/database.js";
 import { newestDate } from "../store/rates.js";
-import type { BankAdapter, FetchRange, HttpClient, IsoDate } from "../types.js";
+import type { RunReason } from "../store/runs.js";
+import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
 import { planFetch } from "./catchup.js";
+import { createRunLog } from "./run-log.js";
+import { executeRun, type RunDeps, type RunOptions, type RunOutcome } from "./run.js";
 import { bankStatuses, notScheduledBecause, type BankStatus } from "./status.js";
-import { DEFAULT_POLL, cronExpression, nextRun, pollDelay, previousRun, wallClock, type PollOptions } from "./time.js";
+import { DEFAULT_POLL, cronExpression, nextRun, previousRun, type PollOptions } from "./time.js";
 
-export type RunReason = "schedule" | "catch-up" | "manual";
-
-export interface RunOutcome {
-  bankId: string;
-  state: "ok" | "gave-up" | "failed" | "stopped" | "skipped";
-  message: string;
-  expected?: IsoDate;
-  newest?: IsoDate;
-  inserted: number;
-  revised: number;
-  tries: number;
-}
-
-export interface RunOptions {
-  /** false: one try, no polling. */
-  poll?: boolean;
-  /** Fetch even when the bank is up to date. */
-  force?: boolean;
-  /** The scheduled instant this run belongs to. */
-  slotAt?: Date;
-}
+export type { RunReason } from "../store/runs.js";
+export type { RunOptions, RunOutcome } from "./run.js";
 
 export interface SchedulerOptions {
   store: Store;
@@ -69,22 +52,6 @@ export interface Scheduler {
   stop(graceMs?: number): Promise<string[]>;
 }
 
-/** An abortable sleep: resolves false when aborted. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /**
  * When node-cron's next run is not the one computed here (it skips a time inside a spring-forward
  * gap), the delay until ours, for a one-shot timer; undefined when they agree.
@@ -94,6 +61,31 @@ export function gapGuardDelay(ours: Date, theirs: Date | null, now: Date): numbe
   const delay = ours.getTime() - now.getTime();
   return delay > 2 ** 31 - 1 ? undefined : Math.max(0, delay);
 }
+
+/** Publishes one at a time (the publisher also locks out/ against other processes). */
+function serialPublisher(publishBanks: (bankIds?: string[]) => Promise<unknown>) {
+  let publishing: Promise<unknown> = Promise.resolve();
+  return {
+    /** Re-renders the given banks; without ids, every bank whose data changed since the last publish. */
+    republish: (bankIds?: string[]): Promise<unknown> => {
+      const run = publishing.then(() => publishBanks(bankIds));
+      publishing = run.catch(() => undefined);
+      return run;
+    },
+    /** Settles when the publishes started so far have. */
+    idle: (): Promise<unknown> => publishing,
+  };
+}
+
+/** The outcome of a run that made no try. */
+const notRun = (bankId: string, state: RunOutcome["state"], message: string): RunOutcome => ({
+  bankId,
+  state,
+  message,
+  inserted: 0,
+  revised: 0,
+  tries: 0,
+});
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, adapters, log } = options;
@@ -110,208 +102,39 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   const scheduled = adapters.filter((a) => !notScheduledBecause(a, env));
   const byId = new Map(adapters.map((a) => [a.bank.id, a]));
-
-  // One publish at a time (the publisher also locks out/ against other processes).
-  let publishing: Promise<unknown> = Promise.resolve();
-  /** Re-renders the given banks; without ids, every bank whose data changed since the last publish. */
-  const republish = (bankIds?: string[]) => {
-    const run = publishing.then(() =>
-      options.publish
-        ? options.publish(bankIds ?? [])
-        : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {}),
-    );
-    publishing = run.catch(() => undefined);
-    return run;
+  const publisher = serialPublisher((bankIds) =>
+    options.publish
+      ? options.publish(bankIds ?? [])
+      : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {}),
+  );
+  const runLog = createRunLog(store, log, now);
+  const runDeps: RunDeps = {
+    store,
+    log,
+    http: options.http,
+    env,
+    poll,
+    signal: stopping.signal,
+    republish: publisher.republish,
+    runLog,
+    now,
   };
-
-  function record(
-    bankId: string,
-    fields: {
-      state: string;
-      reason?: RunReason;
-      message?: string | null;
-      expected?: IsoDate;
-      finished?: boolean;
-      error?: string;
-    },
-  ) {
-    const at = now().toISOString();
-    try {
-      store.sqlite
-        .prepare(
-          `insert into bank_runs (bank_id, state, reason, started_at, finished_at, expected_date, message, last_error, last_error_at, pid)
-           values (@bankId, @state, @reason, @at, @finishedAt, @expected, @message, @error, @errorAt, @pid)
-           on conflict (bank_id) do update set state = excluded.state,
-             reason = coalesce(@reasonOrNull, bank_runs.reason),
-             started_at = case when @reasonOrNull is null then bank_runs.started_at else excluded.started_at end,
-             finished_at = excluded.finished_at, expected_date = coalesce(excluded.expected_date, bank_runs.expected_date),
-             message = excluded.message,
-             last_error = coalesce(excluded.last_error, bank_runs.last_error),
-             last_error_at = coalesce(excluded.last_error_at, bank_runs.last_error_at), pid = excluded.pid`,
-        )
-        .run({
-          bankId,
-          state: fields.state,
-          reason: fields.reason ?? "schedule",
-          reasonOrNull: fields.reason ?? null,
-          at,
-          finishedAt: fields.finished ? at : null,
-          expected: fields.expected ?? null,
-          message: fields.message ?? null,
-          error: fields.error ?? null,
-          errorAt: fields.error ? at : null,
-          pid: process.pid,
-        });
-    } catch (error) {
-      // The database may already be closed at shutdown; the run's outcome is in the log.
-      log.debug({ bank: bankId, err: (error as Error).message }, "could not record the run state");
-    }
-  }
-
-  async function execute(adapter: BankAdapter, reason: RunReason, opts: RunOptions): Promise<RunOutcome> {
-    const { bank } = adapter;
-    const id = bank.id;
-    // A timer firing a moment early still belongs to its slot: the clock never reads before it.
-    const clock = () => (opts.slotAt && now() < opts.slotAt ? opts.slotAt : now());
-    const started = clock();
-    // Polling goes on until the window after the run the expected date belongs to has passed.
-    const windowEnd = new Date(previousRun(bank, started).at.getTime() + (opts.poll === false ? 0 : poll.windowMs));
-    const outcome: RunOutcome = { bankId: id, state: "ok", message: "", inserted: 0, revised: 0, tries: 0 };
-    let lastError: string | undefined;
-    record(id, { state: "running", reason, message: `${reason} run started` });
-    for (let attempt = 1; ; attempt++) {
-      if (stopping.signal.aborted) {
-        Object.assign(outcome, { state: "stopped", message: "stopped by shutdown" });
-        break;
-      }
-      const stored = await newestDate(store, id);
-      const plan = planFetch(bank, stored, clock());
-      outcome.expected = plan.expected;
-      outcome.newest = stored;
-      if (plan.action === "none" && !(opts.force && attempt === 1)) {
-        outcome.message = attempt === 1 ? plan.reason : `${plan.expected} stored after ${outcome.tries} tries`;
-        break;
-      }
-      outcome.tries++;
-      const fetches: FetchRange[] = plan.action === "range" ? plan.ranges : [{ kind: "latest" }];
-      log.info(
-        { bank: id, reason, attempt, plan: plan.action, expected: plan.expected, newest: stored },
-        plan.action === "none" ? "fetching (forced)" : plan.reason,
-      );
-      lastError = undefined;
-      let changed = false;
-      try {
-        for (const [i, range] of fetches.entries()) {
-          const result = await fetchAndStore(store, adapter, range, {
-            http: options.http,
-            env,
-            signal: stopping.signal,
-          });
-          outcome.inserted += result.inserted;
-          outcome.revised += result.revised;
-          if (result.inserted + result.revised > 0) changed = true;
-          // After a gap is filled, the newest publication itself, unless the range already brought it.
-          if (i === fetches.length - 1 && range.kind === "range") {
-            const after = await newestDate(store, id);
-            if (!after || after < plan.expected) fetches.push({ kind: "latest" });
-          }
-        }
-      } catch (error) {
-        lastError = describeError(error);
-        log.warn({ bank: id, reason, attempt, err: lastError }, "fetch failed");
-      }
-      if (stopping.signal.aborted && lastError) {
-        Object.assign(outcome, { state: "stopped", message: `stopped by shutdown during a fetch (${lastError})` });
-        break;
-      }
-      if (changed) {
-        try {
-          await republish([id]);
-          log.info({ bank: id, inserted: outcome.inserted, revised: outcome.revised }, "re-published");
-        } catch (error) {
-          lastError = `publish failed: ${describeError(error)}`;
-          log.error({ bank: id, err: lastError }, "publish failed");
-        }
-      }
-      const after = await newestDate(store, id);
-      outcome.newest = after;
-      if (!lastError && after !== undefined && after >= plan.expected) {
-        outcome.message = `${after} stored${outcome.inserted + outcome.revised ? ` (${outcome.inserted} added, ${outcome.revised} revised)` : ""}`;
-        break;
-      }
-      const delay = pollDelay(attempt, clock(), windowEnd, poll);
-      const why = lastError ?? `${plan.expected} not published yet (newest ${after ?? "none"})`;
-      if (delay === undefined) {
-        const local = (d: Date) => wallClock(d, bank.timeZone).replace("T", " ").slice(0, 16);
-        const next = local(nextRun(bank, clock()).at);
-        const tries = `${outcome.tries} ${outcome.tries === 1 ? "try" : "tries"}`;
-        Object.assign(outcome, {
-          state: lastError ? "failed" : "gave-up",
-          message:
-            opts.poll === false
-              ? why
-              : `${why}; gave up after ${tries} (polling window until ${local(windowEnd)} local); next run ${next} local`,
-        });
-        break;
-      }
-      record(id, {
-        state: "waiting",
-        message: `${why}; polling again in ${Math.round(delay / 60_000)} min`,
-        expected: plan.expected,
-        error: lastError,
-      });
-      log.info({ bank: id, delayMs: delay, why }, "polling again later");
-      if (!(await sleep(delay, stopping.signal))) {
-        Object.assign(outcome, { state: "stopped", message: `stopped by shutdown while waiting (${why})` });
-        break;
-      }
-    }
-    record(id, {
-      state: outcome.state,
-      message: outcome.message,
-      expected: outcome.expected,
-      finished: true,
-      error: outcome.state === "failed" ? lastError : undefined,
-    });
-    const level = outcome.state === "ok" ? "info" : outcome.state === "stopped" ? "info" : "warn";
-    log[level](
-      {
-        bank: id,
-        reason,
-        state: outcome.state,
-        tries: outcome.tries,
-        inserted: outcome.inserted,
-        revised: outcome.revised,
-      },
-      `run ${outcome.state}: ${outcome.message}`,
-    );
-    return outcome;
-  }
 
   function runNow(bankId: string, reason: RunReason = "manual", opts: RunOptions = {}): Promise<RunOutcome> {
     const adapter = byId.get(bankId);
     if (!adapter) return Promise.reject(new Error(`unknown bank ${bankId}`));
-    const current = inFlight.get(bankId);
-    if (current) {
+    if (inFlight.has(bankId)) {
       log.info({ bank: bankId, reason }, "run skipped: the previous run of this bank is still going");
-      return Promise.resolve({
-        bankId,
-        state: "skipped",
-        message: "a run of this bank is in progress",
-        inserted: 0,
-        revised: 0,
-        tries: 0,
-      });
+      return Promise.resolve(notRun(bankId, "skipped", "a run of this bank is in progress"));
     }
-    if (stopping.signal.aborted)
-      return Promise.resolve({ bankId, state: "stopped", message: "shutting down", inserted: 0, revised: 0, tries: 0 });
+    if (stopping.signal.aborted) return Promise.resolve(notRun(bankId, "stopped", "shutting down"));
     // Whatever happens inside, it stays this bank's: the promise never rejects.
-    const run = execute(adapter, reason, opts)
-      .catch((error: unknown): RunOutcome => {
+    const run = executeRun(runDeps, adapter, reason, opts)
+      .catch(async (error: unknown): Promise<RunOutcome> => {
         const message = describeError(error);
         log.error({ bank: bankId, err: message }, "run failed unexpectedly");
-        record(bankId, { state: "failed", message, finished: true, error: message });
-        return { bankId, state: "failed", message, inserted: 0, revised: 0, tries: 0 };
+        await runLog.finished(bankId, { state: "failed", message, error: message });
+        return notRun(bankId, "failed", message);
       })
       .finally(() => {
         inFlight.delete(bankId);
@@ -347,62 +170,53 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     gapTimers.set(id, timer);
   }
 
+  function scheduleWithCron(adapter: BankAdapter) {
+    const { bank } = adapter;
+    const expression = cronExpression(bank);
+    const task = cron.schedule(expression, () => scheduledRun(adapter, "cron"), {
+      timezone: bank.timeZone,
+      name: bank.id,
+      noOverlap: false,
+    });
+    tasks.push(task);
+    armGapGuard(adapter);
+    const next = nextRun(bank, now()).at.toISOString();
+    log.info({ bank: bank.id, cron: expression, timeZone: bank.timeZone, nextRun: next }, "scheduled");
+  }
+
+  /** Runs every scheduled bank that is behind, a few at a time; the outcomes sorted by bank. */
+  async function catchUpAll(concurrency: number): Promise<RunOutcome[]> {
+    // A few banks at a time: a start with a hundred banks behind is polite and keeps the process responsive.
+    const queue = [...scheduled];
+    const outcomes: RunOutcome[] = [];
+    const worker = async () => {
+      for (let adapter = queue.shift(); adapter && !stopping.signal.aborted; adapter = queue.shift()) {
+        const { bank } = adapter;
+        const plan = planFetch(bank, await newestDate(store, bank.id), now());
+        if (plan.action === "none") {
+          outcomes.push(notRun(bank.id, "ok", plan.reason));
+          continue;
+        }
+        log.info({ bank: bank.id, expected: plan.expected, newest: plan.newest }, `catching up: ${plan.reason}`);
+        outcomes.push(await runNow(bank.id, "catch-up"));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+    return outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId));
+  }
+
   return {
     async start() {
       // The tree exists (and carries every bank already stored) before anything else happens.
-      await republish().catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
+      await publisher
+        .republish()
+        .catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
       for (const a of adapters) {
         const why = notScheduledBecause(a, env);
         if (why) log.info({ bank: a.bank.id }, `not scheduled: ${why.summary}`);
       }
-      if (options.cron !== false) {
-        for (const adapter of scheduled) {
-          const { bank } = adapter;
-          const task = cron.schedule(cronExpression(bank), () => scheduledRun(adapter, "cron"), {
-            timezone: bank.timeZone,
-            name: bank.id,
-            noOverlap: false,
-          });
-          tasks.push(task);
-          armGapGuard(adapter);
-          log.info(
-            {
-              bank: bank.id,
-              cron: cronExpression(bank),
-              timeZone: bank.timeZone,
-              nextRun: nextRun(bank, now()).at.toISOString(),
-            },
-            "scheduled",
-          );
-        }
-      }
-      // A few banks at a time: a start with a hundred banks behind is polite and keeps the process responsive.
-      const queue = [...scheduled];
-      const outcomes: RunOutcome[] = [];
-      const worker = async () => {
-        for (let adapter = queue.shift(); adapter && !stopping.signal.aborted; adapter = queue.shift()) {
-          const plan = planFetch(adapter.bank, await newestDate(store, adapter.bank.id), now());
-          if (plan.action === "none") {
-            outcomes.push({
-              bankId: adapter.bank.id,
-              state: "ok",
-              message: plan.reason,
-              inserted: 0,
-              revised: 0,
-              tries: 0,
-            });
-            continue;
-          }
-          log.info(
-            { bank: adapter.bank.id, expected: plan.expected, newest: plan.newest },
-            `catching up: ${plan.reason}`,
-          );
-          outcomes.push(await runNow(adapter.bank.id, "catch-up"));
-        }
-      };
-      catchUps = Promise.all(Array.from({ length: Math.max(1, options.catchUpConcurrency ?? 4) }, worker)).then(() =>
-        outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId)),
-      );
+      if (options.cron !== false) for (const adapter of scheduled) scheduleWithCron(adapter);
+      catchUps = catchUpAll(options.catchUpConcurrency ?? 4);
     },
     runNow,
     catchUp: () => catchUps,
@@ -416,14 +230,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (pending.length) log.info({ banks: pending.map(([id]) => id) }, "waiting for runs in flight");
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), graceMs)));
-      const abandoned: string[] = [];
       // A publish in flight is waited for within the same grace (it writes a new generation, then switches).
-      await Promise.race([Promise.all([...pending.map(([, p]) => p), publishing]), timeout]);
+      await Promise.race([Promise.all([...pending.map(([, p]) => p), publisher.idle()]), timeout]);
       clearTimeout(timer);
-      for (const [id] of pending) if (inFlight.has(id)) abandoned.push(id);
+      const abandoned = pending.map(([id]) => id).filter((id) => inFlight.has(id));
       if (abandoned.length) log.warn({ banks: abandoned }, "abandoned runs in flight (nothing of theirs was stored)");
       for (const id of abandoned)
-        record(id, { state: "stopped", message: "abandoned at shutdown while fetching", finished: true });
+        await runLog.finished(id, { state: "stopped", message: "abandoned at shutdown while fetching" });
       return abandoned;
     },
   };

@@ -5,13 +5,13 @@ import { join } from "node:path";
 
 import { openStore, type Store } from "../../src/store/database.js";
 
-export async function tempStore(): Promise<{ store: Store; dir: string; cleanup(): Promise<void> }> {
+export async function tempStore(): Promise<{ store: Store; dir: string; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "exrates-test-"));
   const store = await openStore(join(dir, "exrates.db"));
   return {
     store,
     dir,
-    async cleanup() {
+    cleanup: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
