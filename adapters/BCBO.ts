@@ -10,7 +10,7 @@
 //   quoted in US dollars there: converting them would be a cross rate, which the contract has no
 //   derivation for, so they are left out.
 // Columns are found by their labels; a missing label is a FeedError.
-import type * as XLSX from "xlsx";
+import type * as XLSX from "@e965/xlsx";
 
 import {
   FeedError,

@@ -152,6 +152,11 @@ export interface ParsedAnswer {
 
 /** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
 export interface FeedDocument {
+  /**
+   * `navigation`: a page fetched only to find the data (a landing page linking to the day's file, a form
+   * to post). Recorded for provenance, never handed to `parse`. Absent for an answer carrying rates.
+   */
+  role?: "navigation";
   /** The bank's URL (never the mirror's), with secrets still in it: redact before logging. */
   url: string;
   method: "GET" | "POST";
@@ -199,6 +204,11 @@ export interface FetchContext {
  */
 export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
   bank: BankDescriptor;
+  /**
+   * URLs of pages `fetch` reads only to find the data (landing pages, forms). `fetch` marks their
+   * answers `role: "navigation"`; a saved answer from such a URL is treated the same (never parsed).
+   */
+  navigation?: RegExp;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**

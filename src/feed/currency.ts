@@ -4,6 +4,7 @@
 // metals and units included (XAU, XAG, XDR). ICU names every such code; the set of codes it names is
 // our list, less the few it names that ISO 4217 does not have or that carry no currency (see NOT_ISO).
 import { RowProblem } from "../errors.js";
+import { foldName } from "./fold.js";
 
 /** Codes ICU names that are not currencies a bank's rate can be for. */
 const NOT_ISO: ReadonlySet<string> = new Set([
@@ -43,19 +44,6 @@ export function isIsoCurrency(code: string): boolean {
 /** The English name of a currency (ICU's), or undefined for a code ICU does not know. */
 export function currencyName(code: string, locale = "en"): string | undefined {
   return new Intl.DisplayNames(locale, { type: "currency", fallback: "none" }).of(code);
-}
-
-/**
- * A label folded for comparison: accents and case dropped, punctuation and extra spaces removed
- * (`U.S. Dollar`, `us-dollar` and `US  DOLLAR` all fold to `us dollar`; `Dólar` to `dolar`).
- */
-export function foldName(label: string): string {
-  return label
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
 }
 
 const byFoldedName = new Map<string, Map<string, string>>();

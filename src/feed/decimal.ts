@@ -4,7 +4,11 @@ import { Decimal } from "decimal.js";
 
 import type { Derivation } from "../types.js";
 
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+/**
+ * The one decimal configuration of the project: 60 significant digits (far beyond any rate), banker's
+ * rounding unless an operation names its own, and plain notation (no exponent) in every output.
+ */
+export const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
 const PLAIN = /^\d+(\.\d+)?$/;
 

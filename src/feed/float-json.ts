@@ -6,11 +6,8 @@
 //
 // A recovered figure is not the text of the body, so it is flagged with the derivation
 // "float-recovered".
-import { Decimal } from "decimal.js";
-
 import type { Derivation } from "../types.js";
-
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+import { Exact } from "./decimal.js";
 
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 

@@ -1,4 +1,6 @@
 // Small helpers shared by many adapters.
+import { setTimeout as sleep } from "node:timers/promises";
+
 import { FeedError } from "../errors.js";
 import type { BankAdapter, FetchContext, IsoDate } from "../types.js";
 import { addDays, todayIn } from "./dates.js";
@@ -18,7 +20,7 @@ export function recentDays(timeZone: string, days: number, now: Date = new Date(
   return { from: addDays(to, -days), to };
 }
 
-/** A polite pause between calls to one bank's server. */
-export function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** The project's one sleep: a pause that an AbortSignal cuts short (rejecting with an AbortError). */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return sleep(ms, undefined, signal ? { signal } : undefined);
 }

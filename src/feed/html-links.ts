@@ -52,12 +52,15 @@ export interface LinkedFile {
   accept: string;
 }
 
-/** Fetches the landing page, then the file it links to, in one session: both answers, in that order. */
+/**
+ * Fetches the landing page, then the file it links to, in one session: both answers, in that order, the
+ * page marked as navigation (recorded, never parsed).
+ */
 export async function fetchLinkedFile(http: HttpClient, f: LinkedFile): Promise<FeedDocument[]> {
   const session = http.session();
   const page = await session.get(f.page, { accept: "text/html" });
   const link = requireLink(f.bankId, decodeText(f.bankId, page.body), f.page, f.link, f.fileName);
-  return [page, await session.get(link, { accept: f.accept })];
+  return [{ ...page, role: "navigation" }, await session.get(link, { accept: f.accept })];
 }
 
 /**

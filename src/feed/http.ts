@@ -5,6 +5,7 @@ import { Agent, request, type Dispatcher } from "undici";
 
 import { HttpError } from "../errors.js";
 import type { FeedDocument, HttpClient, HttpRequestInit } from "../types.js";
+import { pause } from "./helpers.js";
 import { redactUrl } from "./redact.js";
 
 export const USER_AGENT = "exrates/0.1 (+https://github.com/exrates/exrates; official central-bank rates)";
@@ -71,7 +72,7 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
   const backoffMs = options.backoffMs ?? 1000;
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? pause;
   const dispatcher =
     options.dispatcher ??
     new Agent({
@@ -151,7 +152,8 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
       } catch (error) {
         if (error instanceof HttpError) throw error;
         const message = (error as Error).message ?? String(error);
-        if (attempt > retries) throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
+        if (attempt > retries)
+          throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
         reason = message;
       }
       const exponential = backoffMs * 2 ** (attempt - 1);

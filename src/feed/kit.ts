@@ -60,9 +60,9 @@ export {
   requireUnits,
   rowProblem,
 } from "./rows.js";
+export { foldName } from "./fold.js";
 export {
   currencyFromName,
-  foldName,
   isIsoCurrency,
   requireCurrencyCode,
   resolveCurrency,

@@ -1,50 +1,59 @@
-// Dates written with English month names, as several banks' pages and files do:
-// `19 Mar 2026`, `5 Mar 2026`, `01-Mar-2026`, `02 March 2026`.
+// Dates written with month names, in the languages the banks use: `19 Mar 2026`, `01-Mar-2026`,
+// `02 March 2026`, `2 mars 2026`, `Février 2026`. The names come from ICU (Intl.DateTimeFormat) for any
+// locale, long and short, standalone and in-date forms (Russian `февраль` and `февраля`), not from
+// tables written by hand.
 import type { IsoDate } from "../types.js";
 import { isoFromParts } from "./dates.js";
+import { foldName } from "./fold.js";
 
-const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  sept: 9,
-  oct: 10,
-  nov: 11,
-  dec: 12,
-};
+const byLocale = new Map<string, Map<string, number>>();
 
-/** The month number of an English month name or abbreviation (`Mar`, `March`, `Sept.`); undefined otherwise. */
-export function monthNumber(name: string): number | undefined {
-  const key = name.trim().toLowerCase().replace(/\.$/, "");
-  if (key in MONTHS) return MONTHS[key];
-  const full = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
+/** Folded month name -> month number, for one locale (built once). */
+function monthsOf(locale: string): Map<string, number> {
+  let months = byLocale.get(locale);
+  if (months) return months;
+  months = new Map();
+  const formats = [
+    new Intl.DateTimeFormat(locale, { month: "long", timeZone: "UTC" }),
+    new Intl.DateTimeFormat(locale, { month: "short", timeZone: "UTC" }),
+    new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", timeZone: "UTC" }),
+    new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }),
   ];
-  const i = full.indexOf(key);
-  return i >= 0 ? i + 1 : undefined;
+  for (let month = 1; month <= 12; month++) {
+    const date = new Date(Date.UTC(2001, month - 1, 15));
+    for (const format of formats) {
+      const name = format.formatToParts(date).find((part) => part.type === "month")?.value;
+      if (name === undefined) continue;
+      const key = foldName(name);
+      if (!months.has(key)) months.set(key, month);
+      // Three-letter abbreviations ("sep" beside ICU's "sept", "dec" beside "déc") are common in files.
+      if (/^\p{L}{4,}$/u.test(key) && !months.has(key.slice(0, 3))) months.set(key.slice(0, 3), month);
+    }
+  }
+  byLocale.set(locale, months);
+  return months;
 }
 
-/** `19 Mar 2026`, `5-Mar-2026` or `02 March 2026` to ISO; undefined when it is not such a real date. */
-export function fromDayMonthName(text: string): IsoDate | undefined {
-  const m = /^(\d{1,2})[\s-]+([A-Za-z]+\.?)[\s-]+(\d{4})$/.exec(text.trim());
+/**
+ * The month number of a month name or abbreviation in the given locales (English by default):
+ * `Mar`, `March`, `Sept.`, with `["fr"]` `février` or `Fevrier`; undefined otherwise.
+ */
+export function monthNumber(name: string, locales: readonly string[] = ["en"]): number | undefined {
+  const key = foldName(name);
+  for (const locale of locales) {
+    const month = monthsOf(locale).get(key);
+    if (month !== undefined) return month;
+  }
+  return undefined;
+}
+
+/**
+ * `19 Mar 2026`, `5-Mar-2026`, `02 March 2026` (with `["fr"]`, `2 mars 2026`) to ISO; undefined when it
+ * is not such a real date.
+ */
+export function fromDayMonthName(text: string, locales: readonly string[] = ["en"]): IsoDate | undefined {
+  const m = /^(\d{1,2})(?:er)?[\s-]+(\p{L}+\.?)[\s-]+(\d{4})$/u.exec(text.trim());
   if (!m) return undefined;
-  const month = monthNumber(m[2]!);
+  const month = monthNumber(m[2]!, locales);
   return month ? isoFromParts(m[3]!, month, m[1]!) : undefined;
 }

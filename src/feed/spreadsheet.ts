@@ -1,4 +1,6 @@
-// Reading banks' spreadsheets exactly: XLSX through exceljs, old binary XLS (BIFF) through SheetJS.
+// Reading banks' spreadsheets exactly: XLSX through exceljs, old binary XLS (BIFF) through SheetJS
+// (the maintained 0.20 line, republished on npm as @e965/xlsx; the frozen `xlsx@0.18.5` on npm has
+// CVE-2023-30533 and CVE-2024-22363).
 //
 // A spreadsheet keeps a number as an IEEE double, not as text. The figure a bank typed (0.39258) is
 // stored as the nearest double and comes back as the shortest decimal that round-trips to it, which
@@ -11,14 +13,13 @@
 //   Excel does; for cells holding unrounded averages whose published figure is the shown one.
 import ExcelJS from "exceljs";
 import { Decimal } from "decimal.js";
-import * as XLSX from "xlsx";
+import * as XLSX from "@e965/xlsx";
 
 import { FeedError } from "../errors.js";
 import type { IsoDate } from "../types.js";
 import { isoFromParts } from "./dates.js";
 import { looksLikeHtml } from "./body.js";
-
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
+import { Exact, readDecimal } from "./decimal.js";
 
 export type NumberReading = "stored" | "displayed";
 
@@ -64,7 +65,9 @@ export async function readXlsx(bankId: string, body: Uint8Array): Promise<ExcelJ
   try {
     await wb.xlsx.load(Buffer.from(body) as unknown as ArrayBuffer);
   } catch (error) {
-    throw new FeedError(bankId, `malformed or truncated XLSX workbook (${(error as Error).message})`);
+    throw new FeedError(bankId, `malformed or truncated XLSX workbook (${(error as Error).message})`, {
+      cause: error,
+    });
   }
   if (wb.worksheets.length === 0) throw new FeedError(bankId, "the XLSX workbook has no sheets");
   return wb;
@@ -109,8 +112,7 @@ function cellNumber(cell: ExcelJS.Cell): number | undefined {
 export function cellDecimal(cell: ExcelJS.Cell, reading: NumberReading = "stored"): string | undefined {
   const n = cellNumber(cell);
   if (n !== undefined) return numberText(n, cell.numFmt, reading);
-  const text = cellText(cell).replace(/,/g, "");
-  return /^\d+(\.\d+)?$/.test(text) ? text.replace(/^0+(?=\d)/, "") : undefined;
+  return readDecimal(cellText(cell), { thousands: "," });
 }
 
 /** Excel serial day (1900 system, with its 1900-02-29) to an ISO date. */
@@ -144,7 +146,9 @@ export function readXls(bankId: string, body: Uint8Array): XLSX.WorkBook {
     return wb;
   } catch (error) {
     if (error instanceof FeedError) throw error;
-    throw new FeedError(bankId, `malformed or truncated XLS workbook (${(error as Error).message})`);
+    throw new FeedError(bankId, `malformed or truncated XLS workbook (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
@@ -178,6 +182,5 @@ export function xlsDecimal(
   if (!cell) return undefined;
   if (cell.t === "n" && typeof cell.v === "number")
     return numberText(cell.v, typeof cell.z === "string" ? cell.z : undefined, reading);
-  const text = xlsText(cell).split(thousands).join("");
-  return /^\d+(\.\d+)?$/.test(text) ? text.replace(/^0+(?=\d)/, "") : undefined;
+  return readDecimal(xlsText(cell), { thousands });
 }

@@ -29,6 +29,10 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
   const base = baseCurrencyOf(adapter.bank);
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
+    if (isNavigation(adapter, doc)) {
+      parsed.push({ doc, records: [], held: [] }); // provenance only
+      continue;
+    }
     let output: ParseOutput;
     try {
       output = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
@@ -42,6 +46,14 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
   // Across answers too: one key must not get two figures in one ingest.
   holdCrossAnswerConflicts(parsed);
   return parsed;
+}
+
+/** A page fetched only to find the data: recorded, never parsed. */
+export function isNavigation(
+  adapter: Pick<BankAdapter, "navigation">,
+  doc: Pick<FeedDocument, "role" | "url">,
+): boolean {
+  return doc.role === "navigation" || (adapter.navigation?.test(doc.url) ?? false);
 }
 
 export interface ParsedDocument {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import ecb from "../../adapters/ECB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const parse = async (body: Buffer | string) =>
@@ -11,27 +11,34 @@ const parse = async (body: Buffer | string) =>
 
 describe("ECB adapter", () => {
   it("finds columns by name in the live 10-column shape, keeps trailing zeros, skips empty, monthly and non-currency rows", async () => {
-    expect(await parse(fixture("ECB/live-shape.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("ECB/live-shape.csv")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "1.0850" },
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "162.30" },
       { effectiveDate: "2026-03-03", currency: "USD", rate: "1.0849" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<html><head><title>Maintenance</title></head><body>Back soon</body></html>"],
+  itRefusesWhole("ECB", parse, [
     ["a CSV without OBS_VALUE", "FREQ,CURRENCY,TIME_PERIOD\nD,USD,2026-03-02\n"],
     [
       "another bank's CSV",
       "BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\nCNB,USD,CZK,2026-03-02,20.611,1\n",
     ],
-    ["a bad date", "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nD,USD,2026-13-02,1.08\n"],
-    ["a bad number", "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nD,USD,2026-03-02,1.08e3\n"],
     ["an unterminated quote", 'FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE,TITLE\nD,USD,2026-03-02,1.08,"US dollar\n'],
-  ])("rejects %s naming the bank", async (_what, body) => {
-    await expect(parse(body)).rejects.toThrow(FeedError);
-    await expect(parse(body)).rejects.toThrow(/^ECB: /);
+  ]);
+
+  const header = "FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\n";
+  const good = "D,USD,2026-03-02,1.0850\nD,JPY,2026-03-02,162.30\n";
+  const taken = [
+    { effectiveDate: "2026-03-02", currency: "USD", rate: "1.0850" },
+    { effectiveDate: "2026-03-02", currency: "JPY", rate: "162.30" },
+  ];
+  it.each([
+    ["a date that does not exist", "D,GBP,2026-02-30,0.85\n", { kind: "bad-date", effectiveDate: "2026-02-30" }],
+    ["a figure that is not a number", "D,GBP,2026-03-02,1.08e3\n", { kind: "bad-rate", rate: "1.08e3" }],
+    ["a code that is not ISO 4217", "D,CNH,2026-03-02,7.81\n", { kind: "unknown-currency", currency: "CNH" }],
+  ] as const)("holds %s on its line and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(header + good + bad), { records: taken, held: { ...held, source: "line 4" } });
   });
 
   it("asks for the last ten days for the latest and for the exact range otherwise", async () => {
@@ -48,7 +55,7 @@ describe("ECB adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("ECB/002.csv");
-    const records = await ecb.parse(r.body, { url: r.url });
+    const records = await recordsOf(ecb.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(22 * 29);
     expect(records[0]).toEqual({ effectiveDate: "2026-02-17", currency: "AUD", rate: "1.6776" });
     expect(records.find((x) => x.currency === "ZAR" && x.effectiveDate === "2026-03-18")).toEqual({

@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as XLSX from "xlsx";
+import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import { exrates } from "../support/cli.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as XLSX from "xlsx";
+import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import { loadAdapters } from "../../src/feed/registry.js";

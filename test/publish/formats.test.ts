@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import { parse as parseCsv } from "csv-parse/sync";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import * as XLSX from "xlsx";
+import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import { renderCsv } from "../../src/publish/render-csv.js";
