@@ -1,5 +1,9 @@
-// Small response helpers: problem+json errors (RFC 9457) and JSON documents.
-import { STATUS_CODES, type ServerResponse } from "node:http";
+// Small response helpers: problem+json errors (RFC 9457), JSON documents, and published files with
+// their conditional requests and encodings.
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+
+import { pickEncoding } from "./negotiate.js";
+import type { Representation } from "./tree.js";
 
 export interface ProblemOptions {
   detail?: string;
@@ -43,4 +47,38 @@ export function sendJson(
     ...headers,
   });
   res.end(head ? undefined : body);
+}
+
+/** If-None-Match (weak comparison, any encoding's tag) or, without it, If-Modified-Since. */
+function notModified(req: IncomingMessage, rep: Representation): boolean {
+  const inm = req.headers["if-none-match"];
+  if (inm !== undefined) {
+    if (inm.trim() === "*") return true;
+    for (const tag of inm.split(",")) {
+      const t = tag.trim().replace(/^W\//, "");
+      if (rep.etags.has(t)) return true;
+    }
+    return false;
+  }
+  const ims = req.headers["if-modified-since"];
+  if (ims !== undefined) {
+    const since = Date.parse(ims);
+    if (Number.isFinite(since) && rep.lastModifiedSeconds * 1000 <= since) return true;
+  }
+  return false;
+}
+
+/** A published file: 304 when the client has it, else 200 in the best encoding both sides have. */
+export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
+  if (notModified(req, rep)) {
+    const encoding = pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip });
+    res.writeHead(304, { ...rep.notModified, etag: (encoding === "identity" ? rep.identity : rep[encoding]!).etag });
+    res.end();
+    return;
+  }
+  const encoding =
+    rep.br || rep.gzip ? pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip }) : "identity";
+  const variant = encoding === "identity" ? rep.identity : rep[encoding]!;
+  res.writeHead(200, variant.headers);
+  res.end(req.method === "HEAD" ? undefined : variant.body);
 }

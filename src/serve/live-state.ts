@@ -1,0 +1,195 @@
+// What the server serves that changes while it runs: the published tree (`out/current`), the signing
+// keys (their file) and the clients' states (the database, which other processes change too). Each
+// is re-read when its source changes, by pollers, and replaced in one assignment so that a request
+// sees either the old value or the new one.
+import { onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
+import { keyFileStamp, loadOrCreateKeys, type KeySet } from "../auth/keys.js";
+import type { Logger } from "../log.js";
+import type { Store } from "../store/database.js";
+import { currentTarget, loadTree, type LoadedTree } from "./tree.js";
+
+/** A generation that failed to load is retried after this long (it may have been mid-removal). */
+const FAILED_GENERATION_RETRY_MS = 5000;
+
+/** The published tree in memory, re-loaded when `out/current` points at another generation. */
+class PublishedTree {
+  current: LoadedTree | undefined;
+  private failedTarget: string | undefined;
+
+  constructor(
+    private readonly outDir: string,
+    private readonly log: Logger,
+  ) {}
+
+  async refresh(): Promise<void> {
+    const target = await currentTarget(this.outDir).catch((error: Error) => {
+      this.log.warn({ err: error.message }, "cannot read the published tree's current link");
+      return undefined;
+    });
+    if (target === undefined || target === this.current?.target || target === this.failedTarget) return;
+    try {
+      const loaded = await loadTree(this.outDir, target);
+      this.current = loaded;
+      this.failedTarget = undefined;
+      const { generation, files, banks } = loaded;
+      this.log.info({ generation, files, banks: banks.size }, "published tree loaded");
+    } catch (error) {
+      // A generation removed under us, or not as its manifest says: keep serving the previous one.
+      this.failedTarget = target;
+      this.log.error(
+        { target, err: (error as Error).message },
+        "cannot load the published generation; still serving the previous one",
+      );
+      setTimeout(() => {
+        if (this.failedTarget === target) this.failedTarget = undefined;
+      }, FAILED_GENERATION_RETRY_MS).unref();
+    }
+  }
+}
+
+/** The embedded SSO's signing keys, re-loaded when their file changes (`exrates keys rotate`). */
+class SigningKeys {
+  private constructor(
+    private readonly dataDir: string,
+    private readonly log: Logger,
+    private readonly now: () => number,
+    public current: KeySet,
+    private stamp: string | undefined,
+  ) {}
+
+  static async load(dataDir: string, log: Logger, now: () => number): Promise<SigningKeys> {
+    const keys = await loadOrCreateKeys(dataDir, now());
+    return new SigningKeys(dataDir, log, now, keys, await keyFileStamp(dataDir));
+  }
+
+  async refresh(): Promise<void> {
+    if ((await keyFileStamp(this.dataDir)) === this.stamp) return;
+    try {
+      this.current = await loadOrCreateKeys(this.dataDir, this.now());
+      this.stamp = await keyFileStamp(this.dataDir);
+      this.log.info(
+        { kid: this.current.active.kid, published: this.current.published.length },
+        "signing keys reloaded",
+      );
+    } catch (error) {
+      this.log.error({ err: (error as Error).message }, "cannot reload the signing keys; keeping the previous ones");
+    }
+  }
+}
+
+/**
+ * Every client's state (enabled, not-before), re-read when the database has changed: SQLite's
+ * data_version moves when another connection commits, as `exrates clients` from a shell does.
+ */
+class ClientStates {
+  states = new Map<string, ClientState>();
+  private dataVersion = -1;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: Logger,
+  ) {
+    this.dataVersion = this.readDataVersion();
+    this.read();
+  }
+
+  /** Re-reads at once (a change made through this process's own connection). */
+  read = (): void => {
+    this.states = readClientStates(this.store);
+  };
+
+  refreshIfChanged = (): void => {
+    try {
+      const version = this.readDataVersion();
+      if (version === this.dataVersion) return;
+      this.dataVersion = version;
+      this.read();
+    } catch (error) {
+      // The store closed under us (shutdown) or is busy: keep the last known states, try again later.
+      this.log.warn({ err: (error as Error).message }, "cannot re-read the clients");
+    }
+  };
+
+  private readDataVersion(): number {
+    return this.store.sqlite.pragma("data_version", { simple: true }) as number;
+  }
+}
+
+export interface LiveStateOptions {
+  outDir: string;
+  dataDir: string;
+  /** Given: the embedded SSO runs, and its keys and clients are kept live too. */
+  store?: Store;
+  log: Logger;
+  now: () => number;
+  /** How often `out/current` and the key file are checked for changes (ms). */
+  pollMs?: number;
+  /** How often the clients table is checked for changes by other processes (ms). */
+  clientPollMs?: number;
+}
+
+export interface LiveState {
+  /** The tree currently served (undefined before the first publish). */
+  tree: () => LoadedTree | undefined;
+  /** The signing keys (embedded SSO only). */
+  keys: () => KeySet;
+  /** A client's state (embedded SSO only). */
+  client: (clientId: string) => ClientState | undefined;
+  /** Checks every source now (the pollers do it anyway). */
+  refresh: () => Promise<void>;
+  /** Starts the pollers and the clients' change listener. */
+  watch: () => void;
+  /** Stops them. */
+  close: () => void;
+}
+
+/** Loads the keys, the clients and the tree once, ready to be watched. */
+export async function loadLiveState(options: LiveStateOptions): Promise<LiveState> {
+  const { store, log } = options;
+  const keys = store ? await SigningKeys.load(options.dataDir, log, options.now) : undefined;
+  const clients = store ? new ClientStates(store, log) : undefined;
+  const tree = new PublishedTree(options.outDir, log);
+  await tree.refresh();
+
+  const refreshFiles = async () => {
+    await tree.refresh();
+    await keys?.refresh();
+  };
+  let pollingFiles = false;
+  const pollFiles = async () => {
+    if (pollingFiles) return;
+    pollingFiles = true;
+    try {
+      await refreshFiles();
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "refreshing the tree or the keys failed");
+    } finally {
+      pollingFiles = false;
+    }
+  };
+  const stops: Array<() => void> = [];
+
+  return {
+    tree: () => tree.current,
+    keys: () => keys!.current,
+    client: (clientId) => clients?.states.get(clientId),
+    async refresh() {
+      await refreshFiles();
+      clients?.refreshIfChanged();
+    },
+    watch() {
+      if (store && clients) stops.push(onClientsChanged(store, clients.read));
+      const fileTimer = setInterval(() => void pollFiles(), options.pollMs ?? 1000);
+      fileTimer.unref();
+      stops.push(() => clearInterval(fileTimer));
+      if (clients) {
+        const clientTimer = setInterval(clients.refreshIfChanged, options.clientPollMs ?? 250);
+        clientTimer.unref();
+        stops.push(() => clearInterval(clientTimer));
+      }
+    },
+    close() {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}
