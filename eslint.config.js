@@ -2,6 +2,7 @@
 // Prettier's job (eslint-config-prettier turns the overlapping rules off).
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -10,9 +11,15 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // vitest.config.ts sits outside tsconfig.json's folders; it gets a default project of its own.
+        projectService: { allowDefaultProject: ["vitest.config.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  // Plain-JavaScript files (bench/, scripts/, this config) run on Node: its globals are defined.
+  { files: ["**/*.js", "**/*.mjs"], languageOptions: { globals: globals.node } },
   prettier,
 );
