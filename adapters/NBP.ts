@@ -1,9 +1,14 @@
 // Narodowy Bank Polski: average (mid) exchange rates from the NBP Web API, as JSON.
-// PLN per 1 foreign unit (Direct): Table A (daily, ~32 currencies) and Table B (weekly, on
-// Wednesdays, ~115 other currencies), and the NBP price of gold in PLN per gram, converted
-// exactly to the troy ounce (XAU, derivation "per-troy-ounce"). Numbers keep their digits.
+// Endpoints: /api/exchangerates/tables/{A|B}/{from}/{to}/?format=json (at most 93 days per call) and
+// /api/cenyzlota/{from}/{to}/?format=json for gold. PLN per 1 foreign unit (Direct), the `mid` figure:
+// table A (working days, ~32 currencies, published 11:45-12:15 Warsaw time) and table B (weekly, on
+// Wednesdays, ~115 other currencies). Gold (`cena`) is PLN per gram, converted exactly to the troy
+// ounce (XAU, derivation "per-troy-ounce"). Numbers are read with their digits (0.0000030 for IRR).
 // The API answers 404 for a window without a working day: that is an empty answer, not an error.
+// An answer is an array of tables ({table, no, effectiveDate, rates:[{currency, code, mid}]}) or of
+// gold prices ({data, cena}); table C (buying/selling) or any other shape is not ours and is refused.
 import {
+  AnswerRows,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   decodeText,
@@ -12,10 +17,12 @@ import {
   jsonNumberText,
   multiply,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
   type FeedDocument,
-  type RateRecord,
+  type ParsedAnswer,
 } from "../src/feed/kit.js";
 
 const ID = "NBP";
@@ -24,47 +31,58 @@ const API = "https://api.nbp.pl/api";
 
 type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
+/** What a field said, as text (numbers with their digits); undefined when absent. */
+const raw = (x: unknown) =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
+const iso = (date: string | undefined) => (date !== undefined && isIsoDate(date) ? date : undefined);
 
-function parseTables(tables: unknown[]): RateRecord[] {
-  const records: RateRecord[] = [];
+/** Every rate of every table in the answer; a bad rate, or every rate of a table with a bad date, is held. */
+function parseTables(tables: unknown[]): ParsedAnswer {
+  const rows = new AnswerRows(ID);
   for (const [t, table] of tables.entries()) {
     if (!isNode(table) || !Array.isArray(table.rates)) throw new FeedError(ID, `tables[${t}] has no rates`);
     if (table.table !== "A" && table.table !== "B")
       throw new FeedError(ID, `table "${String(table.table)}" is not the mid-rate table A or B`);
-    const date = typeof table.effectiveDate === "string" ? table.effectiveDate : "";
-    if (!isIsoDate(date))
-      throw new FeedError(
-        ID,
-        `table ${String(table.no)}: effectiveDate "${String(table.effectiveDate)}" is not a date`,
+    const date = raw(table.effectiveDate);
+    for (const [i, r] of (table.rates as unknown[]).entries()) {
+      const fields = { effectiveDate: date, currency: raw((r as Node)?.code), rate: raw((r as Node)?.mid) };
+      rows.read(
+        `table ${String(table.no)} rate ${i + 1}`,
+        () => {
+          if (!isNode(r)) throw new FeedError(ID, `table ${String(table.no)}: rate ${i + 1} is not an object`);
+          const effectiveDate = requireDate(ID, iso(date), String(date));
+          const currency = requireCurrencyCode(ID, typeof r.code === "string" ? r.code : "");
+          const rate = requireDecimal(ID, jsonNumberText(r.mid), `${currency} mid`);
+          return { effectiveDate, currency, rate };
+        },
+        fields,
       );
-    for (const r of table.rates as unknown[]) {
-      const code = isNode(r) && typeof r.code === "string" ? r.code : "";
-      if (!/^[A-Z]{3}$/.test(code))
-        throw new FeedError(ID, `table ${String(table.no)}: code "${code}" is not a currency code`);
-      const raw = jsonNumberText((r as Node).mid);
-      const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (rate === undefined)
-        throw new FeedError(ID, `${code} in table ${String(table.no)}: mid "${String(raw)}" is not a decimal`);
-      records.push({ effectiveDate: date, currency: code, rate });
     }
   }
-  return records;
+  return rows.result();
 }
 
-function parseGold(prices: unknown[]): RateRecord[] {
-  return prices.map((p, i) => {
-    const date = isNode(p) && typeof p.data === "string" ? p.data : "";
-    if (!isIsoDate(date)) throw new FeedError(ID, `gold price ${i}: date "${String((p as Node)?.data)}" is not a date`);
-    const raw = jsonNumberText((p as Node).cena);
-    const perGram = raw === undefined ? undefined : readDecimal(raw);
-    if (perGram === undefined) throw new FeedError(ID, `gold price of ${date}: "${String(raw)}" is not a decimal`);
-    return {
-      effectiveDate: date,
-      currency: "XAU",
-      rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
-      derivation: "per-troy-ounce" as const,
-    };
-  });
+function parseGold(prices: unknown[]): ParsedAnswer {
+  const rows = new AnswerRows(ID);
+  for (const [i, p] of prices.entries()) {
+    const fields = { effectiveDate: raw((p as Node)?.data), currency: "XAU", rate: raw((p as Node)?.cena) };
+    rows.read(
+      `gold price ${i + 1}`,
+      () => {
+        if (!isNode(p)) throw new FeedError(ID, `gold price ${i + 1} is not an object`);
+        const effectiveDate = requireDate(ID, iso(fields.effectiveDate), String(fields.effectiveDate));
+        const perGram = requireDecimal(ID, jsonNumberText(p.cena), "gold price per gram");
+        return {
+          effectiveDate,
+          currency: "XAU",
+          rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
+          derivation: "per-troy-ounce" as const,
+        };
+      },
+      fields,
+    );
+  }
+  return rows.result();
 }
 
 const isNotFound = (error: unknown) =>
@@ -116,7 +134,7 @@ const nbp = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBP API answer: not a JSON array");
-    if (json.length === 0) return [];
+    if (json.length === 0) return { records: [], held: [] };
     if (isNode(json[0]) && "rates" in json[0]) return parseTables(json);
     if (isNode(json[0]) && "cena" in json[0]) return parseGold(json);
     throw new FeedError(ID, "not an NBP API answer: neither exchange rate tables nor gold prices");
