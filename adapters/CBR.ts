@@ -1,9 +1,22 @@
-// Bank of Russia: official rates of the rouble, as windows-1251 XML with decimal commas.
-// XML_daily.asp: one day, every currency (with CharCode and Nominal). XML_dynamic.asp: one
-// currency's history, identified only by the bank's internal id (mapped below). xml_metall.asp:
-// precious metals in RUB per gram, converted exactly to the troy ounce.
-// RUB per Nominal units (Direct): Nominal 100 is kept as unitMultiplier 2.
+// Bank of Russia: the official rates of the rouble, from the bank's XML scripts (windows-1251 text,
+// decimal commas: `78,2010`).
+// - XML_daily.asp: one day's list of every currency, `<ValCurs Date="25.04.2026"><Valute ID="R01235">
+//   <CharCode>USD</CharCode><Nominal>1</Nominal><Value>78,2010</Value>...`; the Date is the day the rates
+//   are valid from (the next calendar day after publication).
+// - XML_dynamic.asp?VAL_NM_RQ=<id>&date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY: one currency's history,
+//   `<ValCurs ID="R01239" DateRange1=...><Record Date="03.03.2026" Id="R01239"><Nominal>1</Nominal>
+//   <Value>90,7307</Value>`. The currency is named only by the bank's internal id (table below, read off
+//   XML_daily's Valute/@ID and CharCode).
+// - xml_metall.asp?date_req1=...&date_req2=...: gold, silver, platinum and palladium (Code 1 to 4) in RUB
+//   per gram, `<Record Date="03.03.2026" Code="1"><Buy>12957,47</Buy><Sell>...`; Buy and Sell are the
+//   same figure. Stored per troy ounce: the gram price times 31.1034768, exactly.
+// - Quotes: RUB per Nominal units (Direct); Nominal 10, 100, 10000 or 1000000 (IRR) kept as unitMultiplier.
+// - Published Monday to Friday at about 15:30 Moscow time, dated the next day (Friday's list is dated
+//   Saturday and stands until Monday's).
+// Each Valute or Record element is one row: a bad date, figure, Nominal or an unknown currency id or metal
+// code holds that element; an answer with neither a ValCurs nor a Metall root is refused whole.
 import {
+  AnswerRows,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   asArray,
@@ -13,10 +26,15 @@ import {
   multiply,
   parseXml,
   perUnits,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   type FeedDocument,
   type IsoDate,
+  type ParsedAnswer,
   type RateRecord,
+  type RowFields,
   type UnitRate,
 } from "../src/feed/kit.js";
 
@@ -89,53 +107,72 @@ type Node = Record<string, unknown>;
 
 const ddmmyyyy = (date: IsoDate) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
 
-function dateOf(raw: unknown, where: string): IsoDate {
-  const date = typeof raw === "string" ? fromDayMonthYear(raw) : undefined;
-  if (!date) throw new FeedError(ID, `${where}: date "${String(raw)}" is not DD.MM.YYYY`);
-  return date;
+/** An XML value (every value is text: the parser keeps them so); "" for an absent or nested one. */
+const text = (raw: unknown): string => (typeof raw === "string" ? raw : "");
+
+/** A `DD.MM.YYYY` attribute as ISO, or a RowProblem (`bad-date`). */
+const dateOf = (raw: unknown): IsoDate => requireDate(ID, fromDayMonthYear(text(raw)), text(raw));
+
+/** Value per Nominal units: `90,7307` per `100` is 90.7307 with unitMultiplier 2. */
+function rateOf(node: Node): UnitRate {
+  const value = requireDecimal(ID, node.Value, "Value", { decimalComma: true });
+  return perUnits(value, requireUnits(ID, node.Nominal, "Nominal"));
 }
 
-function rateOf(node: Node, where: string): UnitRate {
-  const value = requireDecimal(ID, node.Value, `${where} Value`, { decimalComma: true });
-  const nominal = requireDecimal(ID, node.Nominal, `${where} Nominal`);
-  try {
-    return perUnits(value, nominal);
-  } catch {
-    throw new FeedError(ID, `${where}: Nominal "${nominal}" is not a whole number`);
+/** XML_daily.asp: one date for every Valute. */
+function parseDaily(root: Node): ParsedAnswer {
+  const rows = new AnswerRows(ID);
+  for (const v of asArray(root.Valute as Node[])) {
+    const fields: RowFields = { effectiveDate: text(root["@Date"]), currency: text(v.CharCode), rate: text(v.Value) };
+    rows.read(
+      `<Valute ID="${text(v["@ID"])}">`,
+      (): RateRecord => ({ effectiveDate: dateOf(root["@Date"]), currency: text(v.CharCode), ...rateOf(v) }),
+      fields,
+    );
   }
+  return rows.result();
 }
 
-function parseDaily(root: Node): RateRecord[] {
-  const date = dateOf(root["@Date"], "ValCurs");
-  return asArray(root.Valute as Node[]).map((v) => {
-    const code = typeof v.CharCode === "string" ? v.CharCode : "";
-    return { effectiveDate: date, currency: code, ...rateOf(v, `${code} of ${date}`) };
-  });
+/** XML_dynamic.asp: one currency, named by the bank's id, on every Record. */
+function parseDynamic(root: Node): ParsedAnswer {
+  const rows = new AnswerRows(ID);
+  for (const r of asArray(root.Record as Node[])) {
+    const id = text(r["@Id"] ?? root["@ID"]);
+    const fields: RowFields = { effectiveDate: text(r["@Date"]), currency: id, rate: text(r.Value) };
+    rows.read(
+      `<Record Date="${text(r["@Date"])}" Id="${id}">`,
+      (): RateRecord => {
+        const currency = CBR_CURRENCY_IDS[id] ?? rowProblem(ID, "unknown-currency", `unknown currency id "${id}"`);
+        return { effectiveDate: dateOf(r["@Date"]), currency, ...rateOf(r) };
+      },
+      fields,
+    );
+  }
+  return rows.result();
 }
 
-function parseDynamic(root: Node): RateRecord[] {
-  return asArray(root.Record as Node[]).map((r) => {
-    const id = String(r["@Id"] ?? root["@ID"] ?? "");
-    const currency = CBR_CURRENCY_IDS[id];
-    if (!currency) throw new FeedError(ID, `unknown currency id "${id}" in XML_dynamic`);
-    const date = dateOf(r["@Date"], `${currency} record`);
-    return { effectiveDate: date, currency, ...rateOf(r, `${currency} of ${date}`) };
-  });
-}
-
-function parseMetals(root: Node): RateRecord[] {
-  return asArray(root.Record as Node[]).map((r) => {
-    const currency = METALS[String(r["@Code"])];
-    if (!currency) throw new FeedError(ID, `unknown metal code "${String(r["@Code"])}"`);
-    const date = dateOf(r["@Date"], `${currency} record`);
-    const perGram = requireDecimal(ID, r.Buy, `${currency} of ${date} Buy`, { decimalComma: true });
-    return {
-      effectiveDate: date,
-      currency,
-      rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
-      derivation: "per-troy-ounce" as const,
-    };
-  });
+/** xml_metall.asp: RUB per gram (Buy), to the troy ounce. */
+function parseMetals(root: Node): ParsedAnswer {
+  const rows = new AnswerRows(ID);
+  for (const r of asArray(root.Record as Node[])) {
+    const code = text(r["@Code"]);
+    const fields: RowFields = { effectiveDate: text(r["@Date"]), currency: code, rate: text(r.Buy) };
+    rows.read(
+      `<Record Date="${text(r["@Date"])}" Code="${code}">`,
+      (): RateRecord => {
+        const currency = METALS[code] ?? rowProblem(ID, "unknown-currency", `unknown metal code "${code}"`);
+        const perGram = requireDecimal(ID, r.Buy, "Buy", { decimalComma: true });
+        return {
+          effectiveDate: dateOf(r["@Date"]),
+          currency,
+          rate: multiply(perGram, GRAMS_PER_TROY_OUNCE),
+          derivation: "per-troy-ounce",
+        };
+      },
+      fields,
+    );
+  }
+  return rows.result();
 }
 
 const cbr = defineAdapter({

@@ -1,19 +1,29 @@
-// Czech National Bank: the daily fixing from the CNB API, as JSON. CZK per `amount` units (Direct);
-// an amount of 100 or 1000 is kept as unitMultiplier 2 or 3. Numbers are read without losing digits.
+// Czech National Bank: the daily fixing ("kurzy devizového trhu") from the CNB's open API.
+// - Endpoint: GET https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=YYYY, every fixing of one
+//   calendar year in one JSON answer: `{"rates":[{"validFor":"2026-01-02","order":1,"country":"EMU",
+//   "currency":"euro","amount":1,"currencyCode":"EUR","rate":24.170}, ...]}`. A year without a fixing yet
+//   (the first working day of January before 14:30) answers `{"rates":[]}`.
+// - Quotes: CZK per `amount` units of the foreign currency (Direct); `amount` is 1, 100 (HUF, JPY...)
+//   or 1000 (IDR), kept as unitMultiplier 0, 2 or 3.
+// - Published on Czech working days at about 14:30 Prague time, valid from that day.
+// - Numbers are JSON numbers whose digits matter (24.170 keeps its trailing zero): they are read as text.
+// Each entry of `rates` is one row: an entry whose date, figure or amount cannot be read is held with
+// its index; an answer without a `rates` array is not this API's and is refused whole.
 import {
+  AnswerRows,
   FeedError,
   addDays,
-  asArray,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  requireUnits,
   todayIn,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "CNB";
@@ -65,19 +75,23 @@ const cnb = defineAdapter({
     if (typeof json !== "object" || json === null || !Array.isArray(json.rates)) {
       throw new FeedError(ID, "not a CNB exrates answer: no rates array");
     }
-    return asArray(json.rates as CnbRate[]).map((r, i): RateRecord => {
-      const where = `rates[${i}]`;
-      const date = typeof r.validFor === "string" ? r.validFor : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: validFor "${String(r.validFor)}" is not a date`);
-      const currency = typeof r.currencyCode === "string" ? r.currencyCode : "";
-      const rate = readDecimal(jsonNumberText(r.rate) ?? "");
-      const amount = readDecimal(jsonNumberText(r.amount) ?? "");
-      if (!rate)
-        throw new FeedError(ID, `${where} (${currency}): rate "${String(jsonNumberText(r.rate))}" is not a decimal`);
-      if (!amount || !/^[1-9]\d*$/.test(amount))
-        throw new FeedError(ID, `${where} (${currency}): amount is not a whole number`);
-      return { effectiveDate: date, currency, ...perUnits(rate, amount) };
+    const rows = new AnswerRows(ID);
+    (json.rates as unknown[]).forEach((entry, i) => {
+      const r = (typeof entry === "object" && entry !== null ? entry : {}) as CnbRate;
+      const date = typeof r.validFor === "string" ? r.validFor : String(r.validFor);
+      const currency = typeof r.currencyCode === "string" ? r.currencyCode : String(r.currencyCode);
+      const rate = jsonNumberText(r.rate);
+      rows.read(
+        `rates[${i}]`,
+        () => ({
+          effectiveDate: requireDate(ID, isIsoDate(date) ? date : undefined, date),
+          currency,
+          ...perUnits(requireDecimal(ID, rate, "rate"), requireUnits(ID, jsonNumberText(r.amount), "amount")),
+        }),
+        { effectiveDate: date, currency, rate: rate ?? String(r.rate) },
+      );
     });
+    return rows.result();
   },
 });
 
