@@ -1,11 +1,16 @@
 // National Bank of the Republic of Belarus: official rates of the Belarusian rouble from the NBRB
-// API (JSON). BYN per Cur_Scale units (Direct; powers of ten kept as unitMultiplier).
-// rates?periodicity=0 is the day's list with code and scale. rates/dynamics/{Cur_ID} is one
-// currency's history and carries neither code nor scale: both come from the table below, keyed by
-// the NBRB's internal Cur_ID, which the bank re-issues whenever a currency's scale or code changes
-// (so an id's scale is fixed). The day's list is checked against the table. The bank also dates
-// the Friday rates for Saturday and Sunday; those weekend rows are dropped (Monday to Friday only).
+// API (JSON). BYN per Cur_Scale units (Direct; powers of ten kept as unitMultiplier), set daily at
+// about 12:00 Minsk time on working days.
+// - rates?periodicity=0 is the day's list: [{Cur_ID, Date, Cur_Abbreviation, Cur_Scale, Cur_OfficialRate}].
+// - rates/dynamics/{Cur_ID}?startDate=&endDate= is one currency's history, [{Cur_ID, Date,
+//   Cur_OfficialRate}], without code or scale: both come from the table below, keyed by the NBRB's
+//   internal Cur_ID, which the bank re-issues whenever a currency's scale or code changes (so an id's
+//   scale is fixed). A list row whose code or scale disagrees with the table, or a dynamics row of an
+//   id the table lacks, is held: its unit or currency cannot be established.
+// The bank also dates the Friday rates for Saturday and Sunday; those weekend carry-overs are skipped
+// (Monday to Friday only). A null Cur_OfficialRate is a day without a rate, skipped.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -13,10 +18,14 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   weekday,
   type FeedDocument,
-  type RateRecord,
+  type RowFields,
 } from "../src/feed/kit.js";
 
 const ID = "NBRB";
@@ -59,11 +68,15 @@ export const NBRB_CURRENCIES: Readonly<Record<string, { currency: string; scale:
 
 type Node = Record<string, unknown>;
 
-function rows(body: Uint8Array): Node[] {
+/** What a field said, as text (numbers with their digits); undefined when absent. */
+const raw = (x: unknown) =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
+
+function entries(body: Uint8Array): Node[] {
   const json = parseJsonExact(ID, decodeText(ID, body));
   if (!Array.isArray(json)) throw new FeedError(ID, "not an NBRB rates answer: no array");
-  if (json.some((r) => typeof r !== "object" || r === null))
-    throw new FeedError(ID, "not an NBRB rates answer: an entry is not an object");
+  if (json.some((r) => typeof r !== "object" || r === null || !("Cur_ID" in r) || !("Cur_OfficialRate" in r)))
+    throw new FeedError(ID, "not an NBRB rates answer: an entry without Cur_ID and Cur_OfficialRate");
   return json as Node[];
 }
 
@@ -93,7 +106,7 @@ const nbrb = defineAdapter({
     const accept = "application/json";
     const list = await http.get(`${API}/rates?periodicity=0`, { accept });
     if (range.kind === "latest") return [list];
-    const ids = rows(list.body)
+    const ids = entries(list.body)
       .map((r) => String(jsonNumberText(r.Cur_ID) ?? ""))
       .filter((id) => id in NBRB_CURRENCIES);
     const docs: FeedDocument[] = [list];
@@ -104,41 +117,53 @@ const nbrb = defineAdapter({
   },
 
   parse(body) {
-    const out: RateRecord[] = [];
-    rows(body).forEach((r, i) => {
+    const rows = new AnswerRows(ID);
+    for (const [i, r] of entries(body).entries()) {
       const curId = String(jsonNumberText(r.Cur_ID) ?? "");
-      const known = NBRB_CURRENCIES[curId];
-      const where = `entry ${i} (Cur_ID ${curId})`;
-      let currency: string;
-      let scale: string;
-      if (r.Cur_Abbreviation !== undefined || r.Cur_Scale !== undefined) {
-        // The day's list: code and scale are in the row; a known id must agree with the table.
-        currency = typeof r.Cur_Abbreviation === "string" ? r.Cur_Abbreviation : "";
-        scale = String(jsonNumberText(r.Cur_Scale) ?? "");
-        if (known && (known.currency !== currency || String(known.scale) !== scale)) {
-          throw new FeedError(
-            ID,
-            `${where}: the list says ${scale} ${currency}, the id table ${known.scale} ${known.currency}`,
-          );
-        }
-      } else {
-        if (!known) throw new FeedError(ID, `${where}: unknown currency id in a dynamics answer`);
-        currency = known.currency;
-        scale = String(known.scale);
-      }
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${where}: "${currency}" is not a currency code`);
-      if (!/^[1-9]\d*$/.test(scale)) throw new FeedError(ID, `${where}: scale "${scale}" is not a whole number`);
-      const date = typeof r.Date === "string" ? r.Date.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: Date "${String(r.Date)}" is not a date`);
-      if (weekday(date) > 5) return; // the Friday rate dated Saturday and Sunday
-      if (r.Cur_OfficialRate === null) return; // no rate set that day
-      const raw = jsonNumberText(r.Cur_OfficialRate);
-      const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${where}: Cur_OfficialRate "${String(raw)}" is not a positive decimal`);
-      out.push({ effectiveDate: date, currency, ...perUnits(rate, scale) });
-    });
-    return out;
+      const fields: RowFields = {
+        effectiveDate: raw(r.Date),
+        currency: raw(r.Cur_Abbreviation) ?? `Cur_ID ${curId}`,
+        rate: raw(r.Cur_OfficialRate),
+      };
+      rows.read(
+        `entry ${i + 1} (Cur_ID ${curId})`,
+        () => {
+          const rawDate = raw(r.Date) ?? "";
+          const date = requireDate(ID, isIsoDate(rawDate.slice(0, 10)) ? rawDate.slice(0, 10) : undefined, rawDate);
+          if (weekday(date) > 5) return undefined; // the Friday rate dated Saturday and Sunday
+          if (r.Cur_OfficialRate === null) return undefined; // no rate set that day
+          const known = NBRB_CURRENCIES[curId];
+          let currency: string;
+          let scale: string;
+          if (r.Cur_Abbreviation !== undefined || r.Cur_Scale !== undefined) {
+            // The day's list: code and scale are in the row; a known id must agree with the table.
+            currency = requireCurrencyCode(ID, typeof r.Cur_Abbreviation === "string" ? r.Cur_Abbreviation : "");
+            scale = requireUnits(ID, jsonNumberText(r.Cur_Scale), "Cur_Scale");
+            if (known && known.currency !== currency)
+              rowProblem(
+                ID,
+                "unknown-currency",
+                `the list says ${currency}, the id table ${known.currency} for Cur_ID ${curId}`,
+              );
+            if (known && String(known.scale) !== scale)
+              rowProblem(
+                ID,
+                "unknown-unit",
+                `the list says ${scale} ${currency}, the id table ${known.scale} for Cur_ID ${curId}`,
+              );
+          } else {
+            if (!known)
+              rowProblem(ID, "unknown-currency", `Cur_ID ${curId} of a dynamics answer is not in the id table`);
+            currency = known.currency;
+            scale = String(known.scale);
+          }
+          const rate = requireDecimal(ID, jsonNumberText(r.Cur_OfficialRate), `${currency} Cur_OfficialRate`);
+          return { effectiveDate: date, currency, ...perUnits(rate, scale) };
+        },
+        fields,
+      );
+    }
+    return rows.result();
   },
 });
 
