@@ -29,7 +29,7 @@ export async function withPublishLock<T>(outDir: string, fn: () => Promise<T>, t
         rmSync(path, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`another publish (pid ${owner}) holds ${path}`);
+      if (Date.now() > deadline) throw new Error(`another publish (pid ${owner}) holds ${path}`, { cause: error });
       await new Promise((r) => setTimeout(r, 50));
     }
   }

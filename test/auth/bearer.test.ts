@@ -152,7 +152,10 @@ describe("bearer check", () => {
   it("forged: tampered payload (another scope, another client) with the original signature", async () => {
     const token = await h.token();
     const [header, payload, signature] = token.split(".") as [string, string, string];
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as { exp: number } & Record<
+      string,
+      unknown
+    >;
     await invalid(`${header}.${b64({ ...claims, exp: claims.exp + 3600 })}.${signature}`, /signature/);
     await invalid(`${header}.${b64({ ...claims, client_id: "admin", azp: "admin" })}.${signature}`, /signature/);
     await invalid(`${header}.${payload}.${signature.slice(0, -4)}AAAA`, /signature/);

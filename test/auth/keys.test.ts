@@ -18,6 +18,10 @@ const tempDir = () => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** The key file as stored, private parts included. */
+const readKeyFile = (dir: string) =>
+  JSON.parse(readFileSync(keysFile(dir), "utf8")) as { keys: Array<{ privateJwk: { kty: string } }> };
+
 describe("signing keys", () => {
   it("are generated on first use, private, and stable across loads", async () => {
     const dir = tempDir();
@@ -27,7 +31,7 @@ describe("signing keys", () => {
     expect(statSync(keysFile(dir)).mode & 0o777).toBe(0o600);
     expect(a.published.map((k) => k.kid)).toEqual([a.active.kid]);
     expect(a.published[0]!.jwk).not.toHaveProperty("d");
-    expect(JSON.parse(readFileSync(keysFile(dir), "utf8")).keys[0].privateJwk.kty).toBe("RSA");
+    expect(readKeyFile(dir).keys[0]!.privateJwk.kty).toBe("RSA");
   });
 
   it("two processes starting at once agree on one key", async () => {
@@ -50,7 +54,7 @@ describe("signing keys", () => {
     expect(publishedAt(after, later).map((k) => k.kid)).toEqual([r1.kid]);
     const r2 = await rotateKeys(dir, later);
     expect(r2.dropped).toEqual([first.active.kid]);
-    expect(JSON.parse(readFileSync(keysFile(dir), "utf8")).keys).toHaveLength(2);
+    expect(readKeyFile(dir).keys).toHaveLength(2);
     expect(statSync(keysFile(dir)).mode & 0o777).toBe(0o600);
   });
 

@@ -279,7 +279,7 @@ describe("token endpoint: Keycloak's errors", () => {
     [
       "GET",
       async () => {
-        const res = await fetch(`${h.tokenUrl}?${new URLSearchParams(good())}`);
+        const res = await fetch(`${h.tokenUrl}?${new URLSearchParams(good()).toString()}`);
         return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
       },
       405,
@@ -300,7 +300,7 @@ describe("token endpoint: Keycloak's errors", () => {
     ],
     [
       "body too large",
-      () => post(`${new URLSearchParams(good())}&pad=${"x".repeat(20_000)}`),
+      () => post(`${new URLSearchParams(good()).toString()}&pad=${"x".repeat(20_000)}`),
       413,
       { error: "invalid_request" },
     ],

@@ -189,7 +189,7 @@ describe("runBackfill", () => {
     };
     // Two banks on the same host.
     const a = rangeBank("AAA");
-    const b = { ...rangeBank("BBB"), fetch: a.fetch };
+    const b = { ...rangeBank("BBB"), fetch: a.fetch.bind(a) };
     await runBackfill(t.store, planBackfill([a, b], { from: "2026-01-01", to: "2026-03-31", now: NOW }), {
       http: slow,
       pauseMs: 30,

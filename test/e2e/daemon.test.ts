@@ -95,7 +95,12 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
 
     // Again: every chunk is done already, nothing is fetched or changed.
     const again = await cli(args, env);
-    expect(JSON.parse(again.stdout).totals).toMatchObject({ skipped: 3, inserted: 0, revised: 0, failed: 0 });
+    expect((JSON.parse(again.stdout) as { totals: unknown }).totals).toMatchObject({
+      skipped: 3,
+      inserted: 0,
+      revised: 0,
+      failed: 0,
+    });
 
     const daemon = spawnCli(["start"], { ...env, EXRATES_PORT: "0" });
     try {

@@ -17,6 +17,7 @@ import { readCurrentGeneration } from "../../src/publish/tree.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import type { LatestRatesDocument } from "../../src/types.js";
 import { recordingBody, recordings, sharedFeedsPresent } from "../support/feeds.js";
+import type { LatestJson } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 
 const adapters = await loadAdapters();
@@ -47,7 +48,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       } catch {
         continue; // a recording the adapter refuses (pinned in the conformance test)
       }
-      storeParsed(ctx.store, r.bank, parsed, "import");
+      storeParsed(ctx.store, adapter.bank, parsed, "import");
     }
     await publish(ctx.store, [...adapters.values()], out);
     for (const adapter of adapters.values()) {
@@ -68,7 +69,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       const read = (ext: "json" | "xml" | "csv" | "xlsx") => readFileSync(join(dir, latestPath(id, ext)));
       if (manifest.banks[id]?.effectiveDate !== doc.effectiveDate) problems.push(`${id}: manifest date`);
       const jsonText = read("json").toString();
-      const json = JSON.parse(jsonText);
+      const json = JSON.parse(jsonText) as LatestJson;
       if (json.bankId !== id || Object.keys(json.rates).join() !== doc.effectiveDate)
         problems.push(`${id}: JSON header`);
       for (const r of doc.rates)
@@ -79,7 +80,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
         schema: [{ fileName: "x.xsd", contents: EXCHANGE_RATES_XSD }],
       });
       if (!valid.valid) problems.push(`${id}: XML invalid: ${valid.errors[0]?.message}`);
-      const rows = parseCsv(read("csv").toString()) as string[][];
+      const rows = parseCsv(read("csv").toString());
       const csvRates = rows.slice(1).map((row) => row[4]);
       if (csvRates.join() !== doc.rates.map((r) => r.rate).join()) problems.push(`${id}: CSV rates differ`);
       const wb = XLSX.read(read("xlsx"));

@@ -15,7 +15,7 @@ import { renderXml } from "../../src/publish/render-xml.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { toBankResource } from "../../src/feed/adapter.js";
 import type { LatestRatesDocument } from "../../src/types.js";
-import { testBank } from "../support/publish.js";
+import { testBank, type LatestJson } from "../support/publish.js";
 
 const direct: LatestRatesDocument = {
   bankId: "CNB",
@@ -78,11 +78,11 @@ describe("JSON (spec §2.2)", () => {
     expect(text).toContain('"EUR": {\n        "rate": 24.170\n      }');
     expect(text).toContain('"rate": 6.304,\n        "unitMultiplier": 2');
     expect(text).toContain('"rate": 0.12345678901234567');
-    expect(JSON.parse(text).rates["2026-03-02"].HUF).toEqual({ rate: 6.304, unitMultiplier: 2 });
+    expect((JSON.parse(text) as LatestJson).rates["2026-03-02"]?.HUF).toEqual({ rate: 6.304, unitMultiplier: 2 });
   });
 
   it("writes the Bank resource with every field of spec §2.1", () => {
-    const bank = JSON.parse(renderBank(toBankResource(testBank("CNB").bank)).toString());
+    const bank = JSON.parse(renderBank(toBankResource(testBank("CNB").bank)).toString()) as Record<string, unknown>;
     expect(Object.keys(bank)).toEqual([
       "id",
       "name",
@@ -166,12 +166,13 @@ describe("XLSX (spec §2.5, DESIGN §2 layout)", () => {
     const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true });
     expect(rows[0]).toEqual(["BankId", "From Currency", "To Currency", "Effective Date", "Exchange Rate", "Unit"]);
     expect(rows[2]).toEqual(["CNB", "HUF", "CZK", new Date(Date.UTC(2026, 2, 2)), 6.304, 100]);
-    expect(sheet.D2!.t).toBe("d");
-    expect(sheet.D2!.z).toBe("yyyy-mm-dd");
-    expect(sheet.E2!.t).toBe("n");
-    expect(sheet.E2!.z).toBe("0.000");
-    expect(sheet.E2!.w).toBe("24.170");
-    expect(sheet.E5!.v).toBe(403022.367531696);
+    const cell = (ref: string) => sheet[ref] as XLSX.CellObject;
+    expect(cell("D2").t).toBe("d");
+    expect(cell("D2").z).toBe("yyyy-mm-dd");
+    expect(cell("E2").t).toBe("n");
+    expect(cell("E2").z).toBe("0.000");
+    expect(cell("E2").w).toBe("24.170");
+    expect(cell("E5").v).toBe(403022.367531696);
     // 17 significant digits do not fit a double: kept as text rather than rounded.
     expect(sheet.E6).toMatchObject({ t: "s", v: "0.12345678901234567" });
     expect(sheet["!autofilter"]).toEqual({ ref: "A1:F6" });

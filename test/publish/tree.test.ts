@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { latestPath, publish } from "../../src/publish/publisher.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
 import type { BankAdapter } from "../../src/types.js";
-import { storeRates, testBank } from "../support/publish.js";
+import { storeRates, testBank, type LatestJson } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 
 let ctx: Awaited<ReturnType<typeof tempStore>>;
@@ -46,13 +46,15 @@ describe("publish", () => {
       expect(existsSync(join(out, p)), p).toBe(true);
     }
     expect(existsSync(join(out, "v1/Banks/AAA/DailyRates/Latest.xlsx.gz"))).toBe(false);
-    const latest = JSON.parse(readFileSync(join(out, "v1/Banks/AAA/DailyRates/Latest.json"), "utf8"));
+    const latest = JSON.parse(readFileSync(join(out, "v1/Banks/AAA/DailyRates/Latest.json"), "utf8")) as LatestJson;
     expect(Object.keys(latest.rates)).toEqual(["2026-03-03"]);
     expect(latest.rates["2026-03-03"]).toEqual({ EUR: { rate: 24.18 }, HUF: { rate: 6.304, unitMultiplier: 2 } });
     expect(
-      JSON.parse(readFileSync(join(out, "v1/banks.json"), "utf8")).banks.map(
-        (b: { id: string; latestEffectiveDate: string }) => [b.id, b.latestEffectiveDate],
-      ),
+      (
+        JSON.parse(readFileSync(join(out, "v1/banks.json"), "utf8")) as {
+          banks: Array<{ id: string; latestEffectiveDate: string }>;
+        }
+      ).banks.map((b) => [b.id, b.latestEffectiveDate]),
     ).toEqual([
       ["AAA", "2026-03-03"],
       ["BBB", "2026-03-03"],
@@ -131,7 +133,7 @@ describe("publish", () => {
             ? (() => {
                 throw new Error("renderer crashed");
               })()
-            : Reflect.get(t, k),
+            : (Reflect.get(t, k) as unknown),
       }),
     };
     await expect(publish(ctx.store, [AAA, broken], out)).rejects.toThrow("renderer crashed");
@@ -153,7 +155,7 @@ describe("publish", () => {
         // A reader resolves the generation once, then reads several files of it.
         try {
           const gen = (await readCurrentGeneration(out))!;
-          const json = JSON.parse(await readFile(join(gen.dir, latestPath("AAA", "json")), "utf8"));
+          const json = JSON.parse(await readFile(join(gen.dir, latestPath("AAA", "json")), "utf8")) as LatestJson;
           const csv = await readFile(join(gen.dir, latestPath("AAA", "csv")), "utf8");
           const date = Object.keys(json.rates)[0]!;
           if (!csv.includes(`,${date},`)) problems.push(`mixed: json ${date}, csv ${csv.split("\n")[1]}`);

@@ -52,12 +52,12 @@ function scriptedBank(
   const adapter = {
     ...bank,
     tries: 0,
-    async fetch() {
+    fetch() {
       const n = ++adapter.tries;
       const result = answer(n);
-      if (result instanceof Error) throw result;
+      if (result instanceof Error) return Promise.reject(result);
       const at = new Date();
-      return [
+      return Promise.resolve([
         {
           url: `https://${id.toLowerCase()}.example/latest`,
           method: "GET" as const,
@@ -67,7 +67,7 @@ function scriptedBank(
           startedAt: at,
           finishedAt: at,
         },
-      ];
+      ]);
     },
     parse: (body: Uint8Array) => JSON.parse(Buffer.from(body).toString()) as RateRecord[],
   };
@@ -94,7 +94,7 @@ describe("scheduler runs", () => {
         now: clock(AT_RUN),
         poll: FAST,
         cron: false,
-        publish: async (ids) => published.push(ids),
+        publish: (ids) => Promise.resolve(published.push(ids)),
       }),
     );
     const outcome = await s.runNow("AAA", "schedule");
@@ -120,7 +120,7 @@ describe("scheduler runs", () => {
         now: clock(AT_RUN),
         poll: FAST,
         cron: false,
-        publish: async () => undefined,
+        publish: () => Promise.resolve(),
       }),
     );
     const outcome = await s.runNow("AAA", "schedule");
@@ -155,7 +155,7 @@ describe("scheduler runs", () => {
         now: early,
         poll: FAST,
         cron: false,
-        publish: async () => undefined,
+        publish: () => Promise.resolve(),
       }),
     );
     expect(await s.runNow("AAA", "catch-up")).toMatchObject({ state: "ok", expected: "2026-11-20", tries: 0 }); // by its clock, up to date
@@ -199,7 +199,7 @@ describe("scheduler runs", () => {
         now: clock(AT_RUN),
         poll: FAST,
         cron: false,
-        publish: async () => undefined,
+        publish: () => Promise.resolve(),
       }),
     );
     const first = s.runNow("AAA", "schedule");
@@ -222,7 +222,7 @@ describe("scheduler runs", () => {
       now: clock(AT_RUN),
       poll: { initialDelayMs: 60_000, maxDelayMs: 60_000, windowMs: 3_600_000 },
       cron: false,
-      publish: async () => undefined,
+      publish: () => Promise.resolve(),
     });
     const run = s.runNow("AAA", "schedule");
     await new Promise((r) => setTimeout(r, 100));
@@ -251,7 +251,7 @@ describe("scheduler runs", () => {
         now: clock("2026-11-23T15:00:00Z"),
         poll: FAST,
         cron: false,
-        publish: async () => undefined,
+        publish: () => Promise.resolve(),
       }),
     );
     await s.runNow("BBB", "manual"); // BBB is already up to date

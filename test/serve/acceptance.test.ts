@@ -4,6 +4,7 @@ import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createClient } from "../../src/auth/clients.js";
+import type { LatestJson } from "../support/publish.js";
 import { startHarness, XLSX, type Harness } from "./support.js";
 
 let h: Harness;
@@ -29,11 +30,15 @@ async function fetchAll(accessToken: string) {
   expect(((await bank.json()) as { id: string }).id).toBe("CNB");
 
   const cases: Array<[string, string, (body: Buffer) => void]> = [
-    ["Latest", "application/json; charset=utf-8", (b) => expect(JSON.parse(b.toString()).bankId).toBe("CNB")],
+    [
+      "Latest",
+      "application/json; charset=utf-8",
+      (b) => expect((JSON.parse(b.toString()) as LatestJson).bankId).toBe("CNB"),
+    ],
     [
       "Latest.json",
       "application/json; charset=utf-8",
-      (b) => expect(JSON.parse(b.toString()).rates["2026-04-02"].USD.rate).toBe(20.611),
+      (b) => expect((JSON.parse(b.toString()) as LatestJson).rates["2026-04-02"]?.USD?.rate).toBe(20.611),
     ],
     [
       "Latest.xml",

@@ -29,10 +29,12 @@ export function fakeHttp(respond: Responder = () => ({ body: "" })): HttpClient 
       finishedAt: now,
     };
   };
+  // A responder that throws makes a rejected promise, as a real client's failure does.
+  const answerLater = (req: SeenRequest) => new Promise<FeedDocument>((resolve) => resolve(answer(req)));
   const client: HttpClient & { seen: SeenRequest[] } = {
     seen,
-    get: async (url, init) => answer({ method: "GET", url, headers: init?.headers }),
-    post: async (url, body, init) => answer({ method: "POST", url, body, headers: init?.headers }),
+    get: (url, init) => answerLater({ method: "GET", url, headers: init?.headers }),
+    post: (url, body, init) => answerLater({ method: "POST", url, body, headers: init?.headers }),
     session: () => client,
   };
   return client;

@@ -44,17 +44,17 @@ export async function startMirror(banks?: string[]): Promise<Mirror> {
   await new Promise<void>((res, rej) => {
     let out = "";
     const timer = setTimeout(() => rej(new Error(`feed mirror did not start: ${out}`)), 10_000);
-    child.stdout!.on("data", (c: Buffer) => {
+    child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
       if (out.includes("feed mirror on")) {
         clearTimeout(timer);
         res();
       }
     });
-    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (out += c.toString()));
     child.once("exit", (code) => rej(new Error(`feed mirror exited (${code}): ${out}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return {
     url: `http://127.0.0.1:${port}`,
     child,

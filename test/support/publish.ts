@@ -3,6 +3,12 @@ import type { Store } from "../../src/store/database.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { BankAdapter, BankDescriptor, RateRecord } from "../../src/types.js";
 
+/** A published Latest.json, as tests read it back. */
+export interface LatestJson {
+  bankId: string;
+  rates: Record<string, Record<string, { rate: number; unitMultiplier?: number }>>;
+}
+
 export function testBank(id: string, overrides: Partial<BankDescriptor> = {}): BankAdapter {
   return {
     bank: {
@@ -21,7 +27,7 @@ export function testBank(id: string, overrides: Partial<BankDescriptor> = {}): B
       sourceUrl: "https://bank.example/feed",
       ...overrides,
     },
-    fetch: async () => [],
+    fetch: () => Promise.resolve([]),
     parse: () => [],
   };
 }
