@@ -1,8 +1,15 @@
-// Financial Benchmarks India: the FBIL reference rates of the rupee (USD, GBP, EUR, JPY, AED, IDR), as JSON.
-// INR per N foreign units, N read from `subProdName` ("INR / 100 JPY", "INR / 10000 IDR"); a power of ten
-// is kept as unitMultiplier (Direct). The JSON numbers keep their digits (`92.451400` stays `92.451400`).
-// Mumbai holidays are simply absent.
+// Financial Benchmarks India: the FBIL reference rates of the rupee (USD, GBP, EUR, JPY, AED, IDR).
+// Endpoint: GET /wasdm/refrates/fetchfiltered?authenticated=false&fromDate=YYYY-MM-DD&toDate=YYYY-MM-DD,
+// a JSON array of one object per currency and day: `processRunDate` ("2026-03-18 00:00:00"),
+// `subProdName` ("INR / 1 USD", "INR / 100 JPY", "INR / 10000 IDR"), `rate` (a JSON number).
+// Quote: INR per N foreign units (Direct), N and the currency read from subProdName; a power of ten is
+// kept as unitMultiplier, any other count divided out exactly. The JSON numbers keep their digits
+// (`92.451400` stays `92.451400`). Published on Mumbai business days at 13:30 IST; holidays are simply
+// absent. Unauthenticated access shows the rates a week late, hence the 14-day look-back.
+// A row whose label, date or figure cannot be read is held; an answer that is not a JSON array, or
+// whose rows carry no "INR / N XXX" label at all (another product), is refused.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -10,15 +17,18 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "FBIL";
 const ENDPOINT = "https://www.fbil.org.in/wasdm/refrates/fetchfiltered";
 const TIME_ZONE = "Asia/Kolkata";
-const SUB_PRODUCT = /^INR\s*\/\s*(\d+)\s+([A-Z]{3})$/;
+const SUB_PRODUCT = /^INR\s*\/\s*(\S+)\s+(\S+)$/;
 
 interface FbilRow {
   processRunDate?: unknown;
@@ -58,24 +68,33 @@ const fbil = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json))
       throw new FeedError(ID, "not an FBIL reference-rate answer: the body is not a JSON array");
-    return (json as FbilRow[]).map((row, i): RateRecord => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
-      const label = typeof row.subProdName === "string" ? row.subProdName.trim() : "";
-      const m = SUB_PRODUCT.exec(label);
-      if (!m) throw new FeedError(ID, `row ${i}: subProdName "${String(row.subProdName)}" is not "INR / N XXX"`);
-      const [, units, currency] = m as unknown as [string, string, string];
+    const labelOf = (row: unknown) =>
+      typeof row === "object" && row !== null && typeof (row as FbilRow).subProdName === "string"
+        ? ((row as FbilRow).subProdName as string).trim()
+        : "";
+    if (json.length > 0 && !json.some((row) => SUB_PRODUCT.test(labelOf(row))))
+      throw new FeedError(ID, `not the INR reference rates: no "INR / N XXX" product in "${labelOf(json[0])}"`);
+    const rows = new AnswerRows(ID);
+    (json as unknown[]).forEach((item, i) => {
+      const row = (typeof item === "object" && item !== null ? item : {}) as FbilRow;
+      const label = labelOf(item);
       const date = typeof row.processRunDate === "string" ? row.processRunDate.slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `row ${i} (${currency}): processRunDate "${String(row.processRunDate)}" is not a date`);
-      const rate = readDecimal(jsonNumberText(row.rate) ?? "");
-      if (!rate)
-        throw new FeedError(
-          ID,
-          `row ${i} (${currency} on ${date}): rate "${String(jsonNumberText(row.rate) ?? row.rate)}" is not a decimal`,
-        );
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `row ${i}: unit count "${units}" is not a whole number`);
-      return { effectiveDate: date, currency, ...perUnits(rate, units) };
+      const figure = jsonNumberText(row.rate) ?? String(row.rate);
+      rows.read(
+        `row ${i + 1}`,
+        (): RateRecord => {
+          if (typeof item !== "object" || item === null) rowProblem(ID, "bad-row", "the row is not an object");
+          const m = SUB_PRODUCT.exec(label);
+          if (!m) rowProblem(ID, "unknown-currency", `subProdName "${label}" is not "INR / N XXX"`);
+          const units = requireUnits(ID, m[1], "unit count of subProdName");
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, String(row.processRunDate));
+          const rate = requireDecimal(ID, jsonNumberText(row.rate) ?? row.rate, "rate");
+          return { effectiveDate, currency: m[2]!, ...perUnits(rate, units) };
+        },
+        { effectiveDate: date, currency: label, rate: figure },
+      );
     });
+    return rows.result();
   },
 });
 

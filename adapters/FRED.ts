@@ -1,10 +1,18 @@
 // FRED (Federal Reserve Bank of St. Louis): the Federal Reserve Board's H.10 daily noon buying
-// rates in New York, one JSON answer per series. The body does not name its series, so parse
-// reads the series id from the URL. 18 series are foreign units per 1 USD (Indirect, as
-// published); DEXUSAL/DEXUSEU/DEXUSNZ/DEXUSUK are USD per 1 AUD/EUR/NZD/GBP and are inverted
-// to the declared direction (10 significant digits, derivation "inverted").
-// "." marks a missing observation (holiday) and is skipped, and so is a zero.
+// rates in New York, one JSON answer per series.
+// Endpoint: GET https://api.stlouisfed.org/fred/series/observations?series_id=DEX..&api_key=KEY
+// &file_type=json&observation_start=YYYY-MM-DD[&observation_end=YYYY-MM-DD] (a free key is needed; FRED
+// asks for restraint, so the 22 series are asked one after another with a short pause).
+// Format: {"units":"lin", ..., "observations":[{"date":"2026-03-02","value":"157.48"}, ...]}; the body does
+// not name its series, so parse reads the series id from the URL.
+// Quote: 18 series are foreign units per 1 USD (Indirect, as published); DEXUSAL/DEXUSEU/DEXUSNZ/DEXUSUK
+// are USD per 1 AUD/EUR/NZD/GBP and are inverted to the declared direction (10 significant digits,
+// derivation "inverted"). H.10 comes out on Mondays at 16:15 New York time, a figure per business day.
+// "." marks a day without an observation (a holiday) and is skipped; a zero, a figure that is not a
+// number or a date that does not exist is held. Another transformation than levels ("units" other than
+// "lin": percent changes...) or an API error refuses the answer.
 import {
+  AnswerRows,
   FeedError,
   credentialFrom,
   decodeText,
@@ -12,11 +20,13 @@ import {
   invert,
   isIsoDate,
   parseJsonExact,
-  readDecimal,
+  pause,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
-  pause,
 } from "../src/feed/kit.js";
 
 const ID = "FRED";
@@ -53,7 +63,7 @@ type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
 
 function seriesOf(url: string): string {
-  let id: string | null = null;
+  let id: string | null;
   try {
     id = new URL(url).searchParams.get("series_id");
   } catch {
@@ -134,22 +144,27 @@ const fred = defineAdapter({
       const message = isNode(json) && typeof json.error_message === "string" ? `: ${json.error_message}` : "";
       throw new FeedError(ID, `not a FRED observations answer${message}`);
     }
-    const records: RateRecord[] = [];
+    if (json.units !== undefined && json.units !== "lin")
+      throw new FeedError(ID, `${series}: units ${JSON.stringify(json.units)} are not the levels ("lin") of the rates`);
+    const rows = new AnswerRows(ID);
     for (const [i, obs] of (json.observations as unknown[]).entries()) {
       const date = isNode(obs) && typeof obs.date === "string" ? obs.date : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${series} observations[${i}]: date is not YYYY-MM-DD`);
-      const raw = (obs as Node).value;
+      const raw = isNode(obs) ? obs.value : undefined;
       if (raw === ".") continue; // no observation (holiday)
-      const value = typeof raw === "string" ? readDecimal(raw) : undefined;
-      if (value === undefined) throw new FeedError(ID, `${series} on ${date}: value "${String(raw)}" is not a decimal`);
-      if (!/[1-9]/.test(value)) continue; // a zero is no rate
-      records.push(
-        direction === "foreign"
-          ? { effectiveDate: date, currency, rate: value }
-          : { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" },
+      rows.read(
+        `observations[${i}]`,
+        (): RateRecord => {
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+          const value = requireDecimal(ID, raw, `${series} on ${date}`);
+          if (!/[1-9]/.test(value)) rowProblem(ID, "bad-rate", `${series} on ${date}: a zero is no rate`);
+          return direction === "foreign"
+            ? { effectiveDate, currency, rate: value }
+            : { effectiveDate, currency, rate: invert(value), derivation: "inverted" };
+        },
+        { effectiveDate: date, currency, rate: String(raw) },
       );
     }
-    return records;
+    return rows.result();
   },
 });
 

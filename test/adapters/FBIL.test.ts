@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import fbil from "../../adapters/FBIL.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string) => fbil.parse(Buffer.from(body), { url: UR
 
 describe("FBIL adapter", () => {
   it("keeps the JSON digits and reads the unit count from subProdName", async () => {
-    expect(await parse(fixture("FBIL/fetchfiltered.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("FBIL/fetchfiltered.json")))).toEqual([
       { effectiveDate: "2026-03-18", currency: "USD", rate: "92.451400" },
       { effectiveDate: "2026-03-18", currency: "JPY", rate: "58.290000", unitMultiplier: 2 },
       { effectiveDate: "2026-03-18", currency: "IDR", rate: "54.640600", unitMultiplier: 4 },
@@ -23,25 +23,37 @@ describe("FBIL adapter", () => {
   });
 
   it("reads an empty window as no records", async () => {
-    expect(await parse("[]")).toEqual([]);
+    expect(await recordsOf(parse("[]"))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
+  itRefusesWhole("FBIL", parse, [
     ["truncated JSON", '[{"processRunDate":"2026-03-18 00:00:00","subProdName":"INR / 1 USD","rate":92.45'],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["an unknown product label", '[{"processRunDate":"2026-03-18 00:00:00","subProdName":"MIBOR","rate":5.1}]'],
-    ["a null rate", '[{"processRunDate":"2026-03-18 00:00:00","subProdName":"INR / 1 USD","rate":null}]'],
-    ["a bad date", '[{"processRunDate":"2026-02-30 00:00:00","subProdName":"INR / 1 USD","rate":92.1}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^FBIL: /);
+    [
+      "another product (no INR / N XXX label)",
+      '[{"processRunDate":"2026-03-18 00:00:00","subProdName":"MIBOR","rate":5.1}]',
+    ],
+  ]);
+
+  const row = (date: string, label: string, rate: string) =>
+    `{"processRunDate":"${date} 00:00:00","subProdName":"${label}","displayTime":"${date} 13:30:00","rate":${rate},"comments":""}`;
+  const good = [row("2026-03-18", "INR / 1 USD", "92.451400"), row("2026-03-18", "INR / 100 JPY", "58.290000")];
+  const taken = [
+    { effectiveDate: "2026-03-18", currency: "USD", rate: "92.451400" },
+    { effectiveDate: "2026-03-18", currency: "JPY", rate: "58.290000", unitMultiplier: 2 },
+  ];
+  it.each([
+    ["a null rate", row("2026-03-18", "INR / 1 EUR", "null"), { kind: "bad-rate", rate: "null" }],
+    ["a date that does not exist", row("2026-02-30", "INR / 1 EUR", "106.09"), { kind: "bad-date" }],
+    ["a label that is not INR / N XXX", row("2026-03-18", "MIBOR", "5.1"), { kind: "unknown-currency" }],
+    ["a unit count that is not a number", row("2026-03-18", "INR / ten IDR", "5.46"), { kind: "unknown-unit" }],
+  ] as const)("holds %s on its row and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[${[...good, bad].join(",")}]`), { records: taken, held: { ...held, source: "row 3" } });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded answer exactly (values read off the file by hand)", async () => {
     const r = recording("FBIL/001.json");
-    const records = await fbil.parse(r.body, { url: r.url });
+    const records = await recordsOf(fbil.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(12);
     expect(records[0]).toEqual({ effectiveDate: "2026-03-18", currency: "USD", rate: "92.451400" });
     expect(records[3]).toEqual({ effectiveDate: "2026-03-18", currency: "JPY", rate: "58.290000", unitMultiplier: 2 });

@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import frb from "../../adapters/FRB.js";
-import { FeedError } from "../../src/errors.js";
+import type { RateRecord } from "../../src/types.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const DDP = "https://www.federalreserve.gov/datadownload/Output.aspx";
@@ -14,7 +15,7 @@ const csv = readFileSync(new URL("../fixtures/FRB/daily.csv", import.meta.url), 
 
 describe("FRB adapter", () => {
   it("keeps foreign-per-USD series as published, inverts USD-per-EUR, skips ND", async () => {
-    expect(await parse(fixture("FRB/daily.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("FRB/daily.csv")))).toEqual([
       // 1 / 1.1790 = 0.84817642069…, 1 / 1.1750 = 0.85106382978…
       { effectiveDate: "2025-12-24", currency: "EUR", rate: "0.8481764207", derivation: "inverted" },
       { effectiveDate: "2025-12-24", currency: "JPY", rate: "155.9800" },
@@ -25,23 +26,56 @@ describe("FRB adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Access Denied</body></html>"],
+  itRefusesWhole("FRB", parse, [
     ["a body without the label rows", csv.split("\n").slice(5).join("\n")],
     ["another bank's body", "KEY,FREQ,CURRENCY,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,2026-03-02,1.0850\n"],
-    [
-      "a daily series with another multiplier",
-      csv.replace('"Multiplier:","1","1","1"', '"Multiplier:","1","0.01","1"'),
-    ],
-    [
-      "an odd unit",
-      csv.replace('"Currency:_Per_USD","Currency:_Per_USD"', '"Index:_Jan_1997_100","Currency:_Per_USD"'),
-    ],
-    ["a bad figure", csv.replace("155.9800", "155,98")],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^FRB: /);
+    ["an unterminated quote", csv.replace('"Time Period"', '"Time Period')],
+  ]);
+
+  const all: RateRecord[] = [
+    { effectiveDate: "2025-12-24", currency: "EUR", rate: "0.8481764207", derivation: "inverted" },
+    { effectiveDate: "2025-12-24", currency: "JPY", rate: "155.9800" },
+    { effectiveDate: "2025-12-24", currency: "INR", rate: "89.8500" },
+    { effectiveDate: "2025-12-26", currency: "EUR", rate: "0.8510638298", derivation: "inverted" },
+    { effectiveDate: "2025-12-26", currency: "JPY", rate: "156.0300" },
+    { effectiveDate: "2025-12-26", currency: "INR", rate: "89.9100" },
+  ];
+
+  it("holds a figure that is not a number and takes every other figure", async () => {
+    await expectOneHeld(parse(csv.replace("155.9800", '"155,98"')), {
+      records: all.filter((x) => x.rate !== "155.9800"),
+      held: {
+        kind: "bad-rate",
+        source: "row 7 RXI_N.B.JA",
+        effectiveDate: "2025-12-24",
+        currency: "JPY",
+        rate: "155,98",
+      },
+    });
+  });
+
+  it("holds a day that does not exist", async () => {
+    await expectOneHeld(parse(csv.replace("2025-12-25,ND,ND,ND", "2025-11-31,1.1790,ND,ND")), {
+      records: all,
+      held: { kind: "bad-date", effectiveDate: "2025-11-31", currency: "EUR" },
+    });
+  });
+
+  it("holds the figures of a daily series whose multiplier is not 1 as of unknown unit", async () => {
+    const answer = await answerOf(parse(csv.replace('"Multiplier:","1","1","1"', '"Multiplier:","1","0.01","1"')));
+    expect(answer.records).toEqual(all.filter((x) => x.currency !== "JPY"));
+    expect(answer.held.map((h) => [h.kind, h.effectiveDate, h.currency, h.rate])).toEqual([
+      ["unknown-unit", "2025-12-24", "JPY", "155.9800"],
+      ["unknown-unit", "2025-12-26", "JPY", "156.0300"],
+    ]);
+  });
+
+  it("skips an index series of the package (not a rate) without holding anything", async () => {
+    const answer = await answerOf(
+      parse(csv.replace('"Currency:_Per_USD","Currency:_Per_USD"', '"Index:_Jan_2006_100","Currency:_Per_USD"')),
+    );
+    expect(answer.records).toEqual(all.filter((x) => x.currency !== "JPY"));
+    expect(answer.held).toEqual([]);
   });
 
   it.skipIf(!sharedFeedsPresent)(
@@ -49,7 +83,7 @@ describe("FRB adapter", () => {
     async () => {
       const read = async (file: string) => {
         const r = recording(file);
-        return frb.parse(r.body, { url: r.url });
+        return recordsOf(frb.parse(r.body, { url: r.url }));
       };
       // 001 and 002 hold monthly averages only: no rate of a day.
       expect(await read("FRB/001.csv")).toEqual([]);

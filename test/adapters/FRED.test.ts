@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import fred, { FRED_SERIES } from "../../adapters/FRED.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const urlOf = (series: string) =>
@@ -15,16 +15,19 @@ describe("FRED adapter", () => {
     vi.useRealTimers();
   });
 
-  it("reads a foreign-per-dollar series as published, skipping '.' and zero", async () => {
-    expect(await parse(fixture("FRED/DEXJPUS.json"))).toEqual([
-      { effectiveDate: "2026-03-02", currency: "JPY", rate: "157.48" },
-      { effectiveDate: "2026-03-03", currency: "JPY", rate: "157.690" },
-    ]);
+  it("reads a foreign-per-dollar series as published, skipping '.' and holding a zero", async () => {
+    await expectOneHeld(parse(fixture("FRED/DEXJPUS.json")), {
+      records: [
+        { effectiveDate: "2026-03-02", currency: "JPY", rate: "157.48" },
+        { effectiveDate: "2026-03-03", currency: "JPY", rate: "157.690" },
+      ],
+      held: { kind: "bad-rate", source: "observations[3]", effectiveDate: "2026-03-05", currency: "JPY", rate: "0" },
+    });
   });
 
   it("inverts a dollars-per-foreign series to 10 significant digits and flags it", async () => {
     // 1 / 1.169 = 0.85543199315654..., 1 / 1.25 = 0.8
-    expect(await parse(fixture("FRED/DEXUSEU.json"), "DEXUSEU")).toEqual([
+    expect(await recordsOf(parse(fixture("FRED/DEXUSEU.json"), "DEXUSEU"))).toEqual([
       { effectiveDate: "2026-03-02", currency: "EUR", rate: "0.8554319932", derivation: "inverted" },
       { effectiveDate: "2026-03-03", currency: "EUR", rate: "0.8", derivation: "inverted" },
     ]);
@@ -43,20 +46,32 @@ describe("FRED adapter", () => {
     expect(FRED_SERIES.DEXSLUS).toEqual(["LKR", "foreign"]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Service unavailable</body></html>"],
+  itRefusesWhole("FRED", parse, [
     ["truncated JSON", '{"observations":[{"date":"2026-03-02","value":"157.4'],
     [
       "an API error",
       '{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}',
     ],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["a bad value", '{"observations":[{"date":"2026-03-02","value":"N/A"}]}'],
-    ["a bad date", '{"observations":[{"date":"2026-02-30","value":"1.0"}]}'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^FRED: /);
+    ["percent changes instead of levels", '{"units":"pch","observations":[{"date":"2026-03-02","value":"0.12"}]}'],
+  ]);
+
+  const good = '{"date":"2026-03-02","value":"157.48"},{"date":"2026-03-03","value":"157.690"}';
+  it.each([
+    ["a value that is not a number", '{"date":"2026-03-04","value":"N/A"}', { kind: "bad-rate", rate: "N/A" }],
+    [
+      "a date that does not exist",
+      '{"date":"2026-02-30","value":"157.1"}',
+      { kind: "bad-date", effectiveDate: "2026-02-30" },
+    ],
+  ] as const)("holds %s and takes the other observations", async (_what, bad, held) => {
+    await expectOneHeld(parse(`{"units":"lin","observations":[${good},${bad}]}`), {
+      records: [
+        { effectiveDate: "2026-03-02", currency: "JPY", rate: "157.48" },
+        { effectiveDate: "2026-03-03", currency: "JPY", rate: "157.690" },
+      ],
+      held: { ...held, source: "observations[2]", currency: "JPY" },
+    });
   });
 
   it("rejects a body whose URL names no known series", async () => {
@@ -72,7 +87,7 @@ describe("FRED adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const read = async (file: string) => {
       const r = recording(file);
-      return fred.parse(r.body, { url: r.url });
+      return recordsOf(fred.parse(r.body, { url: r.url }));
     };
     const brl = await read("FRED/001.json");
     expect(brl[0]).toEqual({ effectiveDate: "2026-03-02", currency: "BRL", rate: "5.1901" });
