@@ -1,9 +1,19 @@
-// Central Bank of the Republic of Armenia: official dram rates from the SOAP service
-// api.cba.am/exchangerates.asmx. ExchangeRatesLatest gives the newest day (and the ISO list);
-// ExchangeRatesByDateRangeByISO gives a range as a .NET DataSet diffgram. AMD per `Amount` units
-// (Direct; 10, 100 kept as unitMultiplier). XAU and XAG are priced per gram and converted exactly to
-// the troy ounce (× 31.1034768, flagged), not with the rounded 31.1035 some consumers use.
+// Central Bank of the Republic of Armenia: the official dram rates from its SOAP service
+// https://api.cba.am/exchangerates.asmx (POST, SOAPAction "http://www.cba.am/<operation>").
+// - ExchangeRatesLatest: the newest day, `<CurrentDate>2026-03-18T00:00:00</CurrentDate><Rates>
+//   <ExchangeRate><ISO>USD</ISO><Amount>1</Amount><Rate>377.39</Rate>...` (also the list of the codes the
+//   bank quotes, which the range request needs).
+// - ExchangeRatesByDateRangeByISO (ISOCodes comma-separated, DateFrom, DateTo as YYYY-MM-DD): a .NET
+//   DataSet diffgram, one `<ExchangeRatesByRange>` row per date and currency with its own RateDate. A range
+//   without rates is an empty diffgram. A year per request is accepted.
+// - Quotes: AMD per `Amount` units (Direct); Amount 10 or 100 kept as unitMultiplier 1 or 2. Gold and
+//   silver (XAU, XAG) are AMD per gram: stored per troy ounce, the gram price times 31.1034768 exactly
+//   (not the rounded 31.1035 some consumers use).
+// - Published Monday to Friday in the afternoon, Yerevan time (about 16:00).
+// Each ExchangeRate or ExchangeRatesByRange element is one row: a bad figure, Amount or date holds it;
+// a SOAP fault or an answer without either result element is refused whole.
 import {
+  AnswerRows,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   asArray,
@@ -14,9 +24,13 @@ import {
   multiply,
   parseXml,
   perUnits,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   type FeedDocument,
   type IsoDate,
+  type ParsedAnswer,
   type RateRecord,
 } from "../src/feed/kit.js";
 
@@ -67,55 +81,83 @@ function path(node: unknown, ...names: string[]): Node | undefined {
   return at as Node | undefined;
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : String(v).trim());
+/** An XML value (kept as text by the parser), trimmed; "" for an absent or nested one. */
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
+/** One ExchangeRate / ExchangeRatesByRange element, dated `date`. */
 function record(date: IsoDate, node: Node): RateRecord {
   const currency = text(node.ISO);
-  if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `ISO "${currency}" is not a currency code`);
-  const raw = text(node.Rate);
-  const value = readDecimal(raw);
-  if (value === undefined || !/[1-9]/.test(value))
-    throw new FeedError(ID, `${currency} on ${date}: Rate "${raw}" is not a positive decimal`);
-  const amount = text(node.Amount);
-  if (!/^[1-9]\d*$/.test(amount))
-    throw new FeedError(ID, `${currency} on ${date}: Amount "${amount}" is not a whole number`);
+  const value = requireDecimal(ID, text(node.Rate), "Rate");
+  const amount = requireUnits(ID, text(node.Amount), "Amount");
   if (PER_GRAM.has(currency)) {
-    if (amount !== "1") throw new FeedError(ID, `${currency} on ${date}: a metal price for ${amount} grams`);
-    return { effectiveDate: date, currency, rate: multiply(value, GRAMS_PER_TROY_OUNCE), derivation: "per-troy-ounce" };
+    if (amount !== "1") rowProblem(ID, "unknown-unit", `a ${currency} price for ${amount} grams`);
+    return {
+      effectiveDate: date,
+      currency,
+      rate: multiply(value, GRAMS_PER_TROY_OUNCE),
+      derivation: "per-troy-ounce",
+    };
   }
   return { effectiveDate: date, currency, ...perUnits(value, amount) };
 }
 
-function dateOf(raw: unknown, where: string): IsoDate {
+/** A `2026-03-18T00:00:00` value as ISO, or a RowProblem (`bad-date`). */
+function dateOf(raw: unknown): IsoDate {
   const date = text(raw).slice(0, 10);
-  if (!isIsoDate(date)) throw new FeedError(ID, `${where}: date "${text(raw)}" is not a date`);
-  return date;
+  return requireDate(ID, isIsoDate(date) ? date : undefined, text(raw));
 }
 
-function parseCba(body: Uint8Array): RateRecord[] {
+function parseCba(body: Uint8Array): ParsedAnswer {
   const doc = parseXml(ID, decodeText(ID, body));
   const soapBody = path(doc, "Envelope", "Body");
   if (!soapBody) throw new FeedError(ID, "not a CBA SOAP answer: no soap:Envelope/soap:Body");
   const fault = child(soapBody, "Fault");
   if (fault) throw new FeedError(ID, `SOAP fault: ${text(child(fault, "faultstring") ?? "")}`.slice(0, 200));
+  const rows = new AnswerRows(ID);
+  const fields = (node: Node, date: unknown) => ({
+    effectiveDate: text(date),
+    currency: text(node.ISO),
+    rate: text(node.Rate),
+  });
   const latest = path(soapBody, "ExchangeRatesLatestResponse", "ExchangeRatesLatestResult");
   if (latest) {
-    const date = dateOf(child(latest, "CurrentDate"), "ExchangeRatesLatest CurrentDate");
+    const current = child(latest, "CurrentDate");
     const rates = child(latest, "Rates");
-    const list = rates && typeof rates === "object" ? asArray((rates as Node).ExchangeRate as Node | Node[]) : [];
-    return list.map((node) => record(date, node));
+    const list = rates && typeof rates === "object" ? asArray(rates.ExchangeRate as Node | Node[]) : [];
+    list.forEach((node, i) =>
+      rows.read(
+        `<ExchangeRate> ${i + 1} (${text(node.ISO)})`,
+        () => record(dateOf(current), node),
+        fields(node, current),
+      ),
+    );
+    return rows.result();
   }
   const ranged = path(soapBody, "ExchangeRatesByDateRangeByISOResponse", "ExchangeRatesByDateRangeByISOResult");
   if (ranged) {
     const table = path(ranged, "diffgram", "DocumentElement");
     // A range without rates comes back as an empty diffgram.
-    const rows = table && typeof table === "object" ? asArray(table.ExchangeRatesByRange as Node | Node[]) : [];
-    return rows.map((node) => record(dateOf(node.RateDate, `${text(node.ISO)} RateDate`), node));
+    const list = table && typeof table === "object" ? asArray(table.ExchangeRatesByRange as Node | Node[]) : [];
+    list.forEach((node, i) =>
+      rows.read(
+        `<ExchangeRatesByRange diffgr:id="${text(node["@diffgr:id"]) || i + 1}">`,
+        () => record(dateOf(node.RateDate), node),
+        fields(node, node.RateDate),
+      ),
+    );
+    return rows.result();
   }
   throw new FeedError(
     ID,
     "not a CBA exchange-rates answer: no ExchangeRatesLatestResult or ExchangeRatesByDateRangeByISOResult",
   );
+}
+
+/** The codes ExchangeRatesLatest lists (held rows' too: a bad figure today is no reason to skip the history). */
+function listedCodes(body: Uint8Array): string[] {
+  const { records, held } = parseCba(body);
+  const codes = [...records.map((r) => r.currency), ...held.map((h) => h.currency ?? "")];
+  return [...new Set(codes.filter((c) => /^[A-Z]{3}$/.test(c)))];
 }
 
 const cba = defineAdapter({
@@ -141,7 +183,7 @@ const cba = defineAdapter({
   async fetch(range, { http }) {
     const latest = await http.post(ENDPOINT, latestRequest(), soap("ExchangeRatesLatest"));
     if (range.kind === "latest") return [latest];
-    const codes = parseCba(latest.body).map((r) => r.currency);
+    const codes = listedCodes(latest.body);
     if (codes.length === 0) throw new FeedError(ID, "ExchangeRatesLatest listed no currencies");
     const docs: FeedDocument[] = [latest];
     for (const chunk of chunkRange(range.from, range.to, 365)) {
