@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Runs the shared feed mirror (../shared/tools/feed-mirror.mjs) over ../shared/feeds, skipping the index
-// entries whose `url` is not a URL (a few recordings saved from other projects carry a placeholder the
-// tool cannot parse, and it stops on them). Same options as the tool:
-//   node scripts/feed-mirror.mjs [--port 9400] [--shared ../shared]
+// Runs the feed mirror tool that comes with the feed recordings (checked out beside this repository,
+// see README.md; --shared points elsewhere) over those recordings, skipping the index entries whose
+// `url` is not a URL (a few recordings saved from other projects carry a placeholder the tool cannot
+// parse, and it stops on them). Same options as the tool:
+//   node scripts/feed-mirror.mjs [--port 9400] [--shared <recordings checkout>]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

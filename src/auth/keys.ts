@@ -11,7 +11,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jo
 
 import { UserError } from "../errors.js";
 
-/** Lifetime of an access token (spec §5). */
+/** Lifetime of an access token: five minutes, as Keycloak's default. */
 export const TOKEN_TTL_SECONDS = 300;
 /** Clock tolerance of the bearer check; a retired key is kept this much longer too. */
 export const CLOCK_TOLERANCE_SECONDS = 5;

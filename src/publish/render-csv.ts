@@ -1,5 +1,5 @@
-// Spec §2.4: RFC 4180 CSV, UTF-8 without BOM, LF, the spec's header. With an Indirect bank the
-// columns keep "1 unit of From = rate To", so From is the base currency (DESIGN §2).
+// Latest.csv: RFC 4180 CSV, UTF-8 without BOM, LF, the header below. With an Indirect bank the
+// columns keep "1 unit of From = rate To", so From is the base currency.
 import { stringify } from "csv-stringify/sync";
 
 import type { LatestRatesDocument, PublishedRate } from "../types.js";

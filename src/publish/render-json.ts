@@ -1,4 +1,4 @@
-// Spec §2.2: the rates as JSON, each rate written as the JSON number whose text is the bank's decimal
+// Latest.json: the rates as JSON, each rate written as the JSON number whose text is the bank's decimal
 // (`1.0850` stays `1.0850`), which JSON.stringify cannot do; lossless-json can.
 import { LosslessNumber, stringify } from "lossless-json";
 
@@ -20,7 +20,7 @@ export function renderJson(doc: LatestRatesDocument): Buffer {
   return Buffer.from(`${stringify(body, undefined, 2)}\n`, "utf8");
 }
 
-/** Spec §2.1: the Bank resource. */
+/** The Bank resource, `/v1/banks/<ID>.json`. */
 export function renderBank(bank: BankResource): Buffer {
   return Buffer.from(`${JSON.stringify(bank, null, 2)}\n`, "utf8");
 }

@@ -1,4 +1,4 @@
-// Spec §2.5 with the layout of DESIGN §2: sheet "Rates" (the CSV columns; bold, frozen header with an
+// Latest.xlsx: sheet "Rates" (the CSV columns; bold, frozen header with an
 // autofilter; a real date cell; numeric rate; integer unit) and sheet "Bank" (key/value rows).
 // The bytes are deterministic: exceljs stamps the current time into the zip entries, so the package
 // is re-zipped with the data's own timestamp.

@@ -1,4 +1,4 @@
-// Spec §2.3: the rates as XML in the exrates namespace, valid against xsd.ts.
+// Latest.xml: the rates as XML in the exrates namespace, valid against xsd.ts.
 import { create } from "xmlbuilder2";
 
 import type { LatestRatesDocument } from "../types.js";

@@ -1,4 +1,4 @@
-// The XML schema of the rates document (DESIGN §2), published at /v1/schemas/exchange-rates-1.0.xsd.
+// The XML schema of the rates document (Latest.xml), published at /v1/schemas/exchange-rates-1.0.xsd.
 export const XML_NAMESPACE = "urn:exrates:exchange-rates:1.0";
 export const XSD_PATH = "v1/schemas/exchange-rates-1.0.xsd";
 

@@ -1,4 +1,4 @@
-// The bearer check's matrix (RFC 6750, DESIGN §6), forged tokens included, and the external-issuer mode.
+// The bearer check's matrix (RFC 6750), forged tokens included, and the external-issuer mode.
 import { generateKeyPairSync, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 

@@ -39,7 +39,7 @@ const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
 describe("token endpoint: success", () => {
-  it("answers Keycloak's body and headers, with a JWT of DESIGN §6's claims", async () => {
+  it("answers Keycloak's body and headers, with a JWT of Keycloak's claims", async () => {
     const before = Math.floor(Date.now() / 1000);
     const r = await post({
       grant_type: "client_credentials",

@@ -1,6 +1,7 @@
-// Every recording of every bank in ../shared/feeds imported into one store (each as `exrates import`
-// stores it), then one publish: each bank with rates gets its Bank document and Latest in four
-// formats, and each is read back by an independent reader with the stored digits.
+// Every recording of every bank (the feed recordings, see test/support/feeds.ts) imported into one
+// store (each as `exrates import` stores it), then one publish: each bank with rates gets its Bank
+// document and Latest in four formats, and each is read back by an independent reader with the
+// stored digits.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -1,6 +1,6 @@
 // Each published format read back by an independent reader: the XML validated against the XSD by
 // libxml2 (xmllint-wasm), the CSV re-parsed by csv-parse, the XLSX opened by SheetJS, the JSON checked
-// against a JSON Schema of spec §2.2 by ajv - with every digit as stored.
+// against a JSON Schema of Latest.json by ajv - with every digit as stored.
 import { Ajv } from "ajv";
 import { parse as parseCsv } from "csv-parse/sync";
 import JSZip from "jszip";
@@ -40,7 +40,7 @@ const indirect: LatestRatesDocument = {
   rates: [{ currency: "USD", rate: "1.0850" }],
 };
 
-describe("JSON (spec §2.2)", () => {
+describe("JSON (Latest.json)", () => {
   const schema = {
     type: "object",
     required: ["bankId", "baseCurrency", "quoteType", "rates"],
@@ -81,7 +81,7 @@ describe("JSON (spec §2.2)", () => {
     expect((JSON.parse(text) as LatestJson).rates["2026-03-02"]?.HUF).toEqual({ rate: 6.304, unitMultiplier: 2 });
   });
 
-  it("writes the Bank resource with every field of spec §2.1", () => {
+  it("writes the Bank resource with every field", () => {
     const bank = JSON.parse(renderBank(toBankResource(testBank("CNB").bank)).toString()) as Record<string, unknown>;
     expect(Object.keys(bank)).toEqual([
       "id",
@@ -102,7 +102,7 @@ describe("JSON (spec §2.2)", () => {
   });
 });
 
-describe("XML (spec §2.3)", () => {
+describe("XML (Latest.xml)", () => {
   it("validates against the published XSD with libxml2", async () => {
     for (const doc of [direct, indirect]) {
       const result = await validateXML({
@@ -135,8 +135,8 @@ describe("XML (spec §2.3)", () => {
   });
 });
 
-describe("CSV (spec §2.4)", () => {
-  it("is RFC 4180 UTF-8 without BOM with LF endings, the spec's header, and Unit as 10^unitMultiplier", () => {
+describe("CSV (Latest.csv)", () => {
+  it("is RFC 4180 UTF-8 without BOM with LF endings, the published header, and Unit as 10^unitMultiplier", () => {
     const bytes = renderCsv(direct);
     expect(bytes[0]).toBe("B".charCodeAt(0));
     const text = bytes.toString("utf8");
@@ -157,7 +157,7 @@ describe("CSV (spec §2.4)", () => {
   });
 });
 
-describe("XLSX (spec §2.5, DESIGN §2 layout)", () => {
+describe("XLSX (Latest.xlsx: sheets Rates and Bank)", () => {
   it("opens in SheetJS with the CSV's rows, a real date, numeric rates and integer units", async () => {
     const bytes = await renderXlsx(direct, "Czech National Bank");
     const wb = XLSX.read(bytes, { cellDates: true, cellNF: true });

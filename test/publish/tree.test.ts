@@ -30,7 +30,7 @@ beforeEach(async () => {
 afterEach(() => ctx.cleanup());
 
 describe("publish", () => {
-  it("writes the tree of DESIGN §5 with only the newest date, and precompressed siblings", async () => {
+  it("writes the published tree (README.md) with only the newest date, and precompressed siblings", async () => {
     const result = await publish(ctx.store, [AAA, BBB, testBank("CCC")], out);
     expect(result.rendered).toEqual(["AAA", "BBB"]);
     expect(result.empty).toEqual(["CCC"]);

@@ -1,5 +1,6 @@
-// Access to ../shared/feeds (the real recorded answers of the banks' endpoints), when present.
-// The project carries none of them; CI has the folder beside the clone.
+// Access to the feed recordings (the real recorded answers of the banks' endpoints), when present.
+// The project carries none of them; CI has them beside the clone (README.md, "Adding a bank"), and
+// EXRATES_SHARED_FEEDS points elsewhere.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

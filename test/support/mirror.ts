@@ -1,4 +1,4 @@
-// The shared feed mirror (../shared/tools/feed-mirror.mjs) as a child process on a free port, for
+// The feed mirror tool that comes with the recordings (see feeds.ts) as a child process on a free port, for
 // end-to-end tests without internet. The recordings' index is filtered to entries with a real URL
 // (a few recordings saved from other projects carry a placeholder the mirror cannot parse).
 import { spawn, type ChildProcess } from "node:child_process";
