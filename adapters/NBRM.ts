@@ -1,9 +1,13 @@
 // National Bank of the Republic of North Macedonia: the exchange rate list (курсна листа) from the
-// KLServiceNOV JSON service, 90 days per call. The official figure is `sreden` (middle rate), MKD per
-// `nomin` units (Direct). Fields are Macedonian (oznaka = code, datum = date of validity, datum_f =
-// date the list was formed). The list is valid every calendar day: a weekend day carries the list
-// formed on the Friday, and the bank publishes it as that day's rate. A MKD row, if any, is dropped.
+// KLServiceNOV JSON service: GetExchangeRate?StartDate=DD.MM.YYYY&EndDate=DD.MM.YYYY&format=json, at
+// most 90 days per call, answered as one JSON array of rows. The official figure is `sreden` (middle
+// rate), MKD per `nomin` units (Direct; 100 JPY kept as unitMultiplier 2). Fields are Macedonian
+// (oznaka = code, datum = date of validity, datum_f = date the list was formed; names in nazivMak,
+// nazivAng, nazivAl). The list is valid every calendar day: a weekend day carries the list formed on
+// the Friday, and the bank publishes it as that day's rate, so every row is taken. A MKD row, if
+// any, is the denar against itself and is skipped. The list is formed about noon Skopje time.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -11,10 +15,12 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "NBRM";
@@ -22,6 +28,10 @@ const ENDPOINT = "https://www.nbrm.mk/KLServiceNOV/GetExchangeRate";
 const TIME_ZONE = "Europe/Skopje";
 
 type Node = Record<string, unknown>;
+
+/** What a field said, as text (numbers with their digits); undefined when absent. */
+const raw = (x: unknown) =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
 
 const ddmmyyyy = (date: IsoDate) => `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 
@@ -57,25 +67,26 @@ const nbrm = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBRM exchange-rate answer: no array");
-    const out: RateRecord[] = [];
-    (json as Node[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `entry ${i} is not an object`);
-      const currency = typeof row.oznaka === "string" ? row.oznaka.trim() : "";
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `entry ${i}: oznaka "${String(row.oznaka)}" is not a currency code`);
-      if (currency === "MKD") return;
-      const date = typeof row.datum === "string" ? row.datum.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: datum "${String(row.datum)}" is not a date`);
-      const raw = jsonNumberText(row.sreden);
-      const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${currency} on ${date}: sreden "${String(raw)}" is not a positive decimal`);
-      const nomin = jsonNumberText(row.nomin);
-      if (!nomin || !/^[1-9]\d*$/.test(nomin))
-        throw new FeedError(ID, `${currency} on ${date}: nomin "${String(nomin)}" is not a whole number`);
-      out.push({ effectiveDate: date, currency, ...perUnits(rate, nomin) });
-    });
-    return out;
+    const rows = new AnswerRows(ID);
+    for (const [i, row] of (json as unknown[]).entries()) {
+      if (typeof row !== "object" || row === null || !("oznaka" in row) || !("datum" in row))
+        throw new FeedError(ID, `not an NBRM exchange-rate answer: entry ${i + 1} has no oznaka and datum`);
+      const r = row as Node;
+      rows.read(
+        `entry ${i + 1}`,
+        () => {
+          const currency = requireCurrencyCode(ID, typeof r.oznaka === "string" ? r.oznaka : "");
+          if (currency === "MKD") return undefined; // the denar itself
+          const rawDate = raw(r.datum) ?? "";
+          const date = requireDate(ID, isIsoDate(rawDate.slice(0, 10)) ? rawDate.slice(0, 10) : undefined, rawDate);
+          const rate = requireDecimal(ID, jsonNumberText(r.sreden), `${currency} sreden`);
+          const nomin = requireUnits(ID, jsonNumberText(r.nomin), `${currency} nomin`);
+          return { effectiveDate: date, currency, ...perUnits(rate, nomin) };
+        },
+        { effectiveDate: raw(r.datum), currency: raw(r.oznaka), rate: raw(r.sreden) },
+      );
+    }
+    return rows.result();
   },
 });
 
