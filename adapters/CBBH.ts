@@ -1,27 +1,35 @@
-// Central Bank of Bosnia and Herzegovina: the daily exchange rate list as JSON (GetJson?date=).
-// The official figure is `Middle`, BAM per `Units` units (Direct); 100 HUF/JPY/RSD keeps unitMultiplier 2.
-// EUR is listed at the currency-board parity 1.955830 and kept as published. Numbers are strings.
+// Central Bank of Bosnia and Herzegovina: the daily exchange rate list.
+// - Endpoint: GET https://www.cbbh.ba/CurrencyExchange/GetJson?date=YYYY-MM-DD, the list in force on that
+//   day under its own date: `{"Date":"2026-03-07T00:00:00","Number":46,"CurrencyExchangeItems":[{"Country":
+//   "EMU","NumCode":"978","AlphaCode":"EUR","Units":"1","Buy":"1.955830","Middle":"1.955830","Sell":...}]}`.
+//   Numbers come as strings with the bank's six decimals.
+// - Quotes: the official figure is `Middle`, BAM per `Units` units (Direct); Units 100 (HUF, JPY, RSD) kept
+//   as unitMultiplier 2. EUR stands at the currency-board parity 1.955830 and is kept as published.
+// - Published every working day around 16:00 Sarajevo time, dated the next day (Friday's list is dated
+//   Saturday); asking for a day without a list of its own returns the list in force.
+// Each item is one row: a bad Middle or Units holds it; a list Date that does not exist holds every item;
+// an answer without CurrencyExchangeItems, or a Date in another form, is refused whole.
 import {
+  AnswerRows,
   FeedError,
   addDays,
-  asArray,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
   perUnits,
+  requireDate,
   requireDecimal,
+  requireUnits,
   todayIn,
   weekday,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "CBBH";
 const ENDPOINT = "https://www.cbbh.ba/CurrencyExchange/GetJson";
 const TIME_ZONE = "Europe/Sarajevo";
-const CODE = /^[A-Z]{3}$/;
 
 interface Item {
   AlphaCode?: unknown;
@@ -80,19 +88,27 @@ const cbbh = defineAdapter({
     ) {
       throw new FeedError(ID, "not a CBBH exchange rate list: no CurrencyExchangeItems array");
     }
-    const date = typeof json.Date === "string" ? json.Date.slice(0, 10) : "";
-    if (!isIsoDate(date) || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(String(json.Date))) {
-      throw new FeedError(ID, `list Date "${String(json.Date)}" is not a date`);
+    const stamp = typeof json.Date === "string" ? json.Date : "";
+    if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(stamp)) {
+      throw new FeedError(ID, `list Date "${stamp.slice(0, 40)}" is not in the form YYYY-MM-DDThh:mm:ss`);
     }
-    return asArray(json.CurrencyExchangeItems as Item[]).map((item, i): RateRecord => {
+    const date = stamp.slice(0, 10);
+    const rows = new AnswerRows(ID);
+    (json.CurrencyExchangeItems as unknown[]).forEach((entry, i) => {
+      const item = (typeof entry === "object" && entry !== null ? entry : {}) as Item;
       const code = typeof item.AlphaCode === "string" ? item.AlphaCode : "";
-      if (!CODE.test(code))
-        throw new FeedError(ID, `item ${i}: AlphaCode "${String(item.AlphaCode)}" is not a currency code`);
-      const middle = requireDecimal(ID, jsonNumberText(item.Middle), `${code} Middle`);
-      const units = requireDecimal(ID, jsonNumberText(item.Units), `${code} Units`);
-      if (!/^[1-9]\d*$/.test(units)) throw new FeedError(ID, `${code}: Units "${units}" is not a whole number`);
-      return { effectiveDate: date, currency: code, ...perUnits(middle, units) };
+      const middle = jsonNumberText(item.Middle);
+      rows.read(
+        `CurrencyExchangeItems[${i}]`,
+        () => ({
+          effectiveDate: requireDate(ID, isIsoDate(date) ? date : undefined, stamp),
+          currency: code,
+          ...perUnits(requireDecimal(ID, middle, "Middle"), requireUnits(ID, jsonNumberText(item.Units), "Units")),
+        }),
+        { effectiveDate: stamp, currency: code, rate: middle ?? "" },
+      );
     });
+    return rows.result();
   },
 });
 
