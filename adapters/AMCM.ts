@@ -1,8 +1,15 @@
-// Monetary Authority of Macao (AMCM): the daily interbank middle rates of the pataca, as JSON. MOP per `unit`
-// foreign units (Direct): JPY and KRW per 100, kept as unitMultiplier 2. The figure is the mean field: `usdMean`
-// (text, the published four decimals) which must equal `usdMeanValue` (the same number padded to eight
-// decimals), despite the names. `LIQ` (unit 0) is a liquidity indicator, not a currency, and is skipped; the
-// pre-euro ECU is relabelled XEU. The API caps an answer at about four months: 90-day chunks.
+// Monetary Authority of Macao (AMCM): the daily interbank middle rates of the pataca.
+// - Endpoint: GET https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=YYYYMMDD&End=YYYYMMDD&QueryType=1.
+//   It answers JSON `{ message, data: [...], code, type }`; an error answer has `data: null` and a message
+//   ("Query period too long"): one answer covers at most about four months, so backfill asks 90 days.
+// - Each data item is one currency on one day: `date` ("2026-05-20 00:00:00"), `currency` (ISO code),
+//   `unit` (1.0 or 100.0), and the middle rate twice despite the names: `usdMean` (text, four decimals as
+//   published) and `usdMeanValue` (the same number padded to eight decimals). The text is the figure; the
+//   number stands in when the text is missing, and a row whose two figures differ is held.
+// - MOP per `unit` foreign units (Direct): JPY and KRW per 100, kept as unitMultiplier 2.
+// - `LIQ` (unit 0, figure 0.0000) is a liquidity indicator, not a currency: skipped. Old history labels the
+//   pre-euro ECU `ECU`: relabelled XEU. A zero figure is a placeholder for a day without a rate: skipped.
+// - Published on weekdays around 11:00 Macau time.
 import {
   FeedError,
   decodeText,
@@ -13,13 +20,17 @@ import {
   perUnits,
   readDecimal,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
+  requireUnits,
+  rowProblem,
+  AnswerRows,
   type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "AMCM";
 const ENDPOINT = "https://www.amcm.gov.mo/api/v1.0/cms/financial_info";
 const TIME_ZONE = "Asia/Macau";
-const CODE = /^[A-Z]{3}$/;
 const RELABEL: Readonly<Record<string, string>> = { ECU: "XEU" };
 const NOT_CURRENCIES = new Set(["LIQ"]);
 
@@ -35,6 +46,33 @@ interface AmcmRow {
 function sameValue(a: string, b: string): boolean {
   const norm = (x: string) => (x.includes(".") ? x.replace(/0+$/, "").replace(/\.$/, "") : x);
   return norm(a) === norm(b);
+}
+
+/** One item of `data`: a record, nothing (LIQ, a zero placeholder), or a RowProblem. */
+function readRow(item: unknown, row: AmcmRow): RateRecord | undefined {
+  if (typeof item !== "object" || item === null) rowProblem(ID, "bad-row", "not an object");
+  const code = typeof row.currency === "string" ? row.currency.trim() : "";
+  if (NOT_CURRENCIES.has(code)) return undefined;
+  const currency = requireCurrencyCode(ID, RELABEL[code] ?? code);
+  const rawDate = typeof row.date === "string" ? row.date : String(row.date);
+  const day = rawDate.slice(0, 10);
+  const effectiveDate = requireDate(ID, isIsoDate(day) ? day : undefined, rawDate);
+  const unitText = jsonNumberText(row.unit) ?? String(row.unit);
+  const unit = requireUnits(ID, /^\d+\.0+$/.test(unitText) ? unitText.replace(/\.0+$/, "") : unitText);
+  const text = readDecimal(jsonNumberText(row.usdMean) ?? "");
+  const value = readDecimal(jsonNumberText(row.usdMeanValue) ?? "");
+  const rate = text ?? value;
+  if (!rate) {
+    rowProblem(
+      ID,
+      "bad-rate",
+      `no mean rate: usdMean "${String(jsonNumberText(row.usdMean))}", usdMeanValue "${String(jsonNumberText(row.usdMeanValue))}"`,
+    );
+  }
+  if (text && value && !sameValue(text, value))
+    rowProblem(ID, "conflict", `usdMean "${text}" and usdMeanValue "${value}" differ`);
+  if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+  return { effectiveDate, currency, ...perUnits(rate, unit) };
 }
 
 const yyyymmdd = (date: string) => date.replaceAll("-", "");
@@ -76,36 +114,21 @@ const amcm = defineAdapter({
         typeof json === "object" && json !== null && "message" in json ? ` (message: ${String(json.message)})` : "";
       throw new FeedError(ID, `not an AMCM financial_info answer: no data array${said}`);
     }
-    const records: RateRecord[] = [];
-    (json.data as AmcmRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `data[${i}] is not an object`);
-      const code = typeof row.currency === "string" ? row.currency.trim() : "";
-      if (NOT_CURRENCIES.has(code)) return;
-      const currency = RELABEL[code] ?? code;
-      if (!CODE.test(currency))
-        throw new FeedError(ID, `data[${i}]: currency "${String(row.currency)}" is not a currency code`);
-      const date = typeof row.date === "string" ? row.date.slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `data[${i}] (${currency}): date "${String(row.date)}" is not a date`);
-      const unit = readDecimal(jsonNumberText(row.unit) ?? "");
-      if (!unit || !/^[1-9]\d*(\.0+)?$/.test(unit))
-        throw new FeedError(
-          ID,
-          `data[${i}] (${currency} on ${date}): unit "${String(jsonNumberText(row.unit))}" is not a whole number`,
-        );
-      const text = readDecimal(jsonNumberText(row.usdMean) ?? "");
-      const value = readDecimal(jsonNumberText(row.usdMeanValue) ?? "");
-      const rate = text ?? value;
-      if (!rate) throw new FeedError(ID, `data[${i}] (${currency} on ${date}): no mean rate`);
-      if (text && value && !sameValue(text, value))
-        throw new FeedError(
-          ID,
-          `data[${i}] (${currency} on ${date}): usdMean "${text}" and usdMeanValue "${value}" differ`,
-        );
-      if (!/[1-9]/.test(rate)) return; // a zero placeholder
-      records.push({ effectiveDate: date, currency, ...perUnits(rate, unit.replace(/\.0+$/, "")) });
+    const first = json.data.find((item) => typeof item === "object" && item !== null) as AmcmRow | undefined;
+    if (first && !("currency" in first && "date" in first && ("usdMean" in first || "usdMeanValue" in first))) {
+      throw new FeedError(ID, `the layout changed: data items have ${Object.keys(first).join(", ")}`);
+    }
+    const rows = new AnswerRows(ID);
+    (json.data as unknown[]).forEach((item, i) => {
+      const row = (typeof item === "object" && item !== null ? item : {}) as AmcmRow;
+      const fields = {
+        effectiveDate: typeof row.date === "string" ? row.date : undefined,
+        currency: typeof row.currency === "string" ? row.currency : undefined,
+        rate: jsonNumberText(row.usdMean) ?? jsonNumberText(row.usdMeanValue),
+      };
+      rows.read(`data[${i}]`, () => readRow(item, row), fields);
     });
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,10 +1,19 @@
-// Banco de la República (Colombia): the Tasa Representativa del Mercado (TRM), COP per 1 USD
-// (Direct), from the open-data mirror on datos.gov.co (Socrata SODA dataset 32sa-8pi3). Values are
-// strings. One TRM row is in force from `vigenciadesde` to `vigenciahasta` (the rate computed on a
-// Friday covers Saturday to Monday, longer around holidays); it is dated by `vigenciadesde` only,
-// so effective dates run Tuesday to Saturday and a weekend is not repeated.
+// Banco de la República (Colombia): the Tasa Representativa del Mercado (TRM), COP per 1 USD (Direct).
+// - Endpoint: the open-data mirror on datos.gov.co, Socrata SODA dataset 32sa-8pi3
+//   (https://www.datos.gov.co/resource/32sa-8pi3.json), asked with a SoQL window on `vigenciadesde`
+//   (`$where=vigenciadesde>='…' AND vigenciadesde<='…'`, `$limit=50000`, `$order=vigenciadesde ASC`).
+//   A bad query answers a JSON object `{ code, error, message }` instead of the array.
+// - The answer is a JSON array of rows with string fields: `valor` (the TRM, dot decimal), `unidad`
+//   ("COP"), `vigenciadesde` and `vigenciahasta` (timestamps).
+// - One TRM is in force from `vigenciadesde` to `vigenciahasta` (the rate computed on a Friday covers
+//   Saturday to Monday, longer around holidays); it is dated by `vigenciadesde` only, so effective dates run
+//   Tuesday to Saturday and a weekend is not repeated.
+// - Computed and published on weekdays around 18:00 Bogotá time, dated the next day.
 import {
   FeedError,
+  readRows,
+  requireDate,
+  rowProblem,
   decodeText,
   defineAdapter,
   isIsoDate,
@@ -12,7 +21,6 @@ import {
   readDecimal,
   recentDays,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BANREP";
@@ -60,18 +68,36 @@ const banrep = defineAdapter({
           : "";
       throw new FeedError(ID, `not a TRM dataset answer: no array${message}`.slice(0, 200));
     }
-    return (json as Node[]).map((row, i): RateRecord => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
-      const date = typeof row.vigenciadesde === "string" ? row.vigenciadesde.slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `row ${i}: vigenciadesde "${String(row.vigenciadesde)}" is not a date`);
-      if (row.unidad !== "COP") throw new FeedError(ID, `TRM of ${date}: unidad "${String(row.unidad)}" is not COP`);
-      const raw = typeof row.valor === "string" ? row.valor : "";
-      const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `TRM of ${date}: valor "${String(row.valor)}" is not a positive decimal`);
-      return { effectiveDate: date, currency: "USD", rate };
-    });
+    const items: unknown[] = json;
+    const objects = items.filter((row): row is Node => typeof row === "object" && row !== null);
+    const head = objects[0];
+    if (head && !("valor" in head && "vigenciadesde" in head)) {
+      throw new FeedError(ID, `the layout changed: rows have ${Object.keys(head).join(", ")}`);
+    }
+    if (head && objects.every((row) => row.unidad !== "COP")) {
+      throw new FeedError(ID, `not the TRM in COP: unidad "${String(head.unidad)}"`);
+    }
+    return readRows(
+      ID,
+      items,
+      (_row, i) => `row ${i}`,
+      (item) => {
+        if (typeof item !== "object" || item === null) rowProblem(ID, "bad-row", "not an object");
+        const row = item as Node;
+        const rawDate = String(row.vigenciadesde);
+        const day = rawDate.slice(0, 10);
+        const date = requireDate(ID, isIsoDate(day) ? day : undefined, rawDate);
+        const raw = typeof row.valor === "string" ? row.valor : String(row.valor);
+        if (row.unidad !== "COP") {
+          rowProblem(ID, "bad-row", `unidad "${String(row.unidad)}" is not COP`, { effectiveDate: rawDate, rate: raw });
+        }
+        const rate = readDecimal(raw);
+        if (rate === undefined || !/[1-9]/.test(rate)) {
+          rowProblem(ID, "bad-rate", `valor "${raw}" is not a positive decimal`, { effectiveDate: rawDate, rate: raw });
+        }
+        return { effectiveDate: date, currency: "USD", rate };
+      },
+    );
   },
 });
 

@@ -1,9 +1,15 @@
-// Bank of Mexico: exchange rates from the SIE API (JSON), series by id. MXN per 1 unit (Direct):
-// SF43718 is the FIX (the rate to settle obligations in US dollars, by its determination date);
-// SF46410, SF46407, SF46406 are the euro, pound and yen of the SDR basket and SF60632 the Canadian
-// dollar, all against the peso. "N/E" marks a day without a figure; dates are DD/MM/YYYY; numbers may
-// carry comma thousands separators.
+// Bank of Mexico: exchange rates from the SIE API, series by id, MXN per 1 unit (Direct).
+// - Endpoint: GET https://www.banxico.org.mx/SieAPIRest/service/v1/series/<ids, comma-separated>/datos/<from>/<to>
+//   (dates YYYY-MM-DD), with the SIE token in the Bmx-Token header; one call covers the whole range.
+// - Series: SF43718 is the FIX (the rate to settle obligations in US dollars, dated by its determination
+//   date); SF46410, SF46407 and SF46406 are the euro, pound and yen of the SDR basket and SF60632 the
+//   Canadian dollar, all against the peso.
+// - The answer is JSON `{ bmx: { series: [{ idSerie, titulo, datos: [{ fecha, dato }] }] } }`: `fecha` is
+//   DD/MM/YYYY, `dato` a string that may carry comma thousands separators ("1,013.2500"); "N/E" marks a day
+//   without a figure (skipped). A series comes back with empty `datos` when it has nothing in the range.
+// - The FIX is determined at 12:00 Mexico City time on banking days.
 import {
+  AnswerRows,
   FeedError,
   asArray,
   credentialFrom,
@@ -11,10 +17,11 @@ import {
   defineAdapter,
   fromDayMonthYear,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type BankAdapter,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BANXICO";
@@ -74,22 +81,33 @@ const banxico: BankAdapter = defineAdapter({
     const series =
       json && typeof json === "object" && json.bmx && typeof json.bmx === "object" ? json.bmx.series : undefined;
     if (!Array.isArray(series)) throw new FeedError(ID, "not a SIE answer: no bmx.series array");
-    const records: RateRecord[] = [];
     for (const serie of series as Serie[]) {
-      const id = String(serie.idSerie ?? "");
-      const currency = BANXICO_SERIES[id];
-      if (!currency) throw new FeedError(ID, `unknown series "${id}"`);
-      for (const dato of asArray(serie.datos as Array<{ fecha?: unknown; dato?: unknown }>)) {
-        const raw = typeof dato.dato === "string" ? dato.dato.trim() : "";
-        if (MISSING.has(raw)) continue;
-        const date = typeof dato.fecha === "string" ? fromDayMonthYear(dato.fecha) : undefined;
-        if (!date) throw new FeedError(ID, `${id}: fecha "${String(dato.fecha)}" is not DD/MM/YYYY`);
-        const rate = readDecimal(raw, { thousands: "," });
-        if (rate === undefined) throw new FeedError(ID, `${id} on ${date}: "${raw}" is not a decimal`);
-        records.push({ effectiveDate: date, currency, rate });
+      if (typeof serie !== "object" || serie === null || !("idSerie" in serie)) {
+        throw new FeedError(ID, "the layout changed: a series without idSerie");
       }
     }
-    return records;
+    const rows = new AnswerRows(ID);
+    for (const serie of series as Serie[]) {
+      const id = typeof serie.idSerie === "string" ? serie.idSerie : JSON.stringify(serie.idSerie);
+      const currency = BANXICO_SERIES[id];
+      asArray(serie.datos as unknown[]).forEach((item, i) => {
+        const dato = (typeof item === "object" && item !== null ? item : {}) as { fecha?: unknown; dato?: unknown };
+        const raw = typeof dato.dato === "string" ? dato.dato.trim() : String(dato.dato);
+        const fecha = String(dato.fecha);
+        if (MISSING.has(raw)) return;
+        const fields = { effectiveDate: fecha, currency: id, rate: raw };
+        rows.read(
+          `serie ${id} datos[${i}]`,
+          () => {
+            if (!currency) rowProblem(ID, "unknown-currency", `series "${id}" is not one of the series asked for`);
+            const date = requireDate(ID, fromDayMonthYear(fecha), fecha);
+            return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, `${id} dato`, { thousands: "," }) };
+          },
+          fields,
+        );
+      });
+    }
+    return rows.result();
   },
 });
 

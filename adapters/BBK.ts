@@ -1,22 +1,27 @@
 // Deutsche Bundesbank, historical only: the official Frankfurt fixings of the Deutsche Mark
-// (1948-06-21 to 1998-12-30), BBEX3 series D.<currency>.DEM.AA.AC.000, as SDMX-CSV (`;`, a BOM,
-// CRLF, a blank line between series). DEM per N units of the foreign currency (Direct). BBK_UNIT_MULT
-// is always 0: the batch size is written only in the free-text title (`/ 100 ATS = ... DEM`,
-// `/ 1 000 ITL = ... DEM`). The unit is read from the title and must agree with the table of the
-// known batch sizes below; the power of ten is kept as unitMultiplier. `.` means no value (holidays).
-// Columns are found by their labels.
-import { parse as parseCsv } from "csv-parse/sync";
-
+// (1948-06-21 to 1998-12-30).
+// - Endpoint: GET https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv
+//   &startPeriod=YYYY-MM-DD&endPeriod=YYYY-MM-DD: the BBEX3 series D.<currency>.DEM.AA.AC.000 of every
+//   currency fixed in Frankfurt.
+// - SDMX-CSV with `;` as delimiter, a BOM, CRLF line ends and a blank line between series; columns are found
+//   by their labels (BBK_STD_CURRENCY, BBK_ERX_PARTNER_CURRENCY, TIME_PERIOD, OBS_VALUE, BBK_UNIT_MULT,
+//   BBK_TITLE...). `.` in OBS_VALUE means no fixing that day (holidays, weekends): skipped.
+// - DEM per N units of the foreign currency (Direct). BBK_UNIT_MULT is always 0: the batch size is written
+//   only in the free-text title (`/ 100 ATS = ... DEM`, `/ 1 000 ITL = ... DEM`). The unit is read from the
+//   title and must agree with the table of the known Frankfurt batch sizes below; the power of ten is kept
+//   as unitMultiplier. A row whose batch cannot be established that way is held.
+// - The official fixing (amtliche Devisenkursfeststellung) took place at about 13:00 Frankfurt time on
+//   weekdays; "latest" is the last month of fixings, December 1998.
 import {
-  FeedError,
   decodeText,
   defineAdapter,
   expectFeedText,
-  isIsoDate,
+  FeedError,
   perUnits,
-  readDecimal,
+  type HeldRow,
   type RateRecord,
 } from "../src/feed/kit.js";
+import { readSdmxCsv } from "../src/feed/sdmx-csv.js";
 
 const ID = "BBK";
 const ENDPOINT = "https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000";
@@ -43,14 +48,30 @@ export const BBK_UNITS: Readonly<Record<string, number>> = {
   USD: 1,
 };
 
-const COLUMNS = [
-  "BBK_STD_CURRENCY",
-  "BBK_ERX_PARTNER_CURRENCY",
-  "TIME_PERIOD",
-  "OBS_VALUE",
-  "BBK_UNIT_MULT",
-  "BBK_TITLE",
-] as const;
+/** What an SDMX-CSV OBS_VALUE of BBEX3 holds on a day without a fixing. */
+const NO_FIXING = ".";
+
+/** Every batch size the series titles of an answer give, per currency. */
+function titleBatches(text: string): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const m of text.matchAll(/\/\s*(\d{1,3}(?: \d{3})*)\s+([A-Z]{3})\s*=\s*\.\.\.\s*DEM\b/g)) {
+    const set = out.get(m[2]!) ?? new Set<number>();
+    set.add(Number(m[1]!.replace(/ /g, "")));
+    out.set(m[2]!, set);
+  }
+  return out;
+}
+
+/** Why the batch of a currency cannot be established, or its batch. */
+function batchOf(currency: string, titles: Map<string, Set<number>>): number | string {
+  const said = [...(titles.get(currency) ?? [])];
+  const known = BBK_UNITS[currency];
+  if (said.length === 0) return `no series title says "/ N ${currency} = ... DEM"`;
+  if (said.length > 1) return `the titles of ${currency} give several batches (${said.join(", ")})`;
+  if (known === undefined) return `no known batch size for ${currency} (its title says ${said[0]})`;
+  if (known !== said[0]) return `the title of ${currency} says ${said[0]} units, the known batch is ${known}`;
+  return known;
+}
 
 /** The batch size written in a title such as `Devisenkurse der Frankfurter Börse / 1 000 ITL = ... DEM / Italien`. */
 export function bbkTitleUnits(title: string, currency: string): number | undefined {
@@ -92,47 +113,42 @@ const bbk = defineAdapter({
 
   parse(body) {
     const text = expectFeedText(ID, decodeText(ID, body), "SDMX-CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { delimiter: ";", skip_empty_lines: true, relax_quotes: false }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
+    // A body cut short ends in a line with fewer fields than the header (the title cut, a figure perhaps too).
+    const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+    const width = lines[0]!.split(";").length;
+    if (lines.length > 1 && lines.at(-1)!.split(";").length < width) {
+      throw new FeedError(ID, `truncated: the last line has fewer than the header's ${width} fields`);
     }
-    const header = rows[0] ?? [];
-    const at = Object.fromEntries(COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
-      (typeof COLUMNS)[number],
-      number
-    >;
-    const missing = COLUMNS.filter((c) => at[c] < 0);
-    if (missing.length > 0) throw new FeedError(ID, `not a BBEX3 SDMX-CSV answer: no column(s) ${missing.join(", ")}`);
+    if (!lines[0]!.split(";").includes("BBK_TITLE"))
+      throw new FeedError(ID, "not a BBEX3 SDMX-CSV answer: no BBK_TITLE column");
+    const answer = readSdmxCsv(ID, text, {
+      what: "a BBEX3 SDMX-CSV answer",
+      currency: "BBK_STD_CURRENCY",
+      unitMultiplier: "BBK_UNIT_MULT",
+      expect: { BBK_ERX_PARTNER_CURRENCY: "DEM" },
+    });
+    const titles = titleBatches(text);
     const records: RateRecord[] = [];
-    for (const row of rows.slice(1)) {
-      if (row.length !== header.length)
-        throw new FeedError(ID, `a row of ${row.length} fields under ${header.length} columns (truncated?)`);
-      const currency = row[at.BBK_STD_CURRENCY]!;
-      const date = row[at.TIME_PERIOD]!;
-      if (row[at.BBK_ERX_PARTNER_CURRENCY] !== "DEM")
-        throw new FeedError(ID, `a ${currency} series against ${row[at.BBK_ERX_PARTNER_CURRENCY]}, not DEM`);
-      if (!isIsoDate(date)) throw new FeedError(ID, `TIME_PERIOD "${date}" of ${currency} is not a date`);
-      if (row[at.BBK_UNIT_MULT] !== "0")
-        throw new FeedError(ID, `BBK_UNIT_MULT "${row[at.BBK_UNIT_MULT]}" of ${currency} is not 0`);
-      const units = bbkTitleUnits(row[at.BBK_TITLE]!, currency);
-      if (units === undefined)
-        throw new FeedError(
-          ID,
-          `the title of ${currency} does not say "/ N ${currency} = ... DEM": "${row[at.BBK_TITLE]}"`,
-        );
-      const known = BBK_UNITS[currency];
-      if (known === undefined) throw new FeedError(ID, `no known batch size for ${currency} (its title says ${units})`);
-      if (known !== units)
-        throw new FeedError(ID, `the title of ${currency} says ${units} units, the known batch is ${known}`);
-      const raw = row[at.OBS_VALUE]!;
-      if (raw === "." || raw === "") continue;
-      const value = readDecimal(raw);
-      if (!value) throw new FeedError(ID, `OBS_VALUE "${raw}" of ${currency} on ${date} is not a decimal`);
-      records.push({ effectiveDate: date, currency, ...perUnits(value, units) });
+    // `.` is the day without a fixing, not a figure: not held.
+    const held: HeldRow[] = answer.held.filter((h) => !(h.kind === "bad-rate" && h.rate === NO_FIXING));
+    for (const r of answer.records) {
+      const batch = batchOf(r.currency, titles);
+      const source = `BBEX3.D.${r.currency}.DEM.AA.AC.000 ${r.effectiveDate}`;
+      const fields = { effectiveDate: r.effectiveDate, currency: r.currency, rate: r.rate };
+      if (r.unitMultiplier !== undefined) {
+        held.push({
+          ...fields,
+          kind: "unknown-unit",
+          reason: `BBK_UNIT_MULT ${r.unitMultiplier} beside the batch of the title`,
+          source,
+        });
+      } else if (typeof batch === "string") {
+        held.push({ ...fields, kind: "unknown-unit", reason: batch, source });
+      } else {
+        records.push({ effectiveDate: r.effectiveDate, currency: r.currency, ...perUnits(r.rate, batch) });
+      }
     }
-    return records;
+    return { records, held };
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import banrep from "../../adapters/BANREP.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const DATASET = "https://www.datos.gov.co/resource/32sa-8pi3.json";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => banrep.parse(Buffer.from(body), { url: 
 
 describe("BANREP adapter", () => {
   it("dates each TRM by vigenciadesde only (a weekend row is not repeated) and keeps the string value", async () => {
-    expect(await parse(fixture("BANREP/trm.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BANREP/trm.json")))).toEqual([
       { effectiveDate: "2026-03-14", currency: "USD", rate: "3705.5" },
       { effectiveDate: "2026-03-17", currency: "USD", rate: "3691.90" },
       { effectiveDate: "2026-03-18", currency: "USD", rate: "3689.97" },
@@ -19,28 +19,50 @@ describe("BANREP adapter", () => {
   });
 
   it("reads an empty window as no records", async () => {
-    expect(await parse("[]")).toEqual([]);
+    expect(await recordsOf(parse("[]"))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Service Unavailable</body></html>"],
+  itRefusesWhole("BANREP", parse, [
     ["truncated JSON", '[{"valor":"3691.9","unidad":"COP","vigenciadesde":"2026-03-17T00:00'],
     ["a SODA error", '{"code":"query.soql.no-such-column","error":true,"message":"No such column: vigencia"}'],
     [
       "another bank's body (CNB)",
       '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
     ],
-    ["another unit", '[{"valor":"3691.9","unidad":"USD","vigenciadesde":"2026-03-17T00:00:00.000"}]'],
-    ["a numeric value with a comma", '[{"valor":"3.691,90","unidad":"COP","vigenciadesde":"2026-03-17T00:00:00.000"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BANREP: /);
+    ["rows of another layout", '[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]'],
+    ["another unit throughout", '[{"valor":"3691.9","unidad":"USD","vigenciadesde":"2026-03-17T00:00:00.000"}]'],
+  ]);
+
+  const rows = (bad: string) =>
+    `[{"valor":"3691.90","unidad":"COP","vigenciadesde":"2026-03-17T00:00:00.000"},${bad},` +
+    `{"valor":"3704.17","unidad":"COP","vigenciadesde":"2026-03-19T00:00:00.000"}]`;
+  const taken = [
+    { effectiveDate: "2026-03-17", currency: "USD", rate: "3691.90" },
+    { effectiveDate: "2026-03-19", currency: "USD", rate: "3704.17" },
+  ];
+  it.each([
+    [
+      "a value with a decimal comma",
+      '{"valor":"3.689,97","unidad":"COP","vigenciadesde":"2026-03-18T00:00:00.000"}',
+      { kind: "bad-rate", rate: "3.689,97" },
+    ],
+    [
+      "a date that does not exist",
+      '{"valor":"3689.97","unidad":"COP","vigenciadesde":"2026-02-30T00:00:00.000"}',
+      { kind: "bad-date", effectiveDate: "2026-02-30T00:00:00.000" },
+    ],
+    [
+      "a row in another unit",
+      '{"valor":"3689.97","unidad":"USD","vigenciadesde":"2026-03-18T00:00:00.000"}',
+      { kind: "bad-row", rate: "3689.97" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(rows(bad)), { records: taken, held: { ...held, source: "row 1" } });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BANREP/001.json");
-    expect(await banrep.parse(r.body, { url: r.url })).toEqual([
+    expect(await recordsOf(banrep.parse(r.body, { url: r.url }))).toEqual([
       { effectiveDate: "2026-03-17", currency: "USD", rate: "3691.9" },
       { effectiveDate: "2026-03-18", currency: "USD", rate: "3689.97" },
       { effectiveDate: "2026-03-19", currency: "USD", rate: "3704.17" },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import banxico, { BANXICO_SERIES } from "../../adapters/BANXICO.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string) => banxico.parse(Buffer.from(body), { url:
 
 describe("BANXICO adapter", () => {
   it("reads each series by id, skips N/E, drops thousands separators and keeps trailing zeros", async () => {
-    expect(await parse(fixture("BANXICO/series.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BANXICO/series.json")))).toEqual([
       { effectiveDate: "2025-12-30", currency: "USD", rate: "18.0050" },
       { effectiveDate: "2026-01-02", currency: "USD", rate: "17.9870" },
       { effectiveDate: "2025-12-30", currency: "JPY", rate: "0.1150" },
@@ -22,20 +22,43 @@ describe("BANXICO adapter", () => {
     expect(BANXICO_SERIES).toEqual({ SF43718: "USD", SF46410: "EUR", SF46407: "GBP", SF46406: "JPY", SF60632: "CAD" });
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Error 503</body></html>"],
+  itRefusesWhole("BANXICO", parse, [
     ["truncated JSON", '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"18.0'],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["an unknown series", '{"bmx":{"series":[{"idSerie":"SF17908","datos":[{"fecha":"30/12/2025","dato":"18.0"}]}]}}'],
-    ["a bad date", '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"2025-12-30","dato":"18.0"}]}]}}'],
+    ["series of another layout", '{"bmx":{"series":[{"id":"SF43718","values":[["30/12/2025","18.0050"]]}]}}'],
+  ]);
+
+  const answer = (bad: string) =>
+    `{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"18.0050"},${bad}]},` +
+    `{"idSerie":"SF46410","datos":[{"fecha":"30/12/2025","dato":"21.1020"}]}]}}`;
+  const taken = [
+    { effectiveDate: "2025-12-30", currency: "USD", rate: "18.0050" },
+    { effectiveDate: "2025-12-30", currency: "EUR", rate: "21.1020" },
+  ];
+  it.each([
     [
-      "a placeholder it does not know",
-      '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"n.d."}]}]}}',
+      "a date that does not exist",
+      '{"fecha":"31/11/2025","dato":"18.0"}',
+      { kind: "bad-date", effectiveDate: "31/11/2025" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BANXICO: /);
+    [
+      "a date in another form",
+      '{"fecha":"2025-12-31","dato":"18.0"}',
+      { kind: "bad-date", effectiveDate: "2025-12-31" },
+    ],
+    ["a placeholder it does not know", '{"fecha":"31/12/2025","dato":"n.d."}', { kind: "bad-rate", rate: "n.d." }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(answer(bad)), { records: taken, held: { ...held, source: "serie SF43718 datos[1]" } });
+  });
+
+  it("holds the figures of a series it did not ask for", async () => {
+    const body =
+      '{"bmx":{"series":[{"idSerie":"SF43718","datos":[{"fecha":"30/12/2025","dato":"18.0050"}]},' +
+      '{"idSerie":"SF17908","datos":[{"fecha":"30/12/2025","dato":"18.0"}]}]}}';
+    await expectOneHeld(parse(body), {
+      records: [{ effectiveDate: "2025-12-30", currency: "USD", rate: "18.0050" }],
+      held: { kind: "unknown-currency", currency: "SF17908", rate: "18.0", source: "serie SF17908 datos[0]" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded series exactly (values read off the file by hand)", async () => {

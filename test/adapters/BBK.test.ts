@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bbk, { BBK_UNITS, bbkTitleUnits } from "../../adapters/BBK.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string) => bbk.parse(Buffer.from(body), { url: URL
 
 describe("BBK adapter", () => {
   it("reads the batch size from the title (1 000 ITL, 100 ATS) as unitMultiplier and skips '.'", async () => {
-    expect(await parse(fixture("BBK/fixings.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("BBK/fixings.csv")))).toEqual([
       { effectiveDate: "1998-12-23", currency: "ATS", rate: "14.214", unitMultiplier: 2 },
       { effectiveDate: "1998-12-23", currency: "ITL", rate: "1.0098", unitMultiplier: 3 },
       { effectiveDate: "1998-12-23", currency: "USD", rate: "1.6720" },
@@ -27,18 +27,44 @@ describe("BBK adapter", () => {
     expect(Object.keys(BBK_UNITS)).toHaveLength(18);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Service unavailable</body></html>"],
+  itRefusesWhole("BBK", parse, [
     ["a truncated body", fixture("BBK/fixings.csv").toString().slice(0, 420)],
     [
       "another bank's body",
       "KEY;FREQ;CURRENCY;CURRENCY_DENOM;EXR_TYPE;EXR_SUFFIX;TIME_PERIOD;OBS_VALUE\nEXR.D.USD.EUR.SP00.A;D;USD;EUR;SP00;A;2026-03-02;1.0850\n",
     ],
-    ["a title disagreeing with the known batch", fixture("BBK/wrong-unit.csv").toString()],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BBK: /);
+    [
+      "a series against another currency",
+      fixture("BBK/fixings.csv")
+        .toString()
+        .replace(";D;USD;DEM;AA;AC;000;1998-12-28;", ";D;USD;EUR;AA;AC;000;1998-12-28;"),
+    ],
+  ]);
+
+  it("holds a fixing whose title disagrees with the known batch, and takes the others", async () => {
+    await expectOneHeld(parse(fixture("BBK/wrong-unit.csv")), {
+      records: [{ effectiveDate: "1998-12-23", currency: "USD", rate: "1.6720" }],
+      held: { kind: "unknown-unit", currency: "JPY", effectiveDate: "1998-12-23", rate: "1.4420" },
+    });
+  });
+
+  it.each([
+    ["a figure that is not a number", "1,6720", { kind: "bad-rate", rate: "1,6720" }],
+    ["a date that does not exist", null, { kind: "bad-date", effectiveDate: "1998-12-32" }],
+  ] as const)("holds %s and takes the other rows", async (_what, figure, held) => {
+    const good = fixture("BBK/fixings.csv").toString();
+    const bad =
+      figure === null
+        ? good.replace(";1998-12-28;1.6640;", ";1998-12-32;1.6640;")
+        : good.replace(";1998-12-28;1.6640;", `;1998-12-28;${figure};`);
+    await expectOneHeld(parse(bad), {
+      records: [
+        { effectiveDate: "1998-12-23", currency: "ATS", rate: "14.214", unitMultiplier: 2 },
+        { effectiveDate: "1998-12-23", currency: "ITL", rate: "1.0098", unitMultiplier: 3 },
+        { effectiveDate: "1998-12-23", currency: "USD", rate: "1.6720" },
+      ],
+      held: { ...held, currency: "USD" },
+    });
   });
 
   it("asks the BBEX3 series for the range (December 1998 for the latest)", async () => {
@@ -53,7 +79,7 @@ describe("BBK adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded week exactly (values read off the file by hand)", async () => {
     const r = recording("BBK/001.csv");
-    const records = await bbk.parse(r.body, { url: r.url });
+    const records = await recordsOf(bbk.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("1998-12-21", "ATS")).toEqual({
