@@ -4,9 +4,17 @@
 import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
-import { latestRuns } from "../store/runs.js";
+import { latestRuns, type BankRunRow } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
-import { DEFAULT_POLL, nextRun, previousRun, wallClock, type PollOptions } from "./time.js";
+import {
+  DEFAULT_POLL,
+  nextRun,
+  previousRun,
+  wallClock,
+  type PollOptions,
+  type RunSlot,
+  type ScheduleSpec,
+} from "./time.js";
 
 export type BankState =
   "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
@@ -75,6 +83,33 @@ interface FetchRow {
   error: string | null;
 }
 
+/** The newest successful (or failed) fetch of every bank, in one pass. */
+function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
+  const rows = store.sqlite
+    .prepare(
+      `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
+       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,
+    )
+    .all() as FetchRow[];
+  return new Map(rows.map((r) => [r.bank_id, r]));
+}
+
+/** Whether the run's process still lives (the row alone cannot tell a crash from a run going on). */
+const runAlive = (run: BankRunRow) => run.finished_at === null && run.pid !== null && alive(run.pid);
+
+function lastRunView(run: BankRunRow | undefined, runningHere: boolean): BankStatus["lastRun"] {
+  if (!run) return null;
+  // A run left unfinished by a process that is gone (kill -9, power cut) says so.
+  const interrupted = run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !runningHere;
+  return {
+    state: run.state,
+    reason: run.reason,
+    startedAt: run.started_at,
+    finishedAt: run.finished_at,
+    message: interrupted ? `interrupted: the process running it stopped (${run.message ?? run.state})` : run.message,
+  };
+}
+
 export async function bankStatuses(
   store: Store,
   adapters: BankAdapter[],
@@ -84,20 +119,8 @@ export async function bankStatuses(
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
   const newest = await newestDates(store);
-  // The newest successful and the newest failed fetch of every bank, in one pass each.
-  const lastOf = (failed: boolean) =>
-    new Map(
-      (
-        store.sqlite
-          .prepare(
-            `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
-             join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,
-          )
-          .all() as FetchRow[]
-      ).map((r) => [r.bank_id, r]),
-    );
-  const successes = lastOf(false);
-  const failures = lastOf(true);
+  const successes = lastFetches(store, false);
+  const failures = lastFetches(store, true);
   const runs = await latestRuns(store);
 
   return adapters.map((adapter): BankStatus => {
@@ -117,19 +140,7 @@ export async function bankStatuses(
       lastSuccessAt: success?.at ?? null,
       lastErrorAt: failure?.at ?? null,
       lastError: failure?.error ?? null,
-      lastRun: run
-        ? {
-            state: run.state,
-            reason: run.reason,
-            startedAt: run.started_at,
-            finishedAt: run.finished_at,
-            // A run left unfinished by a process that is gone (kill -9, power cut) says so.
-            message:
-              run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !options.running?.has(bank.id)
-                ? `interrupted: the process running it stopped (${run.message ?? run.state})`
-                : run.message,
-          }
-        : null,
+      lastRun: lastRunView(run, options.running?.has(bank.id) ?? false),
     };
     if (why) {
       return {
@@ -146,29 +157,18 @@ export async function bankStatuses(
     }
     const previous = previousRun(bank, now);
     const next = nextRun(bank, now);
-    const behind = stored === null || stored < previous.date;
-    const stale = behind && now.getTime() >= previous.at.getTime() + poll.windowMs;
-    const failing = failure !== undefined && (success === undefined || failure.at > success.at);
-    const running = options.running
-      ? options.running.has(bank.id)
-      : run !== undefined && run.finished_at === null && run.pid !== null && alive(run.pid);
-    let state: BankState;
-    let summary: string;
-    if (running) [state, summary] = ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
-    else if (failing) [state, summary] = ["failing", `failing: ${failure.error}`];
-    else if (stored === null)
-      [state, summary] = ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
-    else if (stale)
-      [state, summary] = [
-        "stale",
-        `stale: newest ${stored}, expected ${previous.date}${base.lastRun?.message ? ` (${base.lastRun.message})` : ""}`,
-      ];
-    else if (behind)
-      [state, summary] = [
-        "pending",
-        `waiting for ${previous.date} (polling until ${wallClock(new Date(previous.at.getTime() + poll.windowMs), bank.timeZone).slice(11, 16)} local)`,
-      ];
-    else [state, summary] = ["ok", "ok"];
+    const stale = (stored === null || stored < previous.date) && now.getTime() >= previous.at.getTime() + poll.windowMs;
+    const [state, summary] = scheduledState({
+      bank,
+      stored,
+      previous,
+      stale,
+      windowMs: poll.windowMs,
+      running: options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run),
+      run,
+      lastRunMessage: base.lastRun?.message ?? null,
+      failing: failure !== undefined && (success === undefined || failure.at > success.at) ? failure : undefined,
+    });
     return {
       ...base,
       scheduled: true,
@@ -181,4 +181,30 @@ export async function bankStatuses(
       nextRunLocal: `${wallClock(next.at, bank.timeZone).replace("T", " ")} ${bank.timeZone}`,
     };
   });
+}
+
+/** The state and one-line summary of a scheduled bank, the most pressing first. */
+function scheduledState(facts: {
+  bank: ScheduleSpec;
+  stored: IsoDate | null;
+  previous: RunSlot;
+  stale: boolean;
+  windowMs: number;
+  running: boolean;
+  run: BankRunRow | undefined;
+  lastRunMessage: string | null;
+  /** The newest failed fetch, when it is newer than the newest successful one. */
+  failing: FetchRow | undefined;
+}): [BankState, string] {
+  const { bank, stored, previous, stale, run } = facts;
+  if (facts.running) return ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
+  if (facts.failing) return ["failing", `failing: ${facts.failing.error}`];
+  if (stored === null) return ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
+  const lastRun = facts.lastRunMessage ? ` (${facts.lastRunMessage})` : "";
+  if (stale) return ["stale", `stale: newest ${stored}, expected ${previous.date}${lastRun}`];
+  if (stored < previous.date) {
+    const windowEnd = wallClock(new Date(previous.at.getTime() + facts.windowMs), bank.timeZone).slice(11, 16);
+    return ["pending", `waiting for ${previous.date} (polling until ${windowEnd} local)`];
+  }
+  return ["ok", "ok"];
 }
