@@ -1,21 +1,28 @@
-// Central Bank of the Republic of China (Taiwan): the daily rates of Taiwan's main trading partners' currencies
-// against the US DOLLAR (file BP01D01 of the bank's statistics API), as JSON served as text/plain; one call answers
-// the whole history since 1993 and the file is refreshed about monthly. The daily figures are the 16:00 Taiwan-time
-// interbank spot rates.
-// The pivot of every column is the US dollar, so the documents' base currency is USD (baseCurrency; quoteType
-// Indirect: foreign units per 1 USD), the New Taiwan dollar (labelled NTD, the bank's own currency) being one of
-// the quoted currencies. The direction is read from
-// each column label: "日圓JPY/USD" is JPY per USD (as published), "英鎊USD/GBP" is USD per GBP (the GBP, AUD and
-// EUR columns), inverted to 10 significant digits and flagged. `-` marks a missing value. DEM, FRF and NLG
-// columns end in 2001.
+// Central Bank of the Republic of China (Taiwan): the daily rates of the currencies of Taiwan's main
+// trading partners against the US dollar, file BP01D01 of the bank's statistics API.
+// - Endpoint: GET https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01, no date parameters: one JSON
+//   answer (served as text/plain) with the whole history since 1993-01-05, refreshed about monthly.
+//   `data.structure.Table1` labels the columns (`{"data":"日圓JPY/USD"}`), `data.dataSets` holds one row per
+//   day: `["19930105","25.405","125.25",...]`, the date as YYYYMMDD then one value per column, as text.
+// - The figures are the 16:00 Taiwan-time interbank spot rates. Every column pivots on the US dollar, so
+//   the documents' base currency is USD (quoteType Indirect: foreign units per 1 USD), the New Taiwan
+//   dollar (labelled NTD, stored as TWD) being one of the quoted currencies.
+// - Direction per column label: "日圓JPY/USD" is JPY per USD (kept as published); "英鎊USD/GBP" is USD per
+//   GBP (the GBP, AUD and EUR columns): inverted to 10 significant digits and flagged.
+// - `-` (or an empty value) marks a day without a figure (EUR before 1999; DEM, FRF and NLG after 2001): skipped.
+// Each value is one row: a value that is not a number holds that date and currency; a row whose date is
+// not a real YYYYMMDD or whose length does not match the labels holds the whole row. A label naming no
+// pair against the US dollar means the layout changed: the answer is refused whole.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   invert,
   isoFromParts,
   parseJsonExact,
-  readDecimal,
+  requireDecimal,
+  rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
 
@@ -24,18 +31,21 @@ const ENDPOINT = "https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01";
 const RELABEL: Readonly<Record<string, string>> = { NTD: "TWD" };
 
 interface Column {
+  /** The column's label as the answer gives it, for naming where a held value stood. */
+  label: string;
   currency: string;
   /** The column gives USD per unit of `currency`. */
   usdPerUnit: boolean;
 }
 
 function columnOf(label: unknown, i: number): Column {
-  const m = typeof label === "string" ? /([A-Z]{3})\s*\/\s*([A-Z]{3})/.exec(label) : null;
-  if (!m) throw new FeedError(ID, `column ${i + 1}: label "${String(label)}" names no currency pair`);
+  const text = typeof label === "string" ? label.trim() : "";
+  const m = /([A-Z]{3})\s*\/\s*([A-Z]{3})/.exec(text);
+  if (!m) throw new FeedError(ID, `column ${i + 1}: label "${text}" names no currency pair`);
   const [, top, bottom] = m as unknown as [string, string, string];
-  if (bottom === "USD" && top !== "USD") return { currency: RELABEL[top] ?? top, usdPerUnit: false };
-  if (top === "USD" && bottom !== "USD") return { currency: RELABEL[bottom] ?? bottom, usdPerUnit: true };
-  throw new FeedError(ID, `column ${i + 1}: label "${String(label)}" is not a rate against the US dollar`);
+  if (bottom === "USD" && top !== "USD") return { label: text, currency: RELABEL[top] ?? top, usdPerUnit: false };
+  if (top === "USD" && bottom !== "USD") return { label: text, currency: RELABEL[bottom] ?? bottom, usdPerUnit: true };
+  throw new FeedError(ID, `column ${i + 1}: label "${text}" is not a rate against the US dollar`);
 }
 
 const cbc = defineAdapter({
@@ -74,29 +84,38 @@ const cbc = defineAdapter({
       throw new FeedError(ID, "not a CBC DataAPI answer: no data.dataSets and data.structure.Table1");
     }
     const columns = labels.map((l, i) => columnOf((l as { data?: unknown })?.data, i));
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     sets.forEach((row, r) => {
-      if (!Array.isArray(row) || row.length !== columns.length + 1)
-        throw new FeedError(ID, `row ${r} does not have a date and ${columns.length} values`);
-      const m = typeof row[0] === "string" ? /^(\d{4})(\d{2})(\d{2})$/.exec(row[0]) : null;
-      const date = m ? isoFromParts(m[1]!, m[2]!, m[3]!) : undefined;
-      if (!date) throw new FeedError(ID, `row ${r}: date "${String(row[0])}" is not YYYYMMDD`);
+      const cells: unknown[] = Array.isArray(row) ? row : [];
+      const raw = typeof cells[0] === "string" ? cells[0] : "";
+      const where = `dataSets[${r}]`;
+      if (cells.length !== columns.length + 1) {
+        const reason = `${cells.length} fields, not a date and ${columns.length} values`;
+        return rows.hold(where, "bad-row", reason, { effectiveDate: raw });
+      }
+      const m = /^(\d{4})(\d{2})(\d{2})$/.exec(raw);
+      const effectiveDate = m ? isoFromParts(m[1]!, m[2]!, m[3]!) : undefined;
+      if (effectiveDate === undefined) {
+        return rows.hold(where, "bad-date", `"${raw}" is not a real YYYYMMDD date`, { effectiveDate: raw });
+      }
       columns.forEach((col, c) => {
-        const raw = row[c + 1];
-        if (typeof raw !== "string")
-          throw new FeedError(ID, `${col.currency} on ${date}: value ${String(raw)} is not text`);
-        if (["-", "", "..."].includes(raw.trim())) return; // no rate that day
-        const value = readDecimal(raw);
-        if (!value) throw new FeedError(ID, `${col.currency} on ${date}: "${raw}" is not a decimal`);
-        if (!/[1-9]/.test(value)) return;
-        records.push(
-          col.usdPerUnit
-            ? { effectiveDate: date, currency: col.currency, rate: invert(value), derivation: "inverted" }
-            : { effectiveDate: date, currency: col.currency, rate: value },
+        const cell = cells[c + 1];
+        const text = typeof cell === "string" ? cell.trim() : "";
+        if (text === "-" || text === "" || text === "...") return; // no figure that day
+        rows.read(
+          `${where} "${col.label}"`,
+          (): RateRecord => {
+            const value = requireDecimal(ID, cell, col.label);
+            if (!/[1-9]/.test(value)) rowProblem(ID, "bad-rate", `${col.label}: a zero rate`);
+            return col.usdPerUnit
+              ? { effectiveDate, currency: col.currency, rate: invert(value), derivation: "inverted" }
+              : { effectiveDate, currency: col.currency, rate: value };
+          },
+          { effectiveDate: raw, currency: col.currency, rate: text },
         );
       });
     });
-    return records;
+    return rows.result();
   },
 });
 

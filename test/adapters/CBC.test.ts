@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 import cbc from "../../adapters/CBC.js";
-import { FeedError } from "../../src/errors.js";
+import type { RateRecord } from "../../src/types.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01";
@@ -14,7 +15,7 @@ const file = (labels: string[], rows: string[][]) =>
 
 describe("CBC adapter", () => {
   it("reads foreign per USD as published, inverts the USD-per-unit columns, relabels NTD and skips '-'", async () => {
-    expect(await parse(fixture("CBC/BP01D01.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("CBC/BP01D01.json")))).toEqual([
       { effectiveDate: "1993-01-05", currency: "TWD", rate: "25.405" },
       { effectiveDate: "1993-01-05", currency: "JPY", rate: "125.25" },
       // 1 / 1.5499 to 10 significant digits (worked out separately).
@@ -30,24 +31,49 @@ describe("CBC adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>系統維護中</body></html>"],
+  itRefusesWhole("CBC", parse, [
     ["truncated JSON", '{"data":{"dataSets":[["19930105","25.405"'],
     ["another bank's body", '[{"Date": "22 January 2020", "Rate": "15.38"}]'],
     ["a label without a pair", file(["新台幣"], [["19930105", "25.405"]])],
     ["a pair not against the dollar", file(["JPY/TWD"], [["19930105", "4.93"]])],
-    ["a short row", file(["NTD/USD", "JPY/USD"], [["19930105", "25.405"]])],
-    ["a bad date", file(["NTD/USD"], [["1993-01-05", "25.405"]])],
-    ["a non-decimal value", file(["NTD/USD"], [["19930105", "25,405"]])],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^CBC: /);
+  ]);
+
+  // The whole history is one answer: one bad row or value must cost only itself.
+  const labels = ["新台幣NTD/USD", "英鎊USD/GBP"];
+  const good = [
+    ["19930105", "25.405", "1.5499"],
+    ["19930106", "25.427", "1.25"],
+  ];
+  const taken: RateRecord[] = [
+    { effectiveDate: "1993-01-05", currency: "TWD", rate: "25.405" },
+    { effectiveDate: "1993-01-05", currency: "GBP", rate: "0.6452029163", derivation: "inverted" },
+    { effectiveDate: "1993-01-06", currency: "TWD", rate: "25.427" },
+    { effectiveDate: "1993-01-06", currency: "GBP", rate: "0.8", derivation: "inverted" },
+  ];
+  it.each([
+    [
+      "a date that does not exist",
+      ["19930230", "25.410", "1.5400"],
+      { kind: "bad-date", effectiveDate: "19930230", source: "dataSets[1]" },
+    ],
+    ["a short row", ["19930107", "25.411"], { kind: "bad-row", source: "dataSets[1]" }],
+    [
+      "a value written with a decimal comma",
+      ["19930107", "25,411", "-"],
+      { kind: "bad-rate", currency: "TWD", rate: "25,411", source: 'dataSets[1] "新台幣NTD/USD"' },
+    ],
+    [
+      "a zero value",
+      ["19930107", "-", "0.0000"],
+      { kind: "bad-rate", currency: "GBP", rate: "0.0000", source: 'dataSets[1] "英鎊USD/GBP"' },
+    ],
+  ] as const)("holds %s and takes every other row of the history", async (_what, bad, held) => {
+    await expectOneHeld(parse(file(labels, [good[0]!, [...bad], good[1]!])), { records: taken, held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded history exactly (values read off the file by hand)", async () => {
     const r = recording("CBC/001.json");
-    const records = await cbc.parse(r.body, { url: r.url, contentType: r.contentType });
+    const records = await recordsOf(cbc.parse(r.body, { url: r.url, contentType: r.contentType }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("1993-01-05", "TWD")).toEqual({ effectiveDate: "1993-01-05", currency: "TWD", rate: "25.405" });
