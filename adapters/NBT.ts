@@ -1,10 +1,14 @@
-// National Bank of Tajikistan: the official rates of the somoni, as XML, one call per calendar day.
-// TJS per Nominal foreign units (Direct): a Nominal of 10, 100, 1000 is kept as unitMultiplier.
-// The Valute ID attribute is unreliable in old records, so CharCode gives the currency.
-// An out-of-range date is answered with today's snapshot, so a snapshot whose Date differs from the date asked
-// for (in the URL) is not that day's and yields nothing. Saturday and Sunday snapshots only carry Friday's rates
-// forward and are dropped.
+// National Bank of Tajikistan: the official rates of the somoni, as XML, one call per calendar day:
+// export_xml.php?date=YYYY-MM-DD&export=xmlout answers <ValCurs Date="YYYY-MM-DD"> with one
+// <Valute ID> per currency (CharCode, Nominal, Name, Value). TJS per Nominal foreign units (Direct):
+// a Nominal of 10, 100, 1000 is kept as unitMultiplier, any other count is divided out exactly.
+// Set at about 09:00 Dushanbe time on working days. The Valute ID attribute is unreliable in old
+// records, so CharCode gives the currency. An out-of-range date is answered with today's snapshot,
+// so a snapshot whose Date differs from the date asked for (in the URL) is not that day's and yields
+// nothing. Saturday and Sunday snapshots only carry Friday's rates forward and are skipped. A Date
+// that is no real day holds every Valute of the snapshot; a ValCurs without Date is not the format.
 import {
+  AnswerRows,
   FeedError,
   addDays,
   asArray,
@@ -13,20 +17,22 @@ import {
   isIsoDate,
   parseXml,
   perUnits,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  requireUnits,
   todayIn,
   weekday,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "NBT";
 const ENDPOINT = "https://www.nbt.tj/en/kurs/export_xml.php";
 const TIME_ZONE = "Asia/Dushanbe";
-const CODE = /^[A-Z]{3}$/;
 
 type Node = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 function askedDate(url: string): IsoDate | undefined {
   try {
@@ -77,21 +83,28 @@ const nbt = defineAdapter({
     const doc = parseXml(ID, decodeText(ID, body));
     const root = doc.ValCurs as Node | undefined;
     if (!root || typeof root !== "object") throw new FeedError(ID, "not an NBT rate sheet: no ValCurs root");
-    const date = String(root["@Date"] ?? "").trim();
-    if (!isIsoDate(date)) throw new FeedError(ID, `ValCurs Date "${date}" is not a date`);
+    if (typeof root["@Date"] !== "string") throw new FeedError(ID, "not an NBT rate sheet: ValCurs has no Date");
+    const rawDate = root["@Date"].trim();
+    const date = isIsoDate(rawDate) ? rawDate : undefined;
+    const rows = new AnswerRows(ID);
     const asked = askedDate(url);
-    if (asked && asked !== date) return []; // today's snapshot given for a date out of range
-    if (weekday(date) > 5) return []; // a weekend carries Friday's rates forward
-    return asArray(root.Valute as Node[]).map((v, i): RateRecord => {
+    if (date && asked && asked !== date) return rows.result(); // today's snapshot given for a date out of range
+    if (date && weekday(date) > 5) return rows.result(); // a weekend carries Friday's rates forward
+    for (const [i, v] of asArray(root.Valute as Node[]).entries()) {
       const code = typeof v.CharCode === "string" ? v.CharCode.trim() : "";
-      if (!CODE.test(code))
-        throw new FeedError(ID, `Valute ${i} of ${date}: CharCode "${String(v.CharCode)}" is not a currency code`);
-      const value = requireDecimal(ID, v.Value, `${code} of ${date} Value`);
-      const nominal = requireDecimal(ID, v.Nominal, `${code} of ${date} Nominal`);
-      if (!/^[1-9]\d*$/.test(nominal))
-        throw new FeedError(ID, `${code} of ${date}: Nominal "${nominal}" is not a whole number`);
-      return { effectiveDate: date, currency: code, ...perUnits(value, nominal) };
-    });
+      rows.read(
+        `<Valute ID="${text(v["@ID"])}"> (${i + 1})`,
+        () => {
+          const effectiveDate = requireDate(ID, date, rawDate);
+          const currency = requireCurrencyCode(ID, code);
+          const value = requireDecimal(ID, v.Value, `${code} Value`);
+          const nominal = requireUnits(ID, v.Nominal, `${code} Nominal`);
+          return { effectiveDate, currency, ...perUnits(value, nominal) };
+        },
+        { effectiveDate: rawDate, currency: code, rate: text(v.Value) },
+      );
+    }
+    return rows.result();
   },
 });
 
