@@ -1,19 +1,30 @@
-// Banco Central do Brasil: the PTAX closing bulletin ("Fechamento") from the Olinda OData API, one
-// call per currency. BRL per 1 foreign unit (Direct). The official PTAX figure is the SELLING rate
-// (cotacaoVenda), the one contracts and the tax authority refer to; it is not a mid. The answer
-// does not name its currency: parse reads it from the @moeda alias of the URL.
+// Banco Central do Brasil: the PTAX closing bulletin ("Fechamento") from the Olinda OData API.
+// - Endpoint: GET https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaPeriodo(moeda=@moeda,
+//   dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao) with `@moeda='USD'`, the two dates as
+//   'MM-DD-YYYY', `$filter=tipoBoletim eq 'Fechamento'` and `$format=json`: one call per currency (AUD CAD CHF
+//   DKK EUR GBP JPY NOK SEK USD).
+// - The answer is JSON `{ "@odata.context", value: [...] }`, one item per bulletin: `cotacaoCompra`,
+//   `cotacaoVenda` (JSON numbers, five decimals kept), `paridade*`, `dataHoraCotacao` ("2026-03-02
+//   13:09:26.433") and `tipoBoletim`. It does not name its currency: parse reads it from the @moeda alias of
+//   the URL. Opening and intermediate bulletins ("Abertura", "Intermediário") are not PTAX: skipped.
+// - BRL per 1 foreign unit (Direct). The official PTAX figure is the SELLING rate (cotacaoVenda), the one
+//   contracts and the tax authority refer to; it is not a mid.
+// - The closing bulletin comes out shortly after 13:00 Brasília time on business days (the recordings:
+//   13:03-13:10).
 import {
   FeedError,
+  readRows,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BCB";
@@ -80,21 +91,28 @@ const bcb = defineAdapter({
     if (typeof json !== "object" || json === null || !Array.isArray(json.value)) {
       throw new FeedError(ID, "not a PTAX OData answer: no value array");
     }
-    const out: RateRecord[] = [];
-    (json.value as Node[]).forEach((row, i) => {
-      const where = `${currency} value[${i}]`;
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `${where} is not an object`);
-      if (row.tipoBoletim !== "Fechamento") return; // opening and intermediate bulletins are not PTAX
-      const date = typeof row.dataHoraCotacao === "string" ? row.dataHoraCotacao.slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `${where}: dataHoraCotacao "${String(row.dataHoraCotacao)}" is not a date`);
-      const raw = jsonNumberText(row.cotacaoVenda);
-      const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (!rate || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${where}: cotacaoVenda "${String(raw)}" is not a positive decimal`);
-      out.push({ effectiveDate: date, currency, rate });
-    });
-    return out;
+    const items = json.value as unknown[];
+    const head = items.find((row): row is Node => typeof row === "object" && row !== null);
+    if (head && !("tipoBoletim" in head && "dataHoraCotacao" in head)) {
+      throw new FeedError(ID, `the layout changed: value items have ${Object.keys(head).join(", ")}`);
+    }
+    return readRows(
+      ID,
+      items,
+      (_row, i) => `value[${i}]`,
+      (item) => {
+        if (typeof item !== "object" || item === null) rowProblem(ID, "bad-row", "not an object");
+        const row = item as Node;
+        if (row.tipoBoletim !== "Fechamento") return undefined; // opening and intermediate bulletins are not PTAX
+        const stamp = typeof row.dataHoraCotacao === "string" ? row.dataHoraCotacao : String(row.dataHoraCotacao);
+        const day = stamp.slice(0, 10);
+        const date = requireDate(ID, isIsoDate(day) ? day : undefined, stamp);
+        const raw = jsonNumberText(row.cotacaoVenda);
+        const rate = requireDecimal(ID, raw ?? "", `${currency} cotacaoVenda`);
+        if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${currency} cotacaoVenda "${rate}" is zero`, { rate });
+        return { effectiveDate: date, currency, rate };
+      },
+    );
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bcb from "../../adapters/BCB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PERIOD =
@@ -14,35 +14,51 @@ const parse = (body: Buffer | string, ccy = "JPY") => bcb.parse(Buffer.from(body
 
 describe("BCB adapter", () => {
   it("takes the selling rate of the closing bulletin only, currency from the URL, trailing zeros kept", async () => {
-    expect(await parse(fixture("BCB/jpy-period.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCB/jpy-period.json")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "0.03311" },
       { effectiveDate: "2026-03-03", currency: "JPY", rate: "0.03370" },
     ]);
   });
 
   it("reads a period without bulletins as no records", async () => {
-    expect(await parse('{"@odata.context":"x","value":[]}')).toEqual([]);
+    expect(await recordsOf(parse('{"@odata.context":"x","value":[]}'))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<html><body><h1>503 Service Unavailable</h1></body></html>"],
+  itRefusesWhole("BCB", parse, [
     ["truncated JSON", '{"value":[{"cotacaoCompra":0.03310,"cotacaoVenda":0.033'],
     [
       "another bank's body (CNB)",
       '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
     ],
+    ["items of another layout", '{"value":[{"data":"2026-03-02","venda":0.03311}]}'],
+  ]);
+
+  const bulletins = (bad: string) =>
+    `{"value":[{"cotacaoCompra":0.03310,"cotacaoVenda":0.03311,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento"},` +
+    `${bad},` +
+    `{"cotacaoCompra":0.03360,"cotacaoVenda":0.03370,"dataHoraCotacao":"2026-03-04 13:10:27.879","tipoBoletim":"Fechamento"}]}`;
+  const taken = [
+    { effectiveDate: "2026-03-02", currency: "JPY", rate: "0.03311" },
+    { effectiveDate: "2026-03-04", currency: "JPY", rate: "0.03370" },
+  ];
+  it.each([
     [
       "a missing selling rate",
-      '{"value":[{"cotacaoCompra":0.03310,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento"}]}',
+      '{"cotacaoCompra":0.03310,"dataHoraCotacao":"2026-03-03 13:09:26.433","tipoBoletim":"Fechamento"}',
+      { kind: "bad-rate" },
     ],
     [
-      "a bad timestamp",
-      '{"value":[{"cotacaoVenda":0.03311,"dataHoraCotacao":"02/03/2026 13:09","tipoBoletim":"Fechamento"}]}',
+      "a timestamp in another form",
+      '{"cotacaoVenda":0.03311,"dataHoraCotacao":"03/03/2026 13:09","tipoBoletim":"Fechamento"}',
+      { kind: "bad-date", effectiveDate: "03/03/2026 13:09" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCB: /);
+    [
+      "a date that does not exist",
+      '{"cotacaoVenda":0.03311,"dataHoraCotacao":"2026-02-29 13:09:26.433","tipoBoletim":"Fechamento"}',
+      { kind: "bad-date", effectiveDate: "2026-02-29 13:09:26.433" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(bulletins(bad)), { records: taken, held: { ...held, source: "value[1]" } });
   });
 
   it("rejects a body whose URL names no PTAX currency", async () => {
@@ -51,18 +67,18 @@ describe("BCB adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const usd = recording("BCB/010.json");
-    const records = await bcb.parse(usd.body, { url: usd.url });
+    const records = await recordsOf(bcb.parse(usd.body, { url: usd.url }));
     expect(records).toHaveLength(5);
     expect(records[0]).toEqual({ effectiveDate: "2026-03-02", currency: "USD", rate: "5.20010" });
     expect(records[4]).toEqual({ effectiveDate: "2026-03-06", currency: "USD", rate: "5.28780" });
     const eur = recording("BCB/005.json");
-    expect((await bcb.parse(eur.body, { url: eur.url }))[0]).toEqual({
+    expect((await recordsOf(bcb.parse(eur.body, { url: eur.url })))[0]).toEqual({
       effectiveDate: "2026-03-02",
       currency: "EUR",
       rate: "6.07420",
     });
     const aud = recording("BCB/001.json");
-    expect((await bcb.parse(aud.body, { url: aud.url }))[1]).toEqual({
+    expect((await recordsOf(bcb.parse(aud.body, { url: aud.url })))[1]).toEqual({
       effectiveDate: "2026-03-03",
       currency: "AUD",
       rate: "3.69980",
