@@ -1,10 +1,13 @@
 // National Bank of Ukraine: official hryvnia exchange rates and bank metal prices from the
-// NBU_Exchange service, as a JSON array. UAH per `units` units (Direct): 10, 100 or 1000 are
-// kept as unitMultiplier 1, 2, 3 with the published `rate`. Metals (XAU, XAG, XPT, XPD) are
-// already quoted per troy ounce. The service has a row for every calendar day; the rate set on
-// Friday is carried over Saturday and Sunday, so weekend rows are dropped (the bank's effective
-// business days are Monday to Friday).
+// NBU_Exchange service (exchange_site?start=YYYYMMDD&end=YYYYMMDD&sort=exchangedate&order=asc&json),
+// a JSON array of rows {exchangedate DD.MM.YYYY, r030, cc, txt, enname, rate, units, rate_per_unit,
+// calcdate}. UAH per `units` units (Direct): 10, 100 or 1000 are kept as unitMultiplier 1, 2, 3 with
+// the published `rate` (rate_per_unit is a derived figure, not read). Metals (XAU, XAG, XPT, XPD) are
+// already quoted per troy ounce. Set by 16:00 Kyiv time, effective from the next business day. The
+// service has a row for every calendar day; the rate set on Friday is carried over Saturday and
+// Sunday, so weekend rows are skipped (the bank's effective business days are Monday to Friday).
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
@@ -13,12 +16,14 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
   todayIn,
   weekday,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "NBU";
@@ -27,6 +32,9 @@ const ENDPOINT = "https://bank.gov.ua/NBU_Exchange/exchange_site";
 
 type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
+/** What a field said, as text (numbers with their digits); undefined when absent. */
+const raw = (x: unknown) =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
 const compact = (date: IsoDate) => date.replaceAll("-", "");
 
 const nbu = defineAdapter({
@@ -62,25 +70,25 @@ const nbu = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBU exchange answer: not a JSON array");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const [i, row] of json.entries()) {
       if (!isNode(row) || !("exchangedate" in row) || !("cc" in row))
-        throw new FeedError(ID, `row ${i} has no exchangedate or cc`);
-      const date = typeof row.exchangedate === "string" ? fromDayMonthYear(row.exchangedate) : undefined;
-      if (!date) throw new FeedError(ID, `row ${i}: exchangedate "${String(row.exchangedate)}" is not DD.MM.YYYY`);
-      if (weekday(date) >= 6) continue; // Friday's rate carried over the weekend
-      const currency = typeof row.cc === "string" ? row.cc : "";
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `row ${i}: cc "${currency}" is not a currency code`);
-      const rawRate = jsonNumberText(row.rate);
-      const rate = rawRate === undefined ? undefined : readDecimal(rawRate);
-      if (rate === undefined)
-        throw new FeedError(ID, `${currency} on ${date}: rate "${String(rawRate)}" is not a decimal`);
-      const units = jsonNumberText(row.units) ?? "";
-      if (!/^[1-9]\d*$/.test(units))
-        throw new FeedError(ID, `${currency} on ${date}: units "${units}" is not a whole number`);
-      records.push({ effectiveDate: date, currency, ...perUnits(rate, units) });
+        throw new FeedError(ID, `not an NBU exchange answer: row ${i + 1} has no exchangedate or cc`);
+      const rawDate = raw(row.exchangedate) ?? "";
+      rows.read(
+        `row ${i + 1}`,
+        () => {
+          const date = requireDate(ID, fromDayMonthYear(rawDate), rawDate);
+          if (weekday(date) >= 6) return undefined; // Friday's rate carried over the weekend
+          const currency = requireCurrencyCode(ID, typeof row.cc === "string" ? row.cc : "");
+          const rate = requireDecimal(ID, jsonNumberText(row.rate), `${currency} rate`);
+          const units = requireUnits(ID, jsonNumberText(row.units), `${currency} units`);
+          return { effectiveDate: date, currency, ...perUnits(rate, units) };
+        },
+        { effectiveDate: rawDate, currency: raw(row.cc), rate: raw(row.rate) },
+      );
     }
-    return records;
+    return rows.result();
   },
 });
 

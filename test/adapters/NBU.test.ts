@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import nbu from "../../adapters/NBU.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string) => nbu.parse(Buffer.from(body), { url: URL
 
 describe("NBU adapter", () => {
   it("keeps the rate per 10/100/1000 units as unitMultiplier and drops the weekend rows", async () => {
-    expect(await parse(fixture("NBU/exchange.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("NBU/exchange.json")))).toEqual([
       { effectiveDate: "2026-03-06", currency: "USD", rate: "43.8060" },
       { effectiveDate: "2026-03-06", currency: "JPY", rate: "2.7825", unitMultiplier: 1 },
       { effectiveDate: "2026-03-06", currency: "VND", rate: "1.6714", unitMultiplier: 3 },
@@ -21,25 +21,55 @@ describe("NBU adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
+  itRefusesWhole("NBU", parse, [
     [
-      "an HTML page",
+      "a WAF page",
       "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>",
     ],
     ["truncated JSON", '[{"exchangedate":"06.03.2026","cc":"USD","rate":43.80'],
     ["another bank's body", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.4}]'],
-    ["a bad date", '[{"exchangedate":"2026-03-06","cc":"USD","rate":43.806,"units":1}]'],
-    ["a missing rate", '[{"exchangedate":"06.03.2026","cc":"USD","units":1}]'],
-    ["fractional units", '[{"exchangedate":"06.03.2026","cc":"USD","rate":43.806,"units":1.5}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^NBU: /);
+    ["an object instead of an array", '{"error":"wrong parameters"}'],
+  ]);
+
+  const usd = '{"exchangedate":"06.03.2026","r030":840,"cc":"USD","rate":43.8060,"units":1}';
+  const jpy = '{"exchangedate":"06.03.2026","r030":392,"cc":"JPY","rate":2.7825,"units":10}';
+  const taken = [
+    { effectiveDate: "2026-03-06", currency: "USD", rate: "43.8060" },
+    { effectiveDate: "2026-03-06", currency: "JPY", rate: "2.7825", unitMultiplier: 1 },
+  ];
+  it.each([
+    [
+      "a date in another format",
+      '{"exchangedate":"2026-03-06","cc":"EUR","rate":50.6,"units":1}',
+      { kind: "bad-date", source: "row 3", effectiveDate: "2026-03-06", currency: "EUR" },
+    ],
+    [
+      "a 31st of a 30-day month",
+      '{"exchangedate":"31.04.2026","cc":"EUR","rate":50.6,"units":1}',
+      { kind: "bad-date", source: "row 3", effectiveDate: "31.04.2026" },
+    ],
+    [
+      "a missing rate",
+      '{"exchangedate":"06.03.2026","cc":"EUR","units":1}',
+      { kind: "bad-rate", source: "row 3", currency: "EUR" },
+    ],
+    [
+      "fractional units",
+      '{"exchangedate":"06.03.2026","cc":"EUR","rate":50.6,"units":1.5}',
+      { kind: "unknown-unit", source: "row 3", currency: "EUR", rate: "50.6" },
+    ],
+    [
+      "an empty code",
+      '{"exchangedate":"06.03.2026","cc":"","rate":50.6,"units":1}',
+      { kind: "unknown-currency", source: "row 3", rate: "50.6" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[${usd},${jpy},${bad}]`), { records: taken, held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("NBU/001.json");
-    const records = await nbu.parse(r.body, { url: r.url });
+    const records = await recordsOf(nbu.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(7 * 45); // 10 days, of which 1, 7 and 8 March 2026 are weekend days
