@@ -1,10 +1,20 @@
 // Hong Kong Monetary Authority: end-of-day exchange rates of the HKD from the Monthly Statistical
-// Bulletin (er-eeri-daily), as paged JSON. HKD per 1 foreign unit (Direct), one lower-case field per
-// currency. The server writes its numbers as binary doubles ("7.8245000000000005"): the digits the
-// HKMA set are recovered exactly by rateFromFloatJson and flagged "float-recovered". The data follow the monthly bulletin, about
-// a month behind. The neeri_* fields are effective-exchange-rate indices, not rates.
+// Bulletin. Endpoint: GET https://api.hkma.gov.hk/public/market-data-and-statistics/
+// monthly-statistical-bulletin/er-ir/er-eeri-daily?choose=end_of_day&from=&to=&pagesize=100&offset=N
+// &sortby=end_of_day&sortorder=desc, paged by 100 rows (a short page is the last).
+// Format: JSON {header:{success,err_code,err_msg}, result:{datasize, records:[{end_of_day, usd, gbp, ...}]}},
+// one lower-case field per currency named by its ISO code, except `special_drawing_rights` (XDR); the
+// neeri_* fields are effective-exchange-rate indices, not rates. dem/nlg/bef/frf/itl are null since the
+// euro, like any currency without a figure that day.
+// Quote: HKD per 1 foreign unit (Direct). The server writes its numbers as binary doubles
+// ("7.8245000000000005"): the digits the HKMA set are recovered exactly and flagged "float-recovered".
+// The data follow the monthly bulletin, about a month behind: "latest" looks back 75 days.
+// Each figure is read on its own: an unknown field, a date that does not exist or a figure that is not
+// a positive number is held; an API error or an answer without header/records is refused.
+import { resolveCurrency } from "../src/feed/currency.js";
 import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -12,6 +22,8 @@ import {
   jsonNumberText,
   parseJsonExact,
   recentDays,
+  requireDate,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -21,33 +33,6 @@ const ENDPOINT =
   "https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily";
 const TIME_ZONE = "Asia/Hong_Kong";
 const PAGE_SIZE = 100;
-
-/** The bulletin's currency fields; dem/nlg/bef/frf/itl only carry figures before the euro. */
-export const HKMA_FIELDS: Readonly<Record<string, string>> = {
-  usd: "USD",
-  gbp: "GBP",
-  jpy: "JPY",
-  cad: "CAD",
-  aud: "AUD",
-  sgd: "SGD",
-  twd: "TWD",
-  chf: "CHF",
-  cny: "CNY",
-  krw: "KRW",
-  thb: "THB",
-  myr: "MYR",
-  eur: "EUR",
-  php: "PHP",
-  inr: "INR",
-  idr: "IDR",
-  zar: "ZAR",
-  special_drawing_rights: "XDR",
-  dem: "DEM",
-  nlg: "NLG",
-  bef: "BEF",
-  frf: "FRF",
-  itl: "ITL",
-};
 
 type Node = Record<string, unknown>;
 
@@ -66,6 +51,11 @@ function records(body: Uint8Array): Node[] {
   if (!result || !Array.isArray(result.records))
     throw new FeedError(ID, "not an HKMA API answer: no result.records array");
   return result.records as Node[];
+}
+
+/** A currency field: its ISO code in lower case, or the currency's English name in snake case. */
+function currencyOf(field: string): string {
+  return resolveCurrency(ID, /^[a-z]{3}$/.test(field) ? field.toUpperCase() : field.replace(/_/g, " "));
 }
 
 const hkma = defineAdapter({
@@ -101,24 +91,30 @@ const hkma = defineAdapter({
   },
 
   parse(body) {
-    const out: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     records(body).forEach((row, i) => {
-      const date = typeof row.end_of_day === "string" ? row.end_of_day : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `records[${i}]: end_of_day "${String(row.end_of_day)}" is not a date`);
+      if (typeof row !== "object" || row === null) return rows.hold(`records[${i}]`, "bad-row", "not an object");
+      const date = typeof row.end_of_day === "string" ? row.end_of_day : String(row.end_of_day);
       for (const [field, value] of Object.entries(row)) {
         if (field === "end_of_day" || field.startsWith("neeri_")) continue;
-        const currency = HKMA_FIELDS[field];
-        if (!currency) throw new FeedError(ID, `records[${i}]: unknown field "${field}"`);
         if (value === null) continue; // no figure for that currency (legacy currencies after 1998)
         const text = jsonNumberText(value);
-        const read = text === undefined ? undefined : rateFromFloatJson(text);
-        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
-          throw new FeedError(ID, `${currency} of ${date}: "${String(text ?? value)}" is not a positive number`);
-        out.push({ effectiveDate: date, currency, ...read });
+        const shown = text ?? JSON.stringify(value);
+        rows.read(
+          `records[${i}].${field}`,
+          (): RateRecord => {
+            const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+            const currency = currencyOf(field);
+            const read = text === undefined ? undefined : rateFromFloatJson(text);
+            if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
+              rowProblem(ID, "bad-rate", `${currency} of ${date}: "${shown}" is not a positive number`);
+            return { effectiveDate, currency, ...read };
+          },
+          { effectiveDate: date, currency: field, rate: shown },
+        );
       }
     });
-    return out;
+    return rows.result();
   },
 });
 

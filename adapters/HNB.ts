@@ -1,10 +1,16 @@
-// Hrvatska narodna banka: the exchange rate list of the euro from the HNB API (tecajn-eur/v3),
-// as a JSON array of string values with decimal commas ("1,569300"). 1 EUR = X foreign
-// (Indirect); the figure taken is the middle rate `srednji_tecaj`, on its date of application
-// `datum_primjene` (the list set on a working day applies from the next day).
-// The HRK-era v2 API (tecajn/v2, kuna per `jedinica` units) is frozen and no longer called: its
-// answers are kuna rates, not euro ones, so a v2 body is recognised and yields no records.
+// Hrvatska narodna banka: the exchange rate list of the euro.
+// Endpoint: GET https://api.hnb.hr/tecajn-eur/v3?datum-primjene-od=YYYY-MM-DD&datum-primjene-do=YYYY-MM-DD.
+// Format: a JSON array, one object per currency and list, every value a string, decimals with a comma
+// ("1,569300"): broj_tecajnice, datum_primjene, valuta (ISO code), kupovni/srednji/prodajni_tecaj.
+// Quote: 1 EUR = X foreign (Indirect); the figure taken is the middle rate `srednji_tecaj`, on its date
+// of application `datum_primjene`. The list is set on working days in the afternoon, once the ECB's
+// reference rates are out, and applies from the next day (Friday's list is dated Saturday).
+// The HRK-era v2 API (tecajn/v2, kuna per `jedinica` units) is frozen and no longer called: its answers
+// are kuna rates, not euro ones, so a v2 body is recognised and yields no records.
+// A row whose date, code or middle rate cannot be read is held; an array none of whose rows carries
+// datum_primjene and srednji_tecaj is not this list and is refused.
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
@@ -12,7 +18,10 @@ import {
   isIsoDate,
   parseJsonExact,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  rowProblem,
   todayIn,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -91,23 +100,31 @@ const hnb = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an HNB exchange rate list: not a JSON array");
     if (json.length > 0 && json.every(isV2Row)) return []; // the kuna-era v2 list: not euro rates
-    const records: RateRecord[] = [];
+    const isListRow = (row: unknown) => isNode(row) && "datum_primjene" in row && "srednji_tecaj" in row;
+    if (json.length > 0 && !json.some(isListRow))
+      throw new FeedError(ID, "not an HNB euro exchange rate list: no row has datum_primjene and srednji_tecaj");
+    const rows = new AnswerRows(ID);
     for (const [i, row] of json.entries()) {
-      if (!isNode(row) || !("datum_primjene" in row) || !("srednji_tecaj" in row))
-        throw new FeedError(ID, `row ${i} has no datum_primjene or srednji_tecaj`);
-      const date = typeof row.datum_primjene === "string" ? row.datum_primjene : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `row ${i}: datum_primjene "${String(row.datum_primjene)}" is not YYYY-MM-DD`);
-      const currency = typeof row.valuta === "string" ? row.valuta : "";
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `row ${i}: valuta "${currency}" is not a currency code`);
-      records.push({
-        effectiveDate: date,
-        currency,
-        rate: requireDecimal(ID, row.srednji_tecaj, `${currency} on ${date} srednji_tecaj`, { decimalComma: true }),
-      });
+      const node: Node = isNode(row) ? row : {};
+      const text = (x: unknown) => (typeof x === "string" ? x : (JSON.stringify(x) ?? ""));
+      const date = text(node.datum_primjene);
+      const currency = text(node.valuta);
+      rows.read(
+        `row ${i + 1}`,
+        (): RateRecord => {
+          if (!isListRow(row)) rowProblem(ID, "bad-row", "no datum_primjene or srednji_tecaj");
+          return {
+            effectiveDate: requireDate(ID, isIsoDate(date) ? date : undefined, date),
+            currency: requireCurrencyCode(ID, currency),
+            rate: requireDecimal(ID, node.srednji_tecaj, `${currency} on ${date} srednji_tecaj`, {
+              decimalComma: true,
+            }),
+          };
+        },
+        { effectiveDate: date, currency, rate: text(node.srednji_tecaj) },
+      );
     }
-    return records;
+    return rows.result();
   },
 });
 

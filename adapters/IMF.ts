@@ -1,11 +1,26 @@
-// International Monetary Fund: the representative exchange rates reported to the Fund, as monthly TSV (served as
-// application/vnd.ms-excel), against the US dollar: base USD, quoteType Indirect (currency units per 1 USD).
-// Rows are English currency NAMES, mapped below (an unknown name is an error, never a guess); the dates are the
-// header's columns (`March 02, 2026`). Names marked `(1)` are quoted the other way (USD per currency unit) and are
-// inverted to 10 significant digits, flagged. `NA` marks a missing value; comma thousands separators.
-// The SDRCV report (SDRs per currency unit) is used only for its U.S. dollar row, which is XDR per 1 USD.
+// International Monetary Fund: the representative exchange rates reported to the Fund, against the US
+// dollar (base USD, Indirect: currency units per 1 USD).
+// Endpoint: GET https://www.imf.org/external/np/fin/data/rms_mth.aspx?SelectDate=<last day of the
+// month>&reportType=REP|SDRCV&tsvflag=Y, one report per month, served as application/vnd.ms-excel but
+// tab-separated text.
+// Format: a title line ("Representative Exchange Rates for Selected Currencies for March 2026", or
+// "SDRs per Currency unit for ..."), then one or more tables, each a header row "Currency<TAB>March 02,
+// 2026<TAB>..." followed by one row per currency, English currency NAMES in the first column; a blank
+// line ends a table, and the report ends with its "Notes:". A month's dates are split over several
+// tables one after another: every table is read.
+// Quote: names marked "(1)" are quoted the other way (USD per currency unit) and are inverted to 10
+// significant digits, flagged; another note number means a unit this adapter does not know (held).
+// "NA" marks a day without a figure; thousands are grouped with commas ("1,435.400000"). The US dollar
+// row of REP is 1.000000 throughout and is skipped. The SDRCV report (SDRs per currency unit) is used
+// only for its U.S. dollar row, which is XDR per 1 USD. Published on IMF business days, around 14:00
+// Washington time.
+// A figure whose currency, note, date or number cannot be read is held; a report without its title,
+// header row or notes (truncated), or whose header is not dates, is refused.
+import { resolveCurrency } from "../src/feed/currency.js";
 import {
+  AnswerRows,
   FeedError,
+  RowProblem,
   addDays,
   decodeText,
   defineAdapter,
@@ -13,10 +28,12 @@ import {
   invert,
   isoFromParts,
   todayIn,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
-  readDecimal,
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 
@@ -24,94 +41,98 @@ const ID = "IMF";
 const ENDPOINT = "https://www.imf.org/external/np/fin/data/rms_mth.aspx";
 const TIME_ZONE = "America/New_York";
 
-/** IMF currency names (lower case) to ISO 4217. */
-export const IMF_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "afghan afghani": "AFN",
-  "algerian dinar": "DZD",
-  "angolan kwanza": "AOA",
-  "australian dollar": "AUD",
-  "bahamian dollar": "BSD",
+/**
+ * The IMF's currency names that ICU's English names do not match (every other name, "Chinese yuan",
+ * "Israeli New Shekel", "Euro"..., is resolved by ICU). Keys folded with foldName.
+ */
+export const IMF_ALIASES: Readonly<Record<string, string>> = {
   "bahrain dinar": "BHD",
-  "bangladeshi taka": "BDT",
   "barbados dollar": "BBD",
   "botswana pula": "BWP",
-  "brazilian real": "BRL",
-  "brunei dollar": "BND",
-  "canadian dollar": "CAD",
-  "chilean peso": "CLP",
-  "chinese yuan": "CNY",
-  "colombian peso": "COP",
-  "costa rican colon": "CRC",
-  "czech koruna": "CZK",
-  "danish krone": "DKK",
   "djibouti franc": "DJF",
-  "egyptian pound": "EGP",
-  euro: "EUR",
   "fiji dollar": "FJD",
-  "hungarian forint": "HUF",
-  "icelandic krona": "ISK",
-  "indian rupee": "INR",
-  "iranian rial": "IRR",
-  "israeli new shekel": "ILS",
-  "japanese yen": "JPY",
-  "jordanian dinar": "JOD",
-  "kazakhstani tenge": "KZT",
   "korean won": "KRW",
-  "kuwaiti dinar": "KWD",
-  "libyan dinar": "LYD",
-  "malaysian ringgit": "MYR",
-  "mauritian rupee": "MUR",
-  "mexican peso": "MXN",
-  "moldovan leu": "MDL",
-  "mongolian tugrik": "MNT",
-  "moroccan dirham": "MAD",
-  "mozambican metical": "MZN",
-  "myanmar kyat": "MMK",
-  "namibian dollar": "NAD",
-  "nepalese rupee": "NPR",
-  "new zealand dollar": "NZD",
-  "nigerian naira": "NGN",
-  "norwegian krone": "NOK",
-  "omani rial": "OMR",
-  "pakistani rupee": "PKR",
-  "peruvian sol": "PEN",
-  "philippine peso": "PHP",
-  "polish zloty": "PLN",
-  "qatari riyal": "QAR",
-  "romanian leu": "RON",
-  "russian ruble": "RUB",
-  "rwandan franc": "RWF",
-  "samoan tala": "WST",
   "saudi arabian riyal": "SAR",
-  "singapore dollar": "SGD",
-  "south african rand": "ZAR",
-  "sri lankan rupee": "LKR",
-  "swedish krona": "SEK",
-  "swiss franc": "CHF",
-  "thai baht": "THB",
   "trinidadian dollar": "TTD",
-  "tunisian dinar": "TND",
-  "ugandan shilling": "UGX",
-  "u.a.e. dirham": "AED",
-  "u.k. pound": "GBP",
-  "u.s. dollar": "USD",
-  "uruguayan peso": "UYU",
-  "yemeni rial": "YER",
-  "zambian kwacha": "ZMW",
+  "u a e dirham": "AED",
+  "u k pound": "GBP",
+  "u s dollar": "USD",
 };
 
-export function imfCurrency(name: string): string | undefined {
-  return IMF_CURRENCY_NAMES[name.trim().replace(/\s+/g, " ").toLowerCase()];
+/** The ISO code of an IMF currency name (ICU's English names, then the IMF's own), or a RowProblem. */
+export function imfCurrency(name: string): string {
+  return resolveCurrency(ID, name, { aliases: IMF_ALIASES });
 }
 
 const lastDayOfMonth = (year: number, month: number): IsoDate =>
   new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
 
-/** `March 02, 2026` to ISO. */
-function headerDate(text: string): IsoDate | undefined {
-  const m = /^([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})$/.exec(text.trim());
-  const month = m ? monthNumber(m[1]!) : undefined;
-  return m && month ? isoFromParts(m[3]!, month, m[2]!) : undefined;
+/** A date column of a table: its header text and the ISO date (undefined when no such day exists). */
+interface DateColumn {
+  text: string;
+  date: IsoDate | undefined;
+}
+
+/**
+ * The columns of a "Currency" header row: `March 02, 2026` to ISO. A header cell that is not such a date
+ * refuses the report (the layout changed); `April 31, 2026` is a date column of no real day.
+ */
+function headerColumns(cells: string[], line: number): Array<DateColumn | undefined> {
+  return cells.slice(1).map((cell, i) => {
+    const text = cell.trim();
+    if (text === "") return undefined;
+    const m = /^([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})$/.exec(text);
+    const month = m ? monthNumber(m[1]!) : undefined;
+    if (!m || !month)
+      throw new FeedError(ID, `line ${line}, column ${i + 2}: "${text}" is not a date like "March 02, 2026"`);
+    return { text, date: isoFromParts(m[3]!, month, m[2]!) };
+  });
+}
+
+/** One currency row of a table: each figure is read (or held) on its own. */
+function readRow(
+  rows: AnswerRows,
+  sdr: boolean,
+  table: Array<DateColumn | undefined>,
+  label: string,
+  cells: string[],
+  line: number,
+): void {
+  const marker = /\((\d)\)\s*$/.exec(label);
+  const name = label.replace(/\(\d\)\s*$/, "").trim();
+  let currency = "";
+  let unknown: RowProblem | undefined;
+  try {
+    currency = imfCurrency(name);
+  } catch (error) {
+    if (!(error instanceof RowProblem)) throw error;
+    if (sdr) return; // SDRCV serves only the dollar's SDR value: other rows are not read
+    unknown = error;
+  }
+  if (sdr && currency !== "USD") return; // SDRCV serves only the dollar's SDR value
+  if (!sdr && currency === "USD") return; // 1.000000 throughout
+  cells.slice(1).forEach((raw, i) => {
+    const cell = raw.trim();
+    if (cell === "" || cell === "NA") return; // no figure that day
+    const column = table[i];
+    rows.read(
+      `line ${line}, column ${i + 2}`,
+      (): RateRecord => {
+        if (unknown) throw unknown;
+        if (!column) rowProblem(ID, "bad-date", `a figure in column ${i + 2}, which has no date`);
+        const date = requireDate(ID, column.date, column.text);
+        const value = requireDecimal(ID, cell, `${label} on ${date}`, { thousands: "," });
+        if (!/[1-9]/.test(value)) rowProblem(ID, "bad-rate", `${label} on ${date}: a zero is no rate`);
+        if (sdr) return { effectiveDate: date, currency: "XDR", rate: value };
+        if (marker && marker[1] !== "1")
+          rowProblem(ID, "unknown-unit", `"${label}" carries note (${marker[1]}), whose unit is not known here`);
+        return marker
+          ? { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" }
+          : { effectiveDate: date, currency, rate: value };
+      },
+      { effectiveDate: column?.text ?? "", currency: label, rate: cell },
+    );
+  });
 }
 
 const imf = defineAdapter({
@@ -163,50 +184,38 @@ const imf = defineAdapter({
   parse(body) {
     const text = expectFeedText(ID, decodeText(ID, body), "an IMF exchange-rate report (TSV)");
     const lines = text.split(/\r?\n/);
+    if (lines.at(-1) === "") lines.pop(); // the final newline is no blank line
     const title = (lines[0] ?? "").trim();
     const sdr = /^SDRs per Currency unit/i.test(title);
     if (!sdr && !/^Representative Exchange Rates for Selected Currencies/i.test(title)) {
       throw new FeedError(ID, `not an IMF rates report: the first line is "${title.slice(0, 80)}"`);
     }
-    const header = (lines[1] ?? "").split("\t");
-    if (header[0]?.trim() !== "Currency") throw new FeedError(ID, "no Currency header row on line 2");
-    const dates = header.slice(1).map((h, i) => {
-      if (h.trim() === "") return undefined;
-      const date = headerDate(h);
-      if (!date) throw new FeedError(ID, `header column ${i + 2}: "${h}" is not a date like "March 02, 2026"`);
-      return date;
-    });
-    const records: RateRecord[] = [];
-    let ended = false;
-    for (let n = 2; n < lines.length && !ended; n++) {
+    const rows = new AnswerRows(ID);
+    /** The date columns of the table being read; undefined between tables. */
+    let table: Array<DateColumn | undefined> | undefined;
+    let tables = 0;
+    let notes = false;
+    for (let n = 1; n < lines.length && !notes; n++) {
       const cells = lines[n]!.split("\t");
       const label = (cells[0] ?? "").trim();
-      if (label === "") {
-        ended = true; // the notes follow the first blank line
-        continue;
+      if (label === "Currency") {
+        table = headerColumns(cells, n + 1);
+        tables++;
+      } else if (lines[n]!.trim() === "") {
+        table = undefined; // a blank line ends a table
+      } else if (/^Notes\b/i.test(label)) {
+        notes = true;
+      } else if (table === undefined) {
+        // Text between tables (a repeated title) is skipped; a row of figures outside a table is not.
+        if (cells.length > 1 && cells.slice(1).some((c) => c.trim() !== ""))
+          throw new FeedError(ID, `line ${n + 1}: a row "${label}" outside any table (has the layout changed?)`);
+      } else {
+        readRow(rows, sdr, table, label, cells, n + 1);
       }
-      const marker = /\((\d)\)\s*$/.exec(label);
-      if (marker && marker[1] !== "1")
-        throw new FeedError(ID, `line ${n + 1}: "${label}" carries note (${marker[1]}), whose unit is not known here`);
-      const currency = imfCurrency(label.replace(/\(\d\)\s*$/, ""));
-      if (!currency) throw new FeedError(ID, `line ${n + 1}: unknown currency name "${label}"`);
-      if (sdr && currency !== "USD") continue; // SDRCV serves only the dollar's SDR value
-      if (!sdr && currency === "USD") continue;
-      cells.slice(1).forEach((raw, i) => {
-        const cell = raw.trim();
-        if (cell === "" || cell === "NA") return;
-        const date = dates[i];
-        if (!date) throw new FeedError(ID, `line ${n + 1}: a value in column ${i + 2}, which has no date`);
-        const value = readDecimal(cell, { thousands: "," });
-        if (!value) throw new FeedError(ID, `${label} on ${date}: "${cell}" is not a decimal`);
-        if (!/[1-9]/.test(value)) return;
-        if (sdr) records.push({ effectiveDate: date, currency: "XDR", rate: value });
-        else if (marker) records.push({ effectiveDate: date, currency, rate: invert(value), derivation: "inverted" });
-        else records.push({ effectiveDate: date, currency, rate: value });
-      });
     }
-    if (!ended) throw new FeedError(ID, "the report ends without its notes: truncated?");
-    return records;
+    if (tables === 0) throw new FeedError(ID, `no "Currency" header row: not a rates table`);
+    if (table !== undefined || !notes) throw new FeedError(ID, "the report ends without its notes: truncated?");
+    return rows.result();
   },
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 import hkma from "../../adapters/HKMA.js";
-import { FeedError } from "../../src/errors.js";
+import type { RateRecord } from "../../src/types.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL_ =
@@ -12,7 +13,7 @@ const parse = (body: Buffer | string) => hkma.parse(Buffer.from(body), { url: UR
 
 describe("HKMA adapter", () => {
   it("recovers the published digits from float noise (flagged), skips nulls and the indices, maps SDR to XDR", async () => {
-    expect(await parse(fixture("HKMA/er-eeri-daily.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("HKMA/er-eeri-daily.json")))).toEqual([
       { effectiveDate: "2026-02-27", currency: "USD", rate: "7.8245", derivation: "float-recovered" },
       { effectiveDate: "2026-02-27", currency: "GBP", rate: "10.6045" },
       { effectiveDate: "2026-02-27", currency: "JPY", rate: "0.05013", derivation: "float-recovered" },
@@ -33,15 +34,15 @@ describe("HKMA adapter", () => {
 
   it("reads a window without data as no records", async () => {
     expect(
-      await parse(
-        '{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}',
+      await recordsOf(
+        parse(
+          '{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}',
+        ),
       ),
     ).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Access Denied</body></html>"],
+  itRefusesWhole("HKMA", parse, [
     [
       "truncated JSON",
       '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":7.82',
@@ -51,26 +52,39 @@ describe("HKMA adapter", () => {
       "another bank's body (CNB)",
       '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
     ],
+  ]);
+
+  const answer = (...rows: string[]) =>
+    `{"header":{"success":true},"result":{"datasize":${rows.length},"records":[${rows.join(",")}]}}`;
+  const good = '{"end_of_day":"2026-02-27","usd":7.8245000000000005,"gbp":10.6045,"neeri_2020_trade_wgt":100.9}';
+  const taken: RateRecord[] = [
+    { effectiveDate: "2026-02-27", currency: "USD", rate: "7.8245", derivation: "float-recovered" },
+    { effectiveDate: "2026-02-27", currency: "GBP", rate: "10.6045" },
+  ];
+  it.each([
     [
       "an unknown currency field",
-      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","xyz":1.5}]}}',
+      '{"end_of_day":"2026-02-26","xyz":1.5}',
+      { kind: "unknown-currency", currency: "XYZ" },
     ],
-    [
-      "a bad date",
-      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-30","usd":7.82}]}}',
-    ],
-    [
-      "a zero rate",
-      '{"header":{"success":true},"result":{"datasize":1,"records":[{"end_of_day":"2026-02-27","usd":0}]}}',
-    ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^HKMA: /);
+    ["a date that does not exist", '{"end_of_day":"2026-02-30","usd":7.82}', { kind: "bad-date" }],
+    ["a zero rate", '{"end_of_day":"2026-02-26","usd":0}', { kind: "bad-rate", rate: "0" }],
+    ["a figure that is not a number", '{"end_of_day":"2026-02-26","usd":"n/a"}', { kind: "bad-rate", rate: "n/a" }],
+  ] as const)("holds %s and takes the other figures", async (_what, bad, held) => {
+    await expectOneHeld(parse(answer(good, bad)), { records: taken, held });
+  });
+
+  it("holds every figure of a day that does not exist, each with its place", async () => {
+    const held = (await answerOf(parse(answer(good, '{"end_of_day":"2026-02-30","usd":7.82,"jpy":0.0501}')))).held;
+    expect(held.map((h) => [h.kind, h.source])).toEqual([
+      ["bad-date", "records[1].usd"],
+      ["bad-date", "records[1].jpy"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("HKMA/001.json");
-    const records = await hkma.parse(r.body, { url: r.url });
+    const records = await recordsOf(hkma.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(36);

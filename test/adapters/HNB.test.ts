@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import hnb from "../../adapters/HNB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://api.hnb.hr/tecajn-eur/v3?datum-primjene-od=2023-01-02&datum-primjene-do=2023-01-04";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string, url = URL) => hnb.parse(Buffer.from(body),
 
 describe("HNB adapter", () => {
   it("takes the middle rate with its decimal comma and every trailing zero, on its date of application", async () => {
-    expect(await parse(fixture("HNB/tecajn-eur-v3.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("HNB/tecajn-eur-v3.json")))).toEqual([
       { effectiveDate: "2023-01-02", currency: "AUD", rate: "1.569300" },
       { effectiveDate: "2023-01-02", currency: "HUF", rate: "400.870000" },
       { effectiveDate: "2023-01-03", currency: "USD", rate: "1.068300" },
@@ -20,32 +20,55 @@ describe("HNB adapter", () => {
 
   it("recognises a frozen kuna-era v2 list and takes no euro rates from it", async () => {
     expect(
-      await parse(
-        fixture("HNB/tecajn-v2.json"),
-        "https://api.hnb.hr/tecajn/v2?datum-od=2022-12-28&datum-do=2022-12-31",
+      await recordsOf(
+        parse(fixture("HNB/tecajn-v2.json"), "https://api.hnb.hr/tecajn/v2?datum-od=2022-12-28&datum-do=2022-12-31"),
       ),
     ).toEqual([]);
   });
 
   it("reads an empty list as no records", async () => {
-    expect(await parse("[]")).toEqual([]);
+    expect(await recordsOf(parse("[]"))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Greška</body></html>"],
+  itRefusesWhole("HNB", parse, [
     ["truncated JSON", '[{"broj_tecajnice":"1","datum_primjene":"2023-01-02","srednji_tecaj":"1,5693'],
     ["another bank's body", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.4}]'],
-    ["a bad middle rate", '[{"datum_primjene":"2023-01-02","valuta":"USD","srednji_tecaj":"1.066.600"}]'],
-    ["a bad date", '[{"datum_primjene":"02.01.2023","valuta":"USD","srednji_tecaj":"1,066600"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^HNB: /);
+    ["an object instead of the list", '{"datum_primjene":"2023-01-02","valuta":"USD","srednji_tecaj":"1,066600"}'],
+  ]);
+
+  const row = (date: string, currency: string, rate: string) =>
+    `{"broj_tecajnice":"1","datum_primjene":"${date}","valuta":"${currency}","srednji_tecaj":"${rate}"}`;
+  const good = [row("2023-01-02", "AUD", "1,569300"), row("2023-01-02", "HUF", "400,870000")];
+  it.each([
+    [
+      "a middle rate that is not a number",
+      row("2023-01-02", "USD", "1.066.600"),
+      { kind: "bad-rate", rate: "1.066.600" },
+    ],
+    [
+      "a date that is not YYYY-MM-DD",
+      row("02.01.2023", "USD", "1,066600"),
+      { kind: "bad-date", effectiveDate: "02.01.2023" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      row("2023-01-02", "XYZ", "1,066600"),
+      { kind: "unknown-currency", currency: "XYZ" },
+    ],
+    ["a row without its middle rate", '{"datum_primjene":"2023-01-02","valuta":"USD"}', { kind: "bad-row" }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[${good[0]},${bad},${good[1]}]`), {
+      records: [
+        { effectiveDate: "2023-01-02", currency: "AUD", rate: "1.569300" },
+        { effectiveDate: "2023-01-02", currency: "HUF", rate: "400.870000" },
+      ],
+      held: { ...held, source: "row 2" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const r = recording("HNB/001.json");
-    const records = await hnb.parse(r.body, { url: r.url });
+    const records = await recordsOf(hnb.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(39);
@@ -54,7 +77,7 @@ describe("HNB adapter", () => {
     expect(find("2023-01-04", "GBP")).toEqual({ effectiveDate: "2023-01-04", currency: "GBP", rate: "0.880480" });
     expect(find("2023-01-04", "BAM")).toEqual({ effectiveDate: "2023-01-04", currency: "BAM", rate: "1.955830" });
     const v2 = recording("HNB/002.json");
-    expect(await hnb.parse(v2.body, { url: v2.url })).toEqual([]);
+    expect(await recordsOf(hnb.parse(v2.body, { url: v2.url }))).toEqual([]);
   });
 
   it("asks the v3 list by dates of application", async () => {

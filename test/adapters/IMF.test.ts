@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import imf, { IMF_CURRENCY_NAMES, imfCurrency } from "../../adapters/IMF.js";
-import { FeedError } from "../../src/errors.js";
+import imf, { IMF_ALIASES, imfCurrency } from "../../adapters/IMF.js";
+import { currencyFromName } from "../../src/feed/currency.js";
+import { foldName } from "../../src/feed/fold.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL_REP = "https://www.imf.org/external/np/fin/data/rms_mth.aspx?SelectDate=2026-03-31&reportType=REP&tsvflag=Y";
@@ -14,7 +16,7 @@ const report = (rows: string) =>
 
 describe("IMF adapter", () => {
   it("reads currency units per USD, inverts the (1) rows, skips NA and the dollar itself, drops thousands commas", async () => {
-    expect(await parse(fixture("IMF/rep.tsv"))).toEqual([
+    expect(await recordsOf(parse(fixture("IMF/rep.tsv")))).toEqual([
       // 1 / 1.169800 and 1 / 1.160600 to 10 significant digits (worked out separately).
       { effectiveDate: "2026-03-02", currency: "EUR", rate: "0.8548469824", derivation: "inverted" },
       { effectiveDate: "2026-03-03", currency: "EUR", rate: "0.8616232983", derivation: "inverted" },
@@ -24,42 +26,91 @@ describe("IMF adapter", () => {
   });
 
   it("takes only the dollar's row of the SDR report, as XDR per USD", async () => {
-    expect(await parse(fixture("IMF/sdrcv.tsv"))).toEqual([
+    expect(await recordsOf(parse(fixture("IMF/sdrcv.tsv")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "XDR", rate: "0.7296240000" },
     ]);
   });
 
-  it("maps every name of its table to a three-letter code", () => {
-    for (const code of Object.values(IMF_CURRENCY_NAMES)) expect(code).toMatch(/^[A-Z]{3}$/);
+  it("reads every table of a month whose dates are split over several tables", async () => {
+    // 1 / 1.150100, 1 / 1.152300 and 1 / 1.149800 to 10 significant digits (worked out separately).
+    expect(await recordsOf(parse(fixture("IMF/rep-two-tables.tsv")))).toEqual([
+      { effectiveDate: "2026-04-01", currency: "EUR", rate: "0.8694896096", derivation: "inverted" },
+      { effectiveDate: "2026-04-02", currency: "EUR", rate: "0.8678295583", derivation: "inverted" },
+      { effectiveDate: "2026-04-01", currency: "JPY", rate: "158.100000" },
+      { effectiveDate: "2026-04-01", currency: "KRW", rate: "1480.200000" },
+      { effectiveDate: "2026-04-02", currency: "KRW", rate: "1478.900000" },
+      // The second table: April 03 and 06.
+      { effectiveDate: "2026-04-03", currency: "EUR", rate: "0.8697164724", derivation: "inverted" },
+      { effectiveDate: "2026-04-03", currency: "JPY", rate: "158.330000" },
+      { effectiveDate: "2026-04-06", currency: "JPY", rate: "157.950000" },
+      { effectiveDate: "2026-04-06", currency: "KRW", rate: "1475.000000" },
+    ]);
+  });
+
+  it("resolves the IMF's names by ICU first, its own aliases only where ICU has no such name", () => {
     expect(imfCurrency("U.K. pound")).toBe("GBP");
     expect(imfCurrency("Israeli New Shekel")).toBe("ILS");
     expect(imfCurrency("Trinidadian dollar")).toBe("TTD");
-    expect(imfCurrency("Atlantean drachma")).toBeUndefined();
+    expect(imfCurrency("Chinese   yuan")).toBe("CNY");
+    expect(() => imfCurrency("Atlantean drachma")).toThrow(/^IMF: /);
+    for (const name of Object.keys(IMF_ALIASES)) {
+      expect(foldName(name)).toBe(name);
+      expect(currencyFromName(name)).toBeUndefined();
+    }
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Page not found</body></html>"],
+  itRefusesWhole("IMF", parse, [
     [
       "a truncated report",
       "Representative Exchange Rates for Selected Currencies for March 2026\r\nCurrency\tMarch 02, 2026\r\nEuro(1)\t1.169800\r\nJapanese yen\t156.4",
     ],
-    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="2026-05-18"></ValCurs>'],
-    ["an unknown currency name", report("Atlantean drachma\t12.5")],
-    ["an unknown note marker", report("Botswana pula(2)\t0.0772")],
     [
-      "a bad header date",
+      "a report cut at the end of a table",
+      "Representative Exchange Rates for Selected Currencies for March 2026\r\nCurrency\tMarch 02, 2026\r\nEuro(1)\t1.169800\r\n",
+    ],
+    ["another bank's body", '<?xml version="1.0"?><ValCurs Date="2026-05-18"></ValCurs>'],
+    [
+      "a header that is not dates",
       "Representative Exchange Rates for Selected Currencies for March 2026\r\nCurrency\t2026-03-02\r\nJapanese yen\t156.4\r\n\r\nNotes:\r\n",
     ],
-    ["a non-decimal value", report("Japanese yen\t156,40")],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^IMF: /);
+    [
+      "a report without a Currency header",
+      "Representative Exchange Rates for Selected Currencies for March 2026\r\nJapanese yen\t156.4\r\n\r\nNotes:\r\n",
+    ],
+  ]);
+
+  const taken = [
+    { effectiveDate: "2026-03-02", currency: "JPY", rate: "156.400000" },
+    { effectiveDate: "2026-03-02", currency: "KRW", rate: "1435.400000" },
+  ];
+  it.each([
+    [
+      "an unknown currency name",
+      "Atlantean drachma\t12.5",
+      { kind: "unknown-currency", currency: "Atlantean drachma" },
+    ],
+    ["an unknown note marker", "Botswana pula(2)\t0.0772", { kind: "unknown-unit", currency: "Botswana pula(2)" }],
+    ["a figure that is not a decimal", "Swiss franc\t0,7748", { kind: "bad-rate", rate: "0,7748" }],
+    ["a zero", "Swiss franc\t0.000000", { kind: "bad-rate", rate: "0.000000" }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(report(`Japanese yen\t156.400000\r\n${bad}\r\nKorean won\t1,435.400000`)), {
+      records: taken,
+      held: { ...held, source: "line 4, column 2" },
+    });
+  });
+
+  it("holds the figures of a header date that does not exist", async () => {
+    const body =
+      "Representative Exchange Rates for Selected Currencies for April 2026\r\nCurrency\tApril 30, 2026\tApril 31, 2026\r\nJapanese yen\t158.1\t158.2\r\n\r\nNotes:\r\n";
+    await expectOneHeld(parse(body), {
+      records: [{ effectiveDate: "2026-04-30", currency: "JPY", rate: "158.1" }],
+      held: { kind: "bad-date", effectiveDate: "April 31, 2026", rate: "158.2", source: "line 3, column 3" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded reports exactly (values read off the files by hand)", async () => {
     const rep = recording("IMF/001.txt");
-    const records = await imf.parse(rep.body, { url: rep.url, contentType: rep.contentType });
+    const records = await recordsOf(imf.parse(rep.body, { url: rep.url, contentType: rep.contentType }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-03-02", "CNY")).toEqual({ effectiveDate: "2026-03-02", currency: "CNY", rate: "6.882900" });
@@ -81,7 +132,7 @@ describe("IMF adapter", () => {
     expect(find("2026-03-16", "UYU")).toEqual({ effectiveDate: "2026-03-16", currency: "UYU", rate: "40.477000" });
     expect(find("2026-03-02", "USD")).toBeUndefined();
     const sdr = recording("IMF/002.txt");
-    const xdr = await imf.parse(sdr.body, { url: sdr.url, contentType: sdr.contentType });
+    const xdr = await recordsOf(imf.parse(sdr.body, { url: sdr.url, contentType: sdr.contentType }));
     expect(xdr).toHaveLength(11);
     expect(xdr[0]).toEqual({ effectiveDate: "2026-03-02", currency: "XDR", rate: "0.7296240000" });
     expect(xdr[10]).toEqual({ effectiveDate: "2026-03-16", currency: "XDR", rate: "0.7360310000" });
