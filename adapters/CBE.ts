@@ -1,22 +1,38 @@
-// Central Bank of Egypt: official exchange rates from the historical-data page. The page carries an
-// anti-forgery token (and its cookie) and the form's hidden fields; a POST of that form to
-// /api/statistics/GetHistoricalData (dates DD/MM/YYYY, every currency name, SubmitAction=2 for
-// Excel) answers an XLSX served as application/octet-stream: sheet "Official Exchange Rates" with
-// Date | Currency | Buy | Sell rows. The official figure is the exact mean of buy and sell, EGP per
-// 1 unit (Direct); `Japanese Yen 100` is per 100 yen, kept as unitMultiplier 2. The bank's F5 WAF
-// answers a request without browser-like headers with a 200 "Request Rejected" page: the fetch sends
-// them, and the parser refuses any HTML where the workbook should be.
+// Central Bank of Egypt: the official exchange rates, downloaded as a workbook from the historical-data
+// form of the bank's site.
+// - The form page https://www.cbe.org.eg/en/economic-research/statistics/cbe-exchange-rates/historical-data
+//   carries an anti-forgery token (with its cookie), hidden fields and the list of currency names. It is
+//   fetched only to build the POST (navigation: never parsed).
+// - POST https://www.cbe.org.eg/api/statistics/GetHistoricalData with the token, DataSourceId, FallbackUrl,
+//   LanguageName, FromDateRaw/ToDateRaw as DD/MM/YYYY, every SelectedSelectOptions currency name and
+//   SubmitAction=2 (Excel) answers an XLSX served as application/octet-stream: sheet "Official Exchange
+//   Rates", a blank first row, then `Date | Currency | Buy | Sell` and one row per date and currency, newest
+//   first, the dates real date cells, the figures numbers with four decimals.
+// - Quotes: EGP per unit (Direct). The official figure is the exact mean of Buy and Sell (flagged "mean").
+//   Currencies are named in English ("US Dollar", "Pound Sterling"); a trailing count is the units the row
+//   is quoted for ("Japanese Yen 100": per 100 yen, kept as unitMultiplier 2).
+// - Published Sunday to Thursday between about 10:00 and 12:30 UTC (13:00 Cairo time at the latest).
+// - The bank's F5 firewall answers a request without browser-like headers with a 200 "Request Rejected"
+//   HTML page: the fetch sends such headers, and an HTML page where the workbook should be is refused.
+// Each data row is one row: a date that is no date, an unknown currency name, an unknown unit count or a
+// Buy/Sell that is not a number holds it; rows without Buy and Sell are days without figures (skipped).
+// Every sheet, and every `Date | Currency | Buy | Sell` table in a sheet, is read; a workbook without
+// such a header is not this bank's and is refused whole.
 import * as cheerio from "cheerio";
 import type { Worksheet } from "exceljs";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   mean,
   perUnits,
   recentDays,
-  type FeedDocument,
+  requireDate,
+  requireUnits,
+  resolveCurrency,
+  rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
@@ -27,27 +43,22 @@ const PAGE = `${SITE}/en/economic-research/statistics/cbe-exchange-rates/histori
 const API = `${SITE}/api/statistics/GetHistoricalData`;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
 
-/** The form's currency names to ISO 4217 codes and units; an unknown name is an error. */
-export const CBE_NAMES: Readonly<Record<string, { currency: string; units?: number }>> = {
-  "US Dollar": { currency: "USD" },
-  Euro: { currency: "EUR" },
-  "Pound Sterling": { currency: "GBP" },
-  "Canadian Dollar": { currency: "CAD" },
-  "Danish Krone": { currency: "DKK" },
-  "Norwegian Krone": { currency: "NOK" },
-  "Swedish Krona": { currency: "SEK" },
-  "Swiss Franc": { currency: "CHF" },
-  "Japanese Yen 100": { currency: "JPY", units: 100 },
-  "Saudi Riyal": { currency: "SAR" },
-  "Kuwaiti Dinar": { currency: "KWD" },
-  "UAE Dirham": { currency: "AED" },
-  "Australian Dollar": { currency: "AUD" },
-  "Bahraini Dinar": { currency: "BHD" },
-  "Omani Riyal": { currency: "OMR" },
-  "Qatari Riyal": { currency: "QAR" },
-  "Jordanian Dinar": { currency: "JOD" },
-  "Chinese Yuan": { currency: "CNY" },
+/** The bank's English names that are not ICU's (ICU says British Pound, United Arab Emirates Dirham, Omani Rial). */
+const ALIASES: Readonly<Record<string, string>> = {
+  "pound sterling": "GBP",
+  "uae dirham": "AED",
+  "omani riyal": "OMR",
 };
+
+/**
+ * A currency label of the workbook (also the form's option): its code, and the units its figure is for
+ * when the label ends in a count ("Japanese Yen 100"). An unknown name or count holds the row.
+ */
+export function cbeCurrency(label: string): { currency: string; units: string } {
+  const m = /^(.*\D)\s+(\d+)$/.exec(label.trim());
+  const units = m ? requireUnits(ID, m[2], `units of "${label}"`) : "1";
+  return { currency: resolveCurrency(ID, m ? m[1]! : label, { aliases: ALIASES }), units };
+}
 
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
@@ -79,40 +90,50 @@ export function historicalForm(html: string, from: string, to: string): string {
   return body.toString();
 }
 
-function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
-  let cols: Record<string, number> | undefined;
+/** The columns of a `Date | Currency | Buy | Sell` header row, or undefined for any other row. */
+function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" | "sell", number> | undefined {
+  const labels: Record<string, number> = {};
+  const row = ws.getRow(r);
+  for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] ??= c;
+  if (!labels.date || !labels.currency) return undefined;
+  if (!labels.buy || !labels.sell)
+    throw new FeedError(ID, `sheet "${ws.name}" row ${r}: the "Buy" or "Sell" column label is missing`);
+  return { date: labels.date, currency: labels.currency, buy: labels.buy, sell: labels.sell };
+}
+
+/** Reads every table of a sheet into `rows`; true when the sheet has at least one. */
+function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
+  let cols: ReturnType<typeof headerOf>;
+  let found = false;
   for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
-    if (!cols) {
-      const labels: Record<string, number> = {};
-      for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] = c;
-      if (labels.date && labels.currency) {
-        if (!labels.buy || !labels.sell)
-          throw new FeedError(ID, `sheet "${ws.name}": the "Buy" or "Sell" column label is missing`);
-        cols = labels;
-      }
+    const header = headerOf(ws, r);
+    if (header) {
+      cols = header;
+      found = true;
       continue;
     }
-    const name = cellText(row.getCell(cols.currency!));
-    const dateCell = row.getCell(cols.date!);
-    if (name === "" && cellText(dateCell) === "") continue;
-    const date = cellDate(dateCell);
-    if (!date) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: "${cellText(dateCell)}" is not a date`);
-    const known = CBE_NAMES[name];
-    if (!known) throw new FeedError(ID, `${date}: unknown currency name "${name}"`);
-    const buy = cellDecimal(row.getCell(cols.buy!));
-    const sell = cellDecimal(row.getCell(cols.sell!));
-    if (buy === undefined || sell === undefined) {
-      if (cellText(row.getCell(cols.buy!)) === "" && cellText(row.getCell(cols.sell!)) === "") continue;
-      throw new FeedError(
-        ID,
-        `${date} ${known.currency}: buy "${cellText(row.getCell(cols.buy!))}" or sell "${cellText(row.getCell(cols.sell!))}" is not a decimal`,
-      );
-    }
-    const unit = perUnits(mean(buy, sell), known.units ?? 1);
-    records.push({ effectiveDate: date, currency: known.currency, ...unit, derivation: "mean" });
+    if (!cols) continue;
+    const row = ws.getRow(r);
+    const name = cellText(row.getCell(cols.currency));
+    const dateCell = row.getCell(cols.date);
+    const buyCell = row.getCell(cols.buy);
+    const sellCell = row.getCell(cols.sell);
+    if (cellText(buyCell) === "" && cellText(sellCell) === "") continue; // a blank row, or a day without figures
+    rows.read(
+      `sheet "${ws.name}" row ${r}`,
+      (): RateRecord => {
+        const date = requireDate(ID, cellDate(dateCell), cellText(dateCell));
+        const { currency, units } = cbeCurrency(name);
+        const buy = cellDecimal(buyCell);
+        const sell = cellDecimal(sellCell);
+        if (buy === undefined || sell === undefined)
+          rowProblem(ID, "bad-rate", `Buy "${cellText(buyCell)}" or Sell "${cellText(sellCell)}" is not a decimal`);
+        return { effectiveDate: date, currency, ...perUnits(mean(buy, sell), units), derivation: "mean" };
+      },
+      { effectiveDate: cellText(dateCell), currency: name, rate: `${cellText(buyCell)} / ${cellText(sellCell)}` },
+    );
   }
-  return cols !== undefined;
+  return found;
 }
 
 const cbe = defineAdapter({
@@ -122,7 +143,7 @@ const cbe = defineAdapter({
       { languageCode: "en", name: "Central Bank of Egypt", abbreviatedName: "CBE" },
       { languageCode: "ar", name: "البنك المركزي المصري", abbreviatedName: "البنك المركزي المصري" },
     ],
-    // BANKS.md: published within 10:00-12:30 UTC (Sunday to Thursday), i.e. from 13:00 in Cairo (UTC+3 in summer, +2 in winter).
+    // Published within 10:00-12:30 UTC, Sunday to Thursday: 13:00 in Cairo (UTC+3 in summer, +2 in winter) is after it.
     dailyUpdateTime: "13:00:00",
     bankCurrency: "EGP",
     countryCode: ["EG"],
@@ -136,6 +157,9 @@ const cbe = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  // The form page: fetched only to build the POST.
+  navigation: /\/cbe-exchange-rates\/historical-data(?:[?#]|$)/,
+
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(cbe.bank.timeZone, 10) : range;
     const session = http.session();
@@ -144,30 +168,21 @@ const cbe = defineAdapter({
       accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
       headers,
     });
-    const docs: FeedDocument[] = [page];
-    docs.push(
-      await session.post(API, historicalForm(decodeText(ID, page.body), from, to), {
-        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", Referer: PAGE, Origin: SITE },
-      }),
-    );
-    return docs;
+    const workbook = await session.post(API, historicalForm(decodeText(ID, page.body), from, to), {
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", Referer: PAGE, Origin: SITE },
+    });
+    return [{ ...page, role: "navigation" }, workbook];
   },
 
-  async parse(body, { url }) {
-    if (!url.startsWith(API)) {
-      const html = decodeText(ID, body);
-      if (html.trim() === "") throw new FeedError(ID, "empty body where the historical-data page was expected");
-      historicalForm(html, "2000-01-01", "2000-01-01"); // throws unless the form and its token are there
-      return [];
-    }
+  async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let found = false;
-    for (const ws of wb.worksheets) if (parseSheet(ws, records)) found = true;
+    for (const ws of wb.worksheets) if (readSheet(ws, rows)) found = true;
     if (!found)
       throw new FeedError(ID, 'no "Date | Currency | Buy | Sell" header: not the CBE historical data workbook');
-    return records;
+    return rows.result();
   },
 });
 
