@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   serve: async () => (await import("./commands/serve.js")).registerServe,
   clients: async () => (await import("./commands/clients.js")).registerClients,
   keys: async () => (await import("./commands/keys.js")).registerKeys,
+  anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
 };
 
 const ctx = createCliContext();

@@ -6,11 +6,13 @@ import { readFile } from "node:fs/promises";
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
+import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
   BankAdapter,
+  BankDescriptor,
   FeedDocument,
   FetchContext,
   FetchRange,
@@ -18,6 +20,8 @@ import type {
   ParseOutput,
   RateRecord,
 } from "../types.js";
+import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
+import { screenAnswers } from "./screen.js";
 import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
@@ -63,26 +67,64 @@ export interface ParsedDocument {
   held: HeldRow[];
 }
 
-/** Stores parsed documents of one bank as one transaction. */
+/**
+ * Logs the anomalies an ingest met for the first time, one line each (a row held again at the next poll
+ * is not logged again: it is counted in `exrates anomalies`).
+ */
+export function logNewAnomalies(log: Logger, bankId: string, outcome: Pick<IngestOutcome, "newAnomalies">): void {
+  for (const a of outcome.newAnomalies) {
+    const figure = { date: a.effectiveDate, currency: a.currency, rate: a.rate, source: a.source };
+    if (a.status === "held") log.warn({ bank: bankId, kind: a.kind, ...figure, reason: a.reason }, "held");
+    else log.warn({ bank: bankId, kind: a.kind, ...figure, reason: a.reason }, "published with a warning");
+  }
+}
+
+/** What one ingest did: rows stored, revised and left alone, and what it held or warned about. */
+export interface IngestOutcome extends IngestResult {
+  /** Rows and figures left out (held now, or held before and sent again). */
+  held: number;
+  /** Figures stored with a warning. */
+  warned: number;
+}
+
+/**
+ * Stores parsed documents of one bank as one transaction: screening (src/ingest/screen.ts), the rows,
+ * the anomalies and the fetch provenance land together or not at all.
+ */
 export function storeParsed(
   store: Store,
-  bankId: string,
+  bank: BankDescriptor,
   parsed: ParsedDocument[],
   kind: "fetch" | "import",
-): IngestResult {
-  const batches: IngestBatch[] = parsed.map(({ doc, records }) => ({
-    provenance: {
-      kind,
-      method: doc.method,
-      url: redactUrl(doc.url),
-      startedAt: doc.startedAt,
-      finishedAt: doc.finishedAt,
-      httpStatus: doc.status,
-      body: doc.body,
-    },
-    records,
-  }));
-  return ingestBatches(store, bankId, batches);
+  check: CrossCheckConfig | false = crossCheckConfig(),
+): IngestOutcome {
+  const now = new Date();
+  const run = store.sqlite.transaction(() => {
+    const screened = screenAnswers(store, bank, parsed, check);
+    const batches: IngestBatch[] = parsed.map(({ doc }, i) => ({
+      provenance: {
+        kind,
+        method: doc.method,
+        url: redactUrl(doc.url),
+        startedAt: doc.startedAt,
+        finishedAt: doc.finishedAt,
+        httpStatus: doc.status,
+        body: doc.body,
+      },
+      records: screened[i]!.records,
+      anomalies: screened[i]!.anomalies,
+    }));
+    const result = ingestBatches(store, bank.id, batches, now, {
+      baseCurrency: baseCurrencyOf(bank),
+      quoteType: bank.quoteType,
+    });
+    return {
+      ...result,
+      held: screened.reduce((n, s) => n + s.heldCount, 0),
+      warned: screened.reduce((n, s) => n + s.warnedCount, 0),
+    };
+  });
+  return run.immediate();
 }
 
 /** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
@@ -91,8 +133,8 @@ export async function storeDocuments(
   adapter: BankAdapter,
   docs: FeedDocument[],
   kind: "fetch" | "import",
-): Promise<IngestResult> {
-  return storeParsed(store, adapter.bank.id, await parseDocuments(adapter, docs), kind);
+): Promise<IngestOutcome> {
+  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs), kind);
 }
 
 /** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
@@ -134,9 +176,9 @@ export async function importFile(
   adapter: BankAdapter,
   file: string,
   url?: string,
-): Promise<IngestResult> {
+): Promise<IngestOutcome> {
   const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, url)]);
-  return storeParsed(await openStore(), adapter.bank.id, parsed, "import");
+  return storeParsed(await openStore(), adapter.bank, parsed, "import");
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */
@@ -145,7 +187,7 @@ export async function fetchAndStore(
   adapter: BankAdapter,
   range: FetchRange,
   ctx: FetchContext,
-): Promise<IngestResult> {
+): Promise<IngestOutcome> {
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
   try {

@@ -1,7 +1,7 @@
 // One try of a bank's run: plan the fetch from what is stored, fetch and store, re-publish the bank if
 // its data changed, and say what the run does next. The loop over tries is run.ts's.
 import { describeError } from "../errors.js";
-import { fetchAndStore } from "../ingest/ingest.js";
+import { fetchAndStore, logNewAnomalies } from "../ingest/ingest.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { newestDate } from "../store/rates.js";
@@ -104,6 +104,7 @@ async function fetchPlanned(
       env: deps.env,
       signal: deps.signal,
     });
+    logNewAnomalies(deps.log, adapter.bank.id, result);
     tally.inserted += result.inserted;
     tally.revised += result.revised;
     if (result.inserted + result.revised > 0) changed = true;

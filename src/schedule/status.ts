@@ -5,6 +5,7 @@ import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
+import { anomalyCounts } from "../store/anomalies.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import {
   DEFAULT_POLL,
@@ -49,6 +50,8 @@ export interface BankStatus {
   /** ISO 8601 UTC, and the bank's local time. */
   nextRunAt: string | null;
   nextRunLocal: string | null;
+  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
+  anomalies: { held: number; warned: number };
 }
 
 export interface StatusOptions {
@@ -122,6 +125,7 @@ export async function bankStatuses(
   const successes = lastFetches(store, false);
   const failures = lastFetches(store, true);
   const runs = await latestRuns(store);
+  const anomalies = await anomalyCounts(store);
 
   return adapters.map((adapter): BankStatus => {
     const { bank } = adapter;
@@ -141,6 +145,7 @@ export async function bankStatuses(
       lastErrorAt: failure?.at ?? null,
       lastError: failure?.error ?? null,
       lastRun: lastRunView(run, options.running?.has(bank.id) ?? false),
+      anomalies: anomalies.get(bank.id) ?? { held: 0, warned: 0 },
     };
     if (why) {
       return {

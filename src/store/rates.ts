@@ -3,7 +3,8 @@
 // replaces the stored one and the trigger of migration 001 keeps the old one as a revision.
 import { createHash } from "node:crypto";
 
-import type { IsoDate, RateRecord } from "../types.js";
+import type { IsoDate, QuoteType, RateRecord } from "../types.js";
+import { recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
 import type { Store } from "./database.js";
 
 /** Where a batch of records came from: one HTTP answer or one imported file. */
@@ -21,6 +22,8 @@ export interface Provenance {
 export interface IngestBatch {
   provenance: Provenance;
   records: RateRecord[];
+  /** Rows held and figures warned about in this answer, stored with its fetch id. */
+  anomalies?: AnomalyInput[];
 }
 
 export interface IngestResult {
@@ -30,6 +33,8 @@ export interface IngestResult {
   unchanged: number;
   /** Distinct effective dates touched by inserted or revised rows, sorted. */
   changedDates: IsoDate[];
+  /** Anomalies of this ingest seen for the first time (to be logged once). */
+  newAnomalies: AnomalyInput[];
 }
 
 export interface StoredRate {
@@ -117,6 +122,7 @@ export function ingestBatches(
   bankId: string,
   batches: IngestBatch[],
   now: Date = new Date(),
+  quoting?: { baseCurrency: string; quoteType: QuoteType },
 ): IngestResult {
   const s = statements(store);
   const storedAt = now.toISOString();
@@ -128,9 +134,12 @@ export function ingestBatches(
     let first: IsoDate | undefined;
     let last: IsoDate | undefined;
     const args: unknown[] = new Array(ROWS_PER_STATEMENT * 8);
-    for (const { provenance: p, records } of batches) {
+    const newAnomalies: AnomalyInput[] = [];
+    if (quoting) recordQuoting(store, bankId, quoting.baseCurrency, quoting.quoteType);
+    for (const { provenance: p, records, anomalies } of batches) {
       const fetchId = insertFetch(s, bankId, p, null);
       fetchIds.push(fetchId);
+      if (anomalies?.length) newAnomalies.push(...recordAnomalies(store, bankId, fetchId, anomalies, now));
       total += records.length;
       let i = 0;
       for (; i < records.length; i++) {
@@ -156,9 +165,58 @@ export function ingestBatches(
     const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
     const changedDates =
       written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
-    return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates };
+    return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates, newAnomalies };
   });
   return run.immediate();
+}
+
+/** A stored figure, for the cross-bank check (src/ingest/sanity.ts). */
+export interface StoredFigure {
+  bankId: string;
+  effectiveDate: IsoDate;
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+}
+
+const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, currency, rate,
+  unit_multiplier as unitMultiplier from rates`;
+
+/**
+ * The stored figures of the given banks between two dates (inclusive). One primary-key range per bank,
+ * so no index beyond the key is needed (another index would slow every import).
+ */
+export function figuresOfBanks(store: Store, bankIds: Iterable<string>, from: IsoDate, to: IsoDate): StoredFigure[] {
+  const statement = store.sqlite.prepare(`${FIGURES} where bank_id = ? and effective_date between ? and ?`);
+  const out: StoredFigure[] = [];
+  for (const id of bankIds) for (const f of statement.all(id, from, to) as StoredFigure[]) out.push(f);
+  return out;
+}
+
+/**
+ * Stores one figure a person released from an anomaly, as coming from the answer it was held from
+ * (`fetchId`). A different stored figure becomes a revision, as with any correction.
+ */
+export function storeReleasedFigure(
+  store: Store,
+  bankId: string,
+  record: RateRecord,
+  fetchId: number,
+  now: Date,
+): boolean {
+  const s = statements(store);
+  return (
+    s.upsertOne.run(
+      bankId,
+      record.effectiveDate,
+      record.currency,
+      record.rate,
+      record.unitMultiplier ?? 0,
+      record.derivation ?? null,
+      fetchId,
+      now.toISOString(),
+    ).changes > 0
+  );
 }
 
 /** Records a fetch that failed (network, HTTP status, or a body the adapter rejected). */

@@ -89,6 +89,37 @@ export interface BackfillChunksTable {
   days_without: number;
 }
 
+/** A held row, a held figure, or a figure published with a warning (migration 004). */
+export interface AnomaliesTable {
+  id: Generated<number>;
+  bank_id: string;
+  effective_date: string | null;
+  currency: string | null;
+  rate: string | null;
+  unit_multiplier: number | null;
+  derivation: string | null;
+  kind: string;
+  reason: string;
+  source: string | null;
+  /** held | released | warned */
+  status: string;
+  fingerprint: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  times_seen: Generated<number>;
+  fetch_id: number;
+  released_at: string | null;
+  released_by: string | null;
+}
+
+/** How a bank quotes its stored rates (migration 004). */
+export interface BankQuotingTable {
+  bank_id: string;
+  base_currency: string;
+  /** Direct | Indirect */
+  quote_type: string;
+}
+
 export interface Database {
   fetches: FetchesTable;
   rates: RatesTable;
@@ -96,4 +127,6 @@ export interface Database {
   clients: ClientsTable;
   bank_runs: BankRunsTable;
   backfill_chunks: BackfillChunksTable;
+  anomalies: AnomaliesTable;
+  bank_quoting: BankQuotingTable;
 }

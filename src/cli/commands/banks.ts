@@ -48,12 +48,13 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
             (r.newestDate ?? "-").padEnd(10),
             (r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched").padEnd(34),
             (r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-").padEnd(16),
+            String(r.status.anomalies.held).padStart(4),
             r.status.summary,
           ].join(" "),
         );
         ctx.print(
           [
-            "BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) STATE",
+            "BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) HELD STATE",
             ...lines,
           ].join("\n"),
         );

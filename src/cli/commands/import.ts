@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 
 import { adapterFor } from "../../feed/registry.js";
-import { importFile } from "../../ingest/ingest.js";
+import { importFile, logNewAnomalies } from "../../ingest/ingest.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerImport(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -16,22 +16,26 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
       action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
         const adapter = await adapterFor(bankId);
         const result = await importFile(() => ctx.store(), adapter, file, options.url);
-        ctx
-          .log()
-          .info(
-            {
-              bank: adapter.bank.id,
-              file,
-              inserted: result.inserted,
-              revised: result.revised,
-              unchanged: result.unchanged,
-              dates: result.changedDates.length,
-            },
-            "imported",
-          );
+        logNewAnomalies(ctx.log(), adapter.bank.id, result);
+        ctx.log().info(
+          {
+            bank: adapter.bank.id,
+            file,
+            inserted: result.inserted,
+            revised: result.revised,
+            unchanged: result.unchanged,
+            held: result.held,
+            warned: result.warned,
+            dates: result.changedDates.length,
+          },
+          "imported",
+        );
         ctx.print(
           `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
-            (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : ""),
+            (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
+            `, ${result.held} held` +
+            (result.warned ? `, ${result.warned} published with a warning` : "") +
+            (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
         );
       }),
     );

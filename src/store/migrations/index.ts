@@ -4,9 +4,11 @@ import type { Migration } from "kysely";
 import { migration001Rates } from "./001_rates.js";
 import { migration002Auth } from "./002_auth.js";
 import { migration003Runs } from "./003_runs.js";
+import { migration004Anomalies } from "./004_anomalies.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
   "002_auth": migration002Auth,
   "003_runs": migration003Runs,
+  "004_anomalies": migration004Anomalies,
 };

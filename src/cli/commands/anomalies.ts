@@ -1,0 +1,76 @@
+// `exrates anomalies [<ID>...] [--json] [--status S]`: rows and figures held at ingest, and figures
+// published with a warning. `exrates anomalies release <id>`: publish a held figure a person checked.
+import { userInfo } from "node:os";
+
+import type { Command } from "commander";
+
+import { UserError } from "../../errors.js";
+import { adapterFor, loadAdapters } from "../../feed/registry.js";
+import { releaseAnomaly } from "../../ingest/release.js";
+import { publish } from "../../publish/publisher.js";
+import { listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
+import { action, type CliContext } from "../context.js";
+
+const STATUSES: readonly AnomalyStatus[] = ["held", "released", "warned"];
+
+function line(a: Anomaly): string {
+  const figure = [a.effectiveDate, a.currency, a.rate].filter((x) => x !== null).join(" ");
+  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}`;
+}
+
+function currentUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
+}
+
+export function registerAnomalies(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
+  const anomalies = program
+    .command("anomalies")
+    .description(
+      "rows and figures held at ingest (never published until released), and figures published with a warning",
+    )
+    .argument("[banks...]", "only these banks")
+    .option("--json", "a JSON array")
+    .option("--status <status>", `only ${STATUSES.join(", ")}`)
+    .action(
+      action(ctx, async (ids: string[], options: { json?: boolean; status?: string }) => {
+        const banks = await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id));
+        if (options.status !== undefined && !STATUSES.includes(options.status as AnomalyStatus)) {
+          throw new UserError(`--status "${options.status}" is not one of ${STATUSES.join(", ")}`);
+        }
+        const statuses = options.status ? [options.status as AnomalyStatus] : undefined;
+        const list = await listAnomalies(await ctx.store(), { banks, statuses });
+        if (options.json) return ctx.print(JSON.stringify(list, null, 2));
+        if (list.length === 0) return ctx.print("no anomalies");
+        ctx.print(list.map(line).join("\n"));
+        const held = list.filter((a) => a.status === "held").length;
+        ctx.print(
+          `${list.length} anomalies, ${held} held (exrates anomalies release <id> publishes one after checking it)`,
+        );
+      }),
+    );
+
+  anomalies
+    .command("release")
+    .description("publish a held figure after a person has checked it (recorded as released, with who and when)")
+    .argument("<id>", "the anomaly's id (exrates anomalies lists them)")
+    .option("--by <name>", "who checked it (default: the current user)")
+    .action(
+      action(ctx, async (idText: string, options: { by?: string }) => {
+        if (!/^\d+$/.test(idText)) throw new UserError(`"${idText}" is not an anomaly id`);
+        const store = await ctx.store();
+        const by = options.by ?? currentUser();
+        const released = await releaseAnomaly(store, Number(idText), by);
+        const result = await publish(store, [...(await loadAdapters()).values()], ctx.config().outDir, {
+          only: [released.bankId],
+        });
+        ctx.log().info({ anomaly: released.id, bank: released.bankId, by, generation: result.generation }, "released");
+        ctx.print(
+          `released anomaly ${released.id}: ${released.bankId} ${released.currency} ${released.rate} on ${released.effectiveDate}, published in generation ${result.generation}`,
+        );
+      }),
+    );
+}

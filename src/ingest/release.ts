@@ -1,0 +1,42 @@
+// `exrates anomalies release ID`: a person checked a held figure and publishes it. The figure is stored
+// as coming from the answer it was held from, the anomaly is marked released (when and by whom) in the
+// same transaction, and the next ingests take that figure without holding it again.
+import { UserError } from "../errors.js";
+import { isIsoCurrency } from "../feed/currency.js";
+import { isIsoDate } from "../feed/dates.js";
+import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
+import type { Store } from "../store/database.js";
+import { storeReleasedFigure } from "../store/rates.js";
+import type { Derivation, RateRecord } from "../types.js";
+
+const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
+
+/** The record a held anomaly stands for, or a UserError saying why it cannot be published. */
+export function releasableRecord(a: Anomaly): RateRecord {
+  const problem =
+    a.effectiveDate === null || !isIsoDate(a.effectiveDate)
+      ? `its date "${a.effectiveDate ?? ""}" is not a real date`
+      : a.currency === null || !isIsoCurrency(a.currency)
+        ? `its currency "${a.currency ?? ""}" is not an ISO 4217 code`
+        : a.rate === null || !POSITIVE_DECIMAL.test(a.rate)
+          ? `its figure "${a.rate ?? ""}" is not a positive decimal`
+          : undefined;
+  if (problem) throw new UserError(`anomaly ${a.id} cannot be published: ${problem}; fix it at the source instead`);
+  const record: RateRecord = { effectiveDate: a.effectiveDate!, currency: a.currency!, rate: a.rate! };
+  if (a.unitMultiplier) record.unitMultiplier = a.unitMultiplier;
+  if (a.derivation) record.derivation = a.derivation as Derivation;
+  return record;
+}
+
+/** Releases a held anomaly: stores its figure and marks it released. Returns the anomaly as it was. */
+export async function releaseAnomaly(store: Store, id: number, by: string, now: Date = new Date()): Promise<Anomaly> {
+  const anomaly = await getAnomaly(store, id);
+  if (!anomaly) throw new UserError(`no anomaly ${id} (exrates anomalies lists them)`);
+  if (anomaly.status !== "held") throw new UserError(`anomaly ${id} is ${anomaly.status}, not held`);
+  const record = releasableRecord(anomaly);
+  store.sqlite.transaction(() => {
+    storeReleasedFigure(store, anomaly.bankId, record, anomaly.fetchId, now);
+    markReleased(store, id, by, now);
+  })();
+  return anomaly;
+}
