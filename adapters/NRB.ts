@@ -1,8 +1,15 @@
-// Nepal Rastra Bank: the daily foreign exchange rates of the Nepalese rupee, as paged JSON (7 days a week).
-// Only buying and selling rates are published: the figure is their exact mean (derivation "mean"), NPR per
-// `unit` foreign units (Direct; JPY per 10, INR and KRW per 100, kept as unitMultiplier). A day whose date
-// does not parse is skipped. The payload is an array of days, or a JSON string holding one.
+// Nepal Rastra Bank: the daily foreign exchange rates of the Nepalese rupee from the forex API
+// (api/forex/v1/rates?from=YYYY-MM-DD&page=N&per_page=100&to=YYYY-MM-DD), paged JSON: page 1's
+// pagination.pages says how many pages follow. data.payload is an array of days (or a JSON string
+// holding one), each {date, published_on, rates:[{currency:{iso3, name, unit}, buy, sell}]}. Rates
+// are released at midnight Kathmandu time, 7 days a week. Only buying and selling rates are
+// published: the figure is their exact mean (derivation "mean"; equal sides give the text itself),
+// NPR per `unit` foreign units (Direct; JPY per 10, INR and KRW per 100, kept as unitMultiplier).
+// Prices may carry thousands separators ("1,173.69"). A currency whose buy and sell are both null or
+// empty, or zero, is not quoted that day and is skipped. The API lists impossible dates (2026-04-31)
+// with no rates; a rate under such a date is held.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -11,8 +18,12 @@ import {
   mean,
   parseJsonExact,
   perUnits,
-  readDecimal,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -20,7 +31,6 @@ import {
 const ID = "NRB";
 const ENDPOINT = "https://www.nrb.org.np/api/forex/v1/rates";
 const TIME_ZONE = "Asia/Kathmandu";
-const CODE = /^[A-Z]{3}$/;
 const PER_PAGE = 100;
 
 interface NrbRate {
@@ -55,28 +65,23 @@ function answerOf(body: Uint8Array): NrbAnswer {
   return json;
 }
 
-function rateOf(r: NrbRate, where: string): RateRecord | undefined {
-  const code = typeof r?.currency?.iso3 === "string" ? r.currency.iso3.trim() : "";
-  if (!CODE.test(code)) throw new FeedError(ID, `${where}: iso3 "${String(r?.currency?.iso3)}" is not a currency code`);
+const blank = (text: string | undefined) => text === undefined || text.trim() === "";
+
+/** One currency of a day, or undefined when it is not quoted that day. */
+function rateOf(r: NrbRate | null, rawDate: string): RateRecord | undefined {
+  if (typeof r !== "object" || r === null) return rowProblem(ID, "bad-row", "a rate that is not an object");
   const buyText = jsonNumberText(r.buy);
   const sellText = jsonNumberText(r.sell);
-  if (buyText === undefined || sellText === undefined || buyText.trim() === "" || sellText.trim() === "")
-    return undefined; // not quoted
-  const buy = readDecimal(buyText, { thousands: "," });
-  const sell = readDecimal(sellText, { thousands: "," });
-  if (!buy || !sell)
-    throw new FeedError(ID, `${where} (${code}): buy "${buyText}" / sell "${sellText}" are not decimals`);
-  const unit = readDecimal(jsonNumberText(r.currency?.unit) ?? "");
-  if (!unit || !/^[1-9]\d*$/.test(unit))
-    throw new FeedError(
-      ID,
-      `${where} (${code}): unit "${String(jsonNumberText(r.currency?.unit))}" is not a whole number`,
-    );
+  if (blank(buyText) && blank(sellText)) return undefined; // not quoted
+  const date = requireDate(ID, isIsoDate(rawDate.slice(0, 10)) ? rawDate.slice(0, 10) : undefined, rawDate);
+  const code = requireCurrencyCode(ID, typeof r.currency?.iso3 === "string" ? r.currency.iso3 : "");
+  const buy = requireDecimal(ID, buyText, `${code} buy`, { thousands: "," });
+  const sell = requireDecimal(ID, sellText, `${code} sell`, { thousands: "," });
+  const unit = requireUnits(ID, jsonNumberText(r.currency?.unit), `${code} unit`);
   if (!/[1-9]/.test(buy) || !/[1-9]/.test(sell)) return undefined; // a zero placeholder
   // Equal sides: the published text is the figure itself.
-  if (buy === sell) return { effectiveDate: "", currency: code, ...perUnits(buy, unit) };
-  const unitRate = perUnits(mean(buy, sell), unit);
-  return { effectiveDate: "", currency: code, ...unitRate, derivation: "mean" };
+  if (buy === sell) return { effectiveDate: date, currency: code, ...perUnits(buy, unit) };
+  return { effectiveDate: date, currency: code, ...perUnits(mean(buy, sell), unit), derivation: "mean" };
 }
 
 const nrb = defineAdapter({
@@ -116,20 +121,22 @@ const nrb = defineAdapter({
   parse(body) {
     let payload = answerOf(body).data!.payload;
     if (typeof payload === "string") payload = parseJsonExact(ID, payload);
-    if (payload === null) return [];
+    const rows = new AnswerRows(ID);
+    if (payload === null) return rows.result();
     if (!Array.isArray(payload)) throw new FeedError(ID, "data.payload is not an array of days");
-    const records: RateRecord[] = [];
-    (payload as NrbDay[]).forEach((day, i) => {
+    for (const [i, day] of (payload as NrbDay[]).entries()) {
       if (typeof day !== "object" || day === null || !Array.isArray(day.rates))
         throw new FeedError(ID, `payload[${i}] has no rates array`);
-      const date = typeof day.date === "string" ? day.date.slice(0, 10) : "";
-      if (!isIsoDate(date)) return; // the API documents such days as unusable
-      (day.rates as NrbRate[]).forEach((r, j) => {
-        const record = rateOf(r, `payload[${i}] (${date}) rates[${j}]`);
-        if (record) records.push({ ...record, effectiveDate: date });
-      });
-    });
-    return records;
+      const rawDate = typeof day.date === "string" ? day.date : String(day.date);
+      for (const [j, r] of (day.rates as Array<NrbRate | null>).entries()) {
+        rows.read(`payload[${i}] (${rawDate}) rates[${j}]`, () => rateOf(r, rawDate), {
+          effectiveDate: rawDate,
+          currency: typeof r?.currency?.iso3 === "string" ? r.currency.iso3 : undefined,
+          rate: `buy ${String(jsonNumberText(r?.buy))} sell ${String(jsonNumberText(r?.sell))}`,
+        });
+      }
+    }
+    return rows.result();
   },
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 import nrb from "../../adapters/NRB.js";
-import { FeedError } from "../../src/errors.js";
+import type { RateRecord } from "../../src/types.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.nrb.org.np/api/forex/v1/rates?from=2026-04-01&page=1&per_page=100&to=2026-04-02";
@@ -13,7 +14,7 @@ const answer = (payload: string, pages = 1) =>
 
 describe("NRB adapter", () => {
   it("publishes the exact mean of buy and sell per unit, skipping unquoted currencies and unusable dates", async () => {
-    expect(await parse(fixture("NRB/rates.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("NRB/rates.json")))).toEqual([
       { effectiveDate: "2026-04-01", currency: "INR", rate: "160.075", unitMultiplier: 2, derivation: "mean" },
       { effectiveDate: "2026-04-01", currency: "USD", rate: "151.74", derivation: "mean" },
       { effectiveDate: "2026-04-01", currency: "JPY", rate: "9.51", unitMultiplier: 1, derivation: "mean" },
@@ -27,36 +28,58 @@ describe("NRB adapter", () => {
     const inner = JSON.stringify([
       { date: "2026-04-03", rates: [{ currency: { iso3: "CNY", unit: 1 }, buy: "21.93", sell: "22.01" }] },
     ]);
-    expect(await parse(answer(JSON.stringify(inner)))).toEqual([
+    expect(await recordsOf(parse(answer(JSON.stringify(inner))))).toEqual([
       { effectiveDate: "2026-04-03", currency: "CNY", rate: "21.97", derivation: "mean" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Cloudflare</body></html>"],
+  itRefusesWhole("NRB", parse, [
+    ["a Cloudflare page", "<!DOCTYPE html><html><body>Cloudflare</body></html>"],
     [
       "truncated JSON",
       '{"status":{"code":200},"data":{"payload":[{"date":"2026-04-01","rates":[{"currency":{"iso3":"USD"',
     ],
     ["another bank's body", '[{"fecha":"2026-05-19","tasaEspecial":359.2061}]'],
-    ["a day without rates", answer('[{"date":"2026-04-01"}]')],
+    ["a day without a rates array", answer('[{"date":"2026-04-01"}]')],
+  ]);
+
+  const day = (date: string, bad: string) =>
+    answer(
+      `[{"date":"2026-04-01","rates":[{"currency":{"iso3":"USD","unit":1},"buy":"151.44","sell":"152.04"},` +
+        `{"currency":{"iso3":"JPY","unit":10},"buy":"9.49","sell":"9.53"}]},{"date":"${date}","rates":[${bad}]}]`,
+    );
+  const taken: RateRecord[] = [
+    { effectiveDate: "2026-04-01", currency: "USD", rate: "151.74", derivation: "mean" },
+    { effectiveDate: "2026-04-01", currency: "JPY", rate: "9.51", unitMultiplier: 1, derivation: "mean" },
+  ];
+  it.each([
     [
       "a fractional unit",
-      answer('[{"date":"2026-04-01","rates":[{"currency":{"iso3":"USD","unit":1.5},"buy":"1","sell":"2"}]}]'),
+      day("2026-04-02", '{"currency":{"iso3":"EUR","unit":1.5},"buy":"1","sell":"2"}'),
+      { kind: "unknown-unit", source: "payload[1] (2026-04-02) rates[0]", currency: "EUR" },
     ],
     [
-      "a non-decimal price",
-      answer('[{"date":"2026-04-01","rates":[{"currency":{"iso3":"USD","unit":1},"buy":"-","sell":"2"}]}]'),
+      "a price that is not a number beside one that is",
+      day("2026-04-02", '{"currency":{"iso3":"EUR","unit":1},"buy":"-","sell":"1,174.38"}'),
+      { kind: "bad-rate", source: "payload[1] (2026-04-02) rates[0]", currency: "EUR", rate: "-" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^NRB: /);
+    [
+      "a rate under a date that does not exist",
+      day("2026-04-31", '{"currency":{"iso3":"EUR","unit":1},"buy":"1,173.69","sell":"1,174.38"}'),
+      { kind: "bad-date", source: "payload[1] (2026-04-31) rates[0]", effectiveDate: "2026-04-31" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      day("2026-04-02", '{"currency":{"iso3":"EURO","unit":1},"buy":"1,173.69","sell":"1,174.38"}'),
+      { kind: "unknown-currency", source: "payload[1] (2026-04-02) rates[0]", currency: "EURO" },
+    ],
+  ] as const)("holds %s and takes the other rates", async (_what, body, held) => {
+    await expectOneHeld(parse(body), { records: taken, held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("NRB/001.json");
-    const records = await nrb.parse(r.body, { url: r.url });
+    const records = await recordsOf(nrb.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(66); // 22 currencies on 3 days
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
