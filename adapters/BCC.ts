@@ -1,19 +1,26 @@
-// Banco Central de Cuba: the daily exchange rates of the Cuban peso, as JSON, one call per currency (the
-// currency is named only in the URL's codigoMoneda). Three parallel series are published; the figure taken is
-// `tasaEspecial` (segment III, the floating rate), CUP per 1 foreign unit (Direct). `tasaOficial` (segment I,
-// USD pegged at 24) and `tasaPublica` (segment II, USD at 120) are administered pegs and are not taken.
-// Published 7 days a week.
+// Banco Central de Cuba: the daily exchange rates of the Cuban peso.
+// - Endpoint: GET https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=XXX&fechaFin=YYYY-MM-DD
+//   &fechaInicio=YYYY-MM-DD, one call per currency (AUD CAD CHF CNY DKK EUR GBP JPY MXN NOK RUB SEK USD).
+// - The answer is a JSON array, one object per day: `fecha` (YYYY-MM-DD) and three parallel series as JSON
+//   numbers (sometimes as strings, `null` on a day without a figure). It does not name its currency: parse
+//   reads it from the URL's codigoMoneda.
+// - The figure taken is `tasaEspecial` (segment III, the floating rate, from 18 December 2025), CUP per 1
+//   foreign unit (Direct). `tasaOficial` (segment I, USD pegged at 24) and `tasaPublica` (segment II, USD at
+//   120) are administered pegs and are not taken. A null or zero tasaEspecial is a day without it: skipped.
+// - Published 7 days a week, dated the day it applies (from midnight Havana time).
 import {
   FeedError,
+  readRows,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BCC";
@@ -43,7 +50,7 @@ interface BccRow {
 }
 
 function currencyOf(url: string): string {
-  let code: string | null = null;
+  let code: string | null;
   try {
     code = new URL(url).searchParams.get("codigoMoneda");
   } catch {
@@ -93,21 +100,28 @@ const bcc = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not a BCC historico answer: the body is not a JSON array");
     const currency = currencyOf(url);
-    const records: RateRecord[] = [];
-    (json as BccRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null || !("fecha" in row))
-        throw new FeedError(ID, `row ${i} is not a {fecha, tasa…} object`);
-      const date = typeof row.fecha === "string" ? row.fecha.slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `row ${i} (${currency}): fecha "${String(row.fecha)}" is not a date`);
-      const raw = jsonNumberText(row.tasaEspecial);
-      if (raw === undefined || raw.trim() === "") return; // no segment III rate that day
-      const rate = readDecimal(raw);
-      if (!rate) throw new FeedError(ID, `row ${i} (${currency} on ${date}): tasaEspecial "${raw}" is not a decimal`);
-      if (!/[1-9]/.test(rate)) return; // a zero placeholder
-      records.push({ effectiveDate: date, currency, rate });
-    });
-    return records;
+    const rows: unknown[] = json;
+    const head = rows.find((row): row is BccRow => typeof row === "object" && row !== null);
+    if (head && !("fecha" in head && "tasaEspecial" in head)) {
+      throw new FeedError(ID, `the layout changed: rows have ${Object.keys(head).join(", ")}`);
+    }
+    return readRows(
+      ID,
+      rows,
+      (_row, i) => `row ${i}`,
+      (item) => {
+        if (typeof item !== "object" || item === null) rowProblem(ID, "bad-row", "not a {fecha, tasa…} object");
+        const row = item as BccRow;
+        const fecha = typeof row.fecha === "string" ? row.fecha : String(row.fecha);
+        const raw = jsonNumberText(row.tasaEspecial);
+        if (raw === undefined || raw.trim() === "") return undefined; // no segment III rate that day
+        const day = fecha.slice(0, 10);
+        const date = requireDate(ID, isIsoDate(day) ? day : undefined, fecha);
+        const rate = requireDecimal(ID, raw.trim(), `${currency} tasaEspecial`);
+        if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+        return { effectiveDate: date, currency, rate };
+      },
+    );
   },
 });
 

@@ -1,9 +1,18 @@
-// Central Bank of Chile: daily exchange rates from the BDE web service (SieteRestWS, JSON), one call
-// per series. CLP per 1 unit (Direct); USD is the "dólar observado" (F073.TCO.PRE.Z.D). Observations
-// whose statusCode is not "OK" (weekends and holidays, value "NaN") are skipped. Dates DD-MM-YYYY.
-// The service needs a registered user and password as query parameters: one credential holding
-// "user:password" (split at the first colon, so the e-mail user name cannot contain one).
+// Central Bank of Chile: daily exchange rates from the BDE web service (SieteRestWS), one call per series.
+// - Endpoint: GET https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?user=…&pass=…&function=GetSeries
+//   &timeseries=<series id>&firstdate=YYYY-MM-DD&lastdate=YYYY-MM-DD. The service needs a registered user
+//   and password as query parameters: one credential holding "user:password" (split at the first colon, so
+//   the e-mail user name cannot contain one).
+// - The answer is JSON `{ Codigo, Descripcion, Series: { seriesId, Obs: [{ indexDateString, value,
+//   statusCode }] } }`. Codigo 0 is success; anything else (-5 "Invalid username or password") is a refusal.
+//   Dates are DD-MM-YYYY; values are strings with comma thousands separators ("1,001.50").
+// - Observations whose statusCode is not "OK" (weekends and holidays, value "NaN", status "ND") are days
+//   without a figure: skipped.
+// - CLP per 1 unit (Direct); USD is the "dólar observado" (F073.TCO.PRE.Z.D), the other series
+//   (F072.CLP.<code>.N.O.D) are the peso's rates against the currencies below.
+// - The observed dollar is published around 13:00 Santiago time on banking days.
 import {
+  AnswerRows,
   FeedError,
   asArray,
   credentialFrom,
@@ -11,11 +20,12 @@ import {
   defineAdapter,
   fromDayMonthYear,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type BankAdapter,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BCCH";
@@ -92,22 +102,31 @@ const bcch: BankAdapter = defineAdapter({
     if (String(json.Codigo) !== "0")
       throw new FeedError(
         ID,
-        `the service refused the request: ${String(json.Codigo)} ${String(json.Descripcion ?? "")}`.trim(),
+        `the service refused the request: ${String(json.Codigo)} ${typeof json.Descripcion === "string" ? json.Descripcion : ""}`.trim(),
       );
-    const id = String(json.Series?.seriesId ?? "");
-    const currency = BCCH_SERIES[id];
-    if (!currency) throw new FeedError(ID, `unknown series "${id}"`);
-    const records: RateRecord[] = [];
-    for (const obs of asArray(json.Series!.Obs as Obs[])) {
-      if (obs.statusCode !== "OK") continue;
-      const date = typeof obs.indexDateString === "string" ? fromDayMonthYear(obs.indexDateString) : undefined;
-      if (!date) throw new FeedError(ID, `${id}: indexDateString "${String(obs.indexDateString)}" is not DD-MM-YYYY`);
-      const rate = typeof obs.value === "string" ? readDecimal(obs.value, { thousands: "," }) : undefined;
-      if (rate === undefined)
-        throw new FeedError(ID, `${id} on ${date}: value "${String(obs.value)}" is not a decimal`);
-      records.push({ effectiveDate: date, currency, rate });
+    const series = json.Series;
+    if (typeof series !== "object" || series === null || !("seriesId" in series)) {
+      throw new FeedError(ID, "the layout changed: no Series.seriesId");
     }
-    return records;
+    const id = typeof series.seriesId === "string" ? series.seriesId : JSON.stringify(series.seriesId);
+    const currency = BCCH_SERIES[id];
+    const rows = new AnswerRows(ID);
+    asArray(series.Obs as unknown[]).forEach((item, i) => {
+      const obs = (typeof item === "object" && item !== null ? item : {}) as Obs;
+      if (obs.statusCode !== "OK") return; // a day without a figure
+      const day = String(obs.indexDateString);
+      const raw = typeof obs.value === "string" ? obs.value : String(obs.value);
+      rows.read(
+        `${id} Obs[${i}]`,
+        () => {
+          if (!currency) rowProblem(ID, "unknown-currency", `series "${id}" is not one of the series asked for`);
+          const date = requireDate(ID, fromDayMonthYear(day), day);
+          return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, `${id} value`, { thousands: "," }) };
+        },
+        { effectiveDate: day, currency: id, rate: raw },
+      );
+    });
+    return rows.result();
   },
 });
 

@@ -1,10 +1,18 @@
-// Central Bank of Costa Rica: the BCCR reference rate of the US dollar from the SDDE indicators API
-// (the site's own "cuadro" of variable group 1, JSON). The table is pivoted: `columnas` are the dates
-// ("15 dec 2025"), `indicadoresRaiz` the rows, each with `serieN` (Spanish text, decimal comma) and
-// `serieNIngles` (decimal point). The official figure taken is the SELLING reference rate,
-// indicator 318 "Venta"/"Sell" (BANKS.md), CRC per 1 USD (Direct); its row label is checked.
-// Rates exist for every calendar day (Friday's rate carries over the weekend as the bank sets it).
-// Access needs an anonymous JWT from Token/GenereCSRF, sent as header token_csrf with the site's Origin.
+// Central Bank of Costa Rica: the BCCR reference rate of the US dollar from the SDDE indicators API (the
+// site's own "cuadro" of variable group 1).
+// - Access: an anonymous JWT from GET …/Token/GenereCSRF (plain text), then GET …/CuadroGrupoVariables/
+//   ObtenerDatosCuadro?IdGrupoVariable=1&FechaInicio=YYYY-MM-DDT00:00:00&FechaFin=YYYY-MM-DD
+//   &CantidadSeriesAMostrar=100 with the token in the token_csrf header and the site's Origin
+//   (https://sdd.bccr.fi.cr), in one session. The token answer carries no rate: it is a navigation answer.
+//   One call gives at most 100 date columns.
+// - The answer is JSON and the table is pivoted: `columnas` are the dates (`field` serieN, `tituloIngles`
+//   "15 dec 2025", `tituloEspanol` "15 dic 2025"), `indicadoresRaiz` the rows, each with `serieN` (Spanish
+//   text, decimal comma, dot thousands) and `serieNIngles` (decimal point) for every column.
+// - The official figure taken is the SELLING reference rate, indicator 318 labelled "Venta"/"Sell", CRC per
+//   1 USD (Direct); its row label is checked (another label means the cuadro changed). An empty or 0,00
+//   figure is a day without a rate: skipped. A column whose English and Spanish figures differ is held.
+// - Rates exist for every calendar day (Friday's rate carries over the weekend as the bank sets it); the
+//   day's rate is set around 12:00 Costa Rica time.
 import {
   FeedError,
   asArray,
@@ -14,10 +22,14 @@ import {
   isoFromParts,
   parseJsonExact,
   readDecimal,
+  readRows,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "BCCR";
 const API = "https://apim.bccr.fi.cr/SDDE/api";
@@ -27,15 +39,21 @@ const ORIGIN = "https://sdd.bccr.fi.cr";
 const TIME_ZONE = "America/Costa_Rica";
 const SELL = 318;
 
-const MONTHS_EN = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const MONTHS_ES = ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"];
-
-/** "15 dec 2025" (or the Spanish "15 dic 2025") to ISO; undefined when it is not such a date. */
-export function columnDate(title: string, months: readonly string[] = MONTHS_EN): string | undefined {
-  const m = /^(\d{1,2}) ([a-z]{3})\.? (\d{4})$/i.exec(title.trim());
+/** "15 dec 2025" (with `["es"]`, "15 dic 2025") to ISO; undefined when it is not such a date. */
+export function columnDate(title: string, locales: readonly string[] = ["en"]): string | undefined {
+  const m = /^(\d{1,2}) (\p{L}{3,4})\.? (\d{4})$/u.exec(title.trim());
   if (!m) return undefined;
-  const month = months.indexOf(m[2]!.toLowerCase());
-  return month < 0 ? undefined : isoFromParts(m[3]!, month + 1, m[1]!);
+  const month = monthNumber(m[2]!, locales);
+  return month === undefined ? undefined : isoFromParts(m[3]!, month, m[1]!);
+}
+
+/** A JSON value as text, for messages and held rows. */
+const textOf = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+
+interface Column {
+  field?: unknown;
+  tituloIngles?: unknown;
+  tituloEspanol?: unknown;
 }
 
 interface Indicator {
@@ -46,6 +64,7 @@ interface Indicator {
 }
 
 const bccr = defineAdapter({
+  navigation: /\/Token\/GenereCSRF/,
   bank: {
     id: ID,
     names: [
@@ -66,7 +85,7 @@ const bccr = defineAdapter({
     sourceUrl: `${DATA_URL}?IdGrupoVariable=1`,
   },
 
-  // The token is fetched first in the same session; only the data answer is returned.
+  // The token is fetched first in the same session and returned as a navigation answer (never parsed).
   async fetch(range, { http }) {
     const session = http.session();
     const tokenDoc = await session.get(TOKEN_URL, { accept: "text/plain" });
@@ -75,19 +94,14 @@ const bccr = defineAdapter({
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
     const url = `${DATA_URL}?IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=100`;
     const docs: FeedDocument[] = [
+      { ...tokenDoc, role: "navigation" },
       await session.get(url, { accept: "application/json", headers: { token_csrf: token, Origin: ORIGIN } }),
     ];
     return docs;
   },
 
-  parse(body, { url }) {
+  parse(body) {
     const text = decodeText(ID, body);
-    if (url.includes("/Token/GenereCSRF")) {
-      // The anonymous token answer carries no rate.
-      if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(expectFeedText(ID, text, "a CSRF token").trim()))
-        throw new FeedError(ID, "Token/GenereCSRF answer is not a token");
-      return [];
-    }
     const json = parseJsonExact(ID, text) as { columnas?: unknown; indicadoresRaiz?: unknown } | null;
     if (
       typeof json !== "object" ||
@@ -106,30 +120,36 @@ const bccr = defineAdapter({
       );
     }
     const series = sell.series ?? {};
-    const records: RateRecord[] = [];
-    for (const col of json.columnas as Array<{ field?: unknown; tituloIngles?: unknown; tituloEspanol?: unknown }>) {
-      const field = String(col.field ?? "");
-      if (field === "nombre") continue;
-      if (!/^serie\d+$/.test(field)) throw new FeedError(ID, `unexpected column "${field}"`);
-      const date = columnDate(String(col.tituloIngles ?? ""));
-      if (!date || (col.tituloEspanol !== undefined && columnDate(String(col.tituloEspanol), MONTHS_ES) !== date)) {
-        throw new FeedError(
-          ID,
-          `column ${field}: titles "${String(col.tituloIngles)}"/"${String(col.tituloEspanol)}" are not one date`,
-        );
-      }
-      const english = series[`${field}Ingles`];
-      const spanish = series[field];
-      if (english === undefined || english === null || english === "") continue; // no rate that day
-      const rate = typeof english === "string" ? readDecimal(english) : undefined;
-      if (rate === undefined) throw new FeedError(ID, `${date}: "${String(english)}" is not a decimal`);
-      if (typeof spanish === "string" && readDecimal(spanish, { decimalComma: true, thousands: "." }) !== rate) {
-        throw new FeedError(ID, `${date}: the Spanish and English figures differ ("${spanish}", "${english}")`);
-      }
-      if (!/[1-9]/.test(rate)) continue; // 0,00: no rate that day
-      records.push({ effectiveDate: date, currency: "USD", rate });
+    const columns = (json.columnas as Column[]).filter((col) => col.field !== "nombre");
+    for (const col of columns) {
+      if (typeof col.field !== "string" || !/^serie\d+$/.test(col.field))
+        throw new FeedError(ID, `the layout changed: unexpected column "${String(col.field)}"`);
     }
-    return records;
+    return readRows(
+      ID,
+      columns,
+      (col) => `column ${String(col.field)}`,
+      (col) => {
+        const field = String(col.field);
+        const value = series[`${field}Ingles`];
+        const spanish = series[field];
+        if (value === undefined || value === null || value === "") return undefined; // no rate that day
+        const english = textOf(value);
+        const titles = `${textOf(col.tituloIngles)}/${textOf(col.tituloEspanol)}`;
+        const fields = { effectiveDate: titles, currency: "USD", rate: english };
+        const date = columnDate(textOf(col.tituloIngles));
+        const oneDate =
+          date !== undefined &&
+          (col.tituloEspanol === undefined || columnDate(textOf(col.tituloEspanol), ["es"]) === date);
+        const effectiveDate = requireDate(ID, oneDate ? date : undefined, titles);
+        const rate = requireDecimal(ID, english, "the English figure");
+        if (typeof spanish === "string" && readDecimal(spanish, { decimalComma: true, thousands: "." }) !== rate) {
+          rowProblem(ID, "conflict", `the Spanish and English figures differ ("${spanish}", "${english}")`, fields);
+        }
+        if (!/[1-9]/.test(rate)) return undefined; // 0,00: no rate that day
+        return { effectiveDate, currency: "USD", rate };
+      },
+    );
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bcc from "../../adapters/BCC.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL_AUD =
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string, url = URL_AUD) => bcc.parse(Buffer.from(bo
 
 describe("BCC adapter", () => {
   it("takes tasaEspecial exactly, for the currency named in the URL, weekends included", async () => {
-    expect(await parse(fixture("BCC/historico.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCC/historico.json")))).toEqual([
       { effectiveDate: "2026-05-19", currency: "AUD", rate: "359.2061" },
       { effectiveDate: "2026-05-20", currency: "AUD", rate: "360.65440" },
       { effectiveDate: "2026-05-24", currency: "AUD", rate: "362.63175" },
@@ -20,16 +20,33 @@ describe("BCC adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!doctype html><html><body>Mantenimiento</body></html>"],
+  itRefusesWhole("BCC", parse, [
     ["truncated JSON", '[{"fecha":"2026-05-19","tasaOficial":17.1732,"tasaEspecial":359.2'],
     ["another bank's body", '{"success":true,"data":[{"RATE_DATE":"2026-05-20","USD":"3,576.17"}]}'],
-    ["a bad date", '[{"fecha":"19/05/2026","tasaEspecial":359.2061}]'],
-    ["a non-decimal figure", '[{"fecha":"2026-05-19","tasaEspecial":"ND"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCC: /);
+    ["rows of another layout", '[{"RATE_DATE":"2026-05-20","USD":"3,576.17"}]'],
+  ]);
+
+  const days = (bad: string) =>
+    `[{"fecha":"2026-05-19","tasaOficial":17.1732,"tasaPublica":85.866,"tasaEspecial":359.2061},${bad},` +
+    `{"fecha":"2026-05-21","tasaOficial":17.166,"tasaPublica":85.83,"tasaEspecial":362.63175}]`;
+  const taken = [
+    { effectiveDate: "2026-05-19", currency: "AUD", rate: "359.2061" },
+    { effectiveDate: "2026-05-21", currency: "AUD", rate: "362.63175" },
+  ];
+  it.each([
+    [
+      "a date in another form",
+      '{"fecha":"20/05/2026","tasaEspecial":360.65445}',
+      { kind: "bad-date", effectiveDate: "20/05/2026" },
+    ],
+    [
+      "a date that does not exist",
+      '{"fecha":"2026-05-32","tasaEspecial":360.65445}',
+      { kind: "bad-date", effectiveDate: "2026-05-32" },
+    ],
+    ["a non-decimal figure", '{"fecha":"2026-05-20","tasaEspecial":"ND"}', { kind: "bad-rate", rate: "ND" }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(days(bad)), { records: taken, held: { ...held, source: "row 1" } });
   });
 
   it("rejects an answer whose URL names no known currency", async () => {
@@ -40,14 +57,14 @@ describe("BCC adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const aud = recording("BCC/001.json");
-    expect(await bcc.parse(aud.body, { url: aud.url })).toEqual([
+    expect(await recordsOf(bcc.parse(aud.body, { url: aud.url }))).toEqual([
       { effectiveDate: "2026-05-19", currency: "AUD", rate: "359.2061" },
       { effectiveDate: "2026-05-20", currency: "AUD", rate: "360.65445" },
       { effectiveDate: "2026-05-21", currency: "AUD", rate: "362.63175" },
       { effectiveDate: "2026-05-22", currency: "AUD", rate: "362.98665" },
     ]);
     const usd = recording("BCC/013.json");
-    const records = await bcc.parse(usd.body, { url: usd.url });
+    const records = await recordsOf(bcc.parse(usd.body, { url: usd.url }));
     expect(records[0]).toEqual({ effectiveDate: "2026-05-19", currency: "USD", rate: "502" });
     expect(records[3]).toEqual({ effectiveDate: "2026-05-22", currency: "USD", rate: "507" });
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bcch, { BCCH_SERIES } from "../../adapters/BCCH.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture, recordsOf } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?function=GetSeries&timeseries=F073.TCO.PRE.Z.D";
@@ -11,16 +11,14 @@ const parse = (body: Buffer | string) => bcch.parse(Buffer.from(body), { url: UR
 
 describe("BCCH adapter", () => {
   it("reads the OK observations of a series, skipping ND days and thousands separators", async () => {
-    expect(await parse(fixture("BCCH/usd.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCCH/usd.json")))).toEqual([
       { effectiveDate: "2022-12-30", currency: "USD", rate: "855.86" },
       { effectiveDate: "2023-01-02", currency: "USD", rate: "1001.50" },
       { effectiveDate: "2023-01-03", currency: "USD", rate: "858.10" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
+  itRefusesWhole("BCCH", parse, [
     [
       "truncated JSON",
       '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"855',
@@ -30,14 +28,43 @@ describe("BCCH adapter", () => {
       "a refused login",
       '{"Codigo":-5,"Descripcion":"Invalid username or password","Series":{"seriesId":null,"Obs":null}}',
     ],
-    ["an unknown series", '{"Codigo":0,"Series":{"seriesId":"F073.UFF.PRE.Z.D","Obs":[]}}'],
+    ["an answer without its series", '{"Codigo":0,"Descripcion":"Success","Data":[]}'],
+  ]);
+
+  const series = (id: string, bad: string) =>
+    `{"Codigo":0,"Descripcion":"Success","Series":{"seriesId":"${id}","Obs":[` +
+    `{"indexDateString":"02-03-2026","value":"871.41","statusCode":"OK"},${bad},` +
+    `{"indexDateString":"04-03-2026","value":"906.32","statusCode":"OK"}]}}`;
+  it.each([
     [
       "an OK value that is not a number",
-      '{"Codigo":0,"Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"30-12-2022","value":"NaN","statusCode":"OK"}]}}',
+      '{"indexDateString":"03-03-2026","value":"NaN","statusCode":"OK"}',
+      { kind: "bad-rate", rate: "NaN" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCCH: /);
+    [
+      "a date that does not exist",
+      '{"indexDateString":"30-02-2026","value":"884.21","statusCode":"OK"}',
+      { kind: "bad-date", effectiveDate: "30-02-2026" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(series("F073.TCO.PRE.Z.D", bad)), {
+      records: [
+        { effectiveDate: "2026-03-02", currency: "USD", rate: "871.41" },
+        { effectiveDate: "2026-03-04", currency: "USD", rate: "906.32" },
+      ],
+      held: { ...held, source: "F073.TCO.PRE.Z.D Obs[1]" },
+    });
+  });
+
+  it("holds the observations of a series it did not ask for", async () => {
+    const answer = await answerOf(
+      parse(series("F073.UFF.PRE.Z.D", '{"indexDateString":"03-03-2026","value":"NaN","statusCode":"ND"}')),
+    );
+    expect(answer.records).toEqual([]);
+    expect(answer.held.map((h) => [h.kind, h.currency, h.rate])).toEqual([
+      ["unknown-currency", "F073.UFF.PRE.Z.D", "871.41"],
+      ["unknown-currency", "F073.UFF.PRE.Z.D", "906.32"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded series exactly (values read off the files by hand)", async () => {

@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import bccr, { columnDate } from "../../adapters/BCCR.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const DATA =
@@ -17,7 +17,7 @@ const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJBbm9uaW1vIn0.c2lnbmF0dXJl";
 
 describe("BCCR adapter", () => {
   it("takes the selling reference rate (318, Venta/Sell) of each date column, skipping empty days", async () => {
-    expect(await parse(fixture("BCCR/cuadro.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCCR/cuadro.json")))).toEqual([
       { effectiveDate: "2025-12-31", currency: "USD", rate: "500.49" },
       { effectiveDate: "2026-01-01", currency: "USD", rate: "500.49" },
       { effectiveDate: "2026-01-03", currency: "USD", rate: "498.30" },
@@ -26,20 +26,18 @@ describe("BCCR adapter", () => {
 
   it("reads the column titles in English and Spanish", () => {
     expect(columnDate("15 dec 2025")).toBe("2025-12-15");
-    expect(
-      columnDate("04 ago 2026", ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"]),
-    ).toBe("2026-08-04");
+    expect(columnDate("04 ago 2026", ["es"])).toBe("2026-08-04");
+    expect(columnDate("15 dic 2025", ["es"])).toBe("2025-12-15");
     expect(columnDate("31 feb 2026")).toBeUndefined();
   });
 
-  it("reads the token answer as no rates", async () => {
-    expect(await parse(JWT, TOKEN)).toEqual([]);
+  it("marks the token answer as navigation, never parsed", () => {
+    expect(bccr.navigation?.test(TOKEN)).toBe(true);
+    expect(bccr.navigation?.test(`${DATA}?IdGrupoVariable=1`)).toBe(false);
   });
 
   const cuadro = readFileSync(new URL("../fixtures/BCCR/cuadro.json", import.meta.url), "utf8");
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request rejected</body></html>"],
+  itRefusesWhole("BCCR", parse, [
     ["truncated JSON", cuadro.slice(0, 600)],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     [
@@ -50,26 +48,43 @@ describe("BCCR adapter", () => {
       ),
     ],
     ["a cuadro without the selling rate", cuadro.replace('"idIndicador":318', '"idIndicador":319')],
-    ["a column that is not a date", cuadro.replace('"tituloIngles":"31 dec 2025"', '"tituloIngles":"Q4 2025"')],
-    ["English and Spanish figures that differ", cuadro.replace('"serie3":"498,30"', '"serie3":"498,31"')],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCCR: /);
-  });
+    ["a column of another kind", cuadro.replace('"field":"serie1"', '"field":"total1"')],
+    ["the token where the cuadro was expected", JWT],
+  ]);
 
-  it("rejects an HTML page where the token was expected", async () => {
-    await expect(async () => parse("<html><body>blocked</body></html>", TOKEN)).rejects.toThrow(/^BCCR: /);
+  const taken = [
+    { effectiveDate: "2025-12-31", currency: "USD", rate: "500.49" },
+    { effectiveDate: "2026-01-01", currency: "USD", rate: "500.49" },
+  ];
+  it.each([
+    [
+      "English and Spanish figures that differ",
+      cuadro.replace('"serie3":"498,30"', '"serie3":"498,31"'),
+      { kind: "conflict", rate: "498.30" },
+    ],
+    [
+      "a column that is not a date",
+      cuadro.replace('"tituloIngles":"03 jan 2026"', '"tituloIngles":"Q1 2026"'),
+      { kind: "bad-date", effectiveDate: "Q1 2026/03 ene 2026" },
+    ],
+    [
+      "a figure that is not a number",
+      cuadro.replace('"serie3Ingles":"498.30"', '"serie3Ingles":"498.3O"'),
+      { kind: "bad-rate", rate: "498.3O" },
+    ],
+  ] as const)("holds %s and takes the other columns", async (_what, body, held) => {
+    await expectOneHeld(parse(body), { records: taken, held: { ...held, source: "column serie3" } });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded cuadro exactly (values read off the file by hand)", async () => {
     const r = recording("BCCR/002.json");
-    const records = await bccr.parse(r.body, { url: r.url });
+    const records = await recordsOf(bccr.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(60);
     expect(records[0]).toEqual({ effectiveDate: "2025-12-15", currency: "USD", rate: "500.49" });
     expect(records[5]).toEqual({ effectiveDate: "2025-12-20", currency: "USD", rate: "498.05" });
     expect(records.at(-1)).toEqual({ effectiveDate: "2026-02-12", currency: "USD", rate: "490.28" });
     const t = recording("BCCR/001.txt");
-    expect(await bccr.parse(t.body, { url: t.url })).toEqual([]);
+    expect(bccr.navigation?.test(t.url)).toBe(true);
   });
 
   it("gets the token in a session and sends it with the Origin to the data request", async () => {
@@ -83,8 +98,12 @@ describe("BCCR adapter", () => {
         headers: { token_csrf: JWT, Origin: "https://sdd.bccr.fi.cr" },
       },
     ]);
-    expect(docs.map((d) => d.url)).toEqual([
-      `${DATA}?IdGrupoVariable=1&FechaInicio=2026-01-01T00:00:00&FechaFin=2026-03-31&CantidadSeriesAMostrar=100`,
+    expect(docs.map((d) => [d.role, d.url])).toEqual([
+      ["navigation", TOKEN],
+      [
+        undefined,
+        `${DATA}?IdGrupoVariable=1&FechaInicio=2026-01-01T00:00:00&FechaFin=2026-03-31&CantidadSeriesAMostrar=100`,
+      ],
     ]);
     const waf = fakeHttp(() => ({ body: "<html><body>blocked</body></html>" }));
     await expect(bccr.fetch({ kind: "latest" }, { http: waf, env: {} })).rejects.toThrow(/^BCCR: /);
