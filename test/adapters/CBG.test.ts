@@ -1,27 +1,53 @@
 import { describe, expect, it } from "vitest";
 
-import cbg, { CBG_PLACEHOLDERS, CBG_UNITS, withoutSpikes } from "../../adapters/CBG.js";
-import { FeedError } from "../../src/errors.js";
+import cbg, { CBG_PLACEHOLDERS, CBG_UNITS, splitSpikes } from "../../adapters/CBG.js";
+import { gateRecords } from "../../src/ingest/validate.js";
+import type { ParseOutput } from "../../src/types.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf, sortRecords } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = (code: string) => `https://www.cbg.gm/ajax/indicative-exchange-rates/${code}`;
 const parse = (body: Buffer | string, code = "USD") => cbg.parse(Buffer.from(body), { url: URL(code) });
+/** What the ingest keeps of an answer: the adapter's records through the gate (conflicts held there). */
+const gated = async (output: ParseOutput | Promise<ParseOutput>) => {
+  const answer = await answerOf(output);
+  return gateRecords("GMD", answer.records, answer.held);
+};
 
 describe("CBG adapter", () => {
-  it("publishes SEK per 100, drops zeros, one of two identical entries, a date with two figures and a spike", async () => {
-    expect(await parse(fixture("CBG/SEK.json"), "SEK")).toEqual([
+  it("publishes SEK per 100, skips zeros, folds identical entries, holds the spike and lets the gate hold a date with two figures", async () => {
+    // [4] 93.25 on 2025-12-26 among 700-721; [2] and [3] give 2025-12-29 twice (720.10, 721.30).
+    const answer = await answerOf(parse(fixture("CBG/SEK.json"), "SEK"));
+    expect(answer.held).toHaveLength(1);
+    expect(answer.held[0]).toMatchObject({
+      kind: "bad-rate",
+      source: "[4]",
+      effectiveDate: "2025-12-26",
+      currency: "SEK",
+      rate: "93.25",
+    });
+    expect(answer.held[0]!.reason).toMatch(
+      /93\.25 on 2025-12-26 is more than 1\.5 times away .*\(705\.5 before, 712 after\)/,
+    );
+    const kept = gateRecords("GMD", answer.records, answer.held);
+    expect(sortRecords(kept.records)).toEqual([
       { effectiveDate: "2025-12-22", currency: "SEK", rate: "700.20", unitMultiplier: 2 },
       { effectiveDate: "2025-12-23", currency: "SEK", rate: "710.00", unitMultiplier: 2 },
       { effectiveDate: "2025-12-24", currency: "SEK", rate: "705.50", unitMultiplier: 2 },
       { effectiveDate: "2025-12-30", currency: "SEK", rate: "712.00", unitMultiplier: 2 },
       { effectiveDate: "2025-12-31", currency: "SEK", rate: "715.40", unitMultiplier: 2 },
     ]);
+    expect(kept.held.map((h) => [h.kind, h.source, h.effectiveDate, h.rate])).toEqual([
+      ["bad-rate", "[4]", "2025-12-26", "93.25"],
+      ["conflict", "[2]", "2025-12-29", "720.10"],
+      ["conflict", "[3]", "2025-12-29", "721.30"],
+    ]);
   });
 
   it("publishes the new leone as SLE from July 2022 and the old one as SLL before", async () => {
-    expect(await parse(fixture("CBG/SLL.json"), "SLL")).toEqual([
+    expect(await recordsOf(parse(fixture("CBG/SLL.json"), "SLL"))).toEqual([
       { effectiveDate: "2022-07-12", currency: "SLE", rate: "4.11" },
       { effectiveDate: "2022-07-18", currency: "SLE", rate: "4.09" },
       { effectiveDate: "2022-02-21", currency: "SLL", rate: "0.01" },
@@ -31,11 +57,11 @@ describe("CBG adapter", () => {
 
   it("skips the DKK placeholder 1 and divides XOF exactly by 5000", async () => {
     expect(CBG_PLACEHOLDERS).toEqual({ DKK: "1" });
-    expect(await parse(fixture("CBG/DKK.json"), "DKK")).toEqual([
+    expect(await recordsOf(parse(fixture("CBG/DKK.json"), "DKK"))).toEqual([
       { effectiveDate: "2024-12-30", currency: "DKK", rate: "970.05", unitMultiplier: 2 },
       { effectiveDate: "2025-01-02", currency: "DKK", rate: "975.30", unitMultiplier: 2 },
     ]);
-    expect(await parse(fixture("CBG/XOF.json"), "XOF")).toEqual([
+    expect(await recordsOf(parse(fixture("CBG/XOF.json"), "XOF"))).toEqual([
       { effectiveDate: "2025-12-30", currency: "XOF", rate: "0.129", derivation: "unit-normalised" },
       { effectiveDate: "2025-12-31", currency: "XOF", rate: "0.12924", derivation: "unit-normalised" },
     ]);
@@ -56,28 +82,53 @@ describe("CBG adapter", () => {
       date: `2026-01-0${i + 1}`,
       rate,
     }));
-    expect(withoutSpikes(level)).toEqual(level);
+    expect(splitSpikes(level)).toEqual({ kept: level, spikes: [] });
     const spike = ["10", "10", "10", "30", "10", "10"].map((rate, i) => ({ date: `2026-01-0${i + 1}`, rate }));
-    expect(withoutSpikes(spike).map((p) => p.rate)).toEqual(["10", "10", "10", "10", "10"]);
+    const { kept, spikes } = splitSpikes(spike);
+    expect(kept.map((p) => p.rate)).toEqual(["10", "10", "10", "10", "10"]);
+    expect(spikes.map((s) => s.point)).toEqual([{ date: "2026-01-04", rate: "30" }]);
   });
 
+  itRefusesWhole("CBG", (body) => parse(body), [
+    ["truncated JSON", "[[1767139200000,72.39],[1767052800000,72."],
+    ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
+  ]);
+
+  it("refuses an answer whose URL names no currency", async () => {
+    await expect(async () =>
+      cbg.parse(Buffer.from("[[1767139200000,72.39]]"), { url: "https://www.cbg.gm/ajax/indicative-exchange-rates" }),
+    ).rejects.toThrow(/^CBG: cannot tell the currency/);
+  });
+
+  // 1767139200000 is 2025-12-31, 1767052800000 2025-12-30, 1766966400000 2025-12-29.
+  const taken = [
+    { effectiveDate: "2025-12-29", currency: "USD", rate: "72.10" },
+    { effectiveDate: "2025-12-31", currency: "USD", rate: "72.39" },
+  ];
   it.each([
-    ["an empty body", "", "USD"],
-    ["an HTML page", "<!DOCTYPE html><html><body>Page not found</body></html>", "USD"],
-    ["truncated JSON", "[[1767139200000,72.39],[1767052800000,72.", "USD"],
-    ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}', "USD"],
-    ["a currency whose unit is not established", "[[1767139200000,0.71]]", "MAD"],
-    ["a timestamp that is not a midnight", "[[1767139200123,72.39]]", "USD"],
-    ["a rate that is not a number", '[[1767139200000,"72,39"]]', "USD"],
-  ])("rejects %s with an error naming the bank", async (_what, body, code) => {
-    await expect(async () => parse(body, code)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body, code)).rejects.toThrow(/^CBG: /);
+    ["a timestamp that is not a midnight", "[1767052800123,72.20]", { kind: "bad-date" }],
+    ["a rate that is not a number", '[1767052800000,"72,20"]', { kind: "bad-rate", rate: "72,20" }],
+    ["an entry that is not a pair", "[1767052800000]", { kind: "bad-row" }],
+  ] as const)("holds %s and takes the rest of the history", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[[1767139200000,72.39],${bad},[1766966400000,72.10]]`), {
+      records: (records) => expect(sortRecords(records)).toEqual(taken),
+      held: { ...held, currency: "USD", source: "[1]" },
+    });
+  });
+
+  it("holds every figure of a currency whose unit is not established", async () => {
+    const answer = await answerOf(parse("[[1767139200000,0.71],[1767052800000,0.70]]", "MAD"));
+    expect(answer.records).toEqual([]);
+    expect(answer.held.map((h) => [h.kind, h.currency, h.source])).toEqual([
+      ["unknown-unit", "MAD", "[0]"],
+      ["unknown-unit", "MAD", "[1]"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const read = async (file: string) => {
       const r = recording(file);
-      return cbg.parse(r.body, { url: r.url });
+      return (await gated(cbg.parse(r.body, { url: r.url }))).records;
     };
     const find = (records: Awaited<ReturnType<typeof read>>, date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
@@ -85,7 +136,7 @@ describe("CBG adapter", () => {
     // [1779408000000,72.39] first, [947203200000,11.56] last
     expect(find(usd, "2026-05-22", "USD")).toEqual({ effectiveDate: "2026-05-22", currency: "USD", rate: "72.39" });
     expect(find(usd, "2000-01-07", "USD")).toEqual({ effectiveDate: "2000-01-07", currency: "USD", rate: "11.56" });
-    // 953164800000 (2000-03-16) is given twice, 14.99 and 11.95: refused
+    // 953164800000 (2000-03-16) is given twice, 14.99 and 11.95: held by the gate
     expect(find(usd, "2000-03-16", "USD")).toBeUndefined();
     const sek = await read("CBG/005.json");
     expect(find(sek, "2026-05-22", "SEK")).toEqual({
