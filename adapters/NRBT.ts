@@ -1,12 +1,16 @@
 // National Reserve Bank of Tonga: the whole archive of the authorized persons' (formerly commercial
-// banks') average daily exchange rates as one XLSX, one sheet per two years. Each sheet has three
-// blocks of columns under merged banners ending in BUY, MID and SELL, separated by spacer columns,
-// with the ISO codes in the row below; the official figure is the MID block. Foreign units per
-// 1 TOP (Indirect). Public holidays are written as text across the rate cells and are skipped.
-// Numbers are the typed figures (4 decimals, `0.0000` format), read exactly (src/feed/spreadsheet.ts).
+// banks') average daily exchange rates as one XLSX (average_daily_exchange_rates.xlsx, no parameters),
+// one sheet per two years ("2025 to 2026"), every sheet read. Each sheet has three blocks of columns
+// under merged banners ending in BUY, MID and SELL, separated by spacer columns (which may hold stray
+// figures), with the ISO codes in the row below; the official figure is the MID block. Foreign units
+// per 1 TOP (Indirect). Published on working days, between 04:00 and 06:30 UTC (from 17:00 in
+// Nuku'alofa). Public holidays are written as text across the rate cells and are skipped; any other
+// text in a rate cell is held. Numbers are the typed figures (4 decimals, `0.0000` format), read
+// exactly through the kit's spreadsheet reader. A sheet whose banners are not all there means the
+// layout changed and refuses the workbook.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, defineAdapter, type RateRecord } from "../src/feed/kit.js";
+import { AnswerRows, FeedError, defineAdapter, requireCurrencyCode, rowProblem } from "../src/feed/kit.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "NRBT";
@@ -15,7 +19,7 @@ const WORKBOOK = "https://www.reservebank.to/data/docs/fmarkets/exrates/average_
 interface Layout {
   /** Row of the currency codes. */
   codeRow: number;
-  /** Column number to ISO code, MID block only. */
+  /** Column number to the code written above it, MID block only. */
   mid: Map<number, string>;
 }
 
@@ -38,11 +42,7 @@ function layoutOf(ws: Worksheet): Layout | undefined {
       const mid = new Map<number, string>();
       for (const [c, block] of banner) {
         const code = cellText(codes.getCell(c));
-        if (block === "MID" && code !== "") {
-          if (!/^[A-Z]{3}$/.test(code))
-            throw new FeedError(ID, `sheet "${ws.name}": "${code}" in the MID block is not a currency code`);
-          mid.set(c, code);
-        }
+        if (block === "MID" && code !== "") mid.set(c, code);
       }
       if (mid.size > 0) return { codeRow: cr, mid };
     }
@@ -55,7 +55,7 @@ const nrbt = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "National Reserve Bank of Tonga", abbreviatedName: "NRBT" }],
-    // BANKS.md: published within 04:00-06:30 UTC, i.e. from 17:00 in Nuku'alofa (UTC+13).
+    // Published within 04:00-06:30 UTC, i.e. from 17:00 in Nuku'alofa (UTC+13).
     dailyUpdateTime: "17:00:00",
     bankCurrency: "TOP",
     countryCode: ["TO"],
@@ -76,7 +76,7 @@ const nrbt = defineAdapter({
 
   async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let blocks = 0;
     for (const ws of wb.worksheets) {
       const layout = layoutOf(ws);
@@ -86,25 +86,29 @@ const nrbt = defineAdapter({
         const row = ws.getRow(r);
         const date = cellDate(row.getCell(1));
         if (!date) continue; // titles, blank spacer rows, the contact block
-        for (const [c, currency] of layout.mid) {
-          if (currency === "TOP") continue;
+        for (const [c, code] of layout.mid) {
+          if (code === "TOP") continue;
           const cell = row.getCell(c);
-          const rate = cellDecimal(cell);
-          if (rate === undefined) {
-            const text = cellText(cell);
-            if (text === "" || /holiday|closed/i.test(text)) continue;
-            throw new FeedError(
-              ID,
-              `sheet "${ws.name}" ${cell.address}: "${text}" is neither a rate nor a holiday note`,
-            );
-          }
-          if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, rate });
+          const text = cellText(cell);
+          rows.read(
+            `sheet "${ws.name}" ${cell.address}`,
+            () => {
+              const rate = cellDecimal(cell);
+              if (rate === undefined) {
+                if (text === "" || /holiday|closed/i.test(text)) return undefined;
+                rowProblem(ID, "bad-rate", `"${text}" is neither a rate nor a holiday note`);
+              }
+              if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+              return { effectiveDate: date, currency: requireCurrencyCode(ID, code), rate };
+            },
+            { effectiveDate: date, currency: code, rate: text },
+          );
         }
       }
     }
     if (blocks === 0)
       throw new FeedError(ID, "no sheet with a MID block: not the NRBT average daily exchange rates workbook");
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,47 +1,48 @@
 import { describe, expect, it } from "vitest";
 
 import nrbt from "../../adapters/NRBT.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx";
 const parse = (body: Buffer | string) => nrbt.parse(Buffer.from(body), { url: URL });
 
 describe("NRBT adapter", () => {
-  it("takes the MID block only, by its banner, skips holidays and the spacer column, keeps 4 decimals", async () => {
-    expect(await parse(fixture("NRBT/average_daily_exchange_rates.xlsx"))).toEqual([
-      { effectiveDate: "2025-01-02", currency: "AUD", rate: "0.6651" },
-      { effectiveDate: "2025-01-02", currency: "JPY", rate: "64.3751" },
-      { effectiveDate: "2025-01-02", currency: "USD", rate: "0.4106" },
-      { effectiveDate: "2025-01-03", currency: "AUD", rate: "0.6630" },
-      { effectiveDate: "2025-01-03", currency: "JPY", rate: "64.4410" },
-      { effectiveDate: "2025-01-03", currency: "USD", rate: "0.4100" },
-    ]);
+  it("takes the MID block of every sheet, by its banner, skips holidays and the spacer column, keeps 4 decimals, holds a rate typed as text", async () => {
+    await expectOneHeld(parse(fixture("NRBT/average_daily_exchange_rates.xlsx")), {
+      records: [
+        { effectiveDate: "2025-01-02", currency: "AUD", rate: "0.6651" },
+        { effectiveDate: "2025-01-02", currency: "JPY", rate: "64.3751" },
+        { effectiveDate: "2025-01-02", currency: "USD", rate: "0.4106" },
+        { effectiveDate: "2025-01-03", currency: "AUD", rate: "0.6630" },
+        { effectiveDate: "2025-01-03", currency: "JPY", rate: "64.4410" },
+        { effectiveDate: "2025-01-03", currency: "USD", rate: "0.4100" },
+        // The second sheet, "2023 to 2024".
+        { effectiveDate: "2024-12-31", currency: "AUD", rate: "0.6652" },
+        { effectiveDate: "2024-12-31", currency: "USD", rate: "0.4114" },
+      ],
+      held: {
+        kind: "bad-rate",
+        source: 'sheet "2023 to 2024" G7',
+        effectiveDate: "2024-12-31",
+        currency: "JPY",
+        rate: "64,4827",
+      },
+    });
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Not Found</body></html>"],
-    ["a truncated workbook", "truncate"],
+  itRefusesWhole("NRBT", parse, [
+    ["a not-found page", "<!DOCTYPE html><html><body>Not Found</body></html>"],
+    ["a truncated workbook", fixture("NRBT/average_daily_exchange_rates.xlsx").subarray(0, 3000)],
     ["another bank's body", '{"rates":[]}'],
-  ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body =
-      kind === "truncate" ? fixture("NRBT/average_daily_exchange_rates.xlsx").subarray(0, 3000) : Buffer.from(kind);
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^NRBT: /);
-  });
-
-  it("rejects another bank's workbook (no BUY/MID/SELL banners)", async () => {
-    await expect(async () => parse(fixture("NRBT/../RBF/8.8-Exchange-Rates-Daily.xlsx"))).rejects.toThrow(
-      /^NRBT: no sheet with a MID block/,
-    );
-  });
+    ["another bank's workbook (no BUY/MID/SELL banners)", fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")],
+  ]);
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("NRBT/001.xlsx");
-    const records = await nrbt.parse(r.body, { url: r.url });
+    const records = await recordsOf(nrbt.parse(r.body, { url: r.url }));
     const on = (date: string) =>
       Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
     // Sheet "2025 to 2026", row 8, columns O..Z (MID).
