@@ -1,14 +1,20 @@
-// Bank Indonesia: the "transaksi BI" exchange rates (selling and buying rates, IDR per `Value`
-// units), searched one currency at a time on a SharePoint page. The GET of the page gives the view
-// state, request digest, cookies and the currency list; each search is a POST of the page's form
-// with the currency, txtFrom and txtTo (`01-Mar-2026`) and the search button. The answer re-renders
-// the page with the `gvSearchResult2` table (Value | Sell | Buy | Date, comma thousands) and the
-// label `CURRENCIES AED`; a search without results re-renders it without the table. The official
-// figure is the exact mean of sell and buy (Direct, flagged "mean"); a Value of 100 or 1000 is kept
-// as unitMultiplier.
+// Bank Indonesia: the "transaksi BI" exchange rates, searched one currency at a time on a SharePoint
+// page (https://www.bi.go.id/en/statistik/informasi-kurs/transaksi-bi/default.aspx).
+// - Fetch: a GET of the page gives the view state, request digest, cookies and the currency list
+//   (select ...ddlmatauang1; the option values carry trailing spaces, posted as they are). Each search
+//   is a POST of the page's form, in the same session, with the currency, txtFrom and txtTo written
+//   `01-Mar-2026`, and the search button. The GET is only read to build the searches (navigation);
+//   the page and the searches share one URL, so it is marked in `fetch`, not by a URL pattern.
+// - Answer: the page re-rendered with the `gvSearchResult2` table (Value | Sell | Buy | Date) under the
+//   label `CURRENCIES AED`; a search without results re-renders it without the table.
+// - Figures: comma thousands (`4,627.79`), dates `5 Mar 2026`, `Value` the number of foreign units
+//   (`1.00`, `100.00` for JPY). IDR per Value units (Direct). The official figure is the exact mean of
+//   Sell and Buy (flagged "mean"); a Value of 100 or 1000 is kept as unitMultiplier.
+// - Published on business days from about 08:00 Jakarta time (01:00-03:30 UTC).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   chunkRange,
   decodeText,
@@ -17,14 +23,16 @@ import {
   perUnits,
   readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  resolveCurrency,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BI";
 const PAGE = "https://www.bi.go.id/en/statistik/informasi-kurs/transaksi-bi/default.aspx";
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** The SharePoint fields the search posts back, in the browser's order. */
 const PAGE_FIELDS = [
   "MSOWebPartPage_PostbackSource",
@@ -47,7 +55,10 @@ const PAGE_FIELDS = [
   "__EVENTVALIDATION",
 ];
 
-const biDate = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
+const shortMonth = new Intl.DateTimeFormat("en", { month: "short", timeZone: "UTC" });
+/** 2026-03-01 -> `01-Mar-2026`, the form's date syntax. */
+const biDate = (iso: string) =>
+  `${iso.slice(8, 10)}-${shortMonth.format(new Date(`${iso}T00:00:00Z`))}-${iso.slice(0, 4)}`;
 
 /** The page's search form: the posted-back fields, the web part's name prefix and the currency options. */
 export function searchForm(html: string): { fields: Array<[string, string]>; prefix: string; currencies: string[] } {
@@ -87,7 +98,7 @@ const bi = defineAdapter({
       { languageCode: "en", name: "Bank Indonesia", abbreviatedName: "BI" },
       { languageCode: "id", name: "Bank Indonesia", abbreviatedName: "BI" },
     ],
-    // BANKS.md: published within 01:00-03:30 UTC, i.e. from 08:00 in Jakarta (UTC+7).
+    // Published within 01:00-03:30 UTC, i.e. from 08:00 in Jakarta (UTC+7).
     dailyUpdateTime: "08:00:00",
     bankCurrency: "IDR",
     countryCode: ["ID"],
@@ -106,7 +117,7 @@ const bi = defineAdapter({
     const session = http.session();
     const page = await session.get(PAGE, { accept: "text/html" });
     const form = searchForm(decodeText(ID, page.body));
-    const docs: FeedDocument[] = [page];
+    const docs: FeedDocument[] = [{ ...page, role: "navigation" }];
     for (const { from: f, to: t } of chunkRange(from, to, bi.bank.maxRangeDays)) {
       for (const currency of form.currencies) {
         docs.push(
@@ -124,6 +135,8 @@ const bi = defineAdapter({
     return docs;
   },
 
+  // The landing page (when read from a saved answer) and a search without results carry no table: no
+  // records. Every results table of the page is read.
   parse(body) {
     const html = decodeText(ID, body);
     if (html.trim() === "") throw new FeedError(ID, "empty body where the transaksi-bi page was expected");
@@ -134,48 +147,61 @@ const bi = defineAdapter({
       throw new FeedError(ID, "not the transaksi-bi page: no search form (an error or WAF page?)");
     }
     if (!/<\/html>\s*$/i.test(html)) throw new FeedError(ID, "truncated page (no closing </html>)");
-    const table = $('table[id$="gvSearchResult2"]');
-    if (table.length === 0) return []; // the landing page, or a search without results
+    const rows = new AnswerRows(ID);
+    const tables = $('table[id$="gvSearchResult2"]');
+    if (tables.length === 0) return rows.result(); // the landing page, or a search without results
     const label = $('[id$="lblKursTransaksiKTBI2"]').text().replace(/\s+/g, " ").trim();
-    const m = /^CURRENCIES ([A-Z]{3})$/i.exec(label);
+    const m = /^CURRENCIES (\S+)$/i.exec(label);
     if (!m) throw new FeedError(ID, `the results carry no currency label (found "${label}")`);
-    const currency = m[1]!.toUpperCase();
-    const heads = table
-      .find("tr")
-      .first()
-      .find("th")
-      .map((_i, th) => $(th).text().trim())
-      .get();
-    const col = (name: string) => {
-      const i = heads.indexOf(name);
-      if (i < 0) throw new FeedError(ID, `the results table has no "${name}" column (${heads.join(" | ")})`);
-      return i;
-    };
-    const [cValue, cSell, cBuy, cDate] = [col("Value"), col("Sell"), col("Buy"), col("Date")];
-    const records: RateRecord[] = [];
-    table
-      .find("tr")
-      .slice(1)
-      .each((_i, tr) => {
+    const code = m[1]!.toUpperCase();
+    tables.each((t, table) => {
+      const trs = $(table).find("tr");
+      const heads = trs
+        .first()
+        .find("th")
+        .map((_i, th) => $(th).text().trim())
+        .get();
+      const col = (name: string) => {
+        const i = heads.indexOf(name);
+        if (i < 0) throw new FeedError(ID, `the results table has no "${name}" column (${heads.join(" | ")})`);
+        return i;
+      };
+      const [cValue, cSell, cBuy, cDate] = [col("Value"), col("Sell"), col("Buy"), col("Date")];
+      trs.slice(1).each((r, tr) => {
         const cells = $(tr)
           .find("td")
           .map((_j, td) => $(td).text().trim())
           .get();
-        const date = fromDayMonthName(cells[cDate] ?? "");
-        if (!date) throw new FeedError(ID, `${currency}: date "${cells[cDate] ?? ""}" is not like "5 Mar 2026"`);
-        const num = (i: number, what: string) => {
-          const v = readDecimal(cells[i] ?? "", { thousands: "," });
-          if (v === undefined)
-            throw new FeedError(ID, `${date} ${currency} ${what}: "${cells[i] ?? ""}" is not a decimal number`);
-          return v;
-        };
-        const units = num(cValue, "Value").replace(/\.0*$/, "");
-        if (!/^[1-9]\d*$/.test(units))
-          throw new FeedError(ID, `${date} ${currency}: Value "${cells[cValue]}" is not a whole number of units`);
-        const rate = mean(num(cSell, "Sell"), num(cBuy, "Buy"));
-        records.push({ effectiveDate: date, currency, ...perUnits(rate, units), derivation: "mean" });
+        if (cells.length === 0) return; // a header or spacer row
+        const [value, sell, buy, day] = [
+          cells[cValue] ?? "",
+          cells[cSell] ?? "",
+          cells[cBuy] ?? "",
+          cells[cDate] ?? "",
+        ];
+        const source = tables.length > 1 ? `table ${t + 1} row ${r + 2}` : `row ${r + 2}`;
+        rows.read(
+          source,
+          () => {
+            const currency = resolveCurrency(ID, code);
+            const date = requireDate(ID, fromDayMonthName(day), day);
+            const units = requireUnits(
+              ID,
+              (readDecimal(value, { thousands: "," }) ?? value).replace(/\.0*$/, ""),
+              "Value",
+            );
+            const syntax = { thousands: "," };
+            const rate = mean(
+              requireDecimal(ID, sell, `${currency} Sell`, syntax),
+              requireDecimal(ID, buy, `${currency} Buy`, syntax),
+            );
+            return { effectiveDate: date, currency, ...perUnits(rate, units), derivation: "mean" as const };
+          },
+          { effectiveDate: day, currency: code, rate: `${sell} / ${buy}` },
+        );
       });
-    return records;
+    });
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bi, { searchBody, searchForm } from "../../adapters/BI.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://www.bi.go.id/en/statistik/informasi-kurs/transaksi-bi/default.aspx";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => bi.parse(Buffer.from(body), { url: PAGE
 
 describe("BI adapter", () => {
   it("reads the result table by its headers: exact mean of Sell and Buy, the currency from the label, per-100 as unitMultiplier", async () => {
-    expect(await parse(fixture("BI/search-result.html"))).toEqual([
+    expect(await recordsOf(parse(fixture("BI/search-result.html")))).toEqual([
       { effectiveDate: "2026-03-05", currency: "JPY", rate: "10520.235", unitMultiplier: 2, derivation: "mean" }, // (10573.15 + 10467.32) / 2
       { effectiveDate: "2026-03-04", currency: "JPY", rate: "10548.15", unitMultiplier: 2, derivation: "mean" }, // (10601.20 + 10495.10) / 2
     ]);
@@ -21,18 +21,54 @@ describe("BI adapter", () => {
     const html = fixture("BI/search-result.html")
       .toString()
       .replace(/<table[\s\S]*<\/table>/, "");
-    expect(await parse(html)).toEqual([]);
+    expect(await parse(html)).toEqual({ records: [], held: [] });
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML error page", "<!DOCTYPE html><html><body>Sorry, something went wrong</body></html>"],
-    ["a truncated page", "truncate"],
+  const page = fixture("BI/search-result.html").toString();
+  itRefusesWhole("BI", parse, [
+    ["a truncated page", page.slice(0, -200)],
     ["another bank's body", '{"data":[]}'],
-  ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body = kind === "truncate" ? fixture("BI/search-result.html").toString().slice(0, -200) : kind;
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BI: /);
+    ["a results table without its Sell column", page.replace(">Sell<", ">Jual<")],
+    ["results without the currency label", page.replace(/CURRENCIES JPY/, "")],
+  ]);
+
+  const jpy4Mar = {
+    effectiveDate: "2026-03-04",
+    currency: "JPY",
+    rate: "10548.15",
+    unitMultiplier: 2,
+    derivation: "mean",
+  } as const;
+  it.each([
+    ["a figure that is not a number", "<td>10,573.15</td>", "<td>n/a</td>", { kind: "bad-rate", rate: "n/a" }],
+    ["a date that does not exist", "<td>5 Mar 2026</td>", "<td>31 Feb 2026</td>", { kind: "bad-date" }],
+    ["a unit that is not a whole number", "<td>100.00</td>", "<td>1.5</td>", { kind: "unknown-unit" }],
+  ] as const)("holds a row with %s and takes the others", async (_what, from, to, held) => {
+    await expectOneHeld(parse(page.replace(from, to)), {
+      records: [jpy4Mar],
+      held: { ...held, source: "row 2", currency: "JPY" },
+    });
+  });
+
+  it("holds every row of a search whose currency label is no currency", async () => {
+    const answer = await parse(page.replace("CURRENCIES JPY", "CURRENCIES XYZ"));
+    expect(answer.records).toEqual([]);
+    expect(answer.held.map((h) => [h.kind, h.source, h.currency])).toEqual([
+      ["unknown-currency", "row 2", "XYZ"],
+      ["unknown-currency", "row 3", "XYZ"],
+    ]);
+  });
+
+  it("reads every results table of the page", async () => {
+    const table = /<table[\s\S]*<\/table>/.exec(page)![0];
+    const second = table.replace("5 Mar 2026", "6 Mar 2026").replace("4 Mar 2026", "3 Mar 2026");
+    const records = await recordsOf(parse(page.replace(table, `${table}\n${second}`)));
+    expect(records.map((r) => `${r.effectiveDate} ${r.rate}`)).toEqual([
+      "2026-03-05 10520.235",
+      "2026-03-04 10548.15",
+      "2026-03-06 10520.235",
+      "2026-03-03 10548.15",
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)(
@@ -40,14 +76,14 @@ describe("BI adapter", () => {
     async () => {
       const aed = recording("BI/002.html");
       // <td>1.00</td><td>4,627.79</td><td>4,580.24</td><td>5 Mar 2026</td>: (4627.79 + 4580.24) / 2
-      expect((await bi.parse(aed.body, { url: aed.url }))[0]).toEqual({
+      expect((await recordsOf(bi.parse(aed.body, { url: aed.url })))[0]).toEqual({
         effectiveDate: "2026-03-05",
         currency: "AED",
         rate: "4604.015",
         derivation: "mean",
       });
       const aud = recording("BI/003.html");
-      const records = await bi.parse(aud.body, { url: aud.url });
+      const records = await recordsOf(bi.parse(aud.body, { url: aud.url }));
       // <td>1.00</td><td>12,013.13</td><td>11,891.92</td><td>2 Mar 2026</td>: (12013.13 + 11891.92) / 2
       expect(records.at(-1)).toEqual({
         effectiveDate: "2026-03-02",
@@ -57,7 +93,7 @@ describe("BI adapter", () => {
       });
       expect(records).toHaveLength(4);
       const landing = recording("BI/001.html");
-      expect(await bi.parse(landing.body, { url: landing.url })).toEqual([]);
+      expect(await recordsOf(bi.parse(landing.body, { url: landing.url }))).toEqual([]);
       // The search built from the recorded landing page is the body that fetched the recorded AED answer.
       expect(searchBody(searchForm(landing.body.toString()), "AED  ", "2026-03-01", "2026-03-05")).toBe(
         aed.requestBody,
@@ -65,9 +101,10 @@ describe("BI adapter", () => {
     },
   );
 
-  it("gets the page once, then posts one search per listed currency", async () => {
+  it("gets the page once (marked navigation), then posts one search per listed currency", async () => {
     const http = fakeHttp((req) => (req.method === "GET" ? { body: fixture("BI/search-result.html") } : { body: "" }));
-    await bi.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-05" }, { http, env: {} });
+    const docs = await bi.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-05" }, { http, env: {} });
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined, undefined]);
     const prefix = "ctl00%24PlaceHolderMain%24g_6c89%24ctl00%24";
     const body = (c: string) =>
       "MSOWebPartPage_PostbackSource=&MSOTlPn_View=0&MSOTlPn_ShowSettings=False&MSOTlPn_Button=none&__EVENTTARGET=&__EVENTARGUMENT=" +
