@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import bnb from "../../adapters/BNB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://www.bnb.bg/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm";
@@ -14,7 +14,7 @@ const xml = readFileSync(new URL("../fixtures/BNB/rates.xml", import.meta.url), 
 
 describe("BNB adapter", () => {
   it("skips the title row, takes RATE per RATIO (BOM and trailing zeros kept) and gold per troy ounce", async () => {
-    expect(await parse(fixture("BNB/rates.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("BNB/rates.xml")))).toEqual([
       { effectiveDate: "2025-12-30", currency: "AUD", rate: "1.10364" },
       { effectiveDate: "2025-12-30", currency: "IDR", rate: "1.00185", unitMultiplier: 4 },
       { effectiveDate: "2025-12-30", currency: "JPY", rate: "1.06360", unitMultiplier: 2 },
@@ -22,9 +22,7 @@ describe("BNB adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Грешка</body></html>"],
+  itRefusesWhole("BNB", parse, [
     ["a truncated document", xml.slice(0, 1500)],
     [
       "another bank's body",
@@ -32,16 +30,48 @@ describe("BNB adapter", () => {
     ],
     ["a RATE column that is not in levs", xml.replace("<RATE>Лева (BGN)</RATE>", "<RATE>Евро (EUR)</RATE>")],
     ["a document without its title row", xml.replace(/<ROW>\s*<GOLD>0<\/GOLD>[\s\S]*?<\/ROW>/, "")],
-    ["gold not per troy ounce", xml.replace("Злато (в трой унции)", "Злато (за грам)")],
-    ["a bad rate", xml.replace("<RATE>1.10364</RATE>", "<RATE>n/a</RATE>")],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BNB: /);
+  ]);
+
+  const others = [
+    { effectiveDate: "2025-12-30", currency: "IDR", rate: "1.00185", unitMultiplier: 4 },
+    { effectiveDate: "2025-12-30", currency: "JPY", rate: "1.06360", unitMultiplier: 2 },
+    { effectiveDate: "2025-12-30", currency: "XAU", rate: "7220.50" },
+  ];
+  it.each([
+    ["a figure that is not a number", "<RATE>1.10364</RATE>", "<RATE>n/a</RATE>", { kind: "bad-rate", rate: "n/a" }],
+    [
+      "a date that does not exist",
+      "<CURR_DATE>30.12.2025</CURR_DATE>",
+      "<CURR_DATE>31.11.2025</CURR_DATE>",
+      { kind: "bad-date", effectiveDate: "31.11.2025" },
+    ],
+    ["a ratio that is not a whole number", "<RATIO>1</RATIO>", "<RATIO>1.5</RATIO>", { kind: "unknown-unit" }],
+    ["a code that is not ISO 4217", "<CODE>AUD</CODE>", "<CODE>AUS</CODE>", { kind: "unknown-currency" }],
+  ] as const)("holds a row with %s and takes the others", async (_what, from, to, held) => {
+    await expectOneHeld(parse(xml.replace(from, to)), { records: others, held: { ...held, source: "ROW 2" } });
+  });
+
+  it("holds gold that is not priced per troy ounce (its unit cannot be established)", async () => {
+    await expectOneHeld(parse(xml.replace("Злато (в трой унции)", "Злато (за грам)")), {
+      records: (records) => expect(records.map((r) => r.currency)).toEqual(["AUD", "IDR", "JPY"]),
+      held: { kind: "unknown-unit", currency: "XAU", source: "ROW 5" },
+    });
+  });
+
+  it("reads the rows under every title row of the answer", async () => {
+    const block = /<ROW>\s*<GOLD>0<\/GOLD>[\s\S]*?<ROW>\s*<GOLD>1<\/GOLD>[\s\S]*?<\/ROW>/.exec(xml)![0];
+    const twice = xml.replace(
+      "</ROWSET>",
+      `${block.replaceAll("30.12.2025", "29.12.2025").replace("1.10364", "1.10001")}\n</ROWSET>`,
+    );
+    const records = await recordsOf(parse(twice));
+    expect(records.at(-1)).toEqual({ effectiveDate: "2025-12-29", currency: "AUD", rate: "1.10001" });
+    expect(records).toHaveLength(5);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded download exactly (values read off the file by hand)", async () => {
     const r = recording("BNB/001.xml");
-    const records = await bnb.parse(r.body, { url: r.url });
+    const records = await recordsOf(bnb.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(32);
     const find = (currency: string) => records.find((x) => x.currency === currency);
     expect(find("AUD")).toEqual({ effectiveDate: "2019-02-01", currency: "AUD", rate: "1.23873" });
