@@ -1,12 +1,17 @@
-// Bank Negara Malaysia: Kuala Lumpur interbank exchange rates of the 09:00 session from the BNM
-// Open API (JSON). The official figure is `middle_rate`, MYR per `unit` units (Direct; unit 100 is
-// kept as unitMultiplier 2). The server writes numbers as binary doubles ("4.2199999999999998"):
-// the bank's digits are recovered exactly by rateFromFloatJson and flagged "float-recovered", since
-// they are not the body's text. The latest answer lists every
-// currency (`data` an array, `rate` an object); a currency-month answer has `data` an object and
-// `rate` an array. SDR is the IMF's XDR.
+// Bank Negara Malaysia: the Kuala Lumpur interbank exchange rates of the 09:00 session, from the BNM
+// Open API (https://api.bnm.gov.my/public/exchange-rate, Accept application/vnd.BNM.API.v1+json).
+// - Fetch: the latest is `?session=0900` (every currency, `data` an array, `rate` an object); a range
+//   reads that list for the currencies, then `/{CUR}/year/{Y}/month/{M}?session=0900` per currency and
+//   month (`data` an object, `rate` an array). The API throttles: one call a second.
+// - Figures: `middle_rate`, MYR per `unit` units (Direct; unit 100 kept as unitMultiplier 2);
+//   `meta.quote` "rm" says so (another quote refuses the answer). A null middle rate is a session
+//   without one. SDR is the IMF's XDR.
+// - The server writes numbers as binary doubles ("4.2199999999999998"): the bank's digits are
+//   recovered exactly (rateFromFloatJson) and flagged "float-recovered", since they are not the text.
+// - Published on business days after the 09:00 Kuala Lumpur session.
 import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
+  AnswerRows,
   FeedError,
   asArray,
   decodeText,
@@ -14,11 +19,14 @@ import {
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
+  pause,
   perUnits,
+  requireCurrencyCode,
+  requireDate,
+  requireUnits,
+  rowProblem,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
-  pause,
 } from "../src/feed/kit.js";
 
 const ID = "BNM";
@@ -51,7 +59,7 @@ function answer(body: Uint8Array): Node[] {
     throw new FeedError(ID, "not a BNM Open API answer: no data");
   const meta = json.meta as Node | undefined;
   if (meta && meta.quote !== undefined && meta.quote !== "rm")
-    throw new FeedError(ID, `rates quoted as "${String(meta.quote)}", not in ringgit per foreign unit`);
+    throw new FeedError(ID, `rates quoted as ${JSON.stringify(meta.quote)}, not in ringgit per foreign unit`);
   const data = asArray(json.data as Node | Node[]);
   if (data.some((d) => typeof d !== "object" || d === null))
     throw new FeedError(ID, "not a BNM exchange-rate answer: data holds non-objects");
@@ -82,9 +90,11 @@ const bnm = defineAdapter({
   async fetch(range, { http }) {
     const list = await http.get(`${API}?session=${SESSION}`, { accept: ACCEPT });
     if (range.kind === "latest") return [list];
-    const currencies = answer(list.body).map((d) => String(d.currency_code ?? ""));
-    if (currencies.some((c) => !/^[A-Z]{3}$/.test(c)))
-      throw new FeedError(ID, "the currency list holds a malformed currency code");
+    // A listed entry without a code cannot be asked for; a list where none has one is not the list.
+    const listed = answer(list.body).map((d) => (typeof d.currency_code === "string" ? d.currency_code : ""));
+    const currencies = listed.filter((c) => /^[A-Z]{3}$/.test(c));
+    if (listed.length > 0 && currencies.length === 0)
+      throw new FeedError(ID, "the currency list holds no currency code");
     const docs: FeedDocument[] = [list];
     for (const currency of currencies) {
       for (const [year, month] of months(range.from, range.to)) {
@@ -96,29 +106,38 @@ const bnm = defineAdapter({
   },
 
   parse(body) {
-    const out: RateRecord[] = [];
-    for (const item of answer(body)) {
-      const code = typeof item.currency_code === "string" ? item.currency_code : "";
-      const currency = code === "SDR" ? "XDR" : code;
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `currency_code "${code}" is not a currency code`);
+    const rows = new AnswerRows(ID);
+    answer(body).forEach((item, i) => {
+      const code = typeof item.currency_code === "string" ? item.currency_code : String(item.currency_code);
       const unit = jsonNumberText(item.unit);
-      if (!unit || !/^[1-9]\d*$/.test(unit))
-        throw new FeedError(ID, `${currency}: unit "${String(unit)}" is not a whole number`);
-      const rates = asArray(item.rate as Node | Node[]);
-      for (const r of rates) {
-        if (typeof r !== "object" || r === null) throw new FeedError(ID, `${currency}: a rate is not an object`);
-        const date = typeof r.date === "string" ? r.date : "";
-        if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: date "${String(r.date)}" is not a date`);
-        if (r.middle_rate === null || r.middle_rate === undefined) continue; // no middle rate that session
+      asArray(item.rate as Node | Node[]).forEach((r, k) => {
+        const source = `data[${i}].rate${Array.isArray(item.rate) ? `[${k}]` : ""}`;
+        if (typeof r !== "object" || r === null)
+          return rows.hold(source, "bad-row", `${code}: a rate is not an object`);
+        const day = typeof r.date === "string" ? r.date : String(r.date);
         const raw = jsonNumberText(r.middle_rate);
-        const read = raw === undefined ? undefined : rateFromFloatJson(raw);
-        if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
-          throw new FeedError(ID, `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`);
-        const derivation = read.derivation ? { derivation: read.derivation } : {};
-        out.push({ effectiveDate: date, currency, ...derivation, ...perUnits(read.rate, unit) });
-      }
-    }
-    return out;
+        rows.read(
+          source,
+          () => {
+            if (r.middle_rate === null || r.middle_rate === undefined) return undefined; // no middle rate that session
+            const currency = requireCurrencyCode(ID, code === "SDR" ? "XDR" : code);
+            const date = requireDate(ID, isIsoDate(day) ? day : undefined, day);
+            const units = requireUnits(ID, unit, `${currency} unit`);
+            const read = raw === undefined ? undefined : rateFromFloatJson(raw);
+            if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
+              rowProblem(
+                ID,
+                "bad-rate",
+                `${currency} on ${date}: middle_rate "${String(raw)}" is not a positive number`,
+              );
+            const derivation = read.derivation ? { derivation: read.derivation } : {};
+            return { effectiveDate: date, currency, ...derivation, ...perUnits(read.rate, units) };
+          },
+          { effectiveDate: day, currency: code, rate: raw },
+        );
+      });
+    });
+    return rows.result();
   },
 });
 

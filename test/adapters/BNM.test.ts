@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bnm from "../../adapters/BNM.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const API = "https://api.bnm.gov.my/public/exchange-rate";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => bnm.parse(Buffer.from(body), { url: `${
 
 describe("BNM adapter", () => {
   it("reads the latest list: middle rate with the float noise removed, per-100 as unitMultiplier, SDR as XDR, nulls skipped", async () => {
-    expect(await parse(fixture("BNM/latest.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BNM/latest.json")))).toEqual([
       {
         effectiveDate: "2026-03-19",
         currency: "INR",
@@ -33,8 +33,10 @@ describe("BNM adapter", () => {
 
   it("flags a recovered figure that rounds up (4.2660999999999998 is 4.2661)", async () => {
     expect(
-      await parse(
-        '{"data":{"currency_code":"INR","unit":100,"rate":[{"date":"2026-03-05","middle_rate":4.2660999999999998}]}}',
+      await recordsOf(
+        parse(
+          '{"data":{"currency_code":"INR","unit":100,"rate":[{"date":"2026-03-05","middle_rate":4.2660999999999998}]}}',
+        ),
       ),
     ).toEqual([
       {
@@ -48,15 +50,13 @@ describe("BNM adapter", () => {
   });
 
   it("reads a currency-month answer whose rate is an array", async () => {
-    expect(await parse(fixture("BNM/usd-month.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BNM/usd-month.json")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "3.9205", derivation: "float-recovered" },
       { effectiveDate: "2026-03-03", currency: "USD", rate: "3.9315", derivation: "float-recovered" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request Rejected</body></html>"],
+  itRefusesWhole("BNM", parse, [
     ["truncated JSON", '{"data":{"currency_code":"USD","unit":1,"rate":[{"date":"2026-03-02","middle_rate":3.92'],
     [
       "another bank's body (CNB)",
@@ -66,19 +66,45 @@ describe("BNM adapter", () => {
       "foreign-per-ringgit quotes",
       '{"data":{"currency_code":"USD","unit":1,"rate":[{"date":"2026-03-02","middle_rate":0.2551}]},"meta":{"quote":"fx"}}',
     ],
+  ]);
+
+  const listWith = (bad: string) =>
+    `{"data":[{"currency_code":"USD","unit":1,"rate":{"date":"2026-03-19","middle_rate":3.9300}},${bad},` +
+    `{"currency_code":"JPY","unit":100,"rate":{"date":"2026-03-19","middle_rate":2.6405}}],"meta":{"quote":"rm"}}`;
+  it.each([
     [
       "a fractional unit",
-      '{"data":{"currency_code":"USD","unit":1.5,"rate":[{"date":"2026-03-02","middle_rate":3.92}]}}',
+      '{"currency_code":"EUR","unit":1.5,"rate":{"date":"2026-03-19","middle_rate":4.5}}',
+      { kind: "unknown-unit", currency: "EUR" },
     ],
-    ["a bad date", '{"data":{"currency_code":"USD","unit":1,"rate":[{"date":"02/03/2026","middle_rate":3.92}]}}'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BNM: /);
+    [
+      "a date that does not exist",
+      '{"currency_code":"EUR","unit":1,"rate":{"date":"2026-02-30","middle_rate":4.5}}',
+      { kind: "bad-date", effectiveDate: "2026-02-30" },
+    ],
+    [
+      "a figure that is not a number",
+      '{"currency_code":"EUR","unit":1,"rate":{"date":"2026-03-19","middle_rate":"4,5"}}',
+      { kind: "bad-rate", rate: "4,5" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      '{"currency_code":"EURO","unit":1,"rate":{"date":"2026-03-19","middle_rate":4.5}}',
+      { kind: "unknown-currency", currency: "EURO" },
+    ],
+  ] as const)("holds %s and takes the other currencies", async (_what, bad, held) => {
+    await expectOneHeld(parse(listWith(bad)), {
+      records: [
+        { effectiveDate: "2026-03-19", currency: "USD", rate: "3.9300" },
+        { effectiveDate: "2026-03-19", currency: "JPY", rate: "2.6405", unitMultiplier: 2 },
+      ],
+      held: { ...held, source: "data[1].rate" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const list = recording("BNM/001.json");
-    const latest = await bnm.parse(list.body, { url: list.url });
+    const latest = await recordsOf(bnm.parse(list.body, { url: list.url }));
     expect(latest).toHaveLength(27);
     expect(latest.find((x) => x.currency === "SAR")).toEqual({
       effectiveDate: "2026-03-19",
@@ -99,7 +125,7 @@ describe("BNM adapter", () => {
       derivation: "float-recovered",
     });
     const krw = recording("BNM/010.json");
-    const month = await bnm.parse(krw.body, { url: krw.url });
+    const month = await recordsOf(bnm.parse(krw.body, { url: krw.url }));
     expect(month).toHaveLength(14);
     expect(month[0]).toEqual({
       effectiveDate: "2026-03-02",
