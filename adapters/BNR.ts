@@ -1,9 +1,14 @@
 // Banca Națională a României: reference rates from the yearly XML files on curs.bnr.ro
-// (DataSet/Body/Cube[@date]/Rate[@currency, @multiplier]). RON per `multiplier` units (Direct):
-// a multiplier of 100 is kept as unitMultiplier 2 with the published figure. Gold (XAU) is
-// quoted in RON per gram and converted exactly to the troy ounce (derivation "per-troy-ounce").
-// The files moved from www.bnr.ro to curs.bnr.ro; the old paths redirect to the home page.
+// (https://curs.bnr.ro/files/xml/years/nbrfxrates{YYYY}.xml; the old www.bnr.ro paths redirect to the
+// home page). The latest is the current year's file (and last year's in the first week of January).
+// - Answer: DataSet/Body with OrigCurrency RON, then Cube[@date] (YYYY-MM-DD) holding
+//   Rate[@currency, @multiplier]. RON per `multiplier` units (Direct): a multiplier of 100 is kept as
+//   unitMultiplier 2 with the published figure. Every Cube of the file is read.
+// - Gold (XAU) is quoted in RON per gram and converted exactly to the troy ounce (x 31.1034768,
+//   derivation "per-troy-ounce"); a gold figure with a multiplier cannot be placed and is held.
+// - Published on business days shortly after 13:00 Bucharest time.
 import {
+  AnswerRows,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   asArray,
@@ -13,10 +18,13 @@ import {
   multiply,
   parseXml,
   perUnits,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   todayIn,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BNR";
@@ -76,32 +84,30 @@ const bnr = defineAdapter({
     if (!isNode(content)) throw new FeedError(ID, "not a BNR reference rate file: no DataSet/Body");
     if (content.OrigCurrency !== "RON")
       throw new FeedError(ID, `OrigCurrency "${String(content.OrigCurrency)}" is not RON`);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const cube of asArray(content.Cube as Node | Node[])) {
-      const date = typeof cube["@date"] === "string" ? cube["@date"] : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `Cube date "${String(cube["@date"])}" is not YYYY-MM-DD`);
+      const day = typeof cube["@date"] === "string" ? cube["@date"] : String(cube["@date"]);
       for (const rate of asArray(cube.Rate as Node | Node[])) {
-        const currency = typeof rate["@currency"] === "string" ? rate["@currency"] : "";
-        if (!/^[A-Z]{3}$/.test(currency))
-          throw new FeedError(ID, `${date}: currency "${currency}" is not a currency code`);
-        const value = requireDecimal(ID, rate["#text"], `${currency} on ${date}`);
+        const code = typeof rate["@currency"] === "string" ? rate["@currency"] : "";
+        const raw = rate["#text"];
         const multiplier = rate["@multiplier"] ?? "1";
-        if (typeof multiplier !== "string" || !/^[1-9]\d*$/.test(multiplier))
-          throw new FeedError(ID, `${currency} on ${date}: multiplier "${String(multiplier)}" is not a whole number`);
-        if (currency === "XAU") {
-          if (multiplier !== "1") throw new FeedError(ID, `XAU on ${date}: unexpected multiplier ${multiplier}`);
-          records.push({
-            effectiveDate: date,
-            currency,
-            rate: multiply(value, GRAMS_PER_TROY_OUNCE),
-            derivation: "per-troy-ounce",
-          });
-        } else {
-          records.push({ effectiveDate: date, currency, ...perUnits(value, multiplier) });
-        }
+        rows.read(
+          `<Cube date="${day}"> <Rate currency="${code}">`,
+          () => {
+            const date = requireDate(ID, isIsoDate(day) ? day : undefined, day);
+            const currency = requireCurrencyCode(ID, code);
+            const value = requireDecimal(ID, raw, `${currency} on ${date}`);
+            const units = requireUnits(ID, multiplier, `${currency} multiplier`);
+            if (currency !== "XAU") return { effectiveDate: date, currency, ...perUnits(value, units) };
+            if (units !== "1") rowProblem(ID, "unknown-unit", `XAU on ${date}: unexpected multiplier ${units}`);
+            const perOunce = multiply(value, GRAMS_PER_TROY_OUNCE);
+            return { effectiveDate: date, currency, rate: perOunce, derivation: "per-troy-ounce" as const };
+          },
+          { effectiveDate: day, currency: code, rate: typeof raw === "string" ? raw : String(raw) },
+        );
       }
     }
-    return records;
+    return rows.result();
   },
 });
 

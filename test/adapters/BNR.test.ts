@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import bnr from "../../adapters/BNR.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { FEEDS_DIR, recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://curs.bnr.ro/files/xml/years/nbrfxrates2026.xml";
@@ -14,7 +14,7 @@ const parse = (body: Buffer | string) => bnr.parse(Buffer.from(body), { url: URL
 describe("BNR adapter", () => {
   it("keeps multiplier 100 as unitMultiplier 2 and converts gold per gram to the troy ounce", async () => {
     // 621.3365 x 31.1034768 = 19325.7254127432
-    expect(await parse(fixture("BNR/nbrfxrates2026.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("BNR/nbrfxrates2026.xml")))).toEqual([
       { effectiveDate: "2026-01-05", currency: "EUR", rate: "5.0905" },
       { effectiveDate: "2026-01-05", currency: "HUF", rate: "1.3247", unitMultiplier: 2 },
       { effectiveDate: "2026-01-05", currency: "INR", rate: "0.0480" },
@@ -23,9 +23,7 @@ describe("BNR adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Banca Națională a României</body></html>"],
+  itRefusesWhole("BNR", parse, [
     [
       "a truncated file",
       '<?xml version="1.0" encoding="utf-8"?><DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5.09',
@@ -38,22 +36,48 @@ describe("BNR adapter", () => {
       "another base currency",
       '<DataSet><Body><OrigCurrency>EUR</OrigCurrency><Cube date="2026-01-05"><Rate currency="USD">1.17</Rate></Cube></Body></DataSet>',
     ],
+  ]);
+
+  const file = (cubes: string) => `<DataSet><Body><OrigCurrency>RON</OrigCurrency>${cubes}</Body></DataSet>`;
+  const good =
+    '<Cube date="2026-01-05"><Rate currency="EUR">5.0905</Rate><Rate currency="HUF" multiplier="100">1.3247</Rate></Cube>';
+  const taken = [
+    { effectiveDate: "2026-01-05", currency: "EUR", rate: "5.0905" },
+    { effectiveDate: "2026-01-05", currency: "HUF", rate: "1.3247", unitMultiplier: 2 },
+  ];
+  it.each([
     [
-      "a bad multiplier",
-      '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="HUF" multiplier="x">1.3</Rate></Cube></Body></DataSet>',
+      "a multiplier that is not a whole number",
+      '<Cube date="2026-01-06"><Rate currency="HUF" multiplier="x">1.3</Rate></Cube>',
+      { kind: "unknown-unit", currency: "HUF", source: '<Cube date="2026-01-06"> <Rate currency="HUF">' },
     ],
     [
-      "a bad value",
-      '<DataSet><Body><OrigCurrency>RON</OrigCurrency><Cube date="2026-01-05"><Rate currency="EUR">5,09</Rate></Cube></Body></DataSet>',
+      "a figure with a decimal comma",
+      '<Cube date="2026-01-06"><Rate currency="EUR">5,09</Rate></Cube>',
+      { kind: "bad-rate", rate: "5,09", source: '<Cube date="2026-01-06"> <Rate currency="EUR">' },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BNR: /);
+    [
+      "a date that does not exist",
+      '<Cube date="2026-02-30"><Rate currency="EUR">5.09</Rate></Cube>',
+      { kind: "bad-date", effectiveDate: "2026-02-30" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      '<Cube date="2026-01-06"><Rate currency="EURO">5.09</Rate></Cube>',
+      { kind: "unknown-currency", currency: "EURO" },
+    ],
+    [
+      "gold per 100 grams",
+      '<Cube date="2026-01-06"><Rate currency="XAU" multiplier="100">62133.65</Rate></Cube>',
+      { kind: "unknown-unit", currency: "XAU" },
+    ],
+  ] as const)("holds %s and takes the other rates", async (_what, bad, held) => {
+    await expectOneHeld(parse(file(good + bad)), { records: taken, held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BNR/001.xml");
-    const records = await bnr.parse(r.body, { url: r.url });
+    const records = await recordsOf(bnr.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(94 * 37);
@@ -84,7 +108,7 @@ describe("BNR adapter", () => {
     "also reads the older daily file layout (feeds-next, values read off the file by hand)",
     async () => {
       const body = readFileSync(daily);
-      const records = await bnr.parse(body, { url: "https://www.bnr.ro/nbrfxrates.xml" });
+      const records = await recordsOf(bnr.parse(body, { url: "https://www.bnr.ro/nbrfxrates.xml" }));
       expect(records.find((x) => x.currency === "AUD")).toEqual({
         effectiveDate: "2016-12-02",
         currency: "AUD",
