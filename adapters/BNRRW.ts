@@ -1,8 +1,16 @@
-// National Bank of Rwanda: the daily reference rates of the Rwandan franc, as JSON, one call per currency.
-// The official figure is `average_rate` (the mid of the published buying and selling rates), RWF per 1 foreign
-// unit (Direct). Dates look like `19-May-26`; some historical values carry thousands commas (`1,253.60`).
+// National Bank of Rwanda: the daily reference rates of the Rwandan franc, as JSON, one call per
+// currency: https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=&start_date=
+// (YYYY-MM-DD). The answer is an array of {currency_name, buying_rate, average_rate, selling_rate,
+// post_date}.
+// - Figures: `average_rate` (the mid of the published buying and selling rates), RWF per 1 foreign unit
+//   (Direct), a string; some historical values carry thousands commas (`1,253.60`). An empty figure is
+//   a day without one.
+// - Dates look like `19-May-26` (also `21-may-26`); two-digit years from 60 are read as 19xx.
+// - The endpoint serves the 16 currencies listed below (its SDR answers are empty).
+// - Published on business days, checked from 16:00 Kigali time.
 // (Id BNRRW: BNR is the National Bank of Romania.)
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -10,17 +18,17 @@ import {
   jsonNumberText,
   parseJsonExact,
   recentDays,
+  requireDate,
+  requireDecimal,
+  resolveCurrency,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
-  readDecimal,
 } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "BNRRW";
 const ENDPOINT = "https://fxrates.bnr.rw/currency_history/";
 const TIME_ZONE = "Africa/Kigali";
-const CODE = /^[A-Z]{3}$/;
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
 /** The currencies the endpoint serves (its SDR answers are empty). */
 export const BNRRW_CURRENCIES = [
@@ -51,10 +59,10 @@ interface BnrRow {
 /** `19-May-26` to 2026-05-19; two-digit years from 60 are read as 19xx. */
 function postDate(raw: unknown): IsoDate | undefined {
   const m = typeof raw === "string" ? /^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/.exec(raw.trim()) : null;
-  if (!m) return undefined;
-  const month = MONTHS.indexOf(m[2]!.toUpperCase()) + 1;
+  const month = m ? monthNumber(m[2]!) : undefined;
+  if (!m || !month) return undefined;
   const yy = Number(m[3]);
-  return month > 0 ? isoFromParts(yy >= 60 ? 1900 + yy : 2000 + yy, month, m[1]!) : undefined;
+  return isoFromParts(yy >= 60 ? 1900 + yy : 2000 + yy, month, m[1]!);
 }
 
 const bnrrw = defineAdapter({
@@ -95,21 +103,26 @@ const bnrrw = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json))
       throw new FeedError(ID, "not a BNR currency_history answer: the body is not a JSON array");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     (json as BnrRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
-      const code = typeof row.currency_name === "string" ? row.currency_name.trim() : "";
-      if (!CODE.test(code))
-        throw new FeedError(ID, `row ${i}: currency_name "${String(row.currency_name)}" is not ISO 4217`);
-      const date = postDate(row.post_date);
-      if (!date) throw new FeedError(ID, `row ${i} (${code}): post_date "${String(row.post_date)}" is not DD-Mon-YY`);
+      if (typeof row !== "object" || row === null) {
+        return rows.hold(`row ${i}`, "bad-row", `not an object: ${JSON.stringify(row)}`);
+      }
+      const name = typeof row.currency_name === "string" ? row.currency_name : String(row.currency_name);
+      const day = typeof row.post_date === "string" ? row.post_date : String(row.post_date);
       const raw = jsonNumberText(row.average_rate);
-      if (raw === undefined || raw.trim() === "") return; // no average published that day
-      const rate = readDecimal(raw, { thousands: "," });
-      if (!rate) throw new FeedError(ID, `row ${i} (${code} on ${date}): average_rate "${raw}" is not a decimal`);
-      records.push({ effectiveDate: date, currency: code, rate });
+      rows.read(
+        `row ${i}`,
+        () => {
+          if (raw === undefined || raw.trim() === "") return undefined; // no average published that day
+          const currency = resolveCurrency(ID, name);
+          const date = requireDate(ID, postDate(day), day);
+          return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, "average_rate", { thousands: "," }) };
+        },
+        { effectiveDate: day, currency: name, rate: raw },
+      );
     });
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bnrrw from "../../adapters/BNRRW.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const parse = (body: Buffer | string) =>
@@ -13,7 +13,7 @@ const parse = (body: Buffer | string) =>
 
 describe("BNRRW adapter", () => {
   it("takes average_rate, drops thousands commas, reads DD-Mon-YY dates and skips empty figures", async () => {
-    expect(await parse(fixture("BNRRW/currency_history.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BNRRW/currency_history.json")))).toEqual([
       { effectiveDate: "2026-05-19", currency: "USD", rate: "1463.065" },
       { effectiveDate: "2024-01-02", currency: "USD", rate: "1253.60" },
       { effectiveDate: "2026-05-21", currency: "USD", rate: "1463.2500" },
@@ -21,30 +21,47 @@ describe("BNRRW adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<html><head><title>502 Bad Gateway</title></head></html>"],
+  itRefusesWhole("BNRRW", parse, [
+    ["a 502 page", "<html><head><title>502 Bad Gateway</title></head></html>"],
     ["truncated JSON", '[{"currency_name":"USD","average_rate":"1463.0'],
     ["another bank's body", '{"success":true,"data":[{"RATE_DATE":"2026-05-20","USD":"3,576.17"}]}'],
-    ["a bad date", '[{"currency_name":"USD","average_rate":"1463.065","post_date":"2026-05-19"}]'],
-    ["a non-currency name", '[{"currency_name":"US DOLLAR","average_rate":"1463.065","post_date":"19-May-26"}]'],
-    ["a non-decimal figure", '[{"currency_name":"USD","average_rate":"n/a","post_date":"19-May-26"}]'],
-    ["a decimal comma", '[{"currency_name":"USD","average_rate":"1463,065","post_date":"19-May-26"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BNRRW: /);
+  ]);
+
+  const row = (name: string, rate: string, date: string) =>
+    `{"currency_name":"${name}","buying_rate":"","average_rate":"${rate}","selling_rate":"","post_date":"${date}"}`;
+  it.each([
+    ["a date in another syntax", row("USD", "1463.1", "2026-05-20"), { kind: "bad-date", effectiveDate: "2026-05-20" }],
+    ["a date that does not exist", row("USD", "1463.1", "31-Apr-26"), { kind: "bad-date", effectiveDate: "31-Apr-26" }],
+    [
+      "a label that is no currency",
+      row("RWANDA", "1463.1", "20-May-26"),
+      { kind: "unknown-currency", currency: "RWANDA" },
+    ],
+    ["a figure that is not a number", row("USD", "n/a", "20-May-26"), { kind: "bad-rate", rate: "n/a" }],
+    ["a decimal comma", row("USD", "1463,065", "20-May-26"), { kind: "bad-rate", rate: "1463,065" }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(
+      parse(`[${row("USD", "1463.065", "19-May-26")},${bad},${row("USD", "1,463.25", "21-May-26")}]`),
+      {
+        records: [
+          { effectiveDate: "2026-05-19", currency: "USD", rate: "1463.065" },
+          { effectiveDate: "2026-05-21", currency: "USD", rate: "1463.25" },
+        ],
+        held: { ...held, source: "row 1" },
+      },
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const usd = recording("BNRRW/001.json");
-    expect(await bnrrw.parse(usd.body, { url: usd.url })).toEqual([
+    expect(await recordsOf(bnrrw.parse(usd.body, { url: usd.url }))).toEqual([
       { effectiveDate: "2026-05-19", currency: "USD", rate: "1463.065" },
       { effectiveDate: "2026-05-21", currency: "USD", rate: "1463.255" },
       { effectiveDate: "2026-05-22", currency: "USD", rate: "1463.3525" },
       { effectiveDate: "2026-05-20", currency: "USD", rate: "1463.1625" },
     ]);
     const eur = recording("BNRRW/002.json");
-    const records = await bnrrw.parse(eur.body, { url: eur.url });
+    const records = await recordsOf(bnrrw.parse(eur.body, { url: eur.url }));
     expect(records.find((r) => r.effectiveDate === "2026-05-19")).toEqual({
       effectiveDate: "2026-05-19",
       currency: "EUR",
