@@ -1,14 +1,28 @@
-// Bank of Algeria: the daily rates of the dinar since 2000 as one XLSX linked from the "données
-// historiques" page (under /stoodroa/YYYY/MM/, refreshed about monthly). One sheet per currency:
-// the title cell names the pair and its unit (`USD / DZD`, `100 JPY / DZD`), the label row repeats
-// the pair, then one row per day (a date cell and the rate). DZD per unit (Direct); the per-100
-// yen is kept as unitMultiplier 2. Figures are the typed ones (4 decimals), read exactly.
-// Note for operations: the server sends only its leaf certificate, so the DigiCert intermediate has
-// to be in the trust store of the shared HTTP client.
+// Bank of Algeria: the daily rates of the dinar since 2000, as one XLSX workbook linked from the
+// "données historiques" page (https://www.bank-of-algeria.dz/donnees-historiques/). The workbook sits
+// under /stoodroa/YYYY/MM/Cotation-DZD-....xlsx, its name changes with each upload (about monthly), so
+// `fetch` reads the page (navigation, never parsed) for the link, then the workbook.
+// - One sheet per currency: the title cell names the pair and its unit (`USD / DZD`, `100 JPY / DZD`,
+//   `EURO / DZD` with the currency's name), the label row repeats the pair (`EUR / DZD`), then one row per
+//   day (a date cell, and the rate in the label's column). Sheets without such a pair are not rates.
+// - DZD per unit (Direct); the per-100 yen is kept as unitMultiplier 2. Figures are the typed ones (4
+//   decimals), read exactly; 0 and empty cells are days without a figure.
+// - Checked on business days from 13:00 Algiers time (12:00-14:30 UTC).
+// - Operations: the server sends only its leaf certificate, so the DigiCert intermediate has to be in the
+//   trust store of the shared HTTP client.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, defineAdapter, perUnits, type RateRecord } from "../src/feed/kit.js";
-import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
+import {
+  AnswerRows,
+  FeedError,
+  defineAdapter,
+  perUnits,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  resolveCurrency,
+} from "../src/feed/kit.js";
+import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "BOA";
@@ -23,21 +37,23 @@ const SOURCE: LinkedFile = {
   accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** Names the bank writes instead of a code. */
-const ALIASES: Readonly<Record<string, string>> = { EURO: "EUR" };
-
-/** `100 JPY / DZD` → { units: "100", code: "JPY" }. */
-function pairOf(label: string): { units: string; code: string } | undefined {
-  const m = /^(?:(\d+)\s+)?([A-Z]{3,4})\s*\/\s*DZD$/.exec(label.trim());
-  if (!m) return undefined;
-  const code = ALIASES[m[2]!] ?? m[2]!;
-  return /^[A-Z]{3}$/.test(code) ? { units: m[1] ?? "1", code } : undefined;
+/** A `100 JPY / DZD` cell: the units and the label of the currency, as written. */
+interface Pair {
+  units: string;
+  label: string;
 }
 
-function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
+/** `100 JPY / DZD` → { units: "100", label: "JPY" }; undefined when the cell is no such pair. */
+function pairOf(text: string): Pair | undefined {
+  const m = /^(?:(\S+)\s+)?(\S+)\s*\/\s*DZD$/.exec(text.trim());
+  return m ? { units: m[1] ?? "1", label: m[2]! } : undefined;
+}
+
+/** Reads one sheet's rows into `rows`; false when the sheet has no `... / DZD` title and label. */
+function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   // The title (A2) and the label (B4 or wherever it is) are found by their "/ DZD" shape.
-  let title: { units: string; code: string } | undefined;
-  let label: { units: string; code: string } | undefined;
+  let title: Pair | undefined;
+  let label: Pair | undefined;
   let labelRow = 0;
   let rateCol = 0;
   for (let r = 1; r <= Math.min(ws.rowCount, 10) && !labelRow; r++) {
@@ -46,8 +62,6 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
       const cell = row.getCell(c);
       if (cell.isMerged && cell.master !== cell) continue;
       const pair = /\/\s*DZD\s*$/.test(cellText(cell)) ? pairOf(cellText(cell)) : undefined;
-      if (/\/\s*DZD\s*$/.test(cellText(cell)) && !pair)
-        throw new FeedError(ID, `sheet "${ws.name}": unreadable pair "${cellText(cell)}"`);
       if (!pair) continue;
       if (!title) title = pair;
       else {
@@ -59,28 +73,46 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
     }
   }
   if (!title || !label) return false;
-  if (title.code !== label.code)
-    throw new FeedError(ID, `sheet "${ws.name}": title ${title.code} and label ${label.code} disagree`);
-  const units = title.units !== "1" ? title.units : label.units;
+  const [titled, labelled] = [title, label];
+  const sheet = `sheet "${ws.name}"`;
+  // The currency (a code or its name, `EURO`) and its unit are the sheet's: a sheet whose pair cannot
+  // be read is held as one row; a title and a label naming two currencies mean the layout changed.
+  let currency: string | undefined;
+  let units: string | undefined;
+  const names = { locales: ["en", "fr"] };
+  rows.read(
+    sheet,
+    () => {
+      const fromTitle = resolveCurrency(ID, titled.label, names);
+      currency = resolveCurrency(ID, labelled.label, names);
+      if (fromTitle !== currency)
+        throw new FeedError(ID, `${sheet}: title ${titled.label} and label ${labelled.label} disagree`);
+      units = requireUnits(ID, titled.units !== "1" ? titled.units : labelled.units, `${currency} units`);
+      return undefined;
+    },
+    { currency: labelled.label },
+  );
+  if (!currency || !units) return true;
   for (let r = labelRow + 1; r <= ws.rowCount; r++) {
     const row = ws.getRow(r);
-    const date = cellDate(row.getCell(rateCol - 1));
+    const dateCell = row.getCell(rateCol - 1);
     const cell = row.getCell(rateCol);
-    if (!date) {
-      if (cellText(row.getCell(rateCol - 1)) === "" && cellText(cell) === "") continue;
-      throw new FeedError(ID, `sheet "${ws.name}" row ${r}: "${cellText(row.getCell(rateCol - 1))}" is not a date`);
-    }
-    const rate = cellDecimal(cell);
-    if (rate === undefined) {
-      if (cellText(cell) === "") continue;
-      throw new FeedError(ID, `sheet "${ws.name}" ${date}: "${cellText(cell)}" is not a rate`);
-    }
-    if (!/[1-9]/.test(rate)) continue;
-    records.push({ effectiveDate: date, currency: label.code, ...perUnits(rate, units) });
+    const [day, raw] = [cellText(dateCell), cellText(cell)];
+    if (raw === "") continue; // no figure: a day without one, or a note
+    const [code, unitCount] = [currency, units];
+    rows.read(
+      `${sheet} row ${r}`,
+      () => {
+        const date = requireDate(ID, cellDate(dateCell), day);
+        const rate = cellDecimal(cell) ?? requireDecimal(ID, raw, `${code} on ${date}`);
+        if (!/[1-9]/.test(rate)) return undefined;
+        return { effectiveDate: date, currency: code, ...perUnits(rate, unitCount) };
+      },
+      { effectiveDate: day, currency: code, rate: raw },
+    );
   }
   return true;
 }
-
 const boa = defineAdapter({
   bank: {
     id: ID,
@@ -89,7 +121,7 @@ const boa = defineAdapter({
       { languageCode: "fr", name: "Banque d'Algérie", abbreviatedName: "BA" },
       { languageCode: "ar", name: "بنك الجزائر", abbreviatedName: "بنك الجزائر" },
     ],
-    // BANKS.md: checked within 12:00-14:30 UTC, i.e. from 13:00 in Algiers (UTC+1).
+    // Checked within 12:00-14:30 UTC, i.e. from 13:00 in Algiers (UTC+1).
     dailyUpdateTime: "13:00:00",
     bankCurrency: "DZD",
     countryCode: ["DZ"],
@@ -103,16 +135,17 @@ const boa = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  navigation: /^https:\/\/www\.bank-of-algeria\.dz\/donnees-historiques\/?$/,
+
   fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
-  async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
+  async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let sheets = 0;
-    for (const ws of wb.worksheets) if (parseSheet(ws, records)) sheets++;
+    for (const ws of wb.worksheets) if (readSheet(ws, rows)) sheets++;
     if (sheets === 0) throw new FeedError(ID, 'no sheet with an "XXX / DZD" pair: not the Bank of Algeria workbook');
-    return records;
+    return rows.result();
   },
 });
 
