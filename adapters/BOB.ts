@@ -1,31 +1,27 @@
-// Bank of Botswana: the whole history of its daily rates as one CSV export (newest rows first, but
-// not strictly ordered), one column per currency, foreign units per 1 BWP (Indirect). Column labels
-// are the bank's: CHN is the Chinese yuan (CNY), YEN the Japanese yen, SDR the IMF's XDR. A 0.0000
-// cell means "not published" (CHN before the yuan was quoted, a few YEN gaps) and is skipped.
-import { parse as parseCsv } from "csv-parse/sync";
-
-import { FeedError, decodeText, defineAdapter, expectFeedText, readDecimal, type RateRecord } from "../src/feed/kit.js";
+// Bank of Botswana: the whole history of its daily rates as one CSV export
+// (https://www.bankofbotswana.bw/export/exchange-rates.csv?page&_format=csv, no date parameters: the
+// latest and any range read the same file). Newest rows first, but not strictly ordered.
+// - Columns: `Date` (`19 Mar 2026`), then one column per currency, foreign units per 1 BWP (Indirect).
+//   Labels are the bank's: CHN is the Chinese yuan (CNY), YEN the Japanese yen, SDR the IMF's XDR; the
+//   others are ISO codes. A label no one knows holds its figures; a file without Date or USD columns is
+//   not the export.
+// - A 0.0000 cell means "not published" (CHN before the yuan was quoted, a few YEN gaps) and is skipped.
+// - Published on business days, checked from 12:00 Gaborone time (10:00-12:30 UTC).
+import { AnswerRows, decodeText, defineAdapter, requireDecimal, resolveCurrency } from "../src/feed/kit.js";
+import { csvColumns, readCsv } from "../src/feed/csv.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BOB";
 const EXPORT = "https://www.bankofbotswana.bw/export/exchange-rates.csv?page&_format=csv";
 
-/** The export's column labels to ISO 4217 codes. An unknown label is an error, never a guess. */
-export const BOB_COLUMNS: Readonly<Record<string, string>> = {
-  CHN: "CNY",
-  EUR: "EUR",
-  GBP: "GBP",
-  USD: "USD",
-  SDR: "XDR",
-  YEN: "JPY",
-  ZAR: "ZAR",
-};
+/** The export's own labels (folded) that are neither ISO codes nor ICU names, to ISO 4217 codes. */
+export const BOB_ALIASES: Readonly<Record<string, string>> = { chn: "CNY", sdr: "XDR", yen: "JPY" };
 
 const bob = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Bank of Botswana", abbreviatedName: "BoB" }],
-    // BANKS.md: published within 10:00-12:30 UTC, i.e. from 12:00 in Gaborone (UTC+2).
+    // Published within 10:00-12:30 UTC, i.e. from 12:00 in Gaborone (UTC+2).
     dailyUpdateTime: "12:00:00",
     bankCurrency: "BWP",
     countryCode: ["BW"],
@@ -46,36 +42,29 @@ const bob = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { relax_column_count: false, skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
-    const header = rows[0];
-    if (!header || header[0] !== "Date")
-      throw new FeedError(ID, `not the Bank of Botswana export: first column is "${header?.[0] ?? ""}", not "Date"`);
-    const columns = header.slice(1).map((label) => {
-      const code = BOB_COLUMNS[label];
-      if (!code) throw new FeedError(ID, `unknown column label "${label}"`);
-      return code;
-    });
-    if (!columns.includes("USD")) throw new FeedError(ID, 'the "USD" column is missing');
-    const records: RateRecord[] = [];
-    for (const [i, row] of rows.slice(1).entries()) {
-      const date = fromDayMonthName(row[0] ?? "");
-      if (!date) throw new FeedError(ID, `row ${i + 2}: date "${row[0] ?? ""}" is not like "19 Mar 2026"`);
-      columns.forEach((currency, c) => {
-        const raw = row[c + 1] ?? "";
-        if (raw === "") return;
-        const rate = readDecimal(raw);
-        if (rate === undefined) throw new FeedError(ID, `${date} ${currency}: "${raw}" is not a decimal number`);
-        if (!/[1-9]/.test(rate)) return; // 0.0000: not published that day
-        records.push({ effectiveDate: date, currency, rate });
+    const [header = [], ...lines] = readCsv(ID, decodeText(ID, body));
+    const at = csvColumns(ID, header, ["Date", "USD"], "the Bank of Botswana export");
+    const rows = new AnswerRows(ID);
+    lines.forEach((line, i) => {
+      const day = line[at.Date] ?? "";
+      const date = fromDayMonthName(day);
+      if (!date)
+        return rows.hold(`line ${i + 2}`, "bad-date", `Date "${day}" is not a real date`, { effectiveDate: day });
+      header.forEach((label, c) => {
+        const raw = line[c] ?? "";
+        if (c === at.Date || raw === "") return;
+        rows.read(
+          `line ${i + 2} ${label}`,
+          () => {
+            const rate = requireDecimal(ID, raw, `${label} on ${date}`);
+            if (!/[1-9]/.test(rate)) return undefined; // 0.0000: not published that day
+            return { effectiveDate: date, currency: resolveCurrency(ID, label, { aliases: BOB_ALIASES }), rate };
+          },
+          { effectiveDate: day, currency: label, rate: raw },
+        );
       });
-    }
-    return records;
+    });
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import bob, { BOB_COLUMNS } from "../../adapters/BOB.js";
-import { FeedError } from "../../src/errors.js";
+import bob, { BOB_ALIASES } from "../../adapters/BOB.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.bankofbotswana.bw/export/exchange-rates.csv?page&_format=csv";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => bob.parse(Buffer.from(body), { url: URL
 
 describe("BOB adapter", () => {
   it("reads every column by its label, keeps the digits and skips 0.0000 placeholders", async () => {
-    expect(await parse(fixture("BOB/exchange-rates.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOB/exchange-rates.csv")))).toEqual([
       { effectiveDate: "2016-02-03", currency: "EUR", rate: "0.0795" },
       { effectiveDate: "2016-02-03", currency: "GBP", rate: "0.0602" },
       { effectiveDate: "2016-02-03", currency: "USD", rate: "0.0868" },
@@ -33,29 +33,60 @@ describe("BOB adapter", () => {
     ]);
   });
 
-  it("maps the bank's labels to ISO codes", () => {
-    expect(BOB_COLUMNS).toEqual({ CHN: "CNY", EUR: "EUR", GBP: "GBP", USD: "USD", SDR: "XDR", YEN: "JPY", ZAR: "ZAR" });
+  it("knows only the bank's labels that are no ISO codes", () => {
+    expect(BOB_ALIASES).toEqual({ chn: "CNY", sdr: "XDR", yen: "JPY" });
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
+  itRefusesWhole("BOB", parse, [
     ["a truncated body", 'Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR\n"02 Feb 2016",0.0000,0.0803,0.06'],
     [
       "another bank's CSV",
       "KEY,FREQ,CURRENCY,CURRENCY_DENOM,TIME_PERIOD,OBS_VALUE\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,2026-03-02,1.0850\n",
     ],
-    ["an unknown column label", 'Date,CHN,EUR,XYZ\n"02 Feb 2016",0.0000,0.0803,0.0609\n'],
-    ["a bad date", 'Date,EUR,USD\n"30 Feb 2016",0.0803,0.0876\n'],
-    ["a non-number", 'Date,EUR,USD\n"02 Feb 2016",n/a,0.0876\n'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOB: /);
+    ["an export without its USD column", 'Date,EUR,GBP\n"02 Feb 2016",0.0803,0.0609\n'],
+  ]);
+
+  const around = (bad: string) => `Date,EUR,USD\n"03 Feb 2016",0.0795,0.0868\n${bad}\n"01 Feb 2016",0.0810,0.0880\n`;
+  const feb3 = [
+    { effectiveDate: "2016-02-03", currency: "EUR", rate: "0.0795" },
+    { effectiveDate: "2016-02-03", currency: "USD", rate: "0.0868" },
+  ];
+  const feb1 = [
+    { effectiveDate: "2016-02-01", currency: "EUR", rate: "0.0810" },
+    { effectiveDate: "2016-02-01", currency: "USD", rate: "0.0880" },
+  ];
+  it("holds a line whose date does not exist and takes the others", async () => {
+    await expectOneHeld(parse(around('"30 Feb 2016",0.0803,0.0876')), {
+      records: [...feb3, ...feb1],
+      held: { kind: "bad-date", effectiveDate: "30 Feb 2016", source: "line 3" },
+    });
+  });
+
+  it("holds a figure that is not a number and takes the rest of its line", async () => {
+    await expectOneHeld(parse(around('"02 Feb 2016",n/a,0.0876')), {
+      records: [...feb3, { effectiveDate: "2016-02-02", currency: "USD", rate: "0.0876" }, ...feb1],
+      held: { kind: "bad-rate", rate: "n/a", currency: "EUR", source: "line 3 EUR" },
+    });
+  });
+
+  it("holds the figures of a column whose label no one knows and takes the others", async () => {
+    await expectOneHeld(
+      parse('Date,EUR,XYZ,USD\n"02 Feb 2016",0.0803,0.0609,0.0876\n"03 Feb 2016",0.0795,0.0000,0.0868\n'),
+      {
+        records: [
+          { effectiveDate: "2016-02-02", currency: "EUR", rate: "0.0803" },
+          { effectiveDate: "2016-02-02", currency: "USD", rate: "0.0876" },
+          { effectiveDate: "2016-02-03", currency: "EUR", rate: "0.0795" },
+          { effectiveDate: "2016-02-03", currency: "USD", rate: "0.0868" },
+        ],
+        held: { kind: "unknown-currency", currency: "XYZ", rate: "0.0609", source: "line 2 XYZ" },
+      },
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded export exactly (values read off the file by hand)", async () => {
     const r = recording("BOB/001.csv");
-    const records = await bob.parse(r.body, { url: r.url });
+    const records = await recordsOf(bob.parse(r.body, { url: r.url }));
     const on = (date: string) => records.filter((x) => x.effectiveDate === date);
     // "02 Feb 2016",0.0000,0.0803,0.0609,0.0876,0.0634,10.5600,1.4002
     expect(on("2016-02-02")).toEqual([
