@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import boc from "../../adapters/BOC.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json?start_date=2026-03-12";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => boc.parse(Buffer.from(body), { url: URL
 
 describe("BOC adapter", () => {
   it("reads every series as CAD per unit, keeping the published digits and skipping missing values", async () => {
-    expect(await parse(fixture("BOC/observations.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOC/observations.json")))).toEqual([
       { effectiveDate: "2026-03-12", currency: "USD", rate: "1.3600" },
       { effectiveDate: "2026-03-12", currency: "IDR", rate: "0.000080" },
       { effectiveDate: "2026-03-12", currency: "JPY", rate: "0.008590" },
@@ -19,22 +19,54 @@ describe("BOC adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Forbidden</body></html>"],
+  itRefusesWhole("BOC", parse, [
     ["truncated JSON", '{"seriesDetail":{},"observations":[{"d":"2026-03-12","FXUSDCAD":{"v":"1.36'],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["an unknown series", '{"seriesDetail":{},"observations":[{"d":"2026-03-12","AVG.INTWO":{"v":"1.0"}}]}'],
-    ["a bad date", '{"seriesDetail":{},"observations":[{"d":"2026-02-30","FXUSDCAD":{"v":"1.36"}}]}'],
-    ["a non-decimal value", '{"seriesDetail":{},"observations":[{"d":"2026-03-12","FXUSDCAD":{"v":"1,36"}}]}'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOC: /);
+    [
+      "another Valet group",
+      '{"seriesDetail":{"V39079":{"label":"Target for the overnight rate"}},"observations":[{"d":"2026-03-12","V39079":{"v":"2.25"}}]}',
+    ],
+  ]);
+
+  const detail = '{"FXUSDCAD":{"label":"USD/CAD"},"FXJPYCAD":{"label":"JPY/CAD"}}';
+  const answer = (bad: string) =>
+    `{"seriesDetail":${detail},"observations":[{"d":"2026-03-12","FXUSDCAD":{"v":"1.3600"},"FXJPYCAD":{"v":"0.008590"}},${bad}]}`;
+  const taken = [
+    { effectiveDate: "2026-03-12", currency: "USD", rate: "1.3600" },
+    { effectiveDate: "2026-03-12", currency: "JPY", rate: "0.008590" },
+  ];
+  it.each([
+    [
+      "a date that does not exist",
+      '{"d":"2026-02-30","FXUSDCAD":{"v":"1.36"}}',
+      taken,
+      { kind: "bad-date", effectiveDate: "2026-02-30", source: "observations[1]" },
+    ],
+    [
+      "a figure that is not a number",
+      '{"d":"2026-03-13","FXUSDCAD":{"v":"1,36"},"FXJPYCAD":{"v":"0.008600"}}',
+      [...taken, { effectiveDate: "2026-03-13", currency: "JPY", rate: "0.008600" }],
+      { kind: "bad-rate", rate: "1,36", source: "observations[1] FXUSDCAD" },
+    ],
+    [
+      "a series that is no FX rate",
+      '{"d":"2026-03-13","AVG.INTWO":{"v":"1.0"},"FXJPYCAD":{"v":"0.008600"}}',
+      [...taken, { effectiveDate: "2026-03-13", currency: "JPY", rate: "0.008600" }],
+      { kind: "unknown-currency", currency: "AVG.INTWO", source: "observations[1] AVG.INTWO" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      '{"d":"2026-03-13","FXCNHCAD":{"v":"0.19"},"FXJPYCAD":{"v":"0.008600"}}',
+      [...taken, { effectiveDate: "2026-03-13", currency: "JPY", rate: "0.008600" }],
+      { kind: "unknown-currency", source: "observations[1] FXCNHCAD" },
+    ],
+  ] as const)("holds %s and takes the other values", async (_what, bad, records, held) => {
+    await expectOneHeld(parse(answer(bad)), { records: [...records], held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOC/001.json");
-    const records = await boc.parse(r.body, { url: r.url });
+    const records = await recordsOf(boc.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2026-03-16", "USD")).toEqual({ effectiveDate: "2026-03-16", currency: "USD", rate: "1.3675" });
