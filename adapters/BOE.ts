@@ -1,20 +1,23 @@
-// Bank of England: daily spot exchange rates against sterling from the Bank's Statistical
-// Interactive Database, as a pivoted CSV (a DATE column, then one column per series code).
-// Foreign units per 1 GBP (Indirect), as published; the series codes are mapped to ISO codes
-// below, dates look like "17 Mar 2026", and an empty cell is a day without a value.
-import { parse as parseCsv } from "csv-parse/sync";
-
+// Bank of England: daily spot exchange rates against sterling from the Bank's Statistical Interactive
+// Database (https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp), as a pivoted
+// CSV: `csv.x=yes&SeriesCodes=<codes>&UsingCodes=Y&CSVF=TN&Datefrom=17/Mar/2026&Dateto=18/Mar/2026`.
+// - Answer: a DATE column (`17 Mar 2026`), then one column per series code (the codes below, each the
+//   spot rate of one currency against sterling). Foreign units per 1 GBP (Indirect), as published. An
+//   empty cell is a day without a value; a column of a series we do not know has figures no currency
+//   can be given to, and they are held.
+// - The rates are observed by the Bank's foreign exchange desk at about 16:00 London time, business
+//   days. XUDLUSS starts in 1975, most other series later (the euro in 1999).
 import {
-  FeedError,
+  AnswerRows,
   decodeText,
   defineAdapter,
-  expectFeedText,
-  isoFromParts,
-  readDecimal,
   recentDays,
+  requireDecimal,
+  rowProblem,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { csvColumns, readCsv } from "../src/feed/csv.js";
+import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BOE";
 const TIME_ZONE = "Europe/London";
@@ -50,17 +53,10 @@ export const BOE_SERIES: Readonly<Record<string, string>> = {
   XUDLZOS4: "RON",
 };
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "17 Mar 2026" -> 2026-03-17. */
-function dateOf(text: string): IsoDate | undefined {
-  const m = /^(\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
-  return m && month > 0 ? isoFromParts(m[3]!, month, m[1]!) : undefined;
-}
-
+const shortMonth = new Intl.DateTimeFormat("en", { month: "short", timeZone: "UTC" });
 /** 2026-03-17 -> 17/Mar/2026, the database's query syntax. */
-const queryDate = (date: IsoDate) => `${date.slice(8, 10)}/${MONTHS[Number(date.slice(5, 7)) - 1]}/${date.slice(0, 4)}`;
+const queryDate = (date: IsoDate) =>
+  `${date.slice(8, 10)}/${shortMonth.format(new Date(`${date}T00:00:00Z`))}/${date.slice(0, 4)}`;
 
 const boe = defineAdapter({
   bank: {
@@ -91,35 +87,29 @@ const boe = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { relax_column_count: false, skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
-    const header = rows[0] ?? [];
-    if (header[0] !== "DATE")
-      throw new FeedError(ID, `not a database CSV: the first column is "${String(header[0]).slice(0, 40)}", not DATE`);
-    const currencies = header.slice(1).map((code) => {
-      const currency = BOE_SERIES[code];
-      if (!currency) throw new FeedError(ID, `unknown series "${code}" in the header`);
-      return currency;
-    });
-    const records: RateRecord[] = [];
-    for (let i = 1; i < rows.length; i++) {
-      const row = rows[i]!;
-      const date = dateOf(row[0] ?? "");
-      if (!date) throw new FeedError(ID, `line ${i + 1}: date "${row[0]}" is not like "17 Mar 2026"`);
-      currencies.forEach((currency, c) => {
-        const raw = row[c + 1] ?? "";
-        if (raw === "") return; // no value that day
-        const rate = readDecimal(raw);
-        if (rate === undefined) throw new FeedError(ID, `line ${i + 1}: ${currency} "${raw}" is not a decimal`);
-        records.push({ effectiveDate: date, currency, rate });
+    const [header = [], ...lines] = readCsv(ID, decodeText(ID, body));
+    const at = csvColumns(ID, header, ["DATE"], "a Bank of England database CSV");
+    const rows = new AnswerRows(ID);
+    lines.forEach((line, i) => {
+      const day = line[at.DATE] ?? "";
+      const date = fromDayMonthName(day);
+      if (!date)
+        return rows.hold(`line ${i + 2}`, "bad-date", `DATE "${day}" is not a real date`, { effectiveDate: day });
+      header.forEach((code, c) => {
+        const raw = line[c] ?? "";
+        if (c === at.DATE || raw === "") return; // no value that day
+        rows.read(
+          `line ${i + 2} ${code}`,
+          () => {
+            const currency = BOE_SERIES[code];
+            if (!currency) rowProblem(ID, "unknown-currency", `series "${code}" is not one of the known spot rates`);
+            return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, `${code} on ${date}`) };
+          },
+          { effectiveDate: day, currency: code, rate: raw },
+        );
       });
-    }
-    return records;
+    });
+    return rows.result();
   },
 });
 

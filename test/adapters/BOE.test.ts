@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import boe, { BOE_SERIES } from "../../adapters/BOE.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp?csv.x=yes";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => boe.parse(Buffer.from(body), { url: URL
 
 describe("BOE adapter", () => {
   it("maps series codes to currencies, keeps the digits and skips empty cells", async () => {
-    expect(await parse(fixture("BOE/spot.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOE/spot.csv")))).toEqual([
       { effectiveDate: "2026-03-17", currency: "USD", rate: "1.3343" },
       { effectiveDate: "2026-03-17", currency: "EUR", rate: "1.1577" },
       { effectiveDate: "2026-03-17", currency: "JPY", rate: "212.1937" },
@@ -36,25 +36,51 @@ describe("BOE adapter", () => {
     ]).toEqual(["CZK", "HUF", "ILS", "TRY", "INR"]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request rejected</body></html>"],
+  itRefusesWhole("BOE", parse, [
     ["a truncated body", "DATE,XUDLUSS,XUDLERS\r\n17 Mar 2026,1.3343,1.1577\r\n18 Mar 2026,1.33"],
     [
       "another bank's body",
       "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE\r\nEXR.D.USD.EUR.SP00.A,D,USD,EUR,SP00,A,2026-03-02,1.0850\r\n",
     ],
-    ["an unknown series", "DATE,XUDLGBD\r\n17 Mar 2026,1.3343\r\n"],
-    ["a bad date", "DATE,XUDLUSS\r\n2026-03-17,1.3343\r\n"],
-    ["a bad value", "DATE,XUDLUSS\r\n17 Mar 2026,n/a\r\n"],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOE: /);
+  ]);
+
+  const around = (bad: string) =>
+    `DATE,XUDLUSS,XUDLERS\r\n17 Mar 2026,1.3343,1.1577\r\n${bad}\r\n19 Mar 2026,1.3301,1.1569\r\n`;
+  const ends = [
+    { effectiveDate: "2026-03-17", currency: "USD", rate: "1.3343" },
+    { effectiveDate: "2026-03-17", currency: "EUR", rate: "1.1577" },
+  ];
+  const last = [
+    { effectiveDate: "2026-03-19", currency: "USD", rate: "1.3301" },
+    { effectiveDate: "2026-03-19", currency: "EUR", rate: "1.1569" },
+  ];
+  it("holds a line whose date does not exist and takes the others", async () => {
+    await expectOneHeld(parse(around("31 Feb 2026,1.3320,1.1572")), {
+      records: [...ends, ...last],
+      held: { kind: "bad-date", effectiveDate: "31 Feb 2026", source: "line 3" },
+    });
+  });
+
+  it("holds a value that is not a number and takes the rest of its line", async () => {
+    await expectOneHeld(parse(around("18 Mar 2026,n/a,1.1572")), {
+      records: [...ends, { effectiveDate: "2026-03-18", currency: "EUR", rate: "1.1572" }, ...last],
+      held: { kind: "bad-rate", rate: "n/a", currency: "XUDLUSS", source: "line 3 XUDLUSS" },
+    });
+  });
+
+  it("holds the values of a series it does not know and takes the others", async () => {
+    await expectOneHeld(parse("DATE,XUDLUSS,XUDLGBD\r\n17 Mar 2026,1.3343,1.0\r\n18 Mar 2026,1.3320,\r\n"), {
+      records: [
+        { effectiveDate: "2026-03-17", currency: "USD", rate: "1.3343" },
+        { effectiveDate: "2026-03-18", currency: "USD", rate: "1.3320" },
+      ],
+      held: { kind: "unknown-currency", currency: "XUDLGBD", rate: "1.0", source: "line 2 XUDLGBD" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOE/001.csv");
-    const records = await boe.parse(r.body, { url: r.url });
+    const records = await recordsOf(boe.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(52);
