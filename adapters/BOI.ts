@@ -1,20 +1,14 @@
-// Bank of Israel: representative exchange rates from the FusionEdge SDMX API, as SDMX CSV.
-// ILS per 10^UNIT_MULT units of BASE_CURRENCY (Direct): JPY per 100 and LBP per 10 are kept
-// as unitMultiplier 2 and 1, the figures as published. The representative rate is selected
-// with the bracketed key c[DATA_TYPE]=OF00, and rows of any other DATA_TYPE are refused.
-import { parse as parseCsv } from "csv-parse/sync";
-
-import {
-  FeedError,
-  decodeText,
-  defineAdapter,
-  expectFeedText,
-  isIsoDate,
-  readDecimal,
-  recentDays,
-  type RateRecord,
-} from "../src/feed/kit.js";
-
+// Bank of Israel: representative exchange rates from the FusionEdge SDMX API, as SDMX-CSV
+// (https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/
+// ?c%5BDATA_TYPE%5D=OF00&startperiod=&endperiod=&format=csv, YYYY-MM-DD).
+// - The representative rate is selected with the bracketed key c[DATA_TYPE]=OF00; an answer with another
+//   DATA_TYPE, or a COUNTER_CURRENCY other than ILS, is another dataset and refused whole.
+// - ILS per 10^UNIT_MULT units of BASE_CURRENCY (Direct): JPY per 100 and LBP per 10 are kept as
+//   unitMultiplier 2 and 1, the figures as published. An empty or NaN OBS_VALUE is no observation.
+// - Published on business days at about 15:30 Jerusalem time (12:30 on Fridays and holiday eves).
+// Read by the kit's SDMX-CSV reader: a bad line is held with its line number.
+import { decodeText, defineAdapter, recentDays } from "../src/feed/kit.js";
+import { readSdmxCsv } from "../src/feed/sdmx-csv.js";
 const ID = "BOI";
 const TIME_ZONE = "Asia/Jerusalem";
 const ENDPOINT = "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/";
@@ -49,56 +43,12 @@ const boi = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "SDMX CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
-    const header = rows[0] ?? [];
-    const column = (name: string) => {
-      const at = header.indexOf(name);
-      if (at < 0)
-        throw new FeedError(
-          ID,
-          `not a Bank of Israel SDMX CSV: no ${name} column in "${header.join(",").slice(0, 80)}"`,
-        );
-      return at;
-    };
-    const [base, counter, type, mult, period, value] = [
-      "BASE_CURRENCY",
-      "COUNTER_CURRENCY",
-      "DATA_TYPE",
-      "UNIT_MULT",
-      "TIME_PERIOD",
-      "OBS_VALUE",
-    ].map(column) as number[];
-    const records: RateRecord[] = [];
-    for (let i = 1; i < rows.length; i++) {
-      const row = rows[i]!;
-      const where = `line ${i + 1}`;
-      if (row[type!] !== "OF00")
-        throw new FeedError(ID, `${where}: DATA_TYPE "${row[type!]}" is not the representative rate OF00`);
-      if (row[counter!] !== "ILS") throw new FeedError(ID, `${where}: COUNTER_CURRENCY "${row[counter!]}" is not ILS`);
-      const currency = row[base!] ?? "";
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `${where}: BASE_CURRENCY "${currency}" is not a currency code`);
-      const raw = row[value!] ?? "";
-      if (raw === "" || raw === "NaN") continue; // no observation
-      const date = row[period!] ?? "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: TIME_PERIOD "${date}" is not a date`);
-      const rate = readDecimal(raw);
-      if (rate === undefined) throw new FeedError(ID, `${where}: OBS_VALUE "${raw}" is not a decimal`);
-      const unit = row[mult!] ?? "";
-      if (!/^\d$/.test(unit)) throw new FeedError(ID, `${where}: UNIT_MULT "${unit}" is not 0-9`);
-      records.push(
-        unit === "0"
-          ? { effectiveDate: date, currency, rate }
-          : { effectiveDate: date, currency, rate, unitMultiplier: Number(unit) },
-      );
-    }
-    return records;
+    return readSdmxCsv(ID, decodeText(ID, body), {
+      what: "a Bank of Israel SDMX-CSV answer",
+      currency: "BASE_CURRENCY",
+      unitMultiplier: "UNIT_MULT",
+      expect: { DATA_TYPE: "OF00", COUNTER_CURRENCY: "ILS" },
+    });
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import boi from "../../adapters/BOI.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -14,16 +14,14 @@ const HEADER =
 
 describe("BOI adapter", () => {
   it("keeps UNIT_MULT as unitMultiplier (JPY per 100, LBP per 10) and skips a blank value", async () => {
-    expect(await parse(fixture("BOI/exr.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOI/exr.csv")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "3.0730" },
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "1.971", unitMultiplier: 2 },
       { effectiveDate: "2026-03-02", currency: "LBP", rate: "0.0003", unitMultiplier: 1 },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>The requested URL was rejected</body></html>"],
+  itRefusesWhole("BOI", parse, [
     [
       "a truncated body",
       `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,3.073,YP\nRER_EUR_ILS,D,EUR,"IL`,
@@ -33,15 +31,44 @@ describe("BOI adapter", () => {
       "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n",
     ],
     ["another data type", `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF01,BOI_MRKT,V,F,Y,0,,2026-03-02,3.073,YP\n`],
-    ["a bad value", `${HEADER}\nRER_USD_ILS,D,USD,ILS,ILS,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,3.07e0,YP\n`],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOI: /);
+    ["another counter currency", `${HEADER}\nRER_USD_EUR,D,USD,EUR,EUR,OF00,BOI_MRKT,V,F,Y,0,,2026-03-02,0.92,YP\n`],
+  ]);
+
+  const line = (currency: string, mult: string, date: string, value: string) =>
+    `RER_${currency}_ILS,D,${currency},ILS,ILS,OF00,BOI_MRKT,V,F,Y,${mult},,${date},${value},YP`;
+  it.each([
+    ["a figure that is not a number", line("EUR", "0", "2026-03-02", "3.07e0"), { kind: "bad-rate", rate: "3.07e0" }],
+    [
+      "a date that does not exist",
+      line("EUR", "0", "2026-02-30", "3.56"),
+      { kind: "bad-date", effectiveDate: "2026-02-30" },
+    ],
+    [
+      "a unit multiplier that is not 0-9",
+      line("JPY", "x", "2026-03-02", "1.971"),
+      { kind: "unknown-unit", currency: "JPY" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      line("CNH", "0", "2026-03-02", "0.45"),
+      { kind: "unknown-currency", currency: "CNH" },
+    ],
+  ] as const)("holds %s on its line and takes the others", async (_what, bad, held) => {
+    const body = [HEADER, line("USD", "0", "2026-03-02", "3.0730"), bad, line("JPY", "2", "2026-03-03", "1.971")].join(
+      "\n",
+    );
+    await expectOneHeld(parse(body), {
+      records: [
+        { effectiveDate: "2026-03-02", currency: "USD", rate: "3.0730" },
+        { effectiveDate: "2026-03-03", currency: "JPY", rate: "1.971", unitMultiplier: 2 },
+      ],
+      held: { ...held, source: "line 3" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BOI/001.csv");
-    const records = await boi.parse(r.body, { url: r.url });
+    const records = await recordsOf(boi.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(21);
