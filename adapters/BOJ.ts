@@ -1,19 +1,26 @@
-// Bank of Japan: the US dollar/yen spot rate at 17:00 JST in the Tokyo interbank market
-// (series FXERD04 of database FM08), from the BOJ Time-Series Data Search API, as JSON.
-// JPY per 1 USD (Direct). Dates come as YYYYMMDD numbers, non-business days as null values.
-// The same database's FXERD34 is the euro in US dollars (a USD/EUR cross, not a yen rate): it is
-// not a rate of this bank's currency and is not taken (no EUR/JPY figure is derived from it).
+// Bank of Japan: the US dollar/yen spot rate at 17:00 JST in the Tokyo interbank market (series
+// FXERD04 of database FM08), from the BOJ Time-Series Data Search API, as JSON
+// (https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04
+// &startDate=YYYYMM&endDate=YYYYMM: whole months).
+// - Answer: STATUS 200 (another status is an API error, refused) and RESULTSET, one entry per series
+//   with VALUES.SURVEY_DATES (YYYYMMDD numbers) and VALUES.VALUES (numbers, null on non-business days),
+//   two arrays of the same length (else the answer is malformed and refused).
+// - JPY per 1 USD (Direct), the number's digits as sent.
+// - The same database's FXERD34 is the euro in US dollars (a USD/EUR cross, not a yen rate): not taken,
+//   and no EUR/JPY figure is derived from it. A series we do not know is held.
+// - The database is updated at 09:00 JST; the 17:00 rate of a day appears the next morning.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isoFromParts,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BOJ";
@@ -68,14 +75,21 @@ const boj = defineAdapter({
     if (!isNode(json) || !("STATUS" in json)) throw new FeedError(ID, "not a BOJ API answer: no STATUS");
     const status = jsonNumberText(json.STATUS);
     if (status !== "200")
-      throw new FeedError(ID, `API status ${String(status)}: ${String(json.MESSAGE ?? "").slice(0, 200)}`);
+      throw new FeedError(
+        ID,
+        `API status ${String(status)}: ${(typeof json.MESSAGE === "string" ? json.MESSAGE : "").slice(0, 200)}`,
+      );
     if (!Array.isArray(json.RESULTSET)) throw new FeedError(ID, "not a getDataCode answer: no RESULTSET");
-    const records: RateRecord[] = [];
-    for (const series of json.RESULTSET as unknown[]) {
+    const rows = new AnswerRows(ID);
+    (json.RESULTSET as unknown[]).forEach((series, k) => {
       const code = isNode(series) && typeof series.SERIES_CODE === "string" ? series.SERIES_CODE : "";
-      if (NOT_YEN.has(code)) continue;
+      if (NOT_YEN.has(code)) return;
       const currency = SERIES[code];
-      if (!currency) throw new FeedError(ID, `unknown series "${code}"`);
+      if (!currency) {
+        return rows.hold(`RESULTSET[${k}]`, "unknown-currency", `series "${code}" is not a yen rate we know`, {
+          currency: code,
+        });
+      }
       const values = isNode((series as Node).VALUES) ? ((series as Node).VALUES as Node) : {};
       const dates = values.SURVEY_DATES;
       const figures = values.VALUES;
@@ -83,16 +97,20 @@ const boj = defineAdapter({
         throw new FeedError(ID, `${code}: SURVEY_DATES and VALUES are missing or of different lengths`);
       }
       dates.forEach((raw, i) => {
-        const date = dateOf(raw);
-        if (!date) throw new FeedError(ID, `${code}: survey date "${String(jsonNumberText(raw))}" is not YYYYMMDD`);
         if (figures[i] === null) return; // no business day
+        const day = String(jsonNumberText(raw));
         const text = jsonNumberText(figures[i]);
-        const rate = text === undefined ? undefined : readDecimal(text);
-        if (rate === undefined) throw new FeedError(ID, `${code} on ${date}: "${String(text)}" is not a decimal`);
-        records.push({ effectiveDate: date, currency, rate });
+        rows.read(
+          `${code} SURVEY_DATES[${i}]`,
+          () => {
+            const date = requireDate(ID, dateOf(raw), day);
+            return { effectiveDate: date, currency, rate: requireDecimal(ID, text, `${code} on ${date}`) };
+          },
+          { effectiveDate: day, currency, rate: text },
+        );
       });
-    }
-    return records;
+    });
+    return rows.result();
   },
 });
 
