@@ -1,22 +1,31 @@
-// Bank of Jamaica: the counter rates table (wpDataTables table 134), asked for whole through
-// WordPress's admin-ajax with the nonce scraped from the counter-rates page. The answer is JSON
-// (served as text/html): rows of [date, currency name, buying "DMD & TT", buying "Notes", buying
-// "Coins", selling "DMD, TT & Cash"]; the page's table definition names the third and sixth columns
-// `buying` and `selling`. The official figure is the mid of that buying and selling rate, JMD per 1
-// unit (Direct), exact mean flagged "mean"; when the buying rate is 0 the selling rate is taken as
-// published. Currency names map through the table below (an unknown name is an error).
+// Bank of Jamaica: the counter rates table (wpDataTables table 134 of
+// https://boj.org.jm/market/foreign-exchange/counter-rates/), asked for whole through WordPress's
+// admin-ajax (POST admin-ajax.php?action=get_wdtable&table_id=134, form draw=1&start=0&length=-1 and
+// the wdtNonce scraped from the page, in the same session). The page is read only for the nonce and
+// to check the table's column headers (navigation, never parsed).
+// - Answer: JSON served as text/html, {data: rows of [date `02 Mar 2026`, currency name, buying
+//   "DMD & TT", buying "Notes", buying "Coins", selling "DMD, TT & Cash"]}; the page's table definition
+//   names the third and sixth columns `buying` and `selling`.
+// - The official figure is the mid of that buying and selling rate, JMD per 1 unit (Direct), the exact
+//   mean flagged "mean"; when the buying rate is 0 the selling rate is taken as published; a row without
+//   a selling rate has nothing official that day.
+// - Currency names: ICU's English names first ("AUSTRALIAN DOLLAR", "EURO"), then the bank's own
+//   spellings below. The Northern Ireland pound is left out on purpose (see LEFT_OUT).
+// - Published on business days, checked from 13:00 Kingston time (18:00-20:30 UTC).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
+  foldName,
   jsonNumberText,
   mean,
   parseJsonExact,
-  readDecimal,
-  type FeedDocument,
-  type RateRecord,
+  requireDate,
+  requireDecimal,
+  resolveCurrency,
 } from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
@@ -25,29 +34,25 @@ const PAGE = "https://boj.org.jm/market/foreign-exchange/counter-rates/";
 const AJAX = "https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134";
 const TABLE_ID = "134";
 
-/** The table's currency names to ISO 4217 codes; null marks a row that is deliberately not taken. */
-export const BOJA_NAMES: Readonly<Record<string, string | null>> = {
-  "AUSTRALIAN DOLLAR": "AUD",
-  "BAHAMAS DOLLAR": "BSD",
-  "BARBADOS DOLLAR": "BBD",
-  "BELIZE DOLLAR": "BZD",
-  "CANADA DOLLAR": "CAD",
-  "CAYMAN DOLLAR": "KYD",
-  "DOMINICAN REP. PESO": "DOP",
-  "E. C. DOLLAR": "XCD",
-  EURO: "EUR",
-  "GIBRALTAR POUND": "GIP",
-  "GREAT BRITAIN POUND": "GBP",
-  "GUYANA DOLLAR": "GYD",
-  "HONG KONG DOLLAR": "HKD",
-  "JAPANESE YEN": "JPY",
-  // Sterling notes of the Northern Irish banks, quoted apart (229.41 against 209.13 for GBP on
-  // 2 March 2026). They are GBP, but one date cannot carry two GBP figures: the GREAT BRITAIN
-  // POUND row is the sterling rate, this one is skipped.
-  "NORTHERN IRELAND POUND": null,
-  "SWISS FRANC": "CHF",
-  "U.S. DOLLAR": "USD",
+/** The table's own currency names (folded) that ICU's English names do not give. */
+export const BOJA_ALIASES: Readonly<Record<string, string>> = {
+  "bahamas dollar": "BSD",
+  "barbados dollar": "BBD",
+  "canada dollar": "CAD",
+  "cayman dollar": "KYD",
+  "dominican rep peso": "DOP",
+  "e c dollar": "XCD",
+  "great britain pound": "GBP",
+  "guyana dollar": "GYD",
+  "u s dollar": "USD",
 };
+
+/**
+ * Rows deliberately not taken. Sterling notes of the Northern Irish banks are quoted apart (229.41
+ * against 209.13 for GBP on 2 March 2026): they are GBP, but one date cannot carry two GBP figures, and
+ * the GREAT BRITAIN POUND row is the sterling rate.
+ */
+export const LEFT_OUT: ReadonlySet<string> = new Set(["northern ireland pound"]);
 
 /** The column headers the counter-rates page shows for table 134, in order (checked by the test). */
 export function tableHeaders(html: string): string[] {
@@ -71,7 +76,7 @@ const boja = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Bank of Jamaica", abbreviatedName: "BOJ" }],
-    // BANKS.md: published within 18:00-20:30 UTC, i.e. from 13:00 in Kingston (UTC-5).
+    // Published within 18:00-20:30 UTC, i.e. from 13:00 in Kingston (UTC-5).
     dailyUpdateTime: "13:00:00",
     bankCurrency: "JMD",
     countryCode: ["JM"],
@@ -85,63 +90,57 @@ const boja = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  navigation: /^https:\/\/boj\.org\.jm\/market\/foreign-exchange\/counter-rates\/?$/,
+
   async fetch(_range, { http }) {
     const session = http.session();
     const page = await session.get(PAGE, { accept: "text/html" });
-    const nonce = nonceOf(decodeText(ID, page.body));
-    const docs: FeedDocument[] = [page];
-    docs.push(
-      await session.post(AJAX, `draw=1&start=0&length=-1&wdtNonce=${encodeURIComponent(nonce)}`, {
-        accept: "application/json, text/javascript, */*; q=0.01",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
-          "X-Requested-With": "XMLHttpRequest",
-          Referer: PAGE,
-        },
-      }),
-    );
-    return docs;
+    const html = decodeText(ID, page.body);
+    const nonce = nonceOf(html);
+    // The columns are read by position: headers other than these mean the table changed.
+    const headers = tableHeaders(html);
+    if (headers.join("|") !== EXPECTED_HEADERS.join("|"))
+      throw new FeedError(ID, `table ${TABLE_ID} headers changed: ${headers.join(" | ")}`);
+    const table = await session.post(AJAX, `draw=1&start=0&length=-1&wdtNonce=${encodeURIComponent(nonce)}`, {
+      accept: "application/json, text/javascript, */*; q=0.01",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+        "X-Requested-With": "XMLHttpRequest",
+        Referer: PAGE,
+      },
+    });
+    return [{ ...page, role: "navigation" }, table];
   },
 
-  parse(body, { url }) {
-    const text = decodeText(ID, body);
-    if (!url.includes("admin-ajax.php")) {
-      // The counter-rates page: no rates of its own here; check it is the page we know.
-      if (text.trim() === "") throw new FeedError(ID, "empty body where the counter-rates page was expected");
-      nonceOf(text);
-      const headers = tableHeaders(text);
-      if (headers.join("|") !== EXPECTED_HEADERS.join("|"))
-        throw new FeedError(ID, `table ${TABLE_ID} headers changed: ${headers.join(" | ")}`);
-      return [];
-    }
-    const json = parseJsonExact(ID, text) as { data?: unknown };
+  parse(body) {
+    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown };
     if (typeof json !== "object" || json === null || !Array.isArray(json.data))
       throw new FeedError(ID, "not a wpDataTables answer: no data array");
-    const records: RateRecord[] = [];
-    for (const [i, raw] of (json.data as unknown[]).entries()) {
+    const rows = new AnswerRows(ID);
+    (json.data as unknown[]).forEach((raw, i) => {
+      const source = `data[${i}]`;
       if (!Array.isArray(raw) || raw.length !== 6)
-        throw new FeedError(ID, `data[${i}] is not a six-column counter-rates row`);
-      const [d, n, buyRaw, , , sellRaw] = raw as unknown[];
-      const date = typeof d === "string" ? fromDayMonthName(d) : undefined;
-      if (!date) throw new FeedError(ID, `data[${i}]: date "${String(d)}" is not like "02 Mar 2026"`);
-      const name = typeof n === "string" ? n.trim().replace(/\s+/g, " ") : "";
-      if (!(name in BOJA_NAMES)) throw new FeedError(ID, `data[${i}]: unknown currency name "${name}"`);
-      const currency = BOJA_NAMES[name];
-      if (!currency) continue;
-      const read = (v: unknown, what: string) => {
-        const t = jsonNumberText(v)?.trim() ?? "";
-        if (t === "") return "0";
-        const x = readDecimal(t, { thousands: "," });
-        if (x === undefined) throw new FeedError(ID, `${date} ${currency} ${what}: "${t}" is not a decimal number`);
-        return x;
-      };
-      const buy = read(buyRaw, "buying");
-      const sell = read(sellRaw, "selling");
-      if (!/[1-9]/.test(sell)) continue; // no selling rate: nothing official that day
-      if (!/[1-9]/.test(buy)) records.push({ effectiveDate: date, currency, rate: sell });
-      else records.push({ effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" });
-    }
-    return records;
+        return rows.hold(source, "bad-row", `not a six-column counter-rates row: ${JSON.stringify(raw).slice(0, 80)}`);
+      const [d, n, buyRaw, , , sellRaw] = (raw as unknown[]).map((v) => jsonNumberText(v)?.trim() ?? "");
+      const name = n!.replace(/\s+/g, " ");
+      if (LEFT_OUT.has(foldName(name))) return;
+      rows.read(
+        source,
+        () => {
+          const date = requireDate(ID, fromDayMonthName(d!), d!);
+          const currency = resolveCurrency(ID, name, { aliases: BOJA_ALIASES });
+          const read = (t: string, what: string) =>
+            t === "" ? "0" : requireDecimal(ID, t, `${currency} ${what}`, { thousands: "," });
+          const buy = read(buyRaw!, "buying");
+          const sell = read(sellRaw!, "selling");
+          if (!/[1-9]/.test(sell)) return undefined; // no selling rate: nothing official that day
+          if (!/[1-9]/.test(buy)) return { effectiveDate: date, currency, rate: sell };
+          return { effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" as const };
+        },
+        { effectiveDate: d, currency: name, rate: `${buyRaw} / ${sellRaw}` },
+      );
+    });
+    return rows.result();
   },
 });
 

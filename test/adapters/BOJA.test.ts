@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import boja, { BOJA_NAMES, tableHeaders } from "../../adapters/BOJA.js";
-import { FeedError } from "../../src/errors.js";
+import boja, { BOJA_ALIASES, LEFT_OUT, tableHeaders } from "../../adapters/BOJA.js";
+import { resolveCurrency } from "../../src/feed/kit.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://boj.org.jm/market/foreign-exchange/counter-rates/";
@@ -13,7 +14,7 @@ const parse = (body: Buffer | string, url = AJAX) =>
 
 describe("BOJA adapter", () => {
   it("takes the exact mean of buying DMD & TT and selling DMD, TT & Cash, the selling rate alone when buying is 0", async () => {
-    expect(await parse(fixture("BOJA/get_wdtable.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOJA/get_wdtable.json")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "156.3066", derivation: "mean" }, // (155.3493 + 157.2639) / 2
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "0.9937", derivation: "mean" }, // (0.9801 + 1.0073) / 2
       { effectiveDate: "2026-03-02", currency: "DOP", rate: "2.5707", derivation: "mean" }, // (2.5355 + 2.6059) / 2
@@ -21,8 +22,8 @@ describe("BOJA adapter", () => {
     ]);
   });
 
-  it("maps every recorded name, and leaves the Northern Ireland pound out on purpose", () => {
-    expect(BOJA_NAMES).toEqual({
+  it("maps every recorded name (ICU's names first, the bank's spellings after), and leaves the Northern Ireland pound out on purpose", () => {
+    const names = {
       "AUSTRALIAN DOLLAR": "AUD",
       "BAHAMAS DOLLAR": "BSD",
       "BARBADOS DOLLAR": "BBD",
@@ -37,14 +38,18 @@ describe("BOJA adapter", () => {
       "GUYANA DOLLAR": "GYD",
       "HONG KONG DOLLAR": "HKD",
       "JAPANESE YEN": "JPY",
-      "NORTHERN IRELAND POUND": null,
       "SWISS FRANC": "CHF",
       "U.S. DOLLAR": "USD",
-    });
+    };
+    for (const [name, code] of Object.entries(names))
+      expect(resolveCurrency("BOJA", name, { aliases: BOJA_ALIASES }), name).toBe(code);
+    expect(Object.keys(BOJA_ALIASES)).toHaveLength(9);
+    expect([...LEFT_OUT]).toEqual(["northern ireland pound"]);
   });
 
-  it("reads the counter-rates page as no records after checking its nonce and column headers", async () => {
-    expect(await parse(fixture("BOJA/counter-rates.html"), PAGE)).toEqual([]);
+  it("never parses the counter-rates page (navigation), and checks its nonce and column headers when fetching", async () => {
+    expect(boja.navigation?.test(PAGE)).toBe(true);
+    expect(boja.navigation?.test(AJAX)).toBe(false);
     expect(tableHeaders(fixture("BOJA/counter-rates.html").toString())).toEqual([
       "Date",
       "Currency",
@@ -53,18 +58,44 @@ describe("BOJA adapter", () => {
       "Coins",
       "DMD, TT & Cash",
     ]);
+    const changed = fixture("BOJA/counter-rates.html").toString().replace("Coins</th>", "Cash</th>");
+    const http = fakeHttp(() => ({ body: changed }));
+    await expect(boja.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(/^BOJA: table 134 headers changed/);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request Rejected</body></html>"],
+  itRefusesWhole("BOJA", parse, [
     ["truncated JSON", '{"draw":1,"data":[["02 Mar 2026","EURO","179.56'],
-    ["another bank's JSON", '{"draw":1,"data":[["05\\/01\\/2024","US DOLLAR","157.9012"]]}'],
-    ["an unknown currency name", '{"data":[["02 Mar 2026","MARS DOLLAR","1","1","0","1"]]}'],
-    ["a bad date", '{"data":[["31 Feb 2026","EURO","1","1","0","1"]]}'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOJA: /);
+    ["the counter-rates page where the table was expected", fixture("BOJA/counter-rates.html")],
+    ["another bank's JSON", '{"draw":1,"rows":[["05\\/01\\/2024","US DOLLAR","157.9012"]]}'],
+  ]);
+
+  const answer = (bad: string) =>
+    `{"data":[["02 Mar 2026","U.S. DOLLAR","155.3493","147.5800","127.5800","157.2639"],${bad},["03 Mar 2026","CAYMAN DOLLAR","0.0000","0.0000","0.0000","191.7852"]]}`;
+  it.each([
+    [
+      "an unknown currency name",
+      '["02 Mar 2026","MARS DOLLAR","1","1","0","1"]',
+      { kind: "unknown-currency", currency: "MARS DOLLAR" },
+    ],
+    [
+      "a date that does not exist",
+      '["31 Feb 2026","EURO","179.56","170.58","0","188.2596"]',
+      { kind: "bad-date", effectiveDate: "31 Feb 2026" },
+    ],
+    [
+      "a figure that is not a number",
+      '["02 Mar 2026","EURO","179,56","170.58","0","188.2596"]',
+      { kind: "bad-rate", rate: "179,56" },
+    ],
+    ["a row of another shape", '["02 Mar 2026","EURO","179.56"]', { kind: "bad-row" }],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(answer(bad)), {
+      records: [
+        { effectiveDate: "2026-03-02", currency: "USD", rate: "156.3066", derivation: "mean" },
+        { effectiveDate: "2026-03-03", currency: "KYD", rate: "191.7852" },
+      ],
+      held: { ...held, source: "data[1]" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
@@ -80,9 +111,9 @@ describe("BOJA adapter", () => {
     ]);
     expect(page.body.toString()).toContain('"origHeader":"buying","displayHeader":"DMD &amp; TT"');
     expect(page.body.toString()).toContain('"origHeader":"selling","displayHeader":"DMD, TT &amp; Cash"');
-    expect(await boja.parse(page.body, { url: page.url })).toEqual([]);
+    expect(boja.navigation?.test(page.url)).toBe(true);
     const r = recording("BOJA/002.json");
-    const records = await boja.parse(r.body, { url: r.url });
+    const records = await recordsOf(boja.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     // ["02 Mar 2026","GREAT BRITAIN POUND","209.1321","198.6800","0.0000","213.3367"]
@@ -102,11 +133,12 @@ describe("BOJA adapter", () => {
     expect(records).toHaveLength(144); // 153 rows less the 9 Northern Ireland pound rows
   });
 
-  it("fetches the page for the nonce, then posts the whole-table form with it", async () => {
+  it("fetches the page for the nonce (marked navigation), then posts the whole-table form with it", async () => {
     const http = fakeHttp((req) =>
       req.url === PAGE ? { body: fixture("BOJA/counter-rates.html") } : { body: '{"data":[]}' },
     );
-    await boja.fetch({ kind: "latest" }, { http, env: {} });
+    const docs = await boja.fetch({ kind: "latest" }, { http, env: {} });
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined]);
     await boja.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
     const form = "draw=1&start=0&length=-1&wdtNonce=5a1cc1896f";
     expect(http.seen.map((r) => `${r.method} ${r.url}${r.body ? ` ${r.body}` : ""}`)).toEqual([
