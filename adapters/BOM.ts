@@ -1,8 +1,13 @@
-// Bank of Mongolia (Mongolbank): the official daily rates of the tögrög, as JSON. The answer is one wide row
-// per date ({RATE_DATE, USD: "3,576.17", ...}), and the endpoint returns the whole archive whatever dates are
-// posted. MNT per 1 foreign unit (Direct); gold and silver (XAU, XAG) are already in MNT per troy ounce. Numbers
-// are strings with comma thousands separators; SDR is relabelled XDR.
+// Bank of Mongolia (Mongolbank): the official daily rates of the tögrög, as JSON, from a POST of
+// {"startDate":"YYYY-MM-DD","endDate":"YYYY-MM-DD"} to https://www.mongolbank.mn/en/currency-rate-movement/data
+// (the endpoint answers with the archive it holds whatever dates are posted).
+// - Answer: {success: true, data: one wide row per date {RATE_DATE, USD: "3,576.17", ...}}.
+// - Figures: MNT per 1 foreign unit (Direct), strings with comma thousands separators; "", "-", "0" and
+//   "0.00" mean not quoted that day. Gold and silver (XAU, XAG) are already in MNT per troy ounce. SDR is
+//   relabelled XDR; a column that names no currency holds its figures.
+// - Published on business days, checked from 10:00 Ulaanbaatar time.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -10,15 +15,15 @@ import {
   jsonNumberText,
   parseJsonExact,
   recentDays,
-  type RateRecord,
-  readDecimal,
+  requireDecimal,
+  resolveCurrency,
 } from "../src/feed/kit.js";
 
 const ID = "BOM";
 const ENDPOINT = "https://www.mongolbank.mn/en/currency-rate-movement/data";
 const TIME_ZONE = "Asia/Ulaanbaatar";
-const CODE = /^[A-Z]{3}$/;
-const RELABEL: Readonly<Record<string, string>> = { SDR: "XDR" };
+/** The bank's column labels (folded) that are not ISO codes. */
+const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const bom = defineAdapter({
   bank: {
@@ -54,25 +59,34 @@ const bom = defineAdapter({
       throw new FeedError(ID, "not a Mongolbank rate-movement answer: no data array");
     }
     if (json.success !== true) throw new FeedError(ID, `the answer reports success=${String(json.success)}`);
-    const records: RateRecord[] = [];
-    (json.data as Array<Record<string, unknown>>).forEach((row, i) => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `data[${i}] is not an object`);
-      const date = typeof row.RATE_DATE === "string" ? row.RATE_DATE.trim().slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `data[${i}]: RATE_DATE "${String(row.RATE_DATE)}" is not a date`);
-      for (const [key, value] of Object.entries(row)) {
-        if (key === "RATE_DATE") continue;
-        const currency = RELABEL[key] ?? key;
-        if (!CODE.test(currency))
-          throw new FeedError(ID, `data[${i}] (${date}): column "${key}" is not a currency code`);
-        if (currency === "MNT") continue;
-        const raw = jsonNumberText(value);
-        if (raw === undefined || ["", "-", "0", "0.00"].includes(raw.trim())) continue; // not quoted that day
-        const rate = readDecimal(raw, { thousands: "," });
-        if (!rate) throw new FeedError(ID, `data[${i}] (${currency} on ${date}): "${raw}" is not a decimal`);
-        records.push({ effectiveDate: date, currency, rate });
+    const rows = new AnswerRows(ID);
+    (json.data as unknown[]).forEach((row, i) => {
+      if (typeof row !== "object" || row === null || Array.isArray(row))
+        return rows.hold(`data[${i}]`, "bad-row", "not an object");
+      const wide = row as Record<string, unknown>;
+      const day = typeof wide.RATE_DATE === "string" ? wide.RATE_DATE.trim() : String(wide.RATE_DATE);
+      const date = day.slice(0, 10);
+      if (!isIsoDate(date))
+        return rows.hold(`data[${i}]`, "bad-date", `RATE_DATE "${day}" is not a real date`, { effectiveDate: day });
+      for (const [key, value] of Object.entries(wide)) {
+        if (key === "RATE_DATE" || key === "MNT") continue;
+        const raw = jsonNumberText(value)?.trim();
+        if (raw === undefined || ["", "-", "0", "0.00"].includes(raw)) continue; // not quoted that day
+        rows.read(
+          `data[${i}] ${key}`,
+          () => {
+            const currency = resolveCurrency(ID, key, { aliases: ALIASES });
+            return {
+              effectiveDate: date,
+              currency,
+              rate: requireDecimal(ID, raw, `${key} on ${date}`, { thousands: "," }),
+            };
+          },
+          { effectiveDate: day, currency: key, rate: raw },
+        );
       }
     });
-    return records;
+    return rows.result();
   },
 });
 
