@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import bot, { unitOfName } from "../../adapters/BOT.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string) => bot.parse(Buffer.from(body), { url: URL
 
 describe("BOT adapter", () => {
   it("takes mid_rate as published, the unit from the name, and skips an empty mid rate", async () => {
-    expect(await parse(fixture("BOT/daily.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BOT/daily.json")))).toEqual([
       { effectiveDate: "2026-01-06", currency: "USD", rate: "31.6610500" },
       { effectiveDate: "2026-01-06", currency: "JPY", rate: "20.5757500", unitMultiplier: 2 },
       { effectiveDate: "2026-01-06", currency: "IDR", rate: "1.9322000", unitMultiplier: 3 },
@@ -23,11 +23,10 @@ describe("BOT adapter", () => {
     expect(unitOfName("JAPAN : YEN (100 YEN) (JPY) ")).toBe("100");
     expect(unitOfName("INDONESIA : RUPIAH (1,000 RUPIAH) (IDR)")).toBe("1000");
     expect(unitOfName("USA : DOLLAR (USD) ")).toBe("1");
+    expect(() => unitOfName("JAPAN : YEN (1.5 YEN) (JPY)")).toThrow(/^BOT: .*not a whole number/);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Unauthorized</body></html>"],
+  itRefusesWhole("BOT", parse, [
     [
       "truncated JSON",
       '{"result":{"data":{"data_detail":[{"period":"2026-01-06","currency_id":"USD","mid_rate":"31.66',
@@ -41,13 +40,43 @@ describe("BOT adapter", () => {
       "another unit of quotation",
       '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Foreign Currency / 1 Baht)"},"data_detail":[]}}}',
     ],
+  ]);
+
+  const detail = (period: string, id: string, name: string, mid: string) =>
+    `{"period":"${period}","currency_id":"${id}","currency_name_eng":"${name}","mid_rate":"${mid}"}`;
+  const answer = (bad: string) =>
+    `{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Baht / 1 Unit of Foreign Currency)"},"data_detail":[` +
+    `${detail("2026-01-06", "USD", "USA : DOLLAR (USD) ", "31.6610500")},${bad},` +
+    `${detail("2026-01-06", "JPY", "JAPAN : YEN (100 YEN) (JPY) ", "20.5757500")}]}}}`;
+  it.each([
     [
-      "a bad mid rate",
-      '{"result":{"data":{"data_header":{"report_uoq_name_eng":"(Unit: Baht / 1 Unit of Foreign Currency)"},"data_detail":[{"period":"2026-01-06","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD)","mid_rate":"31,66"}]}}}',
+      "a figure that is not a number",
+      detail("2026-01-06", "EUR", "EURO : EURO (EUR)", "31,66"),
+      { kind: "bad-rate", rate: "31,66" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BOT: /);
+    [
+      "a date that does not exist",
+      detail("2026-02-29", "EUR", "EURO : EURO (EUR)", "36.9"),
+      { kind: "bad-date", effectiveDate: "2026-02-29" },
+    ],
+    [
+      "a unit that is not a whole number",
+      detail("2026-01-06", "IDR", "INDONESIA : RUPIAH (1.000 RUPIAH) (IDR)", "1.93"),
+      { kind: "unknown-unit", currency: "IDR" },
+    ],
+    [
+      "a code that is not ISO 4217",
+      detail("2026-01-06", "CNH", "CHINA : YUAN OFFSHORE (CNH)", "4.52"),
+      { kind: "unknown-currency", currency: "CNH" },
+    ],
+  ] as const)("holds a row with %s and takes the others", async (_what, bad, held) => {
+    await expectOneHeld(parse(answer(bad)), {
+      records: [
+        { effectiveDate: "2026-01-06", currency: "USD", rate: "31.6610500" },
+        { effectiveDate: "2026-01-06", currency: "JPY", rate: "20.5757500", unitMultiplier: 2 },
+      ],
+      held: { ...held, source: "data_detail[1]" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded days exactly (values read off the file by hand)", async () => {
