@@ -1,30 +1,41 @@
-// Bank of Tanzania: the daily indicative rates of the shilling (TZS) for a date range, an HTML table
-// answered to a form POST (dateFrom, dateTo as MM/DD/YYYY) that must carry the ASP.NET anti-forgery
-// token of a GET of the same page, in the same session (cookie); without it the server answers 500.
-// The official figure is the `Mean` column, TZS per 1 unit (Direct); columns found by their labels.
-// Figures are written with commas in odd places (`2,602.0,545` for 2602.0545): every comma is a
-// grouping mark and is removed, the digits and the one point kept. GOLD and withdrawn codes (ATS, NLG,
-// MZM, ZWD, CUC, RUR) are left out; SDR is written XDR. Dates are `19-May-26`. Seven days a week.
+// Bank of Tanzania: the daily indicative rates of the shilling (TZS) for a date range
+// (https://www.bot.go.tz/ExchangeRate/previous_rates).
+// - Fetch: a GET of the page gives the ASP.NET anti-forgery token (__RequestVerificationToken) and its
+//   cookie; then, in the same session, a form POST to the same URL with the token, dateFrom and dateTo
+//   (MM/DD/YYYY). Without the token the server answers 500. The GET is read only for the token
+//   (navigation, marked in `fetch`: it shares its URL with the answer, so no URL pattern can tell them).
+// - Answer: an HTML page with table#myTable (S/N | Currency | Buy | Sell | Mean | Date), found by its
+//   labels; a bare form without that table is not the answer and is refused. The landing page's table
+//   is empty (no records).
+// - The official figure is the `Mean` column, TZS per 1 unit (Direct). Figures are written with commas
+//   in odd places (`2,602.0,545` for 2602.0545): every comma is a grouping mark and is removed, the
+//   digits and the one point kept. Dates are `19-May-26`.
+// - GOLD and withdrawn codes (ATS, NLG, MZM, ZWD, CUC, RUR) are left out; SDR is written XDR.
+// - Published seven days a week; polled from 11:00 Dar es Salaam time (the bank states no time).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isoFromParts,
   readDecimal,
   recentDays,
+  requireDate,
+  resolveCurrency,
+  rowProblem,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "BOTA";
 const ENDPOINT = "https://www.bot.go.tz/ExchangeRate/previous_rates";
 const TIME_ZONE = "Africa/Dar_es_Salaam";
 const TOKEN = "__RequestVerificationToken";
 const LEFT_OUT = new Set(["GOLD", "ATS", "NLG", "MZM", "ZWD", "CUC", "RUR"]);
-const RENAMED: Readonly<Record<string, string>> = { SDR: "XDR" };
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+/** The table's codes (folded) that are not ISO 4217. */
+const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const mmddyyyy = (date: IsoDate) => `${date.slice(5, 7)}%2F${date.slice(8, 10)}%2F${date.slice(0, 4)}`;
 
@@ -35,12 +46,11 @@ export function botaFigure(raw: string): string | undefined {
   return readDecimal(text.replace(/,/g, ""));
 }
 
-function dateOf(raw: string): IsoDate {
-  const m = /^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/.exec(raw.trim());
-  const month = m ? MONTHS.indexOf(m[2]!.toUpperCase()) + 1 : 0;
-  const date = m && month > 0 ? isoFromParts(`20${m[3]}`, month, m[1]!) : undefined;
-  if (!date) throw new FeedError(ID, `date "${raw.trim()}" is not DD-Mon-YY`);
-  return date;
+/** `19-May-26` to 2026-05-19; undefined when it is no real date. */
+function dateOf(raw: string): IsoDate | undefined {
+  const m = /^(\d{1,2})-([A-Za-z]{3,4})-(\d{2})$/.exec(raw.trim());
+  const month = m ? monthNumber(m[2]!) : undefined;
+  return m && month ? isoFromParts(`20${m[3]}`, month, m[1]!) : undefined;
 }
 
 const bota = defineAdapter({
@@ -72,7 +82,8 @@ const bota = defineAdapter({
     const token = cheerio.load(decodeText(ID, landing.body))(`input[name="${TOKEN}"]`).attr("value");
     if (!token) throw new FeedError(ID, "no anti-forgery token on the previous_rates page");
     const form = `${TOKEN}=${encodeURIComponent(token)}&dateFrom=${mmddyyyy(from)}&dateTo=${mmddyyyy(to)}`;
-    return [landing, await session.post(ENDPOINT, form, { accept: "text/html", headers: { Referer: ENDPOINT } })];
+    const answer = await session.post(ENDPOINT, form, { accept: "text/html", headers: { Referer: ENDPOINT } });
+    return [{ ...landing, role: "navigation" }, answer];
   },
 
   parse(body) {
@@ -93,25 +104,34 @@ const bota = defineAdapter({
       return i;
     };
     const [currencyCol, meanCol, dateCol] = [col("Currency"), col("Mean"), col("Date")];
-    const records: RateRecord[] = [];
-    for (const row of table.find("tbody tr").toArray()) {
-      const cells = $(row)
-        .children("td")
-        .toArray()
-        .map((td) => $(td).text().trim());
-      if (cells.length !== labels.length)
-        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
-      const code = cells[currencyCol]!.toUpperCase();
-      if (LEFT_OUT.has(code)) continue;
-      if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `currency "${code}" is not a three-letter code`);
-      const currency = RENAMED[code] ?? code;
-      const date = dateOf(cells[dateCol]!);
-      const rate = botaFigure(cells[meanCol]!);
-      if (!rate) throw new FeedError(ID, `${currency} Mean on ${date}: "${cells[meanCol]}" is not a decimal number`);
-      if (!/[1-9]/.test(rate)) continue;
-      records.push({ effectiveDate: date, currency, rate });
-    }
-    return records;
+    const rows = new AnswerRows(ID);
+    table
+      .find("tbody tr")
+      .toArray()
+      .forEach((row, i) => {
+        const cells = $(row)
+          .children("td")
+          .toArray()
+          .map((td) => $(td).text().trim());
+        const source = `row ${i + 1}`;
+        if (cells.length <= 1) return; // an empty-table notice, not a rate
+        const [code, mean, day] = [cells[currencyCol] ?? "", cells[meanCol] ?? "", cells[dateCol] ?? ""];
+        if (LEFT_OUT.has(code.toUpperCase())) return;
+        rows.read(
+          source,
+          () => {
+            if (cells.length !== labels.length)
+              rowProblem(ID, "bad-row", `a row of ${cells.length} cells under ${labels.length} columns`);
+            const currency = resolveCurrency(ID, code, { aliases: ALIASES });
+            const date = requireDate(ID, dateOf(day), day);
+            const rate = botaFigure(mean);
+            if (!rate) rowProblem(ID, "bad-rate", `${currency} Mean on ${date}: "${mean}" is not a decimal number`);
+            return /[1-9]/.test(rate) ? { effectiveDate: date, currency, rate } : undefined;
+          },
+          { effectiveDate: day, currency: code, rate: mean },
+        );
+      });
+    return rows.result();
   },
 });
 
