@@ -1,82 +1,52 @@
 // Banque de la République du Burundi: the official exchange rates of the Burundi franc (BIF), one PDF
-// bulletin per business day ("Cours de change du DD-MM-YYYY.pdf"), listed on a paginated Drupal
-// index (affichagetoustauxchange[?page=N], newest first). The bulletin has three columns, Acheteur,
-// Cours moyen jour, Vendeur: the official figure is `Cours moyen jour` (mid), BIF per N units
-// (`1 Dollar USA`; Direct). Columns are found by their header labels and matched to the figures by
-// position on the page; French currency names are mapped below (an asterisk, "not accepted by
-// exchange bureaus", is dropped; DTS is XDR). Decimal commas. The bulletin's date is its
-// "EN DATE DU 20 MAI 2026" line, checked against the date in the file name. The index page carries
-// no dated rates and parses to no records.
+// bulletin per business day ("Cours de change du DD-MM-YYYY.pdf"), listed on a paginated Drupal index
+// (https://www.brb.bi/en/affichagetoustauxchange[?page=N], newest first). The index pages are read only
+// to find the bulletins (navigation, never parsed); their sidebar rates carry no date.
+// - The bulletin: an "EN DATE DU 20 MAI 2026" line (French month names), checked against the date in the
+//   file name (another day's bulletin is refused); then a header line with the labels Acheteur, Cours
+//   moyen jour, Vendeur, and one line per currency: `1 Dollar USA`, `100 Shilling Ougandais*` and three
+//   figures matched to the labels by position on the page. Every header line starts a table: the lines
+//   under each are read.
+// - The official figure is `Cours moyen jour` (mid), BIF per N units (Direct), with a decimal comma.
+// - Currency names are French: ICU's French names first ("Couronne Suédoise", "Shilling Ougandais"), then
+//   the bank's own spellings below. An asterisk marks a currency "not accepted by exchange bureaus" and
+//   is dropped with the other punctuation when names are folded. DTS is the IMF's XDR.
+// - Published on business days, polled from 09:00 Bujumbura time (the bank states no time).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
+  foldName,
   isoFromParts,
   perUnits,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  resolveCurrency,
+  rowProblem,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
+  type ParsedAnswer,
 } from "../src/feed/kit.js";
-import { looksLikePdf, pdfLines, pdfTextRuns, type PdfTextRun } from "../src/feed/pdf-text.js";
+import { monthNumber } from "../src/feed/month-names.js";
+import { pdfLines, pdfTextRuns, type PdfTextRun } from "../src/feed/pdf-text.js";
 
 const ID = "BRB";
 const HOST = "https://www.brb.bi";
 const INDEX = `${HOST}/en/affichagetoustauxchange`;
 const MAX_INDEX_PAGES = 30;
 
-/** French names in the bulletin (lower case, no accents, no asterisk) to ISO 4217 codes. */
-export const BRB_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "dollar canadien": "CAD",
-  "couronne danoise": "DKK",
-  "yen japonais": "JPY",
-  "couronne norvegienne": "NOK",
-  "livre sterling": "GBP",
-  "couronne suedoise": "SEK",
+/** The bulletin's own spellings (folded) that ICU's French names do not give; "sic" where misspelt. */
+export const BRB_ALIASES: Readonly<Record<string, string>> = {
   "dollar usa": "USD",
-  "franc suisse": "CHF",
-  euro: "EUR",
-  "shilling kenyan": "KES",
   dts: "XDR",
-  "rand sud-africain": "ZAR",
-  "dollar australien": "AUD",
-  "shilling tanzanien": "TZS",
-  "shilling ougandais": "UGX",
-  "franc rwandais": "RWF",
-  // sic: "Renmimbi", "Kowetien".
-  "yuan renmimbi": "CNY",
+  "yuan renmimbi": "CNY", // sic
   "yuan renminbi": "CNY",
-  "dinar kowetien": "KWD",
-  "dinar koweitien": "KWD",
-  "riyal saoudien": "SAR",
+  "dinar kowetien": "KWD", // sic
 };
-
-const MONTHS: Readonly<Record<string, number>> = {
-  janvier: 1,
-  fevrier: 2,
-  mars: 3,
-  avril: 4,
-  mai: 5,
-  juin: 6,
-  juillet: 7,
-  aout: 8,
-  septembre: 9,
-  octobre: 10,
-  novembre: 11,
-  decembre: 12,
-};
-
-export function brbNameKey(name: string): string {
-  return name
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/\*/g, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 /** The date in a bulletin's file name (`Cours%20de%20change%20du%2020-05-2026.pdf`). */
 export function brbFileDate(url: string): IsoDate | undefined {
@@ -86,50 +56,64 @@ export function brbFileDate(url: string): IsoDate | undefined {
 
 const center = (r: PdfTextRun) => r.x + r.width / 2;
 
-async function parseBulletin(body: Uint8Array, url: string | undefined): Promise<RateRecord[]> {
-  const lines = pdfLines(await pdfTextRuns(ID, body));
-  const dated = lines
-    .map((l) => /EN DATE DU (\d{1,2}) (\S+) (\d{4})/.exec(brbNameKey(l.text).toUpperCase()))
-    .find(Boolean);
-  const month = dated ? MONTHS[dated[2]!.toLowerCase()] : undefined;
-  const date = dated && month ? isoFromParts(dated[3]!, month, dated[1]!) : undefined;
-  if (!date) throw new FeedError(ID, 'no "EN DATE DU <day> <month> <year>" line in the bulletin');
-  const named = url ? brbFileDate(url) : undefined;
-  if (named && named !== date) throw new FeedError(ID, `the bulletin is dated ${date} but its file name says ${named}`);
+const LABELS = ["Acheteur", "Cours moyen jour", "Vendeur"] as const;
 
-  const header = lines.find((l) => l.runs.some((r) => r.text.trim() === "Cours moyen jour"));
-  const column = (label: string) => {
-    const run = header?.runs.find((r) => r.text.trim() === label);
-    if (!run) throw new FeedError(ID, `no "${label}" column label in the bulletin of ${date}`);
-    return center(run);
-  };
-  const columns = [
-    { label: "Acheteur", at: column("Acheteur") },
-    { label: "Cours moyen jour", at: column("Cours moyen jour") },
-    { label: "Vendeur", at: column("Vendeur") },
-  ];
-  const records: RateRecord[] = [];
+async function parseBulletin(body: Uint8Array, url: string | undefined): Promise<ParsedAnswer> {
+  const lines = pdfLines(await pdfTextRuns(ID, body));
+  const DATED = /en date du (\d{1,2}) (\p{L}+) (\d{4})/u;
+  const datedLine = lines.find((l) => DATED.test(foldName(l.text)));
+  const dated = datedLine && DATED.exec(foldName(datedLine.text));
+  if (!datedLine || !dated) throw new FeedError(ID, 'no "EN DATE DU <day> <month> <year>" line in the bulletin');
+  // A day that does not exist ("31 JUIN") holds every row: none can be dated.
+  const month = monthNumber(dated[2]!, ["fr"]);
+  const date = month ? isoFromParts(dated[3]!, month, dated[1]!) : undefined;
+  const said = datedLine.text;
+  const named = url ? brbFileDate(url) : undefined;
+  if (date && named && named !== date)
+    throw new FeedError(ID, `the bulletin is dated ${date} but its file name says ${named}`);
+
+  const rows = new AnswerRows(ID);
+  let columns: Array<{ label: string; at: number }> | undefined;
+  let currencyLines = 0;
   for (const line of lines) {
-    const first = /^(\d+) (.+)$/.exec(line.runs[0]!.text.trim());
-    if (!first || line.y >= header!.y) continue;
-    const figures = line.runs.slice(1);
-    if (figures.length !== 3) throw new FeedError(ID, `row "${line.text}" of ${date} does not have three figures`);
-    const byColumn = new Map<string, string>();
-    for (const run of figures) {
-      const nearest = columns.reduce((a, b) => (Math.abs(center(run) - a.at) <= Math.abs(center(run) - b.at) ? a : b));
-      if (byColumn.has(nearest.label))
-        throw new FeedError(ID, `row "${line.text}" of ${date} has two figures under "${nearest.label}"`);
-      byColumn.set(nearest.label, run.text.trim());
+    if (line.runs.some((r) => r.text.trim() === "Cours moyen jour")) {
+      columns = LABELS.map((label) => {
+        const run = line.runs.find((r) => r.text.trim() === label);
+        if (!run) throw new FeedError(ID, `no "${label}" column label in the bulletin of ${said}`);
+        return { label, at: center(run) };
+      });
+      continue;
     }
-    const currency = BRB_CURRENCY_NAMES[brbNameKey(first[2]!)];
-    if (!currency) throw new FeedError(ID, `unknown currency name "${first[2]}" in the bulletin of ${date}`);
-    const mid = requireDecimal(ID, byColumn.get("Cours moyen jour"), `${currency} Cours moyen jour on ${date}`, {
-      decimalComma: true,
-    });
-    records.push({ effectiveDate: date, currency, ...perUnits(mid, first[1]!) });
+    const first = /^(\d+) (.+)$/.exec(line.runs[0]!.text.trim());
+    if (!first || !columns) continue; // the letterhead, notes and the address are no rates
+    currencyLines++;
+    const under = columns;
+    const figures = line.runs.slice(1).map((r) => r.text.trim());
+    rows.read(
+      `page ${line.page} line "${line.text}"`,
+      () => {
+        if (figures.length !== 3) rowProblem(ID, "bad-row", `${figures.length} figures where three were expected`);
+        const byColumn = new Map<string, string>();
+        for (const run of line.runs.slice(1)) {
+          const nearest = under.reduce((a, b) =>
+            Math.abs(center(run) - a.at) <= Math.abs(center(run) - b.at) ? a : b,
+          );
+          if (byColumn.has(nearest.label)) rowProblem(ID, "bad-row", `two figures under "${nearest.label}"`);
+          byColumn.set(nearest.label, run.text.trim());
+        }
+        const currency = resolveCurrency(ID, first[2]!, { aliases: BRB_ALIASES, locales: ["fr"] });
+        const effectiveDate = requireDate(ID, date, said);
+        const mid = requireDecimal(ID, byColumn.get("Cours moyen jour"), `${currency} Cours moyen jour`, {
+          decimalComma: true,
+        });
+        return { effectiveDate, currency, ...perUnits(mid, requireUnits(ID, first[1]!)) };
+      },
+      { effectiveDate: said, currency: first[2]!, rate: figures.join(" ") },
+    );
   }
-  if (records.length === 0) throw new FeedError(ID, `no currency rows in the bulletin of ${date}`);
-  return records;
+  if (!columns) throw new FeedError(ID, `no "Cours moyen jour" column label in the bulletin of ${said}`);
+  if (currencyLines === 0) throw new FeedError(ID, `no currency rows in the bulletin of ${said}`);
+  return rows.result();
 }
 
 /** The bulletins an index page links to, with the date of each. */
@@ -169,13 +153,15 @@ const brb = defineAdapter({
     sourceUrl: INDEX,
   },
 
+  navigation: /^https:\/\/www\.brb\.bi\/en\/affichagetoustauxchange(\?page=\d+)?$/,
+
   // Index pages (newest first) until one reaches back before `from`, then each bulletin in the range.
   async fetch(range, { http }) {
     const docs: FeedDocument[] = [];
     const wanted: Array<{ date: IsoDate; url: string }> = [];
     for (let page = 0; page < MAX_INDEX_PAGES; page++) {
       const doc = await http.get(page === 0 ? INDEX : `${INDEX}?page=${page}`, { accept: "text/html" });
-      docs.push(doc);
+      docs.push({ ...doc, role: "navigation" });
       const links = indexLinks(doc.body);
       if (range.kind === "latest") {
         const newest = [...links].sort((a, b) => b.date.localeCompare(a.date))[0];
@@ -194,14 +180,7 @@ const brb = defineAdapter({
     return docs;
   },
 
-  async parse(body, { url }) {
-    if (looksLikePdf(body)) return parseBulletin(body, url);
-    const text = decodeText(ID, body);
-    if (text.trim() === "") throw new FeedError(ID, "empty body where a bulletin PDF or the rates index was expected");
-    if (url && /\.pdf$/i.test(url)) return parseBulletin(body, url);
-    indexLinks(body);
-    return [];
-  },
+  parse: (body, { url }) => parseBulletin(body, url),
 });
 
 export default brb;
