@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bsp, { bspTitleDate } from "../../adapters/BSP.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const LIST =
@@ -13,15 +13,57 @@ const NEXT =
 const pdf = (id: number, title: string) => `https://www.bsp.gov.ph/Lists/RERB/Attachments/${id}/${title}.pdf`;
 const parse = (body: Buffer | string, url = pdf(2281, "28May2026")) => bsp.parse(Buffer.from(body), { url });
 
+/** A one-page PDF (Helvetica, WinAnsi) with each text run drawn at (x, y), as the bank's bulletins are. */
+function pdfOf(runs: Array<[x: number, y: number, text: string]>): Buffer {
+  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
+  const content = `BT /F1 9 Tf\n${runs.map(([x, y, t]) => `1 0 0 1 ${x} ${y} Tm (${esc(t)}) Tj`).join("\n")}\nET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    `<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`,
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets = objects.map((o, i) => {
+    const at = Buffer.byteLength(out, "latin1");
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = Buffer.byteLength(out, "latin1");
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+/** A bulletin in the bank's layout: title, the date line under it, and the reference rate line(s). */
+const bulletin = (dated: string, ...rates: string[]) =>
+  pdfOf([
+    [210, 789, "BANGKO SENTRAL NG PILIPINAS"],
+    [196, 764, "REFERENCE EXCHANGE RATE BULLETIN"],
+    [257, 751, dated],
+    [29, 250, "BSP Selling Rate (T/T):"],
+    [134, 250, "PHP"],
+    [214, 250, "61.800"],
+    ...rates.flatMap((rate, i): Array<[number, number, string]> => [
+      [29, 238 - 13 * i, "BSP Reference Rate:"],
+      [133, 238 - 13 * i, "PHP"],
+      [214, 238 - 13 * i, rate],
+    ]),
+  ]);
+
 describe("BSP adapter", () => {
   it("reads only the BSP Reference Rate line of the bulletin, as PHP per USD", async () => {
-    expect(await parse(fixture("BSP/28May2026.pdf"))).toEqual([
+    expect(await recordsOf(parse(fixture("BSP/28May2026.pdf")))).toEqual([
       { effectiveDate: "2026-05-28", currency: "USD", rate: "61.550" },
     ]);
   });
 
-  it("reads the SharePoint list as no records", async () => {
-    expect(await parse(fixture("BSP/list-1.json"), LIST)).toEqual([]);
+  it("never parses the SharePoint list pages (navigation), only the bulletins", () => {
+    expect(bsp.navigation?.test(LIST)).toBe(true);
+    expect(bsp.navigation?.test(NEXT)).toBe(true);
+    expect(bsp.navigation?.test(pdf(2281, "28May2026"))).toBe(false);
   });
 
   it("reads list titles and file names as dates", () => {
@@ -30,27 +72,48 @@ describe("BSP adapter", () => {
     expect(bspTitleDate("31Feb2026")).toBeUndefined();
   });
 
+  itRefusesWhole("BSP", (body) => parse(body), [
+    ["a truncated PDF", fixture("BSP/28May2026.pdf").subarray(0, 500)],
+    ["the SharePoint list where a bulletin was expected", fixture("BSP/list-1.json")],
+    ["another bank's body", '{"rates":[]}'],
+    ["a bulletin without the reference rate", fixture("BSP/no-reference-rate.pdf")],
+    ["a bulletin whose date line is no date", bulletin("Thursday", "61.550")],
+  ]);
+
+  it("refuses a bulletin whose file name says another day", async () => {
+    await expect(async () => parse(fixture("BSP/28May2026.pdf"), pdf(2282, "29May2026"))).rejects.toThrow(
+      /^BSP: the bulletin is dated 2026-05-28 but its file name says 2026-05-29/,
+    );
+  });
+
   it.each([
-    ["an empty body", "", pdf(2281, "28May2026")],
+    ["a figure that is not a number", bulletin("28 May 2026", "61,550.0.0"), { kind: "bad-rate", rate: "61,550.0.0" }],
     [
-      "an HTML page where the PDF was expected",
-      "<!DOCTYPE html><html><body>Sorry, something went wrong</body></html>",
-      pdf(2281, "28May2026"),
+      "a date that does not exist",
+      bulletin("31 June 2026", "61.550"),
+      { kind: "bad-date", effectiveDate: "31 June 2026" },
     ],
-    ["a truncated PDF", fixture("BSP/28May2026.pdf").subarray(0, 500), pdf(2281, "28May2026")],
-    ["another bank's body", '{"rates":[]}', LIST],
-    ["a bulletin whose file name says another day", fixture("BSP/28May2026.pdf"), pdf(2282, "29May2026")],
-    ["a bulletin without the reference rate", fixture("BSP/no-reference-rate.pdf"), pdf(2281, "28May2026")],
-  ])("rejects %s with an error naming the bank", async (_what, body, url) => {
-    await expect(async () => parse(body, url)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body, url)).rejects.toThrow(/^BSP: /);
+  ] as const)("holds the reference rate with %s (the bulletin's only figure)", async (_what, body, held) => {
+    await expectOneHeld(parse(body, pdf(2281, "bulletin")), {
+      records: [],
+      held: { ...held, currency: "USD", source: expect.stringMatching(/^page 1 "BSP Reference Rate: PHP /) as string },
+    });
+  });
+
+  it("takes every reference rate line, so that two different figures meet as a conflict at the gate", async () => {
+    const answer = await answerOf(parse(bulletin("28 May 2026", "61.550", "61.560")));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2026-05-28", currency: "USD", rate: "61.550" },
+      { effectiveDate: "2026-05-28", currency: "USD", rate: "61.560" },
+    ]);
   });
 
   it("pages the list with the verbose JSON Accept until it reaches before the range, then fetches each bulletin", async () => {
     const http = fakeHttp((req) => ({
       body: req.url.endsWith(".pdf") ? "%PDF-1.4" : fixture(req.url === LIST ? "BSP/list-1.json" : "BSP/list-2.json"),
     }));
-    await bsp.fetch({ kind: "latest" }, { http, env: {} });
+    const docs = await bsp.fetch({ kind: "latest" }, { http, env: {} });
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined]);
     await bsp.fetch({ kind: "range", from: "2026-05-26", to: "2026-05-29" }, { http, env: {} });
     expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
       `GET ${LIST}`,
@@ -68,11 +131,10 @@ describe("BSP adapter", () => {
     async () => {
       const b = recording("BSP/002.pdf");
       // "BSP Reference Rate: PHP 61.550" under "28 May 2026".
-      expect(await bsp.parse(b.body, { url: b.url })).toEqual([
+      expect(await recordsOf(bsp.parse(b.body, { url: b.url }))).toEqual([
         { effectiveDate: "2026-05-28", currency: "USD", rate: "61.550" },
       ]);
-      const list = recording("BSP/001.json");
-      expect(await bsp.parse(list.body, { url: list.url })).toEqual([]);
+      expect(bsp.navigation?.test(recording("BSP/001.json").url)).toBe(true);
     },
   );
 });
