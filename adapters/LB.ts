@@ -1,9 +1,15 @@
-// Bank of Lithuania (Lietuvos bankas): the official exchange rates of the litas, as XML, one call per day.
-// Until 31 December 2014 (tp=LT) each FxRate holds two CcyAmt blocks: an LTL amount and the foreign amount it buys
-// (1, 10, 100 … units, kept as unitMultiplier), so LTL per N foreign units (Direct). The litas was replaced by the
-// euro on 1 January 2015, from when the same service (tp=EU) gives 1 EUR = X foreign: a different base currency,
-// which this LTL source does not mix in; it is a historical-only source.
+// Bank of Lithuania (Lietuvos bankas): the official exchange rates of the litas, one call per day.
+// Endpoint: GET https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates?dt=YYYY-MM-DD&tp=LT.
+// Format: XML <FxRates><FxRate><Tp>LT</Tp><Dt>date</Dt><CcyAmt>(LTL amount)</CcyAmt><CcyAmt>(foreign
+// amount)</CcyAmt></FxRate>...; an empty <FxRates/> on a day without rates; <OprlErr> on an error.
+// Quote: LTL per N foreign units (Direct), N = 1, 10, 100 ... the foreign amount, kept as unitMultiplier.
+// Rates were set on working days, in the afternoon. The litas was replaced by the euro on 1 January 2015,
+// from when the same service (tp=EU) gives 1 EUR = X foreign: a different base currency, which this LTL
+// source does not mix in; it is a historical-only source.
+// A rate whose date, code, amounts or unit cannot be read is held; an answer with no litas (LT) rate at
+// all (a euro table, another service) is refused.
 import {
+  AnswerRows,
   FeedError,
   addDays,
   asArray,
@@ -12,7 +18,11 @@ import {
   isIsoDate,
   parseXml,
   perUnits,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   weekday,
   type FeedDocument,
   type IsoDate,
@@ -22,7 +32,6 @@ import {
 const ID = "LB";
 const ENDPOINT = "https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates";
 const LAST_LITAS_DAY = "2014-12-31";
-const CODE = /^[A-Z]{3}$/;
 
 type Node = Record<string, unknown>;
 
@@ -66,27 +75,35 @@ const lb = defineAdapter({
     if (typeof root !== "object") return []; // <FxRates/>: no rates that day
     if (root.OprlErr !== undefined)
       throw new FeedError(ID, `the service reports an error: ${JSON.stringify(root.OprlErr).slice(0, 200)}`);
-    return asArray(root.FxRate as Node[]).map((fx, i): RateRecord => {
-      const type = String(fx.Tp ?? "");
-      if (type !== "LT")
-        throw new FeedError(
-          ID,
-          `FxRate ${i}: type "${type}" is not the litas table LT (euro-based rates are not litas rates)`,
-        );
-      const date = String(fx.Dt ?? "");
-      if (!isIsoDate(date)) throw new FeedError(ID, `FxRate ${i}: Dt "${date}" is not a date`);
+    const rates = asArray(root.FxRate as Node[]);
+    const typeOf = (fx: Node) => (typeof fx.Tp === "string" ? fx.Tp : "");
+    if (rates.length > 0 && !rates.some((fx) => typeOf(fx) === "LT"))
+      throw new FeedError(
+        ID,
+        `type "${typeOf(rates[0]!)}" is not the litas table LT (euro-based rates are not litas rates)`,
+      );
+    const rows = new AnswerRows(ID);
+    rates.forEach((fx, i) => {
+      const date = typeof fx.Dt === "string" ? fx.Dt : "";
       const amounts = asArray(fx.CcyAmt as Node[]);
-      if (amounts.length !== 2 || amounts[0]!.Ccy !== "LTL")
-        throw new FeedError(ID, `FxRate ${i} of ${date}: expected an LTL amount and a foreign amount`);
-      const currency = String(amounts[1]!.Ccy ?? "");
-      if (!CODE.test(currency) || currency === "LTL")
-        throw new FeedError(ID, `FxRate ${i} of ${date}: Ccy "${currency}" is not a foreign currency code`);
-      const litas = requireDecimal(ID, amounts[0]!.Amt, `${currency} of ${date} LTL amount`);
-      const units = requireDecimal(ID, amounts[1]!.Amt, `${currency} of ${date} amount`);
-      if (!/^[1-9]\d*$/.test(units))
-        throw new FeedError(ID, `${currency} of ${date}: amount "${units}" is not a whole number of units`);
-      return { effectiveDate: date, currency, ...perUnits(litas, units) };
+      const text = (x: unknown) => (typeof x === "string" ? x : "");
+      const currency = text(amounts[1]?.Ccy);
+      rows.read(
+        `FxRate ${i + 1}`,
+        (): RateRecord => {
+          if (typeOf(fx) !== "LT") rowProblem(ID, "bad-row", `type "${typeOf(fx)}" is not the litas table LT`);
+          if (amounts.length !== 2 || amounts[0]!.Ccy !== "LTL")
+            rowProblem(ID, "bad-row", "expected an LTL amount and a foreign amount");
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+          const code = requireCurrencyCode(ID, currency);
+          const litas = requireDecimal(ID, amounts[0]!.Amt, `${currency} of ${date} LTL amount`);
+          const units = requireUnits(ID, amounts[1]!.Amt, `${currency} of ${date} amount`);
+          return { effectiveDate, currency: code, ...perUnits(litas, units) };
+        },
+        { effectiveDate: date, currency, rate: text(amounts[0]?.Amt) },
+      );
     });
+    return rows.result();
   },
 });
 

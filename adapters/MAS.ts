@@ -1,22 +1,35 @@
-// Monetary Authority of Singapore: daily exchange rates (noon values) from the MAS statistics
-// database. The ExchangeRates.aspx page is an ASP.NET form: its view state, validation and cookies
-// are carried into a POST of the Download button with start/end month and year, frequency D and
-// every currency checkbox, which answers CSV: a few metadata lines, the header `End of Period,,,
-// S$ Per Unit of Euro, ..., S$ Per 100 Units of Japanese Yen, ...`, then rows whose year and month
-// are filled only on the first row of each group, then notes. SGD per 1 or per 100 units (Direct);
-// the per-100 quotes are kept with unitMultiplier 2. Currency names map through the table below.
+// Monetary Authority of Singapore: daily exchange rates (noon values) from the MAS statistics database.
+// Endpoint: https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx, an ASP.NET form. `fetch`
+// GETs the page for its view state, validation and cookies (a navigation answer, marked so in `fetch`:
+// it shares its URL with the data, so no URL pattern can tell them apart), then POSTs the Download
+// button with start/end month and year, frequency D and every currency checkbox, one call per year.
+// Format: CSV with a few metadata lines, the header `End of Period,,,S$ Per Unit of Euro, ...,
+// S$ Per 100 Units of Japanese Yen, ...`, then rows whose year and month are filled only on the first
+// row of each group (`2026,Mar,02,...` then `,,03,...`), then notes starting with `*`. A window
+// without data answers `No Results Found`.
+// Quote: SGD per 1 or per 100 units (Direct); the per-100 quotes are kept with unitMultiplier 2.
+// Published on Singapore business days by 18:00 local time (the figures are noon values); "-", "n.a."
+// or an empty cell marks a currency without a figure that day.
+// Currency names resolve through ICU's English names, then the few aliases below. A figure whose
+// currency, unit, date or number cannot be read is held; a CSV without the "End of Period" header or
+// with no "S$ Per ..." column (the layout changed), or cut inside its last row, is refused. The form
+// page itself, when handed to parse from a saved answer, carries no rates and yields none.
 import * as cheerio from "cheerio";
-import { parse as parseCsv } from "csv-parse/sync";
 
+import { resolveCurrency } from "../src/feed/currency.js";
+import { readCsv } from "../src/feed/csv.js";
 import {
+  AnswerRows,
   FeedError,
+  RowProblem,
   decodeText,
   defineAdapter,
-  expectFeedText,
   isoFromParts,
   perUnits,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -26,29 +39,14 @@ const ID = "MAS";
 const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
 const P = "ctl00$ContentPlaceHolder1$";
 
-/** The CSV's currency names to ISO 4217 codes; an unknown name is an error. */
-export const MAS_NAMES: Readonly<Record<string, string>> = {
-  Euro: "EUR",
-  "Pound Sterling": "GBP",
-  "US Dollar": "USD",
-  "Australian Dollar": "AUD",
-  "Canadian Dollar": "CAD",
-  "Chinese Renminbi": "CNY",
-  "Hong Kong Dollar": "HKD",
-  "Indian Rupee": "INR",
-  "Indonesian Rupiah": "IDR",
-  "Japanese Yen": "JPY",
-  "Korean Won": "KRW",
-  "Malaysian Ringgit": "MYR",
-  "New Taiwan Dollar": "TWD",
-  "New Zealand Dollar": "NZD",
-  "Philippine Peso": "PHP",
-  "Qatar Riyal": "QAR",
-  "Saudi Arabia Riyal": "SAR",
-  "Swiss Franc": "CHF",
-  "Thai Baht": "THB",
-  "UAE Dirham": "AED",
-  "Vietnamese Dong": "VND",
+/** The CSV's currency names that ICU's English names do not match (keys folded with foldName). */
+export const MAS_ALIASES: Readonly<Record<string, string>> = {
+  "pound sterling": "GBP",
+  "chinese renminbi": "CNY",
+  "korean won": "KRW",
+  "qatar riyal": "QAR",
+  "saudi arabia riyal": "SAR",
+  "uae dirham": "AED",
 };
 
 /** The Download form for one span of months, from the page's hidden fields and checkboxes. */
@@ -79,7 +77,7 @@ const mas = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Monetary Authority of Singapore", abbreviatedName: "MAS" }],
-    // BANKS.md: published within 10:00-12:30 UTC, i.e. from 18:00 in Singapore (UTC+8); the figures are noon values.
+    // Published within 10:00-12:30 UTC, i.e. from 18:00 in Singapore (UTC+8); the figures are noon values.
     dailyUpdateTime: "18:00:00",
     bankCurrency: "SGD",
     countryCode: ["SG"],
@@ -102,7 +100,7 @@ const mas = defineAdapter({
       const end = year === Number(to.slice(0, 4)) ? to : `${year}-12-31`;
       const session = http.session();
       const page = await session.get(PAGE, { accept: "text/html" });
-      docs.push(page);
+      docs.push({ ...page, role: "navigation" });
       docs.push(
         await session.post(PAGE, downloadForm(decodeText(ID, page.body), start, end), {
           accept: "text/csv, */*",
@@ -120,53 +118,68 @@ const mas = defineAdapter({
   parse(body, { contentType }) {
     const text = decodeText(ID, body);
     if ((contentType && /html/i.test(contentType)) || /^\s*<(!doctype|html)/i.test(text)) {
-      // The form page itself carries no rates; make sure it is that page.
+      // A saved copy of the form page (fetch marks it navigation): no rates; make sure it is that page.
       if (text.trim() === "") throw new FeedError(ID, "empty body where the ExchangeRates.aspx page was expected");
       if (!text.includes(`${P}DownloadButton`))
         throw new FeedError(ID, "an HTML page that is not the ExchangeRates.aspx form (an error page?)");
-      return [];
+      return { records: [], held: [] };
     }
-    expectFeedText(ID, text, "CSV");
-    if (/No Results Found/i.test(text)) return [];
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
+    if (/No Results Found/i.test(text)) return { records: [], held: [] };
+    const rows = readCsv(ID, text, { relaxColumnCount: true, what: "the MAS exchange rates CSV" });
     const h = rows.findIndex((r) => r[0] === "End of Period");
     if (h < 0) throw new FeedError(ID, 'no "End of Period" header: not the MAS exchange rates CSV');
     const header = rows[h]!;
-    const columns = new Map<number, { currency: string; units: string }>();
+    const columns = new Map<number, { label: string; currency?: string; units?: string; problem?: RowProblem }>();
     header.forEach((label, c) => {
       if (c < 3 || label === "") return;
       const m = /^S\$ Per (Unit|100 Units) of (.+)$/.exec(label);
-      const currency = m ? MAS_NAMES[m[2]!.trim()] : undefined;
-      if (!m || !currency) throw new FeedError(ID, `unknown column "${label}"`);
-      columns.set(c, { currency, units: m[1] === "Unit" ? "1" : "100" });
+      try {
+        if (!m) rowProblem(ID, "unknown-unit", `column "${label}" is not "S$ Per Unit|100 Units of ..."`);
+        const currency = resolveCurrency(ID, m[2]!, { aliases: MAS_ALIASES });
+        columns.set(c, { label, currency, units: m[1] === "Unit" ? "1" : "100" });
+      } catch (problem) {
+        if (!(problem instanceof RowProblem)) throw problem;
+        columns.set(c, { label, problem }); // every figure of the column is held with this reason
+      }
     });
-    const records: RateRecord[] = [];
+    if (![...columns.values()].some((col) => col.currency))
+      throw new FeedError(ID, `no "S$ Per ... of <currency>" column in "${header.join(",").slice(0, 80)}"`);
+    const answer = new AnswerRows(ID);
     let year = "";
-    let month: number | undefined;
-    for (const row of rows.slice(h + 1)) {
+    let month = "";
+    for (let r = h + 1; r < rows.length; r++) {
+      const row = rows[r]!;
+      if (/^\*/.test(row[0] ?? "")) continue; // notes after the data
       if (row.length < header.length) {
-        if (/^\*/.test(row[0] ?? "")) continue; // notes after the data
-        throw new FeedError(ID, `truncated row: ${row.join(",")}`);
+        if (r === rows.length - 1) throw new FeedError(ID, `truncated: the last row "${row.join(",")}" is cut short`);
+        answer.hold(`row ${r + 1}`, "bad-row", `${row.length} fields for ${header.length} columns`, {
+          effectiveDate: row.slice(0, 3).join(","),
+        });
+        continue;
       }
       if (row[0]) year = row[0];
-      if (row[1]) month = monthNumber(row[1]);
-      const date = month ? isoFromParts(year, month, row[2] ?? "") : undefined;
-      if (!date || !/^\d{1,2}$/.test(row[2] ?? ""))
-        throw new FeedError(ID, `row "${row.slice(0, 3).join(",")}" has no valid year, month and day`);
-      for (const [c, { currency, units }] of columns) {
+      if (row[1]) month = row[1];
+      const day = row[2] ?? "";
+      const monthNo = monthNumber(month);
+      const date =
+        monthNo && /^\d{4}$/.test(year) && /^\d{1,2}$/.test(day) ? isoFromParts(year, monthNo, day) : undefined;
+      for (const [c, col] of columns) {
         const raw = row[c] ?? "";
-        if (raw === "" || raw === "-" || /^n\.?a\.?$/i.test(raw)) continue;
-        const rate = readDecimal(raw, { thousands: "," });
-        if (rate === undefined) throw new FeedError(ID, `${date} ${currency}: "${raw}" is not a decimal number`);
-        if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, ...perUnits(rate, units) });
+        if (raw === "" || raw === "-" || /^n\.?a\.?$/i.test(raw)) continue; // no figure that day
+        answer.read(
+          `row ${r + 1} "${col.label}"`,
+          (): RateRecord => {
+            const effectiveDate = requireDate(ID, date, `${year} ${month} ${day}`);
+            if (col.problem !== undefined) throw col.problem;
+            const rate = requireDecimal(ID, raw, `${effectiveDate} ${col.currency}`, { thousands: "," });
+            if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${effectiveDate} ${col.currency}: a zero is no rate`);
+            return { effectiveDate, currency: col.currency!, ...perUnits(rate, col.units!) };
+          },
+          { effectiveDate: `${year} ${month} ${day}`, currency: col.label, rate: raw },
+        );
       }
     }
-    return records;
+    return answer.result();
   },
 });
 

@@ -1,49 +1,37 @@
-// Maldives Monetary Authority: the daily reference rate of the rufiyaa against the US dollar (the only pair), as
-// JSON; one file holds the whole history, newest first. MVR per 1 USD (Direct). Dates look like `22 January 2020`.
-// The file repeats some dates; the first entry (the newest) is kept. Entries dated with two days, such as
-// `08/09 February 2021`, do not say which day the figure is for: they are skipped, never guessed.
+// Maldives Monetary Authority: the daily reference rate of the rufiyaa against the US dollar (the only pair).
+// Endpoint: GET https://www.mma.gov.mv/JSON/referencerates.json?v=YYYYMMDD (`v` is only a cache-buster):
+// every answer is the whole history since 21 April 2011, newest first.
+// Format: a JSON array of {"Date": "22 January 2020", "Rate": "15.38"}, the rate as text.
+// Quote: MVR per 1 USD (Direct). Published on the Maldivian working days (Sunday to Thursday), in the morning.
+// Quirks met in the file: a few dates are repeated (with the same figure: folded by the ingest; with another
+// figure: a conflict the ingest holds, neither guessed); some entries are dated with two days, such as
+// `08/09 February 2021`, which do not say which day the figure is for: held, never guessed; an empty or "-"
+// Rate marks a day without a figure and is skipped.
+// Because the file is the whole history, a bad entry is held and costs only itself; only an answer that is
+// not a JSON array of entries is refused.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
-  isoFromParts,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   todayIn,
-  type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
+import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "MMA";
 const ENDPOINT = "https://www.mma.gov.mv/JSON/referencerates.json";
 const TIME_ZONE = "Indian/Maldives";
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
 const TWO_DAYS = /^\d{1,2}\s*\/\s*\d{1,2}\s+[A-Za-z]+\s+\d{4}$/;
 
 interface MmaRow {
   Date?: unknown;
   Rate?: unknown;
-}
-
-function dayMonthYear(text: string): IsoDate | undefined {
-  const m = /^(\d{1,2})\s+([A-Za-z]+)\s+(\d{4})$/.exec(text.trim());
-  if (!m) return undefined;
-  const month = MONTHS.indexOf(m[2]!.toLowerCase()) + 1;
-  return month > 0 ? isoFromParts(m[3]!, month, m[1]!) : undefined;
 }
 
 const mma = defineAdapter({
@@ -74,24 +62,29 @@ const mma = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not the MMA reference-rate file: the body is not a JSON array");
-    const seen = new Set<IsoDate>();
-    const records: RateRecord[] = [];
-    (json as MmaRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null || !("Date" in row) || !("Rate" in row))
-        throw new FeedError(ID, `entry ${i} is not a {Date, Rate} object`);
-      const text = typeof row.Date === "string" ? row.Date.trim() : "";
-      if (TWO_DAYS.test(text)) return;
-      const date = dayMonthYear(text);
-      if (!date) throw new FeedError(ID, `entry ${i}: Date "${String(row.Date)}" is not "DD Month YYYY"`);
-      const raw = jsonNumberText(row.Rate);
-      if (raw === undefined || raw.trim() === "") return;
-      const rate = readDecimal(raw);
-      if (!rate) throw new FeedError(ID, `entry ${i} (${date}): Rate "${raw}" is not a decimal`);
-      if (seen.has(date)) return;
-      seen.add(date);
-      records.push({ effectiveDate: date, currency: "USD", rate });
+    const isEntry = (row: unknown): row is MmaRow =>
+      typeof row === "object" && row !== null && "Date" in row && "Rate" in row;
+    if (json.length > 0 && !json.some(isEntry))
+      throw new FeedError(ID, "not the MMA reference-rate file: no {Date, Rate} entry");
+    const rows = new AnswerRows(ID);
+    (json as unknown[]).forEach((row, i) => {
+      const entry: MmaRow = isEntry(row) ? row : {};
+      const text = typeof entry.Date === "string" ? entry.Date.trim() : (JSON.stringify(entry.Date) ?? "");
+      const raw = jsonNumberText(entry.Rate)?.trim();
+      if (isEntry(row) && (raw === "" || raw === "-")) return; // no figure that day
+      rows.read(
+        `entry ${i + 1}`,
+        (): RateRecord => {
+          if (!isEntry(row)) rowProblem(ID, "bad-row", "not a {Date, Rate} object");
+          if (TWO_DAYS.test(text))
+            rowProblem(ID, "bad-date", `"${text}" names two days: which one the figure is for is not said`);
+          const effectiveDate = requireDate(ID, fromDayMonthName(text), text);
+          return { effectiveDate, currency: "USD", rate: requireDecimal(ID, raw ?? entry.Rate, `Rate of ${text}`) };
+        },
+        { effectiveDate: text, currency: "USD", rate: raw ?? JSON.stringify(entry.Rate) },
+      );
     });
-    return records;
+    return rows.result();
   },
 });
 

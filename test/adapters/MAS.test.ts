@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import mas, { MAS_NAMES, downloadForm } from "../../adapters/MAS.js";
-import { FeedError } from "../../src/errors.js";
+import mas, { MAS_ALIASES, downloadForm } from "../../adapters/MAS.js";
+import { currencyFromName } from "../../src/feed/currency.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
@@ -12,7 +13,7 @@ const parse = (body: Buffer | string, contentType = "text/csv; charset=utf-8") =
 
 describe("MAS adapter", () => {
   it("carries year and month down the groups, keeps per-100 quotes as unitMultiplier 2 and every digit", async () => {
-    expect(await parse(fixture("MAS/ExchangeRates.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("MAS/ExchangeRates.csv")))).toEqual([
       { effectiveDate: "2025-12-31", currency: "EUR", rate: "1.5100" },
       { effectiveDate: "2025-12-31", currency: "USD", rate: "1.2850" },
       { effectiveDate: "2025-12-31", currency: "JPY", rate: "0.8200", unitMultiplier: 2 },
@@ -28,30 +29,65 @@ describe("MAS adapter", () => {
   });
 
   it("reads `No Results Found` and the form page as no records", async () => {
-    expect(await parse("MAS: Financial Database - Exchange Rates\n\nNo Results Found\n")).toEqual([]);
-    expect(await parse(fixture("MAS/ExchangeRates.aspx.html"), "text/html; charset=utf-8")).toEqual([]);
+    expect(await recordsOf(parse("MAS: Financial Database - Exchange Rates\n\nNo Results Found\n"))).toEqual([]);
+    expect(await recordsOf(parse(fixture("MAS/ExchangeRates.aspx.html"), "text/html; charset=utf-8"))).toEqual([]);
   });
 
-  it("maps the 21 currency names", () => {
-    expect(Object.keys(MAS_NAMES)).toHaveLength(21);
-    expect(MAS_NAMES["Saudi Arabia Riyal"]).toBe("SAR");
-    expect(MAS_NAMES["New Taiwan Dollar"]).toBe("TWD");
+  it("resolves the currency names by ICU first, its aliases only where ICU has no such name", () => {
+    for (const name of Object.keys(MAS_ALIASES)) expect(currencyFromName(name)).toBeUndefined();
+    expect(MAS_ALIASES["saudi arabia riyal"]).toBe("SAR");
+    expect(currencyFromName("New Taiwan Dollar")).toBe("TWD");
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML error page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
+  itRefusesWhole("MAS", parse, [
     ["a truncated body", "End of Period,,,S$ Per Unit of Euro,S$ Per Unit of US Dollar\n2026,Mar,02,1.4940"],
     ["another bank's CSV", 'Date,CHN,EUR\n"02 Feb 2016",0.0000,0.0803\n'],
-    ["an unknown currency", "End of Period,,,S$ Per Unit of Martian Dollar\n2026,Mar,02,1.4940\n"],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^MAS: /);
+    ["a header of no known column", "End of Period,,,Index of Martian Dollar\n2026,Mar,02,1.4940\n"],
+    ["an unterminated quote", 'End of Period,,,S$ Per Unit of Euro\n2026,Mar,02,"1.4940\n'],
+  ]);
+
+  const csv = (header: string, ...rows: string[]) =>
+    `MAS: Financial Database - Exchange Rates\n\nEnd of Period,,,S$ Per Unit of Euro,S$ Per 100 Units of Japanese Yen${header}\n${rows.join("\n")}\n\n"* Daily figures are values as of noon."\n`;
+  const taken = [
+    { effectiveDate: "2026-03-02", currency: "EUR", rate: "1.4940" },
+    { effectiveDate: "2026-03-02", currency: "JPY", rate: "0.8107", unitMultiplier: 2 },
+    { effectiveDate: "2026-03-03", currency: "EUR", rate: "1.4877" },
+  ];
+  it.each([
+    [
+      "a figure that is not a number",
+      csv("", "2026,Mar,02,1.4940,0.8107", ",,03,1.4877,0.80x1"),
+      { kind: "bad-rate", rate: "0.80x1", source: 'row 4 "S$ Per 100 Units of Japanese Yen"' },
+    ],
+    [
+      "a currency no name table knows",
+      csv(",S$ Per Unit of Martian Dollar", "2026,Mar,02,1.4940,0.8107,-", ",,03,1.4877,,7.5"),
+      { kind: "unknown-currency", currency: "Martian Dollar", rate: "7.5" },
+    ],
+    [
+      "a column whose unit cannot be established",
+      csv(",S$ Per 1000 Units of Korean Won", "2026,Mar,02,1.4940,0.8107,n.a.", ",,03,1.4877,,1.04"),
+      { kind: "unknown-unit", rate: "1.04" },
+    ],
+  ] as const)("holds %s and takes the other figures", async (_what, body, held) => {
+    await expectOneHeld(parse(body), { records: taken, held });
+  });
+
+  it("holds every figure of a day that does not exist", async () => {
+    const answer = await answerOf(parse(csv("", "2026,Feb,27,1.4940,0.8107", ",,30,1.4877,0.8091")));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2026-02-27", currency: "EUR", rate: "1.4940" },
+      { effectiveDate: "2026-02-27", currency: "JPY", rate: "0.8107", unitMultiplier: 2 },
+    ]);
+    expect(answer.held.map((x) => [x.kind, x.effectiveDate, x.rate])).toEqual([
+      ["bad-date", "2026 Feb 30", "1.4877"],
+      ["bad-date", "2026 Feb 30", "0.8091"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded CSV exactly (values read off the file by hand)", async () => {
     const r = recording("MAS/002.csv");
-    const records = await mas.parse(r.body, { url: r.url, contentType: r.contentType });
+    const records = await recordsOf(mas.parse(r.body, { url: r.url, contentType: r.contentType }));
     const on = (date: string) =>
       Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x]));
     // 2026,Mar,02,1.4940,1.7043,1.2674,90.10,... ,0.007529 (IDR), 0.8107 (JPY), ..., 0.004843 (VND)
@@ -72,7 +108,7 @@ describe("MAS adapter", () => {
     expect(on("2026-03-18").USD?.rate).toBe("1.2765");
     expect(records).toHaveLength(13 * 21);
     const page = recording("MAS/001.html");
-    expect(await mas.parse(page.body, { url: PAGE, contentType: "text/html; charset=utf-8" })).toEqual([]);
+    expect(await recordsOf(mas.parse(page.body, { url: PAGE, contentType: "text/html; charset=utf-8" }))).toEqual([]);
     // The form built from the recorded page is, byte for byte, the body that fetched the recorded CSV.
     expect(downloadForm(page.body.toString(), "2026-03-01", "2026-03-31")).toBe(r.requestBody);
   });
@@ -81,7 +117,9 @@ describe("MAS adapter", () => {
     const http = fakeHttp((req) =>
       req.method === "GET" ? { body: fixture("MAS/ExchangeRates.aspx.html") } : { body: "No Results Found" },
     );
-    await mas.fetch({ kind: "range", from: "2025-11-15", to: "2026-03-18" }, { http, env: {} });
+    const docs = await mas.fetch({ kind: "range", from: "2025-11-15", to: "2026-03-18" }, { http, env: {} });
+    // The form page is read only to build the POST: a navigation answer, never parsed.
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined, "navigation", undefined]);
     const form = (y1: string, y2: string, m1: string, m2: string) =>
       "__VIEWSTATE=F3Hh%2B%2Fv%3D&__VIEWSTATEGENERATOR=C335971F&__EVENTVALIDATION=g56c%2Fj7%3D" +
       `&ctl00%24ContentPlaceHolder1%24StartYearDropDownList=${y1}&ctl00%24ContentPlaceHolder1%24EndYearDropDownList=${y2}` +
