@@ -1,11 +1,17 @@
 // People's Bank of China: the RMB central parity rates, published by CFETS (China Foreign Exchange
-// Trade System) on chinamoney.com.cn, from its history endpoint CcprHisNew as JSON.
-// `data.head` (or `data.searchlist` when only some pairs were asked) names the pairs; each record
-// has a `date` and `values` aligned with those names. A pair "X/CNY" or "100X/CNY" is CNY per 1 or
-// 100 X (Direct, the declared quote type); a pair "CNY/X" is X per 1 CNY and is inverted exactly to
-// 10 significant digits (derivation "inverted"). "---" or an empty value is a pair without a parity.
+// Trade System) on chinamoney.com.cn at 9:15 Beijing time on interbank business days, from its
+// history endpoint CcprHisNew?startDate=&endDate=&pageNum=1&pageSize=50 (without `currency`, every
+// pair; pages above 50 rows are refused) as JSON {data:{head, searchlist}, records:[{date, values}]}.
+// `data.head` (or `data.searchlist` when only some pairs were asked, e.g. currency=USD/CNY) names the
+// pairs; each record's `values` are aligned with those names. A pair "X/CNY" or "100X/CNY" is CNY per
+// 1 or 100 X (Direct, the declared quote type); a pair "CNY/X" (MYR, KRW, THB...) is X per 1 CNY and
+// is inverted exactly to 10 significant digits (derivation "inverted"). "---" or an empty value is a
+// pair without a parity that day. A pair of another shape is held, as is a record whose values do
+// not line up with the pairs, or whose date is no real day.
 import {
+  AnswerRows,
   FeedError,
+  RowProblem,
   asArray,
   decodeText,
   defineAdapter,
@@ -14,9 +20,10 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
   recentDays,
-  type RateRecord,
+  requireDate,
+  requireDecimal,
+  rowProblem,
 } from "../src/feed/kit.js";
 
 const ID = "PBOC";
@@ -41,7 +48,7 @@ export function pairOf(label: string): Pair {
   if (direct) return { currency: direct[2]!, units: direct[1] ?? "1", reverse: false };
   const reverse = REVERSE.exec(text);
   if (reverse) return { currency: reverse[1]!, reverse: true };
-  throw new FeedError(ID, `unknown currency pair "${label}"`);
+  throw new RowProblem(ID, "unknown-currency", `unknown currency pair "${label}"`, { currency: label });
 }
 
 const pboc = defineAdapter({
@@ -89,30 +96,46 @@ const pboc = defineAdapter({
     const head = asArray(json.data.head as unknown[]).map(String);
     const searchlist = asArray(json.data.searchlist as unknown[]).map(String);
     if (head.length === 0) throw new FeedError(ID, "no currency pairs in data.head");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const [i, rec] of (json.records as Array<{ date?: unknown; values?: unknown }>).entries()) {
-      const date = typeof rec.date === "string" ? rec.date : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `records[${i}]: date "${String(rec.date)}" is not a date`);
-      if (!Array.isArray(rec.values)) throw new FeedError(ID, `records[${i}] (${date}): no values`);
-      const values = rec.values as unknown[];
+      const rawDate = typeof rec?.date === "string" ? rec.date : String(rec?.date);
+      const values = Array.isArray(rec?.values) ? (rec.values as unknown[]) : undefined;
       // Values follow data.head; when some pairs were asked, they follow data.searchlist instead.
       const labels =
-        values.length === head.length ? head : values.length === searchlist.length ? searchlist : undefined;
-      if (!labels) throw new FeedError(ID, `records[${i}] (${date}): ${values.length} values for ${head.length} pairs`);
-      values.forEach((value, k) => {
-        const raw = (jsonNumberText(value) ?? "").trim();
-        if (MISSING.has(raw)) return;
-        const pair = pairOf(labels[k]!);
-        const rate = readDecimal(raw, { thousands: "," });
-        if (rate === undefined) throw new FeedError(ID, `${labels[k]} on ${date}: "${raw}" is not a decimal`);
-        records.push(
-          pair.reverse
-            ? { effectiveDate: date, currency: pair.currency, rate: invert(rate), derivation: "inverted" }
-            : { effectiveDate: date, currency: pair.currency, ...perUnits(rate, pair.units!) },
+        values?.length === head.length ? head : values?.length === searchlist.length ? searchlist : undefined;
+      if (!values || !labels) {
+        rows.read(
+          `records[${i}]`,
+          () =>
+            rowProblem(
+              ID,
+              "bad-row",
+              `${values?.length ?? "no"} values for ${head.length} pairs (${searchlist.length} asked)`,
+            ),
+          { effectiveDate: rawDate },
         );
-      });
+        continue;
+      }
+      for (const [k, value] of values.entries()) {
+        const text = (jsonNumberText(value) ?? "").trim();
+        rows.read(
+          `records[${i}] (${rawDate}) ${labels[k]}`,
+          () => {
+            if (MISSING.has(text)) return undefined;
+            const date = requireDate(ID, isIsoDate(rawDate) ? rawDate : undefined, rawDate);
+            const pair = pairOf(labels[k]!);
+            const rate = requireDecimal(ID, text, labels[k]!, { thousands: "," });
+            if (pair.reverse && !/[1-9]/.test(rate))
+              rowProblem(ID, "bad-rate", `${labels[k]} "${text}" cannot be inverted`);
+            return pair.reverse
+              ? { effectiveDate: date, currency: pair.currency, rate: invert(rate), derivation: "inverted" as const }
+              : { effectiveDate: date, currency: pair.currency, ...perUnits(rate, pair.units!) };
+          },
+          { effectiveDate: rawDate, currency: labels[k], rate: text },
+        );
+      }
     }
-    return records;
+    return rows.result();
   },
 });
 
