@@ -1,18 +1,23 @@
-// Sveriges Riksbank: exchange rates against the krona from the SWEA API (group 130), as a JSON
-// array of {seriesId, date, value}. SEK per 1 foreign unit (Direct), series SEK{ISO}PMI; the
-// numbers are read without losing digits. SEKETT (the krona against itself, always 1) is not a
-// rate and is dropped; EUR values before 1999-01-04 are the ECU and are published as XEU.
-// The API's values are rounded to 5 decimals (IDR comes out as 0.00055): they are kept as sent.
+// Sveriges Riksbank: exchange rates against the krona from the SWEA API, group 130
+// (Observations/ByGroup/130/{from}/{to}, at most a year per call), as a JSON array of
+// {seriesId, date, value}. SEK per 1 foreign unit (Direct), series SEK{ISO}PMI, published at about
+// 16:15 Stockholm time on Swedish banking days; the numbers are read without losing digits. SEKETT
+// (the krona against itself, always 1) is not a rate and is skipped, as is a null value (no
+// observation). EUR values before 1999-01-04 are the ECU and are published as XEU. The API's values
+// are rounded to 5 decimals (IDR comes out as 0.00055): they are kept as sent. A series of another
+// shape is held: its currency cannot be told.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
-  type RateRecord,
+  requireDate,
+  requireDecimal,
+  rowProblem,
 } from "../src/feed/kit.js";
 
 const ID = "RB";
@@ -23,6 +28,9 @@ const EURO_START = "1999-01-04";
 
 type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
+/** What a field said, as text (numbers with their digits); undefined when absent. */
+const raw = (x: unknown) =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
 
 const rb = defineAdapter({
   bank: {
@@ -55,23 +63,28 @@ const rb = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not a SWEA observations answer: not a JSON array");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const [i, obs] of json.entries()) {
-      if (!isNode(obs) || typeof obs.seriesId !== "string") throw new FeedError(ID, `observation ${i} has no seriesId`);
-      if (obs.seriesId === "SEKETT") continue; // the krona itself, not a rate
-      const m = SERIES.exec(obs.seriesId);
-      if (!m) throw new FeedError(ID, `unexpected series "${obs.seriesId}"`);
-      const date = typeof obs.date === "string" ? obs.date : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `${obs.seriesId}: date "${String(obs.date)}" is not YYYY-MM-DD`);
-      if (obs.value === null || obs.value === undefined) continue; // no observation
-      const raw = jsonNumberText(obs.value);
-      const rate = raw === undefined ? undefined : readDecimal(raw);
-      if (rate === undefined)
-        throw new FeedError(ID, `${obs.seriesId} on ${date}: value "${String(raw)}" is not a decimal`);
-      const currency = m[1] === "EUR" && date < EURO_START ? "XEU" : m[1]!;
-      records.push({ effectiveDate: date, currency, rate });
+      if (!isNode(obs) || typeof obs.seriesId !== "string")
+        throw new FeedError(ID, `not a SWEA observations answer: observation ${i + 1} has no seriesId`);
+      const series = obs.seriesId;
+      const rawDate = raw(obs.date) ?? "";
+      rows.read(
+        `observation ${i + 1} (${series})`,
+        () => {
+          if (series === "SEKETT") return undefined; // the krona itself, not a rate
+          const m = SERIES.exec(series);
+          if (!m) rowProblem(ID, "unknown-currency", `series "${series}" is not SEK{ISO}PMI`);
+          const date = requireDate(ID, isIsoDate(rawDate) ? rawDate : undefined, rawDate);
+          if (obs.value === null || obs.value === undefined) return undefined; // no observation
+          const rate = requireDecimal(ID, jsonNumberText(obs.value), `${series} value`);
+          const currency = m[1] === "EUR" && date < EURO_START ? "XEU" : m[1]!;
+          return { effectiveDate: date, currency, rate };
+        },
+        { effectiveDate: rawDate, currency: series, rate: raw(obs.value) },
+      );
     }
-    return records;
+    return rows.result();
   },
 });
 

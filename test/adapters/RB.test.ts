@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import rb from "../../adapters/RB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://api.riksbank.se/swea/v1/Observations/ByGroup/130/2026-03-24/2026-03-25";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => rb.parse(Buffer.from(body), { url: URL 
 
 describe("RB adapter", () => {
   it("keeps the JSON digits, drops SEKETT and nulls, and calls the pre-1999 EUR series XEU", async () => {
-    expect(await parse(fixture("RB/observations.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("RB/observations.json")))).toEqual([
       { effectiveDate: "1998-12-30", currency: "XEU", rate: "9.4880" },
       { effectiveDate: "1999-01-04", currency: "EUR", rate: "9.4696" },
       { effectiveDate: "2026-03-24", currency: "IDR", rate: "0.00055" },
@@ -20,22 +20,42 @@ describe("RB adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Too many requests</body></html>"],
+  itRefusesWhole("RB", parse, [
+    ["a too-many-requests page", "<!DOCTYPE html><html><body>Too many requests</body></html>"],
     ["truncated JSON", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.40'],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
-    ["an unknown series", '[{"seriesId":"SECBREPOEFF","date":"2026-03-24","value":1.75}]'],
-    ["a bad date", '[{"seriesId":"SEKUSDPMI","date":"24/03/2026","value":9.4}]'],
-    ["a string value", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":"n/a"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^RB: /);
+    ["an array of another bank's rows", '[{"exchangedate":"06.03.2026","cc":"USD","rate":43.806,"units":1}]'],
+  ]);
+
+  const good =
+    '{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.40100},{"seriesId":"SEKJPYPMI","date":"2026-03-24","value":0.05885}';
+  const taken = [
+    { effectiveDate: "2026-03-24", currency: "USD", rate: "9.40100" },
+    { effectiveDate: "2026-03-24", currency: "JPY", rate: "0.05885" },
+  ];
+  it.each([
+    [
+      "a series of another shape",
+      '{"seriesId":"SECBREPOEFF","date":"2026-03-24","value":1.75}',
+      { kind: "unknown-currency", source: "observation 3 (SECBREPOEFF)", currency: "SECBREPOEFF" },
+    ],
+    [
+      "a date in another format",
+      '{"seriesId":"SEKEURPMI","date":"24/03/2026","value":10.8}',
+      { kind: "bad-date", source: "observation 3 (SEKEURPMI)", effectiveDate: "24/03/2026" },
+    ],
+    [
+      "a value that is not a number",
+      '{"seriesId":"SEKEURPMI","date":"2026-03-24","value":"n/a"}',
+      { kind: "bad-rate", source: "observation 3 (SEKEURPMI)", rate: "n/a" },
+    ],
+  ] as const)("holds %s and takes the other observations", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[${good},${bad}]`), { records: taken, held });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("RB/001.json");
-    const records = await rb.parse(r.body, { url: r.url });
+    const records = await recordsOf(rb.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(58);
