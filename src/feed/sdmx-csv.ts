@@ -72,6 +72,8 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
       };
       return;
     }
+    if (row.length !== header.length)
+      return rows.hold(`line ${line}`, "bad-row", `${row.length} fields for ${header.length} columns`);
     for (let k = 0; k < select.length; k++) if (row[at.select[k]!]?.trim() !== select[k]![1]) return;
     for (let k = 0; k < expect.length; k++) {
       const [name, value] = expect[k]!;
