@@ -1,8 +1,15 @@
-// Magyar Nemzeti Bank: official exchange rates from the MNB SOAP web service (arfolyamok.asmx,
-// GetExchangeRates). The SOAP result element holds an escaped inner XML document
-// (MNBExchangeRates/Day[@date]/Rate[@unit, @curr]) with decimal commas. HUF per `unit` units
-// (Direct): a unit of 100 is kept as unitMultiplier 2 with the published figure.
+// Magyar Nemzeti Bank: official exchange rates of the forint from the MNB SOAP web service.
+// Endpoint: POST http://www.mnb.hu/arfolyamok.asmx (plain HTTP), SOAPAction GetExchangeRates, with
+// startDate, endDate and a comma-separated list of the currencies asked for.
+// Format: a SOAP envelope whose GetExchangeRatesResult holds an escaped inner XML document:
+// <MNBExchangeRates><Day date="2025-03-26"><Rate unit="1" curr="EUR">400,28</Rate>...</Day>...,
+// decimals with a comma; an empty Rate is a currency without a figure that day.
+// Quote: HUF per `unit` units (Direct): a unit of 100 is kept as unitMultiplier 2 with the published
+// figure. The rates are fixed at 11:00 Budapest time on Hungarian working days and published right after.
+// A Rate whose day, code, unit or figure cannot be read is held; a SOAP fault, an answer that is not a
+// GetExchangeRates result or a truncated inner document is refused.
 import {
+  AnswerRows,
   FeedError,
   asArray,
   decodeText,
@@ -11,7 +18,10 @@ import {
   parseXml,
   perUnits,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  requireUnits,
   type RateRecord,
 } from "../src/feed/kit.js";
 
@@ -120,30 +130,36 @@ const mnb = defineAdapter({
     const soapBody = child(child(soap, "Envelope"), "Body");
     if (soapBody === undefined) throw new FeedError(ID, "not a SOAP answer: no Envelope/Body");
     const fault = child(soapBody, "Fault");
-    if (fault !== undefined)
-      throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring").slice(0, 200)}`);
+    if (fault !== undefined) {
+      const reason = child(fault, "faultstring");
+      throw new FeedError(ID, `SOAP fault: ${(typeof reason === "string" ? reason : "no faultstring").slice(0, 200)}`);
+    }
     const result = child(child(soapBody, "GetExchangeRatesResponse"), "GetExchangeRatesResult");
     if (typeof result !== "string")
       throw new FeedError(ID, "not a GetExchangeRates answer: no GetExchangeRatesResult text");
     const inner = child(parseXml(ID, result), "MNBExchangeRates");
     if (inner === undefined) throw new FeedError(ID, "the result is not an MNBExchangeRates document");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const day of asArray(child(inner, "Day") as Node | Node[] | undefined)) {
       const date = typeof day["@date"] === "string" ? day["@date"] : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `Day date "${String(day["@date"])}" is not YYYY-MM-DD`);
       for (const rate of asArray(day.Rate as Node | Node[] | undefined)) {
         const currency = typeof rate["@curr"] === "string" ? rate["@curr"] : "";
-        if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `${date}: curr "${currency}" is not a currency code`);
         const raw = rate["#text"];
         if (raw === undefined || raw === "") continue; // no rate that day
-        const value = requireDecimal(ID, raw, `${currency} on ${date}`, { decimalComma: true });
         const unit = rate["@unit"];
-        if (typeof unit !== "string" || !/^[1-9]\d*$/.test(unit))
-          throw new FeedError(ID, `${currency} on ${date}: unit "${String(unit)}" is not a whole number`);
-        records.push({ effectiveDate: date, currency, ...perUnits(value, unit) });
+        rows.read(
+          `<Day date="${date}"><Rate curr="${currency}">`,
+          (): RateRecord => {
+            const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+            const code = requireCurrencyCode(ID, currency);
+            const value = requireDecimal(ID, raw, `${currency} on ${date}`, { decimalComma: true });
+            return { effectiveDate, currency: code, ...perUnits(value, requireUnits(ID, unit, `${currency} unit`)) };
+          },
+          { effectiveDate: date, currency, rate: typeof raw === "string" ? raw : JSON.stringify(raw) },
+        );
       }
     }
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import mnb, { MNB_CURRENCIES, mnbRequest } from "../../adapters/MNB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "http://www.mnb.hu/arfolyamok.asmx";
@@ -13,7 +13,7 @@ const envelope = (result: string) =>
 
 describe("MNB adapter", () => {
   it("unescapes the inner document, reads decimal commas and keeps unit 100 as unitMultiplier 2", async () => {
-    expect(await parse(fixture("MNB/GetExchangeRates.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("MNB/GetExchangeRates.xml")))).toEqual([
       { effectiveDate: "2025-03-26", currency: "EUR", rate: "400.28" },
       { effectiveDate: "2025-03-26", currency: "JPY", rate: "247.00", unitMultiplier: 2 },
       { effectiveDate: "2025-03-26", currency: "USD", rate: "370.80" },
@@ -23,12 +23,10 @@ describe("MNB adapter", () => {
   });
 
   it("reads an answer without days (e.g. an empty currency list) as no records", async () => {
-    expect(await parse(envelope("&lt;MNBExchangeRates /&gt;"))).toEqual([]);
+    expect(await recordsOf(parse(envelope("&lt;MNBExchangeRates /&gt;")))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Runtime Error</body></html>"],
+  itRefusesWhole("MNB", parse, [
     [
       "a truncated answer",
       '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetExchangeRatesResponse><GetExchangeRatesResult>&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;',
@@ -45,20 +43,30 @@ describe("MNB adapter", () => {
       "a SOAP fault",
       '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Invalid date</faultstring></s:Fault></s:Body></s:Envelope>',
     ],
-    [
-      "a bad value",
-      envelope(
-        '&lt;MNBExchangeRates&gt;&lt;Day date="2025-03-26"&gt;&lt;Rate unit="1" curr="EUR"&gt;400.280,1&lt;/Rate&gt;&lt;/Day&gt;&lt;/MNBExchangeRates&gt;',
-      ),
-    ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^MNB: /);
+  ]);
+
+  const day = (date: string, ...rates: string[]) => `&lt;Day date="${date}"&gt;${rates.join("")}&lt;/Day&gt;`;
+  const rate = (unit: string, curr: string, value: string) =>
+    `&lt;Rate unit="${unit}" curr="${curr}"&gt;${value}&lt;/Rate&gt;`;
+  const good = day("2025-03-26", rate("1", "EUR", "400,28"), rate("100", "JPY", "247,00"));
+  it.each([
+    ["a figure that is not a number", day("2025-03-25", rate("1", "USD", "400.280,1")), { kind: "bad-rate" }],
+    ["a day that does not exist", day("2025-02-29", rate("1", "USD", "369,1")), { kind: "bad-date" }],
+    ["a unit that is no whole number", day("2025-03-25", rate("", "USD", "369,1")), { kind: "unknown-unit" }],
+    ["a code that is not ISO 4217", day("2025-03-25", rate("1", "XYZ", "369,1")), { kind: "unknown-currency" }],
+  ] as const)("holds %s and takes the other rates", async (_what, bad, held) => {
+    await expectOneHeld(parse(envelope(`&lt;MNBExchangeRates&gt;${good}${bad}&lt;/MNBExchangeRates&gt;`)), {
+      records: [
+        { effectiveDate: "2025-03-26", currency: "EUR", rate: "400.28" },
+        { effectiveDate: "2025-03-26", currency: "JPY", rate: "247.00", unitMultiplier: 2 },
+      ],
+      held,
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("MNB/001.xml");
-    const records = await mnb.parse(r.body, { url: r.url });
+    const records = await recordsOf(mnb.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(3 * 32);
