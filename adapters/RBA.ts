@@ -1,32 +1,25 @@
-// Reserve Bank of Australia: statistical table F11.1 (exchange rates), as a CSV with a UTF-8
-// BOM and 11 metadata rows before the data. Foreign units per 1 AUD (Indirect; the titles read
-// "A$1=USD"). The ISO code of each column comes from the Units row (checked against its title);
-// the trade-weighted index (Units "Index") is skipped, and the SDR column ("SDR") is XDR.
-// The file is fetched whole (no date parameters); it covers 2023 onward.
-import { parse as parseCsv } from "csv-parse/sync";
-
+// Reserve Bank of Australia: statistical table F11.1 (exchange rates), f11.1-data.csv, fetched whole
+// (no date parameters; it covers 2023 onward, older years being in other files). A CSV with a UTF-8
+// BOM and 11 metadata rows (Title, Description, Frequency, Type, Units, Source, Publication date,
+// Series ID) before one row per day, dated like 03-Jan-2023. Foreign units per 1 AUD (Indirect; the
+// titles read "A$1=USD"): the 4.00 pm Sydney-time indicative rates, published the same afternoon on
+// working days. The ISO code of each column comes from the Units row, checked against its title (a
+// title that does not match means the layout changed); the trade-weighted index (Units "Index") is
+// skipped, and the SDR column ("SDR") is XDR. A blank cell is a day without a rate for that currency.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
-  expectFeedText,
-  isoFromParts,
-  readDecimal,
-  type IsoDate,
-  type RateRecord,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
 } from "../src/feed/kit.js";
+import { readCsv } from "../src/feed/csv.js";
+import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "RBA";
 const FILE = "https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv";
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "03-Jan-2023" -> 2023-01-03. */
-function dateOf(text: string): IsoDate | undefined {
-  const m = /^(\d{2})-([A-Z][a-z]{2})-(\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
-  return m && month > 0 ? isoFromParts(m[3]!, month, m[1]!) : undefined;
-}
-
 const rba = defineAdapter({
   bank: {
     id: ID,
@@ -53,13 +46,7 @@ const rba = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
+    const rows = readCsv(ID, decodeText(ID, body), { relaxColumnCount: true });
     const labelled = (label: string) => {
       const row = rows.find((r) => r[0] === label);
       if (!row) throw new FeedError(ID, `not the F11.1 table: no "${label}" row`);
@@ -68,31 +55,41 @@ const rba = defineAdapter({
     const titles = labelled("Title");
     const units = labelled("Units");
     const lastMeta = rows.indexOf(labelled("Series ID"));
-    const columns: Array<{ at: number; currency: string }> = [];
+    const columns: Array<{ at: number; label: string }> = [];
     for (let c = 1; c < units.length; c++) {
       const unit = units[c] ?? "";
       if (unit === "Index") continue; // the trade-weighted index
-      if (!/^[A-Z]{3}$/.test(unit)) throw new FeedError(ID, `column ${c + 1}: unit "${unit}" is not a currency code`);
       if (titles[c] !== `A$1=${unit}`)
-        throw new FeedError(ID, `column ${c + 1}: title "${titles[c]}" does not match its unit ${unit}`);
-      columns.push({ at: c, currency: unit === "SDR" ? "XDR" : unit });
+        throw new FeedError(ID, `column ${c + 1}: title "${titles[c]}" does not match its unit "${unit}"`);
+      columns.push({ at: c, label: unit });
     }
-    const records: RateRecord[] = [];
+    const answer = new AnswerRows(ID);
     for (let i = lastMeta + 1; i < rows.length; i++) {
       const row = rows[i]!;
-      const date = dateOf(row[0] ?? "");
-      if (!date) throw new FeedError(ID, `data row ${i + 1}: date "${row[0]}" is not like 03-Jan-2023`);
-      if (row.length !== units.length)
-        throw new FeedError(ID, `data row ${i + 1} (${date}) has ${row.length} cells, not ${units.length}: truncated?`);
-      for (const { at, currency } of columns) {
+      const rawDate = row[0] ?? "";
+      if (row.length < units.length) {
+        if (i === rows.length - 1)
+          throw new FeedError(ID, `the last row has ${row.length} cells, not ${units.length}: truncated?`);
+        answer.hold(`row ${i + 1} (${rawDate})`, "bad-row", `${row.length} cells under ${units.length} columns`, {
+          effectiveDate: rawDate,
+        });
+        continue;
+      }
+      for (const { at, label } of columns) {
         const raw = row[at] ?? "";
-        if (raw === "") continue; // no rate that day
-        const rate = readDecimal(raw);
-        if (rate === undefined) throw new FeedError(ID, `${currency} on ${date}: "${raw}" is not a decimal`);
-        records.push({ effectiveDate: date, currency, rate });
+        answer.read(
+          `row ${i + 1} (${rawDate}) ${label}`,
+          () => {
+            if (raw === "") return undefined; // no rate that day
+            const date = requireDate(ID, fromDayMonthName(rawDate), rawDate);
+            const currency = label === "SDR" ? "XDR" : requireCurrencyCode(ID, label);
+            return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, `${label} on ${rawDate}`) };
+          },
+          { effectiveDate: rawDate, currency: label, rate: raw },
+        );
       }
     }
-    return records;
+    return answer.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import rba from "../../adapters/RBA.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv";
@@ -12,7 +12,7 @@ const META = "F11.1  EXCHANGE RATES\nTitle,A$1=USD\nUnits,USD\nSeries ID,FXRUSD\
 
 describe("RBA adapter", () => {
   it("reads the codes from the Units row, skips the index and blanks, and calls the SDR XDR", async () => {
-    expect(await parse(fixture("RBA/f11.1-data.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("RBA/f11.1-data.csv")))).toEqual([
       { effectiveDate: "2023-01-03", currency: "USD", rate: "0.6828" },
       { effectiveDate: "2023-01-03", currency: "JPY", rate: "88.48" },
       { effectiveDate: "2023-01-03", currency: "IDR", rate: "10635" },
@@ -24,25 +24,65 @@ describe("RBA adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Page not found</body></html>"],
+  itRefusesWhole("RBA", parse, [
+    ["a not-found page", "<!DOCTYPE html><html><body>Page not found</body></html>"],
     ["a truncated body", `${META}03-Jan-2023,0.6828\n04-Jan-2023`],
     [
       "another bank's body",
       "FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE\nB,USD,NOK,SP,4,false,0,C,2026-03-16,9.7134\n",
     ],
     ["a title not matching its unit", "Title,A$1=USD\nUnits,JPY\nSeries ID,FXRUSD\n03-Jan-2023,0.6828\n"],
-    ["a bad date", `${META}2023-01-03,0.6828\n`],
-    ["a bad value", `${META}03-Jan-2023,0.68.28\n`],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^RBA: /);
+    ["an unclosed quote", `${META}"03-Jan-2023,0.6828\n`],
+  ]);
+
+  const meta = "F11.1  EXCHANGE RATES\nTitle,A$1=USD,A$1=JPY\nUnits,USD,JPY\nSeries ID,FXRUSD,FXRJY\n";
+  const taken = [
+    { effectiveDate: "2023-01-03", currency: "USD", rate: "0.6828" },
+    { effectiveDate: "2023-01-03", currency: "JPY", rate: "88.48" },
+  ];
+  it.each([
+    [
+      "a date in another format",
+      "2023-01-04,0.6810,\n",
+      { kind: "bad-date", source: "row 6 (2023-01-04) USD", effectiveDate: "2023-01-04", rate: "0.6810" },
+      [],
+    ],
+    [
+      "a 31st of a 30-day month",
+      "31-Apr-2023,0.6810,\n",
+      { kind: "bad-date", source: "row 6 (31-Apr-2023) USD", effectiveDate: "31-Apr-2023" },
+      [],
+    ],
+    [
+      "a value that is not a number",
+      "04-Jan-2023,0.68.10,89.08\n",
+      { kind: "bad-rate", source: "row 6 (04-Jan-2023) USD", rate: "0.68.10" },
+      [{ effectiveDate: "2023-01-04", currency: "JPY", rate: "89.08" }],
+    ],
+    [
+      "a row cut short in the middle of the file",
+      "04-Jan-2023,0.6810\n05-Jan-2023,0.6790,89.50\n",
+      { kind: "bad-row", source: "row 6 (04-Jan-2023)", effectiveDate: "04-Jan-2023" },
+      [
+        { effectiveDate: "2023-01-05", currency: "USD", rate: "0.6790" },
+        { effectiveDate: "2023-01-05", currency: "JPY", rate: "89.50" },
+      ],
+    ],
+  ] as const)("holds %s and takes the other cells", async (_what, bad, held, more) => {
+    await expectOneHeld(parse(`${meta}03-Jan-2023,0.6828,88.48\n${bad}`), { records: [...taken, ...more], held });
+  });
+
+  it("holds the cells of a column whose unit is no currency", async () => {
+    const body = "Title,A$1=USD,A$1=XYZ\nUnits,USD,XYZ\nSeries ID,FXRUSD,FXRXYZ\n03-Jan-2023,0.6828,1.5\n";
+    await expectOneHeld(parse(body), {
+      records: [{ effectiveDate: "2023-01-03", currency: "USD", rate: "0.6828" }],
+      held: { kind: "unknown-currency", source: "row 4 (03-Jan-2023) XYZ", currency: "XYZ", rate: "1.5" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("RBA/001.csv");
-    const records = await rba.parse(r.body, { url: r.url });
+    const records = await recordsOf(rba.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(find("2023-01-03", "USD")).toEqual({ effectiveDate: "2023-01-03", currency: "USD", rate: "0.6828" });
