@@ -1,21 +1,32 @@
-// National Bank of Cambodia: the daily exchange rates of the riel (KHR), an HTML page. A date is asked
-// for with a form POST (exdate=YYYY-MM-DD, the page's one-time CSRF token `tk`, view=View) in the
-// session (cookie) of a GET of the same page; the GET alone shows the newest day. USD is the headline
-// "Official Exchange Rate : 4014 KHR / USD"; the other currencies are the `Average` column of the
-// table, KHR per `Unit` units (1, 100 or 1000; Direct), the unit kept as unitMultiplier. Columns are
-// found by their labels. SDR is written XDR; CNH (the offshore yuan) is not an ISO 4217 code and is
-// left out. "There is no data available" marks a day without rates. A CloudFront WAF sometimes
-// answers 403, which the HTTP client reports as an error.
+// National Bank of Cambodia: the daily exchange rates of the riel (KHR), an HTML page.
+// Endpoint: https://www.nbc.gov.kh/english/economic_research/exchange_rate.php. A GET shows the newest
+// day; an earlier date is asked for with a form POST (exdate=YYYY-MM-DD, the page's one-time CSRF token
+// `tk`, view=View) in the session (cookie) of a GET of the same page. That GET is read only for the token:
+// `fetch` marks it navigation (it shares its URL with the answer, so no URL pattern can tell them apart).
+// Format: the day in the form's "Exchange Rate on : 2026-05-18"; USD is the headline "Official Exchange
+// Rate : 4014 KHR / USD"; the other currencies are rows of the table.tbl-responsive, columns found by
+// their labels (Symbol `AUD/KHR`, Unit, Average ...).
+// Quote: KHR per `Unit` units (1, 100 or 1000; Direct) of the `Average` column, the unit kept as
+// unitMultiplier. Posted on working days at about 16:30 Phnom Penh time. "There is no data available"
+// marks a day without rates. SDR is written XDR; CNH (the offshore yuan) is no ISO 4217 code and is held
+// (by the ingest gate), never mapped to CNY. A CloudFront WAF sometimes answers 403.
+// A row whose symbol, unit or figure cannot be read is held; a page without its date, headline or a
+// complete table with the Symbol/Unit/Average labels (an error page, a changed layout) is refused.
 import * as cheerio from "cheerio";
 
+import { resolveCurrency } from "../src/feed/currency.js";
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
   defineAdapter,
   isIsoDate,
   perUnits,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   weekday,
   type FeedDocument,
   type RateRecord,
@@ -23,8 +34,8 @@ import {
 
 const ID = "NBC";
 const ENDPOINT = "https://www.nbc.gov.kh/english/economic_research/exchange_rate.php";
-const LEFT_OUT = new Set(["CNH"]);
-const RENAMED: Readonly<Record<string, string>> = { SDR: "XDR" };
+/** The page's own spellings of codes (keys folded with foldName). */
+const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const nbc = defineAdapter({
   bank: {
@@ -57,7 +68,7 @@ const nbc = defineAdapter({
       if (weekday(day) > 5) continue;
       const session = http.session();
       const landing = await session.get(ENDPOINT, { accept });
-      docs.push(landing);
+      docs.push({ ...landing, role: "navigation" });
       const token = cheerio.load(decodeText(ID, landing.body))('input[name="tk"]').attr("value");
       if (!token) throw new FeedError(ID, "no CSRF token (tk) on the exchange-rate page");
       const form = `exdate=${day}&tk=${encodeURIComponent(token)}&view=View`;
@@ -69,23 +80,18 @@ const nbc = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rate page was expected");
-    if (/There is no data available/i.test(text)) return [];
+    if (/There is no data available/i.test(text)) return { records: [], held: [] };
     const $ = cheerio.load(text);
     const form = $("form#fm-ex").text().replace(/\s+/g, " ");
     const dated = /Exchange Rate on : (\d{4}-\d{2}-\d{2})/.exec(form);
     if (!dated)
       throw new FeedError(ID, 'not the NBC exchange-rate page: no "Exchange Rate on" date (an error or WAF page?)');
-    const date = dated[1]!;
-    if (!isIsoDate(date)) throw new FeedError(ID, `"Exchange Rate on" date "${date}" is not a real date`);
+    const day = dated[1]!;
     const official = /Official Exchange Rate : ([\d.,]+) KHR \/ USD/.exec(form);
-    if (!official) throw new FeedError(ID, `no "Official Exchange Rate ... KHR / USD" for ${date}`);
-    const records: RateRecord[] = [
-      { effectiveDate: date, currency: "USD", rate: requireDecimal(ID, official[1], `USD official rate on ${date}`) },
-    ];
-
+    if (!official) throw new FeedError(ID, `no "Official Exchange Rate ... KHR / USD" for ${day}`);
     const table = $("table.tbl-responsive").first();
     if (table.length === 0 || !/<\/table>/.test(text.slice(text.indexOf("tbl-responsive"))))
-      throw new FeedError(ID, `no complete rates table for ${date}`);
+      throw new FeedError(ID, `no complete rates table for ${day}`);
     const rows = table.find("tr").toArray();
     const labels = $(rows[0])
       .children("td")
@@ -97,24 +103,37 @@ const nbc = defineAdapter({
       return i;
     };
     const [symbolCol, unitCol, averageCol] = [col("Symbol"), col("Unit"), col("Average")];
-    for (const row of rows.slice(1)) {
+
+    const answer = new AnswerRows(ID);
+    // Every figure of the page is for its one date: a date that does not exist holds them all.
+    const date = () => requireDate(ID, isIsoDate(day) ? day : undefined, day);
+    answer.read(
+      "Official Exchange Rate",
+      () => ({ effectiveDate: date(), currency: "USD", rate: requireDecimal(ID, official[1], "USD official rate") }),
+      { effectiveDate: day, currency: "USD", rate: official[1]! },
+    );
+    rows.slice(1).forEach((row, i) => {
       const cells = $(row)
         .children("td")
         .toArray()
         .map((td) => $(td).text().trim());
-      if (cells.length !== labels.length)
-        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
-      const symbol = /^([A-Z]{3})\/KHR$/.exec(cells[symbolCol]!);
-      if (!symbol) throw new FeedError(ID, `symbol "${cells[symbolCol]}" on ${date} is not XXX/KHR`);
-      if (LEFT_OUT.has(symbol[1]!)) continue;
-      const currency = RENAMED[symbol[1]!] ?? symbol[1]!;
-      const units = cells[unitCol]!;
-      if (!/^[1-9]\d*$/.test(units))
-        throw new FeedError(ID, `${currency} on ${date}: Unit "${units}" is not a whole number`);
-      const average = requireDecimal(ID, cells[averageCol], `${currency} Average on ${date}`);
-      records.push({ effectiveDate: date, currency, ...perUnits(average, units) });
-    }
-    return records;
+      const symbol = cells[symbolCol] ?? "";
+      answer.read(
+        `row ${i + 1}`,
+        (): RateRecord => {
+          if (cells.length !== labels.length)
+            rowProblem(ID, "bad-row", `${cells.length} cells under ${labels.length} columns`);
+          const code = /^([A-Z]{3})\/KHR$/.exec(symbol);
+          if (!code) rowProblem(ID, "unknown-currency", `symbol "${symbol}" is not XXX/KHR`);
+          const currency = resolveCurrency(ID, code[1]!, { aliases: ALIASES });
+          const units = requireUnits(ID, cells[unitCol], `${currency} Unit`);
+          const average = requireDecimal(ID, cells[averageCol], `${currency} Average`);
+          return { effectiveDate: date(), currency, ...perUnits(average, units) };
+        },
+        { effectiveDate: day, currency: symbol, rate: cells[averageCol] ?? "" },
+      );
+    });
+    return answer.result();
   },
 });
 
