@@ -1,10 +1,24 @@
 // Reserve Bank of Fiji: table 8.8 "Daily exchange rates (RBF mid-rate per Fiji dollar)", an XLSX
-// linked from the statistics page (its file name changes with each upload). One row per day, one
-// column per currency under the bank's labels (SDR, STG, YEN, A$, NZ$, US$, EURO), foreign units
-// per 1 FJD (Indirect). Cells are the typed figures and are read exactly: the SDR is typed with six
-// decimals although the sheet shows four, and the six are the bank's figure.
-import { FeedError, defineAdapter, type RateRecord } from "../src/feed/kit.js";
-import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
+// linked from the statistics page (its file name changes with each upload: 8.8-Exchange-Rates-Daily-9.xlsx);
+// the page is a navigation answer, recorded and never parsed. The workbook's sheet "Exchange Rates"
+// has two title rows, then a header row starting "Period" with the bank's labels (padded: "     SDR",
+// STG, YEN, CHF, A$, NZ$, US$, EURO), then one row per working day since 2002, dated by date cells.
+// Foreign units per 1 FJD (Indirect), published between 02:00 and 04:30 UTC (from 14:00 in Suva).
+// Labels are read as ISO codes or ICU's currency names (EURO) first, then the bank's own labels below.
+// Cells are the typed figures and are read exactly: the SDR is typed with six decimals although the
+// sheet shows four, and the six are the bank's figure. Empty, dash and n/a cells are days without a
+// figure; any other text is held. Every sheet with a "Period" header is read (the workbook also has
+// an empty Sheet1).
+import {
+  AnswerRows,
+  FeedError,
+  defineAdapter,
+  foldName,
+  requireDate,
+  resolveCurrency,
+  rowProblem,
+} from "../src/feed/kit.js";
+import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "RBF";
@@ -19,23 +33,26 @@ const SOURCE: LinkedFile = {
   accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** The workbook's column labels to ISO 4217 codes; an unknown label is an error. */
-export const RBF_COLUMNS: Readonly<Record<string, string>> = {
+/** The workbook's labels that are neither ISO codes nor ICU names, to ISO 4217 codes. */
+export const RBF_LABELS: Readonly<Record<string, string>> = {
   SDR: "XDR",
   STG: "GBP",
   YEN: "JPY",
-  CHF: "CHF",
   A$: "AUD",
   NZ$: "NZD",
   US$: "USD",
-  EURO: "EUR",
 };
+const ALIASES = Object.fromEntries(Object.entries(RBF_LABELS).map(([label, code]) => [foldName(label), code]));
+
+/** The ISO code of a column label: `CHF`, `EURO` (ICU's name), `US$` (the bank's own). */
+export const rbfCurrency = (label: string) => resolveCurrency(ID, label, { aliases: ALIASES });
 
 const rbf = defineAdapter({
+  navigation: /\/\/www\.rbf\.gov\.fj\/statistics\//,
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Reserve Bank of Fiji", abbreviatedName: "RBF" }],
-    // BANKS.md: published within 02:00-04:30 UTC, i.e. from 14:00 in Suva (UTC+12).
+    // Published within 02:00-04:30 UTC, i.e. from 14:00 in Suva (UTC+12).
     dailyUpdateTime: "14:00:00",
     bankCurrency: "FJD",
     countryCode: ["FJ"],
@@ -51,10 +68,9 @@ const rbf = defineAdapter({
 
   fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
-  async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
+  async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let found = false;
     for (const ws of wb.worksheets) {
       let columns: Map<number, string> | undefined;
@@ -65,35 +81,36 @@ const rbf = defineAdapter({
           columns = new Map();
           for (let c = 2; c <= ws.columnCount; c++) {
             const label = cellText(row.getCell(c));
-            if (label === "") continue;
-            const code = RBF_COLUMNS[label];
-            if (!code) throw new FeedError(ID, `sheet "${ws.name}": unknown column label "${label}"`);
-            columns.set(c, code);
+            if (label !== "") columns.set(c, label);
           }
-          if (![...columns.values()].includes("USD"))
+          if (![...columns.values()].includes("US$"))
             throw new FeedError(ID, `sheet "${ws.name}": the "US$" column is missing`);
           found = true;
           continue;
         }
         const date = cellDate(row.getCell(1));
-        if (!date) {
-          if (cellText(row.getCell(1)) === "") continue;
-          throw new FeedError(ID, `sheet "${ws.name}" row ${r}: "${cellText(row.getCell(1))}" is not a date`);
-        }
-        for (const [c, currency] of columns) {
+        const rawDate = cellText(row.getCell(1));
+        for (const [c, label] of columns) {
           const cell = row.getCell(c);
-          const rate = cellDecimal(cell);
-          if (rate === undefined) {
-            const text = cellText(cell);
-            if (text === "" || /^(-+|n\/?a)$/i.test(text)) continue;
-            throw new FeedError(ID, `${date} ${currency}: "${text}" is not a rate`);
-          }
-          if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, rate });
+          const text = cellText(cell);
+          rows.read(
+            `sheet "${ws.name}" ${cell.address}`,
+            () => {
+              const rate = cellDecimal(cell);
+              if (rate === undefined) {
+                if (text === "" || /^(-+|n\/?a)$/i.test(text)) return undefined;
+                rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
+              }
+              if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+              return { effectiveDate: requireDate(ID, date, rawDate), currency: rbfCurrency(label), rate };
+            },
+            { effectiveDate: date ?? rawDate, currency: label, rate: text },
+          );
         }
       }
     }
     if (!found) throw new FeedError(ID, 'no "Period" header row: not the RBF daily exchange rates workbook');
-    return records;
+    return rows.result();
   },
 });
 
