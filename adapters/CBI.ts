@@ -1,26 +1,37 @@
-// Central Bank of Iraq: daily exchange rates of the dinar against the major currencies and gold,
-// an XLSX linked from cbi.iq/page/144 (the link whose Arabic text mentions gold, الذهب). One sheet
-// per year; under the titles, a row of currency names/codes (merged over each currency's block) and
-// a row of column labels: `Buy ID` | `Sell ID` blocks, later `Buy ID` | `Sell ID` | `Sell ID 2`.
-// The official figure is the exact mean of `Buy ID` and `Sell ID` (flagged "mean"), IQD per 1 unit
-// (Direct); `Sell ID 2` is not used. Gold (`Gold`, per ounce) is a single column, taken as published.
-// Codes are the bank's (S.FR→CHF, UAE→AED, SDR→XDR); from 2025 they sit at the end of the Arabic
-// names and not always over the block's first column, so each block (a `Buy` column up to the next)
-// is searched for its one code. Months are sections: a banner (`Jan. 2024`, `Feb.2026`, or only the
-// year for January 2026), the day rows (the day number in column A), an `Average` row. Holidays are
-// Arabic text in the rate cells and are skipped; a day with only one side published is skipped.
-import type { Worksheet } from "exceljs";
+// Central Bank of Iraq: the daily exchange rates of the dinar against the major currencies and gold.
+// - Landing page https://cbi.iq/page/144 (navigation: fetched only for the link, never parsed) links to
+//   several workbooks; the one wanted is the link whose Arabic text mentions gold (الذهب), an XLSX under
+//   https://cbi.iq/static/uploads/... whose name changes with each upload. It holds the whole history.
+// - One sheet per year (sheets of years without data are empty). Under the titles, a row of currency
+//   names or codes (merged over each currency's block) and a row of column labels: `Buy ID` | `Sell ID`
+//   blocks, from 2025 `Buy ID` | `Sell ID` | `Sell ID 2`. Codes are the bank's (S.FR for CHF, UAE for
+//   AED, SDR for XDR, Gold); from 2025 they sit at the end of the Arabic names and not always over the
+//   block's first column, so each block (a `Buy ID` column up to the next) is searched for its one code.
+// - Quotes: IQD per 1 unit (Direct). The official figure is the exact mean of `Buy ID` and `Sell ID`
+//   (flagged "mean"); `Sell ID 2` is not used. Gold (per troy ounce) is one column, taken as published.
+// - Months are sections of a sheet: a banner in column A (`Jan. 2024`, `Feb.2026`, or only the year, as
+//   for January 2026: then it is the month after the previous section), the day rows (the day number in
+//   column A), an `Average` row.
+// - Published Sunday to Thursday, between 10:00 and 12:30 UTC (13:00 Baghdad time at the latest).
+// - Holidays are Arabic text across the rate cells (skipped, as are zeros and days with only one side
+//   published). Figures typed wrongly as text occur (gold `6,006 ,624.000`, `7,019.077.000`): held.
+// Each day row is one row per currency: a figure that is not a number holds that currency on that day; a
+// day that does not exist (31 in a 30-day month), or that stands under no readable month banner, holds
+// the row. Every sheet and every label row (a new table) is read; a workbook without any `Buy ID` label,
+// a block without a currency code or with two, is not the bank's layout and is refused whole.
+import type { Row, Worksheet } from "exceljs";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isoFromParts,
   mean,
-  type FeedDocument,
+  rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { findLinks, requireLink } from "../src/feed/html-links.js";
+import { requireLink } from "../src/feed/html-links.js";
 import { monthNumber } from "../src/feed/month-names.js";
 import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
@@ -49,108 +60,154 @@ interface Block {
   value?: number;
 }
 
-function layoutOf(ws: Worksheet): { labelRow: number; blocks: Block[] } | undefined {
-  for (let r = 1; r <= Math.min(ws.rowCount, 12); r++) {
-    const row = ws.getRow(r);
-    const labels: string[] = [];
-    for (let c = 1; c <= ws.columnCount; c++) labels[c] = cellText(row.getCell(c)).replace(/\s+/g, " ").toUpperCase();
-    const buys = labels.flatMap((l, c) => (l === "BUY ID" ? [c] : []));
-    if (buys.length === 0) continue;
-    const codeIn = (from: number, to: number): string | undefined => {
-      const found = new Set<string>();
-      for (const rr of [r - 1, r - 2])
-        for (let c = from; c <= to; c++) {
-          const code = rr >= 1 ? codeOf(cellText(ws.getRow(rr).getCell(c))) : undefined;
-          if (code) found.add(code);
-        }
-      if (found.size > 1)
-        throw new FeedError(
-          ID,
-          `sheet "${ws.name}" columns ${from}-${to}: several currencies (${[...found].join(", ")}) over one block`,
-        );
-      return [...found][0];
-    };
-    // Gold: the column whose header reads Gold (or الذهب) after the last Buy block.
-    let gold: number | undefined;
-    for (let c = buys.at(-1)! + 1; c <= ws.columnCount && gold === undefined; c++) {
-      for (const rr of [r - 1, r - 2]) {
-        const cell = rr >= 1 ? ws.getRow(rr).getCell(c) : undefined;
-        if (
-          cell &&
-          !(cell.isMerged && cell.master !== cell) &&
-          (/^gold$/i.test(cellText(cell)) || GOLD_TEXT.test(cellText(cell)))
-        )
-          gold = c;
-      }
-    }
-    const blocks: Block[] = buys.map((buy, i) => {
-      const end = (buys[i + 1] ?? gold ?? ws.columnCount + 1) - 1;
-      const currency = codeIn(buy, end);
-      if (!currency) throw new FeedError(ID, `sheet "${ws.name}": no currency code over the Buy column ${buy}`);
-      let sell: number | undefined;
-      for (let c = buy + 1; c <= end; c++) if (labels[c] === "SELL ID") sell = sell ?? c;
-      if (sell === undefined)
-        throw new FeedError(ID, `sheet "${ws.name}" ${currency}: no "Sell ID" column next to "Buy ID"`);
-      return { currency, buy, sell };
-    });
-    if (gold !== undefined) blocks.push({ currency: "XAU", value: gold });
-    return { labelRow: r, blocks };
-  }
-  return undefined;
+interface Layout {
+  blocks: Block[];
 }
 
-function parseSheet(ws: Worksheet, records: RateRecord[]): boolean {
-  const layout = layoutOf(ws);
-  if (!layout) return false;
+/** The layout whose label row is row `r` (a row with `Buy ID` labels), or undefined for any other row. */
+function layoutAt(ws: Worksheet, r: number, columns: number): Layout | undefined {
+  const row = ws.getRow(r);
+  const labels: string[] = [];
+  for (let c = 1; c <= columns; c++) labels[c] = cellText(row.getCell(c)).replace(/\s+/g, " ").toUpperCase();
+  const buys = labels.flatMap((l, c) => (l === "BUY ID" ? [c] : []));
+  if (buys.length === 0) return undefined;
+  const codeIn = (from: number, to: number): string | undefined => {
+    const found = new Set<string>();
+    for (const rr of [r - 1, r - 2])
+      for (let c = from; c <= to; c++) {
+        const code = rr >= 1 ? codeOf(cellText(ws.getRow(rr).getCell(c))) : undefined;
+        if (code) found.add(code);
+      }
+    if (found.size > 1)
+      throw new FeedError(
+        ID,
+        `sheet "${ws.name}" columns ${from}-${to}: several currencies (${[...found].join(", ")}) over one block`,
+      );
+    return [...found][0];
+  };
+  // Gold: the column whose header reads Gold (or الذهب) after the last Buy block.
+  let gold: number | undefined;
+  for (let c = buys.at(-1)! + 1; c <= columns && gold === undefined; c++) {
+    for (const rr of [r - 1, r - 2]) {
+      const cell = rr >= 1 ? ws.getRow(rr).getCell(c) : undefined;
+      if (
+        cell &&
+        !(cell.isMerged && cell.master !== cell) &&
+        (/^gold$/i.test(cellText(cell)) || GOLD_TEXT.test(cellText(cell)))
+      )
+        gold = c;
+    }
+  }
+  const blocks: Block[] = buys.map((buy, i) => {
+    const end = (buys[i + 1] ?? gold ?? columns + 1) - 1;
+    const currency = codeIn(buy, end);
+    if (!currency) throw new FeedError(ID, `sheet "${ws.name}": no currency code over the Buy column ${buy}`);
+    let sell: number | undefined;
+    for (let c = buy + 1; c <= end; c++) if (labels[c] === "SELL ID") sell = sell ?? c;
+    if (sell === undefined)
+      throw new FeedError(ID, `sheet "${ws.name}" ${currency}: no "Sell ID" column next to "Buy ID"`);
+    return { currency, buy, sell };
+  });
+  if (gold !== undefined) blocks.push({ currency: "XAU", value: gold });
+  return { blocks };
+}
+
+/**
+ * A rate cell: its decimal, or undefined when it holds no figure (empty, zero, a holiday note in words).
+ * Text without letters that is not a decimal (`7,019.077.000`) is a figure typed wrongly: a RowProblem.
+ */
+function figureOf(row: Row, column: number, what: string): string | undefined {
+  const cell = row.getCell(column);
+  const value = cellDecimal(cell);
+  if (value !== undefined) return /[1-9]/.test(value) ? value : undefined;
+  const text = cellText(cell);
+  if (text === "" || /\p{L}/u.test(text) || /^[-–—.]+$/.test(text)) return undefined;
+  return rowProblem(ID, "bad-rate", `${what}: "${text}" is not a decimal number`, { rate: text });
+}
+
+/** The records of one day row, one read per currency. */
+function readDay(ws: Worksheet, r: number, date: string, layout: Layout, rows: AnswerRows): void {
+  const row = ws.getRow(r);
+  for (const block of layout.blocks) {
+    if (block.currency === "IQD") continue;
+    rows.read(
+      `sheet "${ws.name}" row ${r}`,
+      (): RateRecord | undefined => {
+        if (block.value !== undefined) {
+          const v = figureOf(row, block.value, "Gold");
+          return v === undefined ? undefined : { effectiveDate: date, currency: block.currency, rate: v };
+        }
+        const buy = figureOf(row, block.buy!, `${block.currency} Buy ID`);
+        const sell = figureOf(row, block.sell!, `${block.currency} Sell ID`);
+        if (buy === undefined || sell === undefined) return undefined; // a holiday, or one side only
+        return { effectiveDate: date, currency: block.currency, rate: mean(buy, sell), derivation: "mean" };
+      },
+      { effectiveDate: date, currency: block.currency },
+    );
+  }
+}
+
+/** True when a day row carries at least one figure (cells with digits), so that its date matters. */
+function hasFigures(ws: Worksheet, r: number, layout: Layout): boolean {
+  const row = ws.getRow(r);
+  return layout.blocks.some((b) =>
+    [b.buy, b.sell, b.value].some((c) => c !== undefined && /[1-9]/.test(cellText(row.getCell(c)))),
+  );
+}
+
+/** Reads every table of a sheet into `rows`; true when the sheet has at least one label row. */
+function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
+  let layout: Layout | undefined;
   const sheetYear = /^\d{4}$/.test(ws.name.trim()) ? Number(ws.name.trim()) : undefined;
   let year = sheetYear;
   let month = 0;
-  for (let r = layout.labelRow + 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
-    const a = cellText(row.getCell(1));
-    if (a === "") continue;
+  /** Why the current section's month is not known (an unreadable banner), when it is not. */
+  let unknownMonth: string | undefined = "a day row before any month banner";
+  // exceljs counts columns (and rows) over the whole sheet at each call: once per sheet here.
+  const columns = ws.columnCount;
+  const lastRow = ws.rowCount;
+  for (let r = 1; r <= lastRow; r++) {
+    const a = cellText(ws.getRow(r).getCell(1));
+    const isDay = /^\d{1,2}$/.test(a);
+    if (!isDay) {
+      const next = layoutAt(ws, r, columns);
+      if (next) {
+        layout = next;
+        continue;
+      }
+    }
+    if (!layout || a === "") continue;
     const banner = /^([A-Za-z]{3,9})\.?\s*(\d{4})$/.exec(a);
     if (banner) {
       const m = monthNumber(banner[1]!);
-      if (!m) throw new FeedError(ID, `sheet "${ws.name}" row ${r}: unknown month banner "${a}"`);
-      month = m;
+      month = m ?? 0;
       year = Number(banner[2]);
+      unknownMonth = m ? undefined : `the month banner "${a}" cannot be read`;
       continue;
     }
     if (/^\d{4}$/.test(a)) {
       // A banner holding only the year: the next month in the sheet's order.
       month += 1;
       year = Number(a);
+      unknownMonth = month > 12 ? `a year banner "${a}" after December` : undefined;
       continue;
     }
-    if (/^average$/i.test(a)) continue;
-    if (!/^\d{1,2}$/.test(a)) continue; // notes under the table
-    if (!year || month < 1 || month > 12)
-      throw new FeedError(ID, `sheet "${ws.name}" row ${r}: a day row before any month banner`);
-    const date = isoFromParts(year, month, a);
-    for (const block of layout.blocks) {
-      if (block.value !== undefined) {
-        const v = cellDecimal(row.getCell(block.value));
-        if (v !== undefined && /[1-9]/.test(v)) {
-          if (!date)
-            throw new FeedError(
-              ID,
-              `sheet "${ws.name}" row ${r}: a figure on an impossible date (${year}-${month}-${a})`,
-            );
-          records.push({ effectiveDate: date, currency: block.currency, rate: v });
-        }
-        continue;
-      }
-      const buy = cellDecimal(row.getCell(block.buy!));
-      const sell = cellDecimal(row.getCell(block.sell!));
-      if (buy === undefined || sell === undefined || !/[1-9]/.test(buy) || !/[1-9]/.test(sell)) continue; // holiday text, or one side only
-      if (!date)
-        throw new FeedError(ID, `sheet "${ws.name}" row ${r}: rates on an impossible date (${year}-${month}-${a})`);
-      if (block.currency === "IQD") continue;
-      records.push({ effectiveDate: date, currency: block.currency, rate: mean(buy, sell), derivation: "mean" });
+    if (!isDay) continue; // Average rows, notes under the table
+    if (!hasFigures(ws, r, layout)) continue;
+    const source = `sheet "${ws.name}" row ${r}`;
+    const written = `${year ?? "?"}-${month}-${a}`;
+    if (unknownMonth !== undefined || year === undefined) {
+      rows.hold(source, "bad-date", `day ${a}: ${unknownMonth ?? "no year"}`, { effectiveDate: written });
+      continue;
     }
+    const date = isoFromParts(year, month, a);
+    if (date === undefined) {
+      rows.hold(source, "bad-date", `${written} is not a real date`, { effectiveDate: written });
+      continue;
+    }
+    readDay(ws, r, date, layout, rows);
   }
-  return true;
+  return layout !== undefined;
 }
 
 const cbi = defineAdapter({
@@ -160,7 +217,7 @@ const cbi = defineAdapter({
       { languageCode: "en", name: "Central Bank of Iraq", abbreviatedName: "CBI" },
       { languageCode: "ar", name: "البنك المركزي العراقي", abbreviatedName: "البنك المركزي العراقي" },
     ],
-    // BANKS.md: published within 10:00-12:30 UTC (Sunday to Thursday), i.e. from 13:00 in Baghdad (UTC+3).
+    // Published within 10:00-12:30 UTC, Sunday to Thursday: 13:00 in Baghdad (UTC+3) is after it.
     dailyUpdateTime: "13:00:00",
     bankCurrency: "IQD",
     countryCode: ["IQ"],
@@ -174,6 +231,9 @@ const cbi = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  // Page 144: fetched only for the workbook's link.
+  navigation: /^https:\/\/(?:www\.)?cbi\.iq\/page\/144(?:[?#]|$)/,
+
   async fetch(_range, { http }) {
     const session = http.session();
     const page = await session.get(PAGE, { accept: "text/html" });
@@ -185,26 +245,18 @@ const cbi = defineAdapter({
       "the daily rates and gold workbook",
       GOLD_TEXT,
     );
-    const docs: FeedDocument[] = [page];
-    docs.push(await session.get(link, { accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
-    return docs;
+    const accept = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+    return [{ ...page, role: "navigation" }, await session.get(link, { accept })];
   },
 
-  async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) {
-      const html = decodeText(ID, body);
-      if (html.trim() === "") throw new FeedError(ID, "empty body where page 144 was expected");
-      if (findLinks(html, url, WORKBOOK_LINK, GOLD_TEXT).length === 0)
-        throw new FeedError(ID, "page 144 has no link to the daily rates and gold workbook");
-      return [];
-    }
+  async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let sheets = 0;
-    for (const ws of wb.worksheets) if (parseSheet(ws, records)) sheets++;
+    for (const ws of wb.worksheets) if (readSheet(ws, rows)) sheets++;
     if (sheets === 0)
       throw new FeedError(ID, 'no sheet with "Buy ID" | "Sell ID" labels: not the CBI daily rates workbook');
-    return records;
+    return rows.result();
   },
 });
 

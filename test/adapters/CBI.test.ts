@@ -1,21 +1,21 @@
 import { describe, expect, it } from "vitest";
 
 import cbi, { CBI_CODES } from "../../adapters/CBI.js";
-import { FeedError } from "../../src/errors.js";
+import { itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://cbi.iq/page/144";
 const XLSX_URL = "https://cbi.iq/static/uploads/up/file-177909880482668.xlsx";
-const parse = (body: Buffer | string, url = XLSX_URL) => cbi.parse(Buffer.from(body), { url });
+const parse = (body: Buffer | string) => cbi.parse(Buffer.from(body), { url: XLSX_URL });
 const PAGE_HTML =
   '<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">اسعار صرف الدينار تجاه الدولار الأمريكي</a>' +
   '<a href="https://cbi.iq/static/uploads/up/file-177909880482668.xlsx">أسعار صرف الدينار العراقي اليومية تجاه العملات الرئيسية والذهب (بيع ، شراء)</a></body></html>';
 
 describe("CBI adapter", () => {
   it("takes the exact mean of Buy ID and Sell ID in both layouts, gold as published, skipping holidays", async () => {
-    expect(await parse(fixture("CBI/cbi-daily-rates.xlsx"))).toEqual([
+    expect(await recordsOf(parse(fixture("CBI/cbi-daily-rates.xlsx")))).toEqual([
       { effectiveDate: "2024-01-02", currency: "USD", rate: "1305", derivation: "mean" },
       { effectiveDate: "2024-01-02", currency: "CHF", rate: "1535.475", derivation: "mean" }, // (1529.592 + 1541.358) / 2
       { effectiveDate: "2024-01-02", currency: "AED", rate: "355.3435", derivation: "mean" }, // (353.982 + 356.705) / 2
@@ -30,32 +30,37 @@ describe("CBI adapter", () => {
     expect(CBI_CODES).toEqual({ "S.FR": "CHF", UAE: "AED", SDR: "XDR", GOLD: "XAU" });
   });
 
-  it("reads page 144 as no records and refuses it without the gold workbook link", async () => {
-    expect(await parse(PAGE_HTML, PAGE)).toEqual([]);
-    await expect(async () =>
-      parse('<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">USD</a></body></html>', PAGE),
-    ).rejects.toThrow(/^CBI: page 144 has no link/);
+  it("treats page 144 as navigation, never parsed", () => {
+    expect(cbi.navigation?.test(PAGE)).toBe(true);
+    expect(cbi.navigation?.test(XLSX_URL)).toBe(false);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>503 Service Unavailable</body></html>"],
-    ["a truncated workbook", "truncate"],
-    ["another bank's workbook", "CBE"],
-  ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body =
-      kind === "truncate"
-        ? fixture("CBI/cbi-daily-rates.xlsx").subarray(0, 3000)
-        : kind === "CBE"
-          ? fixture("CBE/GetHistoricalData.xlsx")
-          : Buffer.from(kind);
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^CBI: /);
+  itRefusesWhole("CBI", parse, [
+    ["a truncated workbook", fixture("CBI/cbi-daily-rates.xlsx").subarray(0, 3000)],
+    ["another bank's workbook", fixture("CBE/GetHistoricalData.xlsx")],
+  ]);
+
+  it("reads every table of a sheet and holds gold typed as text, 31 April and a day under an unreadable banner", async () => {
+    const answer = await answerOf(parse(fixture("CBI/held-rows.xlsx")));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2026-03-02", currency: "USD", rate: "1305", derivation: "mean" },
+      { effectiveDate: "2026-03-02", currency: "XAU", rate: "5628857.000" },
+      { effectiveDate: "2026-03-03", currency: "USD", rate: "1305", derivation: "mean" },
+      // The second table (label row 15): EUR, (1500 + 1510) / 2, Sell ID 2 not used.
+      { effectiveDate: "2026-05-04", currency: "EUR", rate: "1505", derivation: "mean" },
+    ]);
+    expect(answer.held).toMatchObject([
+      { kind: "bad-rate", source: 'sheet "2026" row 8', currency: "XAU", rate: "7,019.077.000" },
+      { kind: "bad-date", source: 'sheet "2026" row 11', effectiveDate: "2026-4-31" },
+      { kind: "bad-date", source: 'sheet "2026" row 19' },
+    ]);
+    expect(answer.held[2]!.reason).toMatch(/"Mai 2026" cannot be read/);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("CBI/002.xlsx");
-    const records = await cbi.parse(r.body, { url: r.url });
+    const answer = await answerOf(cbi.parse(r.body, { url: r.url }));
+    const records = answer.records;
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
     // Sheet 2024 row 8 (day 2): D8 1424.28, E8 1435.236; J8 1529.592, K8 1541.358 (S.FR); AD8 2676539.71 (Gold)
@@ -67,12 +72,26 @@ describe("CBI adapter", () => {
     expect(find("2026-01-04", "JPY")).toBe("8.322");
     expect(find("2026-01-04", "XAU")).toBe("5628857.000"); // BG10
     expect(new Set(records.map((x) => x.effectiveDate)).size).toBe(60);
-    expect(await cbi.parse(recording("CBI/001.html").body, { url: PAGE })).toEqual([]);
+    // Gold typed as text on 14, 19 and 28 January 2026 (sheet "2026" BG20, BG25, BG34): held.
+    expect(answer.held.map((h) => [h.source, h.currency, h.rate])).toEqual([
+      ['sheet "2026" row 20', "XAU", "6,006 ,624.000"],
+      ['sheet "2026" row 25', "XAU", "6,070 ,604.150"],
+      ['sheet "2026" row 34', "XAU", "7,019.077.000"],
+    ]);
+    expect(cbi.navigation?.test(recording("CBI/001.html").url)).toBe(true);
+  });
+
+  it("refuses page 144 without the gold workbook link", async () => {
+    const http = fakeHttp(() => ({
+      body: '<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">USD</a></body></html>',
+    }));
+    await expect(cbi.fetch({ kind: "latest" }, { http, env: {} })).rejects.toThrow(/^CBI: no link to/);
   });
 
   it("fetches page 144, then the workbook whose link mentions gold", async () => {
     const http = fakeHttp((req) => (req.url === PAGE ? { body: PAGE_HTML } : { body: "" }));
-    await cbi.fetch({ kind: "latest" }, { http, env: {} });
+    const docs = await cbi.fetch({ kind: "latest" }, { http, env: {} });
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined]);
     expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${PAGE}`, `GET ${XLSX_URL}`]);
   });
 });
