@@ -1,7 +1,16 @@
-// National Bank of Ethiopia: the daily indicative rates of the birr, as JSON, one call per day.
-// The official figure is `weighted_average` (the interbank weighted average), ETB per 1 foreign unit (Direct);
-// buying and selling rates are published beside it and ignored. Since the float of July 2024.
+// National Bank of Ethiopia: the daily indicative rates of the birr, one call per day.
+// Endpoint: GET https://api.nbe.gov.et/api/filter-exchange-rates?date=YYYY-MM-DD.
+// Format: JSON {success, message, data:[{date, buying, selling, weighted_average, currency:{name, code}}]};
+// figures as strings or numbers, their digits kept.
+// Quote: the official figure is `weighted_average` (the interbank weighted average), ETB per 1 foreign unit
+// (Direct); buying and selling rates are published beside it and ignored. Published on working days at
+// about 13:00 Addis Ababa time, since the float of July 2024. A null weighted_average is a currency
+// without a figure that day.
+// A row whose currency (its code, else its name through ICU), date or figure cannot be read is held;
+// `success` other than true, or an answer without the data array, is refused.
+import { resolveCurrency } from "../src/feed/currency.js";
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
@@ -9,8 +18,9 @@ import {
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
   weekday,
   type FeedDocument,
   type IsoDate,
@@ -20,12 +30,11 @@ import {
 const ID = "NBE";
 const ENDPOINT = "https://api.nbe.gov.et/api/filter-exchange-rates";
 const TIME_ZONE = "Africa/Addis_Ababa";
-const CODE = /^[A-Z]{3}$/;
 
 interface NbeRow {
   date?: unknown;
   weighted_average?: unknown;
-  currency?: { code?: unknown } | null;
+  currency?: { code?: unknown; name?: unknown } | null;
 }
 
 const nbe = defineAdapter({
@@ -65,20 +74,25 @@ const nbe = defineAdapter({
       throw new FeedError(ID, "not an NBE exchange-rate answer: no data array");
     }
     if (json.success !== true) throw new FeedError(ID, `the API reports success=${String(json.success)}`);
-    const records: RateRecord[] = [];
-    (json.data as NbeRow[]).forEach((row, i) => {
-      const code = typeof row?.currency?.code === "string" ? row.currency.code.trim() : "";
-      if (!CODE.test(code))
-        throw new FeedError(ID, `data[${i}]: currency code "${String(row?.currency?.code)}" is not ISO 4217`);
+    const rows = new AnswerRows(ID);
+    (json.data as unknown[]).forEach((item, i) => {
+      const row = (typeof item === "object" && item !== null ? item : {}) as NbeRow;
+      const text = (x: unknown) => (typeof x === "string" ? x.trim() : "");
+      const label = text(row.currency?.code) || text(row.currency?.name);
       const date = typeof row.date === "string" ? row.date.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `data[${i}] (${code}): date "${String(row.date)}" is not a date`);
       const raw = jsonNumberText(row.weighted_average);
-      if (raw === undefined || raw.trim() === "") return; // no figure published for this currency that day
-      const rate = readDecimal(raw);
-      if (!rate) throw new FeedError(ID, `data[${i}] (${code} on ${date}): weighted_average "${raw}" is not a decimal`);
-      records.push({ effectiveDate: date, currency: code, rate });
+      if (row.weighted_average === null || raw?.trim() === "") return; // no figure for this currency that day
+      rows.read(
+        `data[${i}]`,
+        (): RateRecord => ({
+          effectiveDate: requireDate(ID, isIsoDate(date) ? date : undefined, String(row.date)),
+          currency: resolveCurrency(ID, label),
+          rate: requireDecimal(ID, raw, `weighted_average of ${label} on ${date}`),
+        }),
+        { effectiveDate: date, currency: label, rate: raw ?? "" },
+      );
     });
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,10 +1,18 @@
-// National Bank of Georgia: official lari rates from the NBG gateway API (JSON), one call per day.
-// GEL per `quantity` units (Direct; 10, 100, 1000, 10000 kept as unitMultiplier). The answer holds
-// the rate set IN FORCE on the requested date, dated by its own `date` (= validFromDate): the set
-// fixed on a working day at about 17:00 is valid from the next day, so the set fixed on Friday is
+// National Bank of Georgia: official lari rates from the NBG gateway API, one call per day.
+// Endpoint: GET https://nbg.gov.ge/gw/api/ct/monetarypolicy/currencies/?date=YYYY-MM-DD.
+// Format: JSON [{date, currencies:[{code, quantity, rate, rateFormated, name, validFromDate...}]}]; `rate`
+// is a JSON number, `rateFormated` the bank's own four-decimal text (taken when present; both must be
+// the same figure); [] for a date without a set.
+// Quote: GEL per `quantity` units (Direct; 10, 100, 1000, 10000 kept as unitMultiplier). The answer holds
+// the rate set IN FORCE on the requested date, dated by its own `date` (= validFromDate): the set fixed
+// on a working day at about 17:00 Tbilisi time is valid from the next day, so the set fixed on Friday is
 // dated Saturday and is still the one in force on Sunday and Monday. Effective dates therefore run
 // Tuesday to Saturday, and asking for a Monday returns Saturday's set again (the same records).
+// A currency whose code, quantity or figure cannot be read, or whose rate and rateFormated differ, is
+// held (every currency of a set whose date does not exist too); an answer that is not an array of sets
+// with currencies is refused.
 import {
+  AnswerRows,
   FeedError,
   addDays,
   asArray,
@@ -15,6 +23,11 @@ import {
   parseJsonExact,
   perUnits,
   readDecimal,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   todayIn,
   weekday,
   type FeedDocument,
@@ -70,34 +83,35 @@ const nbg = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBG currencies answer: no array");
-    const out: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const set of json as Node[]) {
       if (typeof set !== "object" || set === null || !Array.isArray(set.currencies))
         throw new FeedError(ID, "not an NBG currencies answer: a set without currencies");
       const date = typeof set.date === "string" ? set.date.slice(0, 10) : "";
-      if (!isIsoDate(date)) throw new FeedError(ID, `set date "${String(set.date)}" is not a date`);
-      for (const c of asArray(set.currencies as Node[])) {
+      asArray(set.currencies as Node[]).forEach((c, i) => {
         const code = typeof c?.code === "string" ? c.code : "";
-        const where = `${code} on ${date}`;
-        if (!/^[A-Z]{3}$/.test(code)) throw new FeedError(ID, `set of ${date}: code "${code}" is not a currency code`);
-        if (c.rate === null) continue; // no rate for that currency
-        const raw = jsonNumberText(c.rate);
-        const value = raw === undefined ? undefined : readDecimal(raw);
-        if (!value || !/[1-9]/.test(value))
-          throw new FeedError(ID, `${where}: rate "${String(raw)}" is not a positive decimal`);
-        // rateFormated is the bank's own rendering (four decimals); it must be the same figure.
-        const formatted = typeof c.rateFormated === "string" ? readDecimal(c.rateFormated) : undefined;
-        if (typeof c.rateFormated === "string" && (!formatted || trimZeros(formatted) !== trimZeros(value))) {
-          throw new FeedError(ID, `${where}: rate ${value} and rateFormated "${c.rateFormated}" differ`);
-        }
-        const rate = formatted ?? value;
-        const quantity = jsonNumberText(c.quantity);
-        if (!quantity || !/^[1-9]\d*$/.test(quantity))
-          throw new FeedError(ID, `${where}: quantity "${String(quantity)}" is not a whole number`);
-        out.push({ effectiveDate: date, currency: code, ...perUnits(rate, quantity) });
-      }
+        if (c?.rate === null) return; // no rate for that currency
+        const raw = jsonNumberText(c?.rate);
+        rows.read(
+          `set of ${date} currencies[${i}]`,
+          (): RateRecord => {
+            if (typeof c !== "object" || c === null) rowProblem(ID, "bad-row", "not an object");
+            const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, String(set.date));
+            const currency = requireCurrencyCode(ID, code);
+            const value = requireDecimal(ID, raw, `rate of ${code}`);
+            if (!/[1-9]/.test(value)) rowProblem(ID, "bad-rate", `${code}: a zero is no rate`);
+            // rateFormated is the bank's own rendering (four decimals); it must be the same figure.
+            const formatted = typeof c.rateFormated === "string" ? readDecimal(c.rateFormated) : undefined;
+            if (typeof c.rateFormated === "string" && (!formatted || trimZeros(formatted) !== trimZeros(value)))
+              rowProblem(ID, "conflict", `${code}: rate ${value} and rateFormated "${c.rateFormated}" differ`);
+            const quantity = requireUnits(ID, jsonNumberText(c.quantity) ?? String(c.quantity), `${code} quantity`);
+            return { effectiveDate, currency, ...perUnits(formatted ?? value, quantity) };
+          },
+          { effectiveDate: date, currency: code, rate: raw ?? "" },
+        );
+      });
     }
-    return out;
+    return rows.result();
   },
 });
 

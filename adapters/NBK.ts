@@ -1,8 +1,14 @@
-// National Bank of Kazakhstan: official tenge rates from the RSS-style XML (get_rates.cfm), one
-// call per weekday. KZT per `quant` units (Direct; 10, 100, 1000 kept as unitMultiplier); the
-// figure is in <description> and the ISO code in <title>. The USD rate is the KASE weighted
-// average at 15:30 Astana time and the others cross rates at 16:00, set for the next business day.
+// National Bank of Kazakhstan: official tenge rates, one call per weekday.
+// Endpoint: GET https://nationalbank.kz/rss/get_rates.cfm?fdate=DD.MM.YYYY.
+// Format: RSS-style XML <rates><date>01.04.2026</date><item><fullname/><title>USD</title>
+// <description>478.77</description><quant>1</quant><index/><change/></item>...</rates>: the ISO code in
+// <title>, the figure in <description>, the unit count in <quant>.
+// Quote: KZT per `quant` units (Direct; 10, 100, 1000 kept as unitMultiplier). The USD rate is the KASE
+// weighted average at 15:30 Astana time and the others cross rates at 16:00, set for the next business day.
+// An item whose code, figure or quant cannot be read is held (every item of a list whose date is not a
+// real DD.MM.YYYY day too); an answer without the <rates> root (another bank, an error page) is refused.
 import {
+  AnswerRows,
   addDays,
   asArray,
   decodeText,
@@ -11,7 +17,11 @@ import {
   fromDayMonthYear,
   parseXml,
   perUnits,
-  readDecimal,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  rowProblem,
   todayIn,
   weekdaysBetween,
   type FeedDocument,
@@ -26,7 +36,8 @@ const TIME_ZONE = "Asia/Almaty";
 type Node = Record<string, unknown>;
 
 const dayUrl = (date: IsoDate) => `${ENDPOINT}?fdate=${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
-const text = (v: unknown) => (typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : String(v).trim());
+const text = (v: unknown) =>
+  typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : JSON.stringify(v);
 
 const nbk = defineAdapter({
   bank: {
@@ -66,22 +77,28 @@ const nbk = defineAdapter({
     const rates = doc.rates as Node | undefined;
     if (!rates || typeof rates !== "object")
       throw new FeedError(ID, "not a National Bank of Kazakhstan rates answer: no rates root");
-    const date = fromDayMonthYear(text(rates.date));
-    if (!date) throw new FeedError(ID, `date "${text(rates.date)}" is not DD.MM.YYYY`);
-    const out: RateRecord[] = [];
-    for (const item of asArray(rates.item as Node | Node[])) {
+    const day = text(rates.date);
+    const answer = new AnswerRows(ID);
+    asArray(rates.item as Node | Node[]).forEach((item, i) => {
       const currency = text(item.title);
-      if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `item title "${currency}" is not a currency code`);
       const raw = text(item.description);
-      const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${currency} on ${date}: description "${raw}" is not a positive decimal`);
-      const quant = text(item.quant);
-      if (!/^[1-9]\d*$/.test(quant))
-        throw new FeedError(ID, `${currency} on ${date}: quant "${quant}" is not a whole number`);
-      out.push({ effectiveDate: date, currency, ...perUnits(rate, quant) });
-    }
-    return out;
+      answer.read(
+        `item ${i + 1}`,
+        (): RateRecord => {
+          const date = requireDate(ID, fromDayMonthYear(day), day);
+          const code = requireCurrencyCode(ID, currency);
+          const rate = requireDecimal(ID, raw, `${currency} description`);
+          if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${currency}: a zero is no rate`);
+          return {
+            effectiveDate: date,
+            currency: code,
+            ...perUnits(rate, requireUnits(ID, text(item.quant), "quant")),
+          };
+        },
+        { effectiveDate: day, currency, rate: raw },
+      );
+    });
+    return answer.result();
   },
 });
 
