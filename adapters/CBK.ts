@@ -1,21 +1,33 @@
-// Central Bank of Kenya: the indicative exchange rates from the bank's wpDataTables tables, asked
-// for whole through WordPress's admin-ajax (table 32 covers 2003-2024, table 193 runs from 2024).
-// The answer is JSON (served as text/html): rows of [DD/MM/YYYY, currency name, rate]. Most rows
-// are KES per unit of the foreign currency (Direct; `JPY (100)` per 100 yen, kept as
-// unitMultiplier 2); the East African cross rows `KES / USHS`, `KES / TSHS`, `KES / RWF`,
-// `KES / BIF` are foreign units per 1 KES and are inverted (10 significant digits, flagged).
-// Currencies are names, mapped by the table below; an unknown name is an error.
+// Central Bank of Kenya: the indicative exchange rates, from the bank's wpDataTables tables.
+// - Endpoint: POST https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_wdtable&table_id=N
+//   with the form `draw=1&start=0&length=-1` (the whole table at once, as the site's own table asks with
+//   X-Requested-With: XMLHttpRequest). Table 32 covers 2003-2023, table 193 runs from the first fixing
+//   of 2024. The answer is JSON served as text/html: `{"draw":1,"recordsTotal":"6909",...,"data":
+//   [["05/01/2024","US DOLLAR","157.9012"], ...]}`, rows of [DD/MM/YYYY, currency name, rate as text].
+// - Quotes: KES per unit of the foreign currency (Direct); `JPY (100)` is per 100 yen (unitMultiplier 2).
+//   The East African cross rows `KES / USHS`, `KES / TSHS`, `KES / RWF`, `KES / BIF` are foreign units
+//   per 1 KES (the bank's codes USHS and TSHS are UGX and TZS): inverted to 10 significant digits, flagged.
+// - Currencies are named in the bank's abbreviations (`STG POUND`, `CAN $`, `SW KRONER`): ICU's English
+//   names first, then the table below for what ICU does not know.
+// - Published on working days around noon, Nairobi time. An empty rate cell is a day without a figure.
+// Each data row is one row: a bad date, an unknown name or a rate that is not a number holds it; an
+// answer without a data array is refused whole.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   fromDayMonthYear,
   invert,
-  isIsoDate,
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  requireUnits,
+  resolveCurrency,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -25,37 +37,47 @@ const AJAX = "https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_w
 /** Table 193 starts with the first fixing of 2024; earlier dates are in table 32. */
 const TABLE_193_FROM = "2024-01-01";
 
-interface Row {
+/** The bank's names ICU does not know (keys folded: `CAN $` is `can`). */
+const ALIASES: Readonly<Record<string, string>> = {
+  "stg pound": "GBP",
+  "sa rand": "ZAR",
+  "ae dirham": "AED",
+  can: "CAD",
+  "s franc": "CHF",
+  "sw kroner": "SEK",
+  "nor kroner": "NOK",
+  "dan kroner": "DKK",
+  "ind rupee": "INR",
+  "hongkong dollar": "HKD",
+  australian: "AUD",
+};
+
+/** The bank's codes in the cross rows that are not ISO 4217. */
+const CROSS_CODES: Readonly<Record<string, string>> = { USHS: "UGX", TSHS: "TZS" };
+
+/** What a row's currency label says: the currency, the units its figure is for, and its direction. */
+export interface CbkLabel {
   currency: string;
-  units?: number;
-  /** The row is foreign units per 1 KES. */
-  indirect?: boolean;
+  units: string;
+  /** The row is foreign units per 1 KES (`KES / USHS`). */
+  indirect: boolean;
 }
 
-/** The names the tables use, as recorded, to ISO 4217 codes. */
-export const CBK_NAMES: Readonly<Record<string, Row>> = {
-  "US DOLLAR": { currency: "USD" },
-  "STG POUND": { currency: "GBP" },
-  EURO: { currency: "EUR" },
-  "SA RAND": { currency: "ZAR" },
-  "KES / USHS": { currency: "UGX", indirect: true },
-  "KES / TSHS": { currency: "TZS", indirect: true },
-  "KES / RWF": { currency: "RWF", indirect: true },
-  "KES / BIF": { currency: "BIF", indirect: true },
-  "AE DIRHAM": { currency: "AED" },
-  "CAN $": { currency: "CAD" },
-  "S FRANC": { currency: "CHF" },
-  "JPY (100)": { currency: "JPY", units: 100 },
-  "SW KRONER": { currency: "SEK" },
-  "NOR KRONER": { currency: "NOK" },
-  "DAN KRONER": { currency: "DKK" },
-  "IND RUPEE": { currency: "INR" },
-  "HONGKONG DOLLAR": { currency: "HKD" },
-  "SINGAPORE DOLLAR": { currency: "SGD" },
-  "SAUDI RIYAL": { currency: "SAR" },
-  "CHINESE YUAN": { currency: "CNY" },
-  "AUSTRALIAN $": { currency: "AUD" },
-};
+/** Reads a currency label (`US DOLLAR`, `JPY (100)`, `KES / USHS`); an unknown one holds the row. */
+export function cbkLabel(label: string): CbkLabel {
+  const name = label.trim().replace(/\s+/g, " ");
+  const cross = /^KES ?\/ ?([A-Z]{3,4})$/.exec(name);
+  if (cross) {
+    const code = CROSS_CODES[cross[1]!] ?? cross[1]!;
+    return { currency: requireCurrencyCode(ID, code), units: "1", indirect: true };
+  }
+  const counted = /^(.*?) ?\((\d+)\)$/.exec(name);
+  const units = counted ? requireUnits(ID, counted[2], `units of "${name}"`) : "1";
+  return { currency: resolveCurrency(ID, counted ? counted[1]! : name, { aliases: ALIASES }), units, indirect: false };
+}
+
+/** Rate cells that stand for "no figure that day". */
+const NO_FIGURE = /^(-+|n\/?a)?$/i;
 
 const cbk = defineAdapter({
   bank: {
@@ -98,26 +120,29 @@ const cbk = defineAdapter({
     const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown };
     if (typeof json !== "object" || json === null || !Array.isArray(json.data))
       throw new FeedError(ID, "not a wpDataTables answer: no data array");
-    const records: RateRecord[] = [];
-    for (const [i, raw] of (json.data as unknown[]).entries()) {
-      if (!Array.isArray(raw) || raw.length < 3)
-        throw new FeedError(ID, `data[${i}] is not a [date, currency, rate] row`);
-      const [d, n, v] = raw as unknown[];
-      const date = typeof d === "string" ? fromDayMonthYear(d) : undefined;
-      if (!date || !isIsoDate(date)) throw new FeedError(ID, `data[${i}]: date "${String(d)}" is not DD/MM/YYYY`);
-      const name = typeof n === "string" ? n.trim().replace(/\s+/g, " ") : "";
-      const row = CBK_NAMES[name];
-      if (!row) throw new FeedError(ID, `data[${i}]: unknown currency name "${name}"`);
+    const rows = new AnswerRows(ID);
+    (json.data as unknown[]).forEach((raw, i) => {
+      const [d, n, v] = Array.isArray(raw) ? (raw as unknown[]) : [];
+      const date = typeof d === "string" ? d : "";
+      const name = typeof n === "string" ? n : "";
       const text = jsonNumberText(v)?.trim() ?? "";
-      if (text === "" || /^(-+|n\/?a)$/i.test(text)) continue;
-      const rate = readDecimal(text, { thousands: "," });
-      if (rate === undefined) throw new FeedError(ID, `${date} ${row.currency}: "${text}" is not a decimal number`);
-      if (!/[1-9]/.test(rate)) continue;
-      if (row.indirect)
-        records.push({ effectiveDate: date, currency: row.currency, rate: invert(rate), derivation: "inverted" });
-      else records.push({ effectiveDate: date, currency: row.currency, ...perUnits(rate, row.units ?? 1) });
-    }
-    return records;
+      rows.read(
+        `data[${i}]`,
+        (): RateRecord | undefined => {
+          if (!Array.isArray(raw) || raw.length < 3) rowProblem(ID, "bad-row", "not a [date, currency, rate] row");
+          const effectiveDate = requireDate(ID, fromDayMonthYear(date), date);
+          const label = cbkLabel(name);
+          if (NO_FIGURE.test(text)) return undefined;
+          const rate = requireDecimal(ID, text, "rate", { thousands: "," });
+          if (!/[1-9]/.test(rate)) return undefined; // a zero: no figure that day
+          if (label.indirect)
+            return { effectiveDate, currency: label.currency, rate: invert(rate), derivation: "inverted" };
+          return { effectiveDate, currency: label.currency, ...perUnits(rate, label.units) };
+        },
+        { effectiveDate: date, currency: name, rate: text },
+      );
+    });
+    return rows.result();
   },
 });
 
