@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import rbm from "../../adapters/RBM.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.rbm.mw/Statistics/ExchangeRatesFilter/";
@@ -12,29 +12,56 @@ const parse = (body: Buffer | string) => rbm.parse(Buffer.from(body), { url: URL
 describe("RBM adapter", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("takes the Middle column, reads the split date cell, and leaves out CMD and IEP", async () => {
-    expect(await parse(fixture("RBM/range.html"))).toEqual([
-      { effectiveDate: "2024-01-02", currency: "AED", rate: "458.3832" },
-      { effectiveDate: "2024-01-03", currency: "IDR", rate: "0.1089" },
-      { effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" },
-      { effectiveDate: "2024-01-03", currency: "XDR", rate: "2258.5213" },
-      { effectiveDate: "2024-01-03", currency: "KWD", rate: "5482.0279" },
-    ]);
+  it("takes the Middle column, reads the split date cell, skips CMD and holds IEP's stale figure", async () => {
+    await expectOneHeld(parse(fixture("RBM/range.html")), {
+      records: [
+        { effectiveDate: "2024-01-02", currency: "AED", rate: "458.3832" },
+        { effectiveDate: "2024-01-03", currency: "IDR", rate: "0.1089" },
+        { effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" },
+        { effectiveDate: "2024-01-03", currency: "XDR", rate: "2258.5213" },
+        { effectiveDate: "2024-01-03", currency: "KWD", rate: "5482.0279" },
+      ],
+      held: { kind: "bad-rate", source: "row 4 (IEP)", currency: "IEP", rate: "1201.7178" },
+    });
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Server Error in '/' Application.</body></html>"],
+  itRefusesWhole("RBM", parse, [
+    ["a server error page", "<!DOCTYPE html><html><body>Server Error in '/' Application.</body></html>"],
     ["a truncated answer", fixture("RBM/range.html").toString().slice(0, 1200)],
     [
       "another bank's body",
       "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
     ],
     ["a missing Middle label", fixture("RBM/no-middle.html").toString()],
-    ["a bad date", fixture("RBM/range.html").toString().replace("Jan 03", "Jan 33")],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^RBM: /);
+  ]);
+
+  const range = fixture("RBM/range.html").toString();
+  it.each([
+    [
+      "a date that does not exist",
+      range.replace("Jan 03", "Jan 33"),
+      "IDR",
+      { kind: "bad-date", effectiveDate: "Jan 33 2024" },
+    ],
+    [
+      "a Middle that is not a number",
+      range.replace("<td>0.1089</td>", "<td>0,1089</td>"),
+      "IDR",
+      { kind: "bad-rate", rate: "0,1089" },
+    ],
+    [
+      "a row with a cell missing",
+      range.replace("<td>0.1078</td>", ""),
+      "IDR",
+      { kind: "bad-row", source: "row 3 (IDR)" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, body, currency, held) => {
+    const answer = await answerOf(parse(body));
+    expect(answer.records.map((r) => r.currency)).toEqual(["AED", "USD", "XDR", "KWD"]);
+    expect(answer.records[1]).toEqual({ effectiveDate: "2024-01-02", currency: "USD", rate: "1683.3663" });
+    // The bad row, and IEP's stale figure.
+    expect(answer.held.map((h) => h.currency)).toEqual([currency, "IEP"]);
+    expect(answer.held[0]).toMatchObject(held);
   });
 
   it("posts the range as MM/DD/YYYY form fields", async () => {
@@ -54,7 +81,7 @@ describe("RBM adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded range exactly (values read off the file by hand)", async () => {
     const r = recording("RBM/001.html");
-    const records = await rbm.parse(r.body, { url: r.url });
+    const { records, held } = await answerOf(rbm.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(72);
@@ -63,5 +90,10 @@ describe("RBM adapter", () => {
     expect(find("2024-01-03", "ARS")).toEqual({ effectiveDate: "2024-01-03", currency: "ARS", rate: "2.0767" });
     expect(find("2024-01-02", "ZMW")).toEqual({ effectiveDate: "2024-01-02", currency: "ZMW", rate: "65.5848" });
     expect(records.some((x) => x.currency === "CMD" || x.currency === "IEP")).toBe(false);
+    // IEP at 1201.7178 MWK while the euro's fixed rate gives 1899.2782 / 0.787564 = 2411.6: held.
+    expect(held.map((h) => [h.kind, h.currency, h.rate])).toEqual([
+      ["bad-rate", "IEP", "1201.7178"],
+      ["bad-rate", "IEP", "1210.1843"],
+    ]);
   });
 });
