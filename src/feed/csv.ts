@@ -22,12 +22,14 @@ export interface CsvOptions {
 export function readCsv(bankId: string, text: string, options: CsvOptions = {}): string[][] {
   expectFeedText(bankId, text, options.what ?? "CSV");
   try {
-    return parseCsv(text, {
+    // Without `columns`, csv-parse gives every row as an array of strings.
+    const rows: unknown = parseCsv(text, {
       delimiter: options.delimiter ?? ",",
       relax_column_count: options.relaxColumnCount ?? false,
       skip_empty_lines: true,
       trim: true,
-    }) as string[][];
+    });
+    return rows as string[][];
   } catch (error) {
     throw new FeedError(bankId, `malformed CSV (${(error as Error).message})`, { cause: error });
   }

@@ -35,7 +35,7 @@ export function formatDecimals(numFmt: string | undefined): number | undefined {
 /** The exact decimal text of a spreadsheet number (see the file comment); undefined for non-finite or negative. */
 export function numberText(value: number, numFmt?: string, reading: NumberReading = "stored"): string | undefined {
   if (!Number.isFinite(value) || value < 0) return undefined;
-  let d = new Exact(String(value)).toSignificantDigits(15, Decimal.ROUND_HALF_UP);
+  const d = new Exact(String(value)).toSignificantDigits(15, Decimal.ROUND_HALF_UP);
   const places = formatDecimals(numFmt);
   if (places === undefined) return d.toFixed();
   if (reading === "displayed") return d.toFixed(places, Decimal.ROUND_HALF_UP);
@@ -88,8 +88,9 @@ export function cellText(cell: ExcelJS.Cell): string {
         .join("")
         .trim();
     if (typeof o.text === "string") return o.text.trim();
-    if (o.result !== undefined && o.result !== null)
-      return String(o.result instanceof Date ? o.result.toISOString().slice(0, 10) : o.result).trim();
+    if (o.result instanceof Date) return o.result.toISOString().slice(0, 10);
+    if (typeof o.result === "string" || typeof o.result === "number" || typeof o.result === "boolean")
+      return String(o.result).trim();
   }
   return "";
 }
@@ -125,8 +126,7 @@ export function excelSerialDate(serial: number): IsoDate | undefined {
 /** A date cell (a real date, a date-formatted serial, or a serial number) as ISO; undefined otherwise. */
 export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
   let v = cell.value as unknown;
-  if (v && typeof v === "object" && !(v instanceof Date) && "result" in (v as object))
-    v = (v as { result: unknown }).result;
+  if (v && typeof v === "object" && !(v instanceof Date) && "result" in v) v = (v).result;
   if (v instanceof Date) {
     // exceljs turns a serial into a UTC instant; a date with a time of day is rounded to the nearest day.
     const t = Math.round(v.getTime() / 86_400_000) * 86_400_000;

@@ -124,7 +124,7 @@ function priceTables(input: CrossCheckInput): Map<string, Map<IsoDate, Map<strin
     const quoting = input.banks.get(f.bankId);
     if (!quoting) continue;
     let byDate = tables.get(f.bankId);
-    if (!byDate) tables.set(f.bankId, (byDate = new Map()));
+    if (!byDate) tables.set(f.bankId, (byDate = new Map<IsoDate, Map<string, number>>()));
     let day = byDate.get(f.effectiveDate);
     if (!day) byDate.set(f.effectiveDate, (day = new Map([[quoting.baseCurrency, 1]])));
     day.set(f.currency, priceOf(f.rate, f.unitMultiplier, quoting.quoteType));

@@ -64,7 +64,7 @@ export function gateRecords(baseCurrency: string, records: RateRecord[], already
         dropped.add(i);
         continue;
       }
-      byDate.set(date, (day = new Map()));
+      byDate.set(date, (day = new Map<string, number>()));
     }
     const currency = r.currency;
     if (!knownCurrencies.has(currency)) {

@@ -15,7 +15,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function openStore(path: string): Promise<Store> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });

@@ -11,6 +11,7 @@ import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import { exrates } from "../support/cli.js";
+import { type LatestJson } from "../support/publish.js";
 import { fixture, FIXTURES_DIR } from "../support/fixtures.js";
 
 let dir: string;
@@ -52,11 +53,11 @@ describe("exrates import + publish (CNB)", () => {
     expect(published.status).toBe(0);
 
     const base = join(dir, "out/v1/Banks/CNB/DailyRates");
-    const json = JSON.parse(readFileSync(join(base, "Latest.json"), "utf8"));
+    const json = JSON.parse(readFileSync(join(base, "Latest.json"), "utf8")) as LatestJson;
     expect(json).toMatchObject({ bankId: "CNB", baseCurrency: "CZK", quoteType: "Direct" });
     expect(Object.keys(json.rates)).toEqual(["2026-03-03"]);
     expect(readFileSync(join(base, "Latest.json"), "utf8")).toContain('"rate": 24.1850000000000000001');
-    expect(json.rates["2026-03-03"].JPY).toEqual({ rate: 13.141, unitMultiplier: 2 });
+    expect(json.rates["2026-03-03"]!.JPY).toEqual({ rate: 13.141, unitMultiplier: 2 });
 
     const xml = readFileSync(join(base, "Latest.xml"), "utf8");
     expect(xml).toContain('<Rate currency="JPY" value="13.141" unitMultiplier="2"/>');
@@ -70,7 +71,8 @@ describe("exrates import + publish (CNB)", () => {
       ).valid,
     ).toBe(true);
 
-    const csv = parseCsv(readFileSync(join(base, "Latest.csv"), "utf8")) as string[][];
+    const rowsRead: unknown = parseCsv(readFileSync(join(base, "Latest.csv"), "utf8"));
+    const csv = rowsRead as string[][];
     expect(csv).toContainEqual(["CNB", "JPY", "CZK", "2026-03-03", "13.141", "100"]);
 
     const wb = XLSX.read(readFileSync(join(base, "Latest.xlsx")));
@@ -80,7 +82,7 @@ describe("exrates import + publish (CNB)", () => {
       ["JPY", "13.141", "100"],
     ]);
 
-    const bank = JSON.parse(readFileSync(join(dir, "out/v1/banks/CNB.json"), "utf8"));
+    const bank = JSON.parse(readFileSync(join(dir, "out/v1/banks/CNB.json"), "utf8")) as unknown;
     expect(bank).toMatchObject({
       id: "CNB",
       bankCurrency: "CZK",

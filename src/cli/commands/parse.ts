@@ -27,7 +27,11 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
               baseCurrency: baseCurrencyOf(adapter.bank),
               quoteType: adapter.bank.quoteType,
               // `source` names where a held row stood; a taken record's place is not part of the output.
-              records: sortRecords(records).map(({ source: _source, ...record }) => record),
+              records: sortRecords(records).map((record) => {
+                const { source, ...printed } = record;
+                void source;
+                return printed;
+              }),
               held: held.map(({ kind, reason, source, effectiveDate, currency, rate }) => ({
                 reason,
                 kind,
