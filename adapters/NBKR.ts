@@ -1,14 +1,22 @@
 // National Bank of the Kyrgyz Republic: official rates of the som, KGS per Nominal units (Direct).
-// Live: XML/daily.xml (5 currencies) and XML/weekly.xml (~40), declared windows-1251, decimal commas,
+// Live endpoints: https://www.nbkr.kg/XML/daily.xml (5 currencies, set every working day) and
+// XML/weekly.xml (~40, set weekly), declared windows-1251, decimal commas:
 // <CurrencyRates Date="DD.MM.YYYY"><Currency ISOCode="JPY"><Nominal>10</Nominal><Value>5,4969</Value>.
-// History: one HTML page per currency (index1.jsp?item=1562&valuta_id=<id>), rows marked by the
-// comments <!--date--> and <!--value-->, read with cheerio. The page names the currency only by the
+// History: one HTML page per currency (index1.jsp?item=1562&lang=ENG&valuta_id=<id>&beg_day=..&end_year=..),
+// rows marked by the comments <!--date--> and <!--value-->, read with cheerio wherever they stand on the
+// page; "-" or an empty value is a day without a figure. The page names the currency only by the
 // bank's internal valuta_id and gives no nominal: both come from the table below (ids from the bank's
 // currency selector; the nominals of the currencies still in weekly.xml - JPY, AMD, HUF, IRR, IDR 10,
 // BYR 100 - match its <Nominal>, the others' are not verifiable from the recordings).
+// The rates are set at about 14:00 Bishkek time. The server drops clients after ~20 TLS handshakes, so
+// one session (one kept-alive connection) serves a whole fetch.
+// A currency or row whose code, date, nominal or figure cannot be read is held (every row of a history
+// page whose valuta_id the table does not know too); a document without CurrencyRates, or a page that is
+// neither a rate history nor an NBKR page, is refused.
 import { load } from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   asArray,
   decodeText,
@@ -16,14 +24,18 @@ import {
   fromDayMonthYear,
   parseXml,
   perUnits,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   type FeedDocument,
+  type ParsedAnswer,
   type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "NBKR";
 const SITE = "https://www.nbkr.kg";
-const CODE = /^[A-Z]{3}$/;
 
 /** valuta_id of the history page to the ISO code and the nominal its figures are per. */
 export const NBKR_VALUTA: Readonly<Record<string, { iso: string; nominal: number }>> = {
@@ -92,47 +104,65 @@ export const NBKR_VALUTA: Readonly<Record<string, { iso: string; nominal: number
 
 type Node = Record<string, unknown>;
 
-function parseXmlRates(text: string): RateRecord[] {
-  const root = parseXml(ID, text).CurrencyRates as Node | undefined;
+const text = (v: unknown) =>
+  typeof v === "string" ? v.trim() : v === undefined || v === null ? "" : JSON.stringify(v);
+
+function parseXmlRates(xml: string): ParsedAnswer {
+  const root = parseXml(ID, xml).CurrencyRates as Node | undefined;
   if (!root) throw new FeedError(ID, "not an NBKR rates document: no CurrencyRates");
-  const date = fromDayMonthYear(String(root["@Date"] ?? ""));
-  if (!date) throw new FeedError(ID, `CurrencyRates Date "${String(root["@Date"])}" is not DD.MM.YYYY`);
-  return asArray(root.Currency as Node[]).map((c): RateRecord => {
-    const code = String(c["@ISOCode"] ?? "");
-    if (!CODE.test(code)) throw new FeedError(ID, `ISOCode "${code}" is not a currency code`);
-    const value = requireDecimal(ID, c.Value, `${code} Value`, { decimalComma: true });
-    const nominal = requireDecimal(ID, c.Nominal, `${code} Nominal`);
-    if (!/^[1-9]\d*$/.test(nominal)) throw new FeedError(ID, `${code}: Nominal "${nominal}" is not a whole number`);
-    return { effectiveDate: date, currency: code, ...perUnits(value, nominal) };
+  const day = text(root["@Date"]);
+  const rows = new AnswerRows(ID);
+  asArray(root.Currency as Node[]).forEach((c) => {
+    const code = text(c["@ISOCode"]);
+    rows.read(
+      `<Currency ISOCode="${code}">`,
+      (): RateRecord => {
+        const date = requireDate(ID, fromDayMonthYear(day), day);
+        const currency = requireCurrencyCode(ID, code);
+        const value = requireDecimal(ID, c.Value, `${code} Value`, { decimalComma: true });
+        const nominal = requireUnits(ID, text(c.Nominal), `${code} Nominal`);
+        return { effectiveDate: date, currency, ...perUnits(value, nominal) };
+      },
+      { effectiveDate: day, currency: code, rate: text(c.Value) },
+    );
   });
+  return rows.result();
 }
 
-function parseHistory(html: string, url: string): RateRecord[] {
+function parseHistory(html: string, url: string): ParsedAnswer {
   const id = /[?&]valuta_id=(\d+)/.exec(url)?.[1];
   if (!id) throw new FeedError(ID, `a history page without valuta_id in its URL (${url})`);
   const valuta = NBKR_VALUTA[id];
-  if (!valuta) throw new FeedError(ID, `unknown valuta_id ${id}`);
   const $ = load(html);
-  const records: RateRecord[] = [];
+  const rows = new AnswerRows(ID);
+  let marked = 0;
   $("tr").each((_i, tr) => {
     const cells = $(tr).children("td").toArray();
-    const marked = (name: string) => cells.find((td) => ($(td).html() ?? "").trim().startsWith(`<!--${name}-->`));
-    const dateCell = marked("date");
-    const valueCell = marked("value");
+    const find = (name: string) => cells.find((td) => ($(td).html() ?? "").trim().startsWith(`<!--${name}-->`));
+    const dateCell = find("date");
+    const valueCell = find("value");
     if (!dateCell && !valueCell) return; // a row of the page's layout
-    if (!dateCell || !valueCell) throw new FeedError(ID, `${valuta.iso}: a row with a date or a value but not both`);
-    const date = fromDayMonthYear($(dateCell).text());
-    if (!date) throw new FeedError(ID, `${valuta.iso}: date "${$(dateCell).text()}" is not DD.MM.YYYY`);
-    const raw = $(valueCell).text().trim();
-    if (raw === "" || raw === "-") return;
-    const value = requireDecimal(ID, raw, `${valuta.iso} on ${date}`, { decimalComma: true });
-    records.push({ effectiveDate: date, currency: valuta.iso, ...perUnits(value, valuta.nominal) });
+    marked++;
+    const day = dateCell ? $(dateCell).text().trim() : "";
+    const raw = valueCell ? $(valueCell).text().trim() : "";
+    if (dateCell && valueCell && (raw === "" || raw === "-")) return; // no figure that day
+    rows.read(
+      `row ${marked}`,
+      (): RateRecord => {
+        if (!dateCell || !valueCell) rowProblem(ID, "bad-row", "a row with a date or a value but not both");
+        if (!valuta) rowProblem(ID, "unknown-currency", `valuta_id ${id} is not a currency this adapter knows`);
+        const date = requireDate(ID, fromDayMonthYear(day), day);
+        const value = requireDecimal(ID, raw, `${valuta.iso} on ${date}`, { decimalComma: true });
+        return { effectiveDate: date, currency: valuta.iso, ...perUnits(value, valuta.nominal) };
+      },
+      { effectiveDate: day, currency: valuta?.iso ?? `valuta_id ${id}`, rate: raw },
+    );
   });
   // A page without any marked row is the bank's page for a period without rates, or not its page at all.
-  if (records.length === 0 && !html.includes("<!--date-->") && !/nbkr/i.test(html)) {
+  if (marked === 0 && !/nbkr/i.test(html)) {
     throw new FeedError(ID, "neither a rate history nor an NBKR page (an error or WAF page?)");
   }
-  return records;
+  return rows.result();
 }
 
 const nbkr = defineAdapter({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import nbkr, { NBKR_VALUTA } from "../../adapters/NBKR.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const HISTORY = (id: number) =>
@@ -13,7 +13,7 @@ const parse = (body: Buffer | string, url = "https://www.nbkr.kg/XML/daily.xml")
 
 describe("NBKR adapter", () => {
   it("reads the windows-1251 XML with decimal commas and Nominal 10 as unitMultiplier 1", async () => {
-    expect(await parse(fixture("NBKR/daily.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("NBKR/daily.xml")))).toEqual([
       { effectiveDate: "2025-12-31", currency: "USD", rate: "87.4500" },
       { effectiveDate: "2025-12-31", currency: "JPY", rate: "5.5820", unitMultiplier: 1 },
       { effectiveDate: "2025-12-31", currency: "KZT", rate: "0.1701" },
@@ -22,64 +22,102 @@ describe("NBKR adapter", () => {
 
   it("reads a history page's marked rows for the valuta_id of its URL, with that currency's nominal", async () => {
     expect(NBKR_VALUTA[36]).toEqual({ iso: "JPY", nominal: 10 });
-    expect(await parse(fixture("NBKR/history.html"), HISTORY(36))).toEqual([
+    expect(await recordsOf(parse(fixture("NBKR/history.html"), HISTORY(36)))).toEqual([
       { effectiveDate: "2025-12-30", currency: "JPY", rate: "5.5820", unitMultiplier: 1 },
       { effectiveDate: "2025-12-23", currency: "JPY", rate: "5.6010", unitMultiplier: 1 },
     ]);
     expect(
-      await parse('<html><body><a href="https://www.nbkr.kg/">NBKR</a><table></table></body></html>', HISTORY(16)),
+      await recordsOf(
+        parse('<html><body><a href="https://www.nbkr.kg/">NBKR</a><table></table></body></html>', HISTORY(16)),
+      ),
     ).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", "", "https://www.nbkr.kg/XML/daily.xml"],
-    ["an HTML error page", "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>", HISTORY(15)],
+  // itRefusesWhole parses with the daily.xml URL; the history page's own refusal is checked below.
+  itRefusesWhole("NBKR", (body) => parse(body), [
     [
       "a truncated XML",
       '<?xml version="1.0" encoding="windows-1251" ?>\n<CurrencyRates Date="31.12.2025">\n<Currency ISOCode="USD">\n<Nominal>1',
-      "https://www.nbkr.kg/XML/daily.xml",
     ],
     [
       "another bank's body",
       '<?xml version="1.0" encoding="windows-1251"?><ValCurs Date="02.03.2026" name="Foreign Currency Market"><Valute ID="R01235"><CharCode>USD</CharCode></Valute></ValCurs>',
-      "https://www.nbkr.kg/XML/daily.xml",
     ],
+  ]);
+
+  it("refuses an error page where a history page was expected", async () => {
+    await expect(async () =>
+      parse("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>", HISTORY(15)),
+    ).rejects.toThrow(/^NBKR: /);
+  });
+
+  const xml = (date: string, ...currencies: string[]) =>
+    `<?xml version="1.0" encoding="windows-1251" ?><CurrencyRates Date="${date}">${currencies.join("")}</CurrencyRates>`;
+  const currency = (code: string, nominal: string, value: string) =>
+    `<Currency ISOCode="${code}"><Nominal>${nominal}</Nominal><Value>${value}</Value></Currency>`;
+  const good = [currency("USD", "1", "87,4500"), currency("JPY", "10", "5,5820")];
+  it.each([
+    ["a figure that is not a number", currency("EUR", "1", "87.45.00"), { kind: "bad-rate" }],
+    ["a nominal that is no whole number", currency("EUR", "1,5", "102,1"), { kind: "unknown-unit" }],
+    ["a code that is not ISO 4217", currency("ЕВР", "1", "102,1"), { kind: "unknown-currency" }],
+  ] as const)("holds %s in the XML and takes the other currencies", async (_what, bad, held) => {
+    await expectOneHeld(parse(xml("31.12.2025", good[0]!, bad, good[1]!)), {
+      records: [
+        { effectiveDate: "2025-12-31", currency: "USD", rate: "87.4500" },
+        { effectiveDate: "2025-12-31", currency: "JPY", rate: "5.5820", unitMultiplier: 1 },
+      ],
+      held,
+    });
+  });
+
+  const row = (date: string, value: string) =>
+    `<tr><td><!--date-->${date}<!--date--></td><td><!--value-->${value}<!--value--></td></tr>`;
+  it.each([
+    ["a date that does not exist", row("31.11.2025", "5,60"), { kind: "bad-date", effectiveDate: "31.11.2025" }],
     [
-      "a history page of an unknown valuta_id",
-      "<table><tr><td><!--date-->30.12.2025<!--date--></td><td><!--value-->5,58<!--value--></td></tr></table>",
-      HISTORY(999),
+      "a row with a date but no marked value",
+      "<tr><td><!--date-->23.12.2025<!--date--></td><td>5,58</td></tr>",
+      { kind: "bad-row" },
     ],
-    [
-      "a history row without a value",
-      "<table><tr><td><!--date-->30.12.2025<!--date--></td><td>5,58</td></tr></table>",
-      HISTORY(15),
-    ],
-    [
-      "a bad value",
-      '<?xml version="1.0" encoding="windows-1251" ?><CurrencyRates Date="31.12.2025"><Currency ISOCode="USD"><Nominal>1</Nominal><Value>87.45.00</Value></Currency></CurrencyRates>',
-      "https://www.nbkr.kg/XML/daily.xml",
-    ],
-  ])("rejects %s with an error naming the bank", async (_what, body, url) => {
-    await expect(async () => parse(body, url)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body, url)).rejects.toThrow(/^NBKR: /);
+    ["a figure that is not a number", row("16.12.2025", "5.601.0"), { kind: "bad-rate" }],
+  ] as const)("holds %s on a history page and takes the other rows", async (_what, bad, held) => {
+    const page = `<html><body><table>${row("30.12.2025", "5,5820")}${bad}${row("09.12.2025", "5,6100")}${row("02.12.2025", "-")}</table></body></html>`;
+    await expectOneHeld(parse(page, HISTORY(36)), {
+      records: [
+        { effectiveDate: "2025-12-30", currency: "JPY", rate: "5.5820", unitMultiplier: 1 },
+        { effectiveDate: "2025-12-09", currency: "JPY", rate: "5.6100", unitMultiplier: 1 },
+      ],
+      held: { ...held, source: "row 2" },
+    });
+  });
+
+  it("holds every row of a history page whose valuta_id is unknown", async () => {
+    const answer = await answerOf(
+      parse(`<table>${row("30.12.2025", "5,58")}${row("23.12.2025", "5,60")}</table>`, HISTORY(999)),
+    );
+    expect(answer.records).toEqual([]);
+    expect(answer.held.map((h) => [h.kind, h.effectiveDate])).toEqual([
+      ["unknown-currency", "30.12.2025"],
+      ["unknown-currency", "23.12.2025"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const usd = recording("NBKR/001.html");
-    expect(await nbkr.parse(usd.body, { url: usd.url })).toEqual([
+    expect(await recordsOf(nbkr.parse(usd.body, { url: usd.url }))).toEqual([
       { effectiveDate: "2005-06-25", currency: "USD", rate: "40.9614" },
       { effectiveDate: "2005-06-18", currency: "USD", rate: "41.0685" },
       { effectiveDate: "2005-06-11", currency: "USD", rate: "41.0511" },
       { effectiveDate: "2005-06-04", currency: "USD", rate: "40.9879" },
     ]);
     const eur = recording("NBKR/002.html");
-    expect((await nbkr.parse(eur.body, { url: eur.url }))[0]).toEqual({
+    expect((await recordsOf(nbkr.parse(eur.body, { url: eur.url })))[0]).toEqual({
       effectiveDate: "2005-06-25",
       currency: "EUR",
       rate: "49.4425",
     });
     const weekly = recording("NBKR/004.xml");
-    const w = await nbkr.parse(weekly.body, { url: weekly.url });
+    const w = await recordsOf(nbkr.parse(weekly.body, { url: weekly.url }));
     expect(w).toHaveLength(40);
     expect(w[0]).toEqual({ effectiveDate: "2026-05-23", currency: "GBP", rate: "117.4147" });
     expect(w.find((x) => x.currency === "JPY")).toEqual({
