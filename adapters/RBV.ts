@@ -1,52 +1,36 @@
 // Reserve Bank of Vanuatu: the exchange rates of the vatu (VUV), a Joomla Fabrik list on the bank's
-// site, asked for whole (?limit1=100000: every row in one answer; the CSV export stops at 100 rows).
-// VUV per 1 unit of each foreign currency (Direct; JPY too is per 1 unit). Currency columns are found
-// by their header labels; dates are written `22 May 2026` or `27-Aug-25` depending on age.
-// The list is not filtered by date: a range fetch reads the whole list (the store folds repeats).
-// TLS: the server leaves its Trustico intermediate certificate out of the chain; the shared HTTP
-// client cannot yet be given an extra CA (see the report), so a live fetch may fail verification.
+// site (table#list_1_com_fabrik_1, rows tr.fabrik_row), asked for whole (?limit1=100000: every row in
+// one answer; the CSV export stops at 100 rows). VUV per 1 unit of each foreign currency (Direct; JPY
+// too is per 1 unit), posted between 08:30 and 09:00 Vanuatu time on working days. Currency columns
+// are found by their header labels (three-letter codes: USD, JPY, NZD, GBP, AUD, EUR); dates are
+// written `22 May 2026` or `27-Aug-25` depending on age. Empty and dash cells are days without a
+// figure. The list is not filtered by date: a range fetch reads the whole list (the store folds
+// repeats). TLS: the server leaves its Trustico intermediate certificate out of the chain; give it to
+// Node through NODE_EXTRA_CA_CERTS, or a live fetch fails verification.
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isoFromParts,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { fromDayMonthName, monthNumber } from "../src/feed/month-names.js";
 
 const ID = "RBV";
 const ENDPOINT = "https://www.rbv.gov.vu/index.php/en/exchange-rates?limit1=100000";
-const LONG_MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-export function rbvDate(raw: string): IsoDate {
+/** `22 May 2026` or `27-Aug-25` to ISO; undefined when it is neither, or no real day. */
+export function rbvDate(raw: string): IsoDate | undefined {
   const text = raw.replace(/\s+/g, " ").trim();
-  const long = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(text);
-  const short = /^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/.exec(text);
-  const m = long ?? short;
-  const name = m?.[2]!.toLowerCase() ?? "";
-  // Full English month names in the long form, three-letter abbreviations in the short one.
-  const month = m ? (long ? LONG_MONTHS : MONTHS).indexOf(name) + 1 : 0;
-  const year = m ? (short ? `20${m[3]}` : m[3]!) : "";
-  const date = m && month > 0 ? isoFromParts(year, month, m[1]!) : undefined;
-  if (!date) throw new FeedError(ID, `date "${raw.trim()}" is neither "DD Month YYYY" nor "DD-Mon-YY"`);
-  return date;
+  const short = /^(\d{1,2})-(\p{L}{3})-(\d{2})$/u.exec(text);
+  if (!short) return fromDayMonthName(text);
+  const month = monthNumber(short[2]!);
+  return month ? isoFromParts(`20${short[3]}`, month, short[1]!) : undefined;
 }
 
 const rbv = defineAdapter({
@@ -97,24 +81,37 @@ const rbv = defineAdapter({
     if (dateCol < 0) throw new FeedError(ID, `no "Date" column (columns: ${labels.join(", ")})`);
     const currencyCols = labels.map((label, i) => ({ label, i })).filter((c) => /^[A-Z]{3}$/.test(c.label));
     if (currencyCols.length === 0) throw new FeedError(ID, "no currency columns in the list header");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const row of table.find("tbody tr.fabrik_row").toArray()) {
+      const id = $(row).attr("id") ?? "";
       const cells = $(row)
         .children("td")
         .toArray()
         .map((td) => $(td).text().trim());
-      if (cells.length !== labels.length)
-        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns`);
-      const date = rbvDate(cells[dateCol]!);
-      for (const { label: currency, i } of currencyCols) {
-        const raw = cells[i]!;
-        if (raw === "" || raw === "-") continue;
-        const rate = requireDecimal(ID, raw, `${currency} on ${date}`);
-        if (!/[1-9]/.test(rate)) continue;
-        records.push({ effectiveDate: date, currency, rate });
+      const rawDate = (cells[dateCol] ?? "").replace(/\s+/g, " ");
+      if (cells.length !== labels.length) {
+        rows.hold(`<tr id="${id}">`, "bad-row", `a row of ${cells.length} cells under ${labels.length} columns`, {
+          effectiveDate: rawDate,
+        });
+        continue;
+      }
+      for (const { label, i } of currencyCols) {
+        const raw = cells[i] ?? "";
+        rows.read(
+          `<tr id="${id}"> ${label}`,
+          () => {
+            if (raw === "" || raw === "-") return undefined;
+            const date = requireDate(ID, rbvDate(rawDate), rawDate);
+            const currency = requireCurrencyCode(ID, label);
+            const rate = requireDecimal(ID, raw, `${label} on ${date}`);
+            if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+            return { effectiveDate: date, currency, rate };
+          },
+          { effectiveDate: rawDate, currency: label, rate: raw },
+        );
       }
     }
-    return records;
+    return rows.result();
   },
 });
 
