@@ -1,23 +1,31 @@
-// Central Bank of Myanmar: the reference exchange rates of the kyat from forex.cbm.gov.mm (JSON):
-// /api/latest and, for history, /api/history/DD-MM-YYYY in the same shape (data from 2018 with gaps).
-// MMK per unit(s) of foreign currency (Direct); the date is the epoch `timestamp` read in Myanmar time.
-//
-// Units: the feed does not say that some currencies are quoted per 100 units. Established from the
-// data (the 2026-04-09 recording, USD = 2100.00 MMK) by the implied dollar cross rate, checked
-// against the Bank of Thailand's figures for the same week (JPY 158.7 per USD on 2026-04-02):
-//   JPY 1321.88 -> 158.9 JPY per USD only per 100 JPY (per 1 it would be 1.59);
-//   KRW 141.81 -> 1481 per USD; IDR 12.29 -> 17088; VND 7.98 -> 26316; KHR 52.51 -> 3999;
-//   LAK 9.52 -> 22059: all per 100. Every other currency is per 1 (e.g. INR 22.65 -> 92.7 per USD,
-//   LKR 6.66 -> 315, RSD 20.87 -> 100.6, PKR 7.53 -> 279). A code not in this table is refused
-//   rather than guessed.
+// Central Bank of Myanmar: the reference exchange rates of the kyat.
+// - Endpoints: GET https://forex.cbm.gov.mm/api/latest, and for history /api/history/DD-MM-YYYY (data from
+//   2018, with gaps), both JSON: `{"info":"Central Bank of Myanmar","description":...,"timestamp":
+//   "1775721600","rates":{"USD":"2100.00","JPY":"1321.88",...}}`. The figures are strings, sometimes with
+//   a thousands comma (`6,845.20`); `0.00` means not quoted that day. The date is the epoch `timestamp`
+//   read in Myanmar time.
+// - Quotes: MMK per unit(s) of the foreign currency (Direct). The feed does not say that some currencies
+//   are quoted per 100 units. Established from the data (the 2026-04-09 answer, USD = 2100.00 MMK) by the
+//   implied dollar cross rate, checked against the Bank of Thailand's figures for the same week (JPY
+//   158.7 per USD on 2026-04-02): JPY 1321.88 -> 158.9 JPY per USD only per 100 JPY (per 1 it would be
+//   1.59); KRW 141.81 -> 1481 per USD; IDR 12.29 -> 17088; VND 7.98 -> 26316; KHR 52.51 -> 3999; LAK 9.52
+//   -> 22059: all per 100. Every other currency is per 1 (INR 22.65 -> 92.7 per USD, LKR 6.66 -> 315,
+//   RSD 20.87 -> 100.6, PKR 7.53 -> 279). A code not in the table has no established unit: held.
+// - Published on working days in the morning, Yangon time.
+// Each entry of `rates` is one row: a figure that is not a number or a currency without an established
+// unit holds it; a timestamp that is not epoch seconds holds every entry; an answer without a rates
+// object or a timestamp is refused whole.
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
   defineAdapter,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   todayIn,
   type FeedDocument,
   type RateRecord,
@@ -117,30 +125,31 @@ const cbm = defineAdapter({
     ) {
       throw new FeedError(ID, "not a CBM forex answer: no rates object");
     }
-    const stamp = String(json.timestamp ?? "");
-    if (!/^\d{9,10}$/.test(stamp)) throw new FeedError(ID, `timestamp "${stamp}" is not epoch seconds`);
-    // Whole seconds to a calendar date in Myanmar (exact integer arithmetic on the text).
-    const date = todayIn(TIME_ZONE, new Date(Number(stamp) * 1000));
-    const records: RateRecord[] = [];
+    if (json.timestamp === undefined) throw new FeedError(ID, "not a CBM forex answer: no timestamp");
+    const stamp = jsonNumberText(json.timestamp) ?? "";
+    // Whole seconds to a calendar date in Myanmar.
+    const date = /^\d{9,10}$/.test(stamp) ? todayIn(TIME_ZONE, new Date(Number(stamp) * 1000)) : undefined;
+    const rows = new AnswerRows(ID);
     for (const [code, value] of Object.entries(json.rates as Record<string, unknown>)) {
-      const power = CBM_UNITS[code];
-      if (power === undefined)
-        throw new FeedError(
-          ID,
-          `currency "${code}" is not in the table of units (per 1 or per 100): its unit must be established first`,
-        );
       const raw = (jsonNumberText(value) ?? "").trim();
-      if (raw === "" || raw === "-") continue;
-      const rate = readDecimal(raw, { thousands: "," });
-      if (rate === undefined) throw new FeedError(ID, `${code}: "${raw}" is not a decimal`);
-      if (!/[1-9]/.test(rate)) continue; // 0.00: not quoted that day
-      records.push(
-        power
-          ? { effectiveDate: date, currency: code, rate, unitMultiplier: power }
-          : { effectiveDate: date, currency: code, rate },
+      if (raw === "" || raw === "-") continue; // not quoted that day
+      rows.read(
+        `rates.${code}`,
+        (): RateRecord | undefined => {
+          const effectiveDate = requireDate(ID, date, `timestamp ${stamp} (not epoch seconds)`);
+          const power = CBM_UNITS[code];
+          if (power === undefined)
+            rowProblem(ID, "unknown-unit", `${code} is not in the table of units (per 1 or per 100)`);
+          const rate = requireDecimal(ID, raw, code, { thousands: "," });
+          if (!/[1-9]/.test(rate)) return undefined; // 0.00: not quoted that day
+          return power
+            ? { effectiveDate, currency: code, rate, unitMultiplier: power }
+            : { effectiveDate, currency: code, rate };
+        },
+        { effectiveDate: stamp, currency: code, rate: raw },
       );
     }
-    return records;
+    return rows.result();
   },
 });
 
