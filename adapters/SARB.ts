@@ -1,11 +1,17 @@
-// South African Reserve Bank: daily weighted averages of the banks' rates at about 10:30, one JSON
-// series per currency from the SARB web-indicators API. The series mix directions: 20 are foreign
-// units per 1 ZAR ("Japan: Yen per Rand") and USD, GBP and EUR are ZAR per unit ("Rand per US Dollar").
-// The bank is declared Indirect, the majority convention, so that the twenty four-decimal figures
-// stay verbatim (inverting 0.0465 CHF would invent precision); the three "Rand per" series, which
-// carry more significant digits, are inverted to 10 significant digits and flagged.
-// A body carries no series code: parse takes it from the URL and checks it against the label.
+// South African Reserve Bank: daily weighted averages of the banks' rates at about 10:30 Johannesburg
+// time (weights from the banks' foreign exchange transactions), one JSON series per currency from the
+// web-indicators API: GetTimeseriesObservations/{series}/{from}T00:00:00/{to}T00:00:00 answers
+// [{Period, Timeseries, Description, Value, FormatNumber, FormatDate}]. The series mix directions: 20
+// are foreign units per 1 ZAR ("Japan: Yen per Rand") and USD, GBP and EUR are ZAR per unit ("Rand
+// per US Dollar"). The bank is declared Indirect, the majority convention, so that the twenty
+// four-decimal figures stay verbatim (inverting 0.0465 CHF would invent precision); the three "Rand
+// per" series, which carry more significant digits, are inverted to 10 significant digits and
+// flagged. A body carries no series code: parse takes it from the URL (a URL naming no known series
+// refuses the answer) and checks each observation's label against the direction the map assumes (an
+// observation whose label says the other direction is held). A null, empty or zero Value marks a day
+// without an observation and is skipped.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
@@ -13,10 +19,11 @@ import {
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "SARB";
@@ -101,33 +108,33 @@ const sarb = defineAdapter({
     const { currency, perRand } = SARB_SERIES[code]!;
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, `not a SARB observations answer: no array (series ${code})`);
-    const out: RateRecord[] = [];
-    (json as Node[]).forEach((obs, i) => {
-      const where = `${code} observation ${i}`;
-      if (typeof obs !== "object" || obs === null) throw new FeedError(ID, `${where} is not an object`);
-      const label = typeof obs?.Timeseries === "string" ? obs.Timeseries : "";
-      // "Rand per US Dollar" / "Japan: Yen per Rand": the label must say the direction the map assumes.
-      const labelPerRand = /per Rand$/i.test(label.trim());
-      const labelRandPer = /^Rand per /i.test(label.trim());
-      if (perRand ? !labelPerRand : !labelRandPer)
-        throw new FeedError(
-          ID,
-          `${where}: label "${label}" does not match ${currency} ${perRand ? "per Rand" : "Rand per"}`,
-        );
-      const period = typeof obs.Period === "string" ? obs.Period.slice(0, 10) : "";
-      if (!isIsoDate(period)) throw new FeedError(ID, `${where}: Period "${String(obs.Period)}" is not a date`);
-      const raw = obs.Value === null || obs.Value === undefined ? "" : (jsonNumberText(obs.Value) ?? "");
-      if (raw.trim() === "") return; // no observation that day
-      const value = readDecimal(raw);
-      if (value === undefined) throw new FeedError(ID, `${where}: Value "${raw}" is not a decimal`);
-      if (!/[1-9]/.test(value)) return; // 0 marks a missing observation
-      out.push(
-        perRand
-          ? { effectiveDate: period, currency, rate: value }
-          : { effectiveDate: period, currency, rate: invert(value), derivation: "inverted" },
+    const rows = new AnswerRows(ID);
+    for (const [i, obs] of (json as unknown[]).entries()) {
+      if (typeof obs !== "object" || obs === null || !("Period" in obs) || !("Timeseries" in obs))
+        throw new FeedError(ID, `not a SARB observations answer: observation ${i + 1} has no Period and Timeseries`);
+      const o = obs as Node;
+      const label = typeof o.Timeseries === "string" ? o.Timeseries.trim() : "";
+      const rawDate = typeof o.Period === "string" ? o.Period : String(jsonNumberText(o.Period) ?? "");
+      const raw = o.Value === null || o.Value === undefined ? "" : (jsonNumberText(o.Value) ?? "");
+      rows.read(
+        `${code} observation ${i + 1}`,
+        () => {
+          // "Rand per US Dollar" / "Japan: Yen per Rand": the label must say the direction the map assumes.
+          const says = /per Rand$/i.test(label) ? "per Rand" : /^Rand per /i.test(label) ? "Rand per" : "neither";
+          if (says !== (perRand ? "per Rand" : "Rand per"))
+            rowProblem(ID, "bad-row", `label "${label}" does not say ${currency} ${perRand ? "per Rand" : "Rand per"}`);
+          const date = requireDate(ID, isIsoDate(rawDate.slice(0, 10)) ? rawDate.slice(0, 10) : undefined, rawDate);
+          if (raw.trim() === "") return undefined; // no observation that day
+          const value = requireDecimal(ID, raw, `${code} Value`);
+          if (!/[1-9]/.test(value)) return undefined; // 0 marks a missing observation
+          return perRand
+            ? { effectiveDate: date, currency, rate: value }
+            : { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" as const };
+        },
+        { effectiveDate: rawDate, currency: label, rate: raw },
       );
-    });
-    return out;
+    }
+    return rows.result();
   },
 });
 

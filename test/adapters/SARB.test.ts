@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import sarb, { SARB_SERIES } from "../../adapters/SARB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const API = "https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations";
@@ -12,7 +12,7 @@ const parse = (body: Buffer | string, code = "EXCB120D") => sarb.parse(Buffer.fr
 
 describe("SARB adapter", () => {
   it("keeps the foreign-per-rand series verbatim and skips empty values", async () => {
-    expect(await parse(fixture("SARB/EXCB120D.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("SARB/EXCB120D.json")))).toEqual([
       { effectiveDate: "2026-03-27", currency: "JPY", rate: "9.3320" },
       { effectiveDate: "2026-03-24", currency: "JPY", rate: "0.0465" },
     ]);
@@ -20,7 +20,7 @@ describe("SARB adapter", () => {
 
   it("inverts the rand-per-foreign series (USD, GBP, EUR) to 10 significant digits, flagged", async () => {
     // 1/17.1302 and 1/23.4567 to 10 significant digits, computed by hand (Python decimal, prec 10).
-    expect(await parse(fixture("SARB/EXCX135D.json"), "EXCX135D")).toEqual([
+    expect(await recordsOf(parse(fixture("SARB/EXCX135D.json"), "EXCX135D"))).toEqual([
       { effectiveDate: "2026-03-27", currency: "USD", rate: "0.0583764346", derivation: "inverted" },
       { effectiveDate: "2026-03-26", currency: "USD", rate: "0.04263174274", derivation: "inverted" },
     ]);
@@ -35,23 +35,41 @@ describe("SARB adapter", () => {
     ).toEqual(["USD", "GBP", "EUR"]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Server Error</body></html>"],
+  itRefusesWhole("SARB", parse, [
+    ["a server error page", "<!DOCTYPE html><html><body>Server Error</body></html>"],
     ["truncated JSON", '[{"Period":"2026-03-27T00:00:00","Timeseries":"Japan: Yen per Rand","Value":9.33'],
     [
       "another bank's body (CNB)",
       '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.170}]}',
     ],
+    ["an array of another bank's rows", '[{"seriesId":"SEKJPYPMI","date":"2026-03-24","value":0.05885}]'],
+  ]);
+
+  const jpy = (period: string, label: string, value: string) =>
+    `{"Period":"${period}","Timeseries":"${label}","Value":${value},"FormatNumber":"0.0000"}`;
+  const good = `${jpy("2026-03-27T00:00:00", "Japan: Yen per Rand", "9.3324")},${jpy("2026-03-26T00:00:00", "Japan: Yen per Rand", "9.3581")}`;
+  const taken = [
+    { effectiveDate: "2026-03-27", currency: "JPY", rate: "9.3324" },
+    { effectiveDate: "2026-03-26", currency: "JPY", rate: "9.3581" },
+  ];
+  it.each([
     [
-      "a label of the other direction",
-      '[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per Japanese Yen","Value":0.1071}]',
+      "an observation whose label says the other direction",
+      jpy("2026-03-25T00:00:00", "Rand per Japanese Yen", "0.1062"),
+      { kind: "bad-row", source: "EXCB120D observation 3", currency: "Rand per Japanese Yen", rate: "0.1062" },
     ],
-    ["a bad date", '[{"Period":"2026-02-30T00:00:00","Timeseries":"Japan: Yen per Rand","Value":9.3320}]'],
-    ["a non-numeric value", '[{"Period":"2026-03-27T00:00:00","Timeseries":"Japan: Yen per Rand","Value":"n/a"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^SARB: /);
+    [
+      "a date that does not exist",
+      jpy("2026-02-30T00:00:00", "Japan: Yen per Rand", "9.4160"),
+      { kind: "bad-date", source: "EXCB120D observation 3", effectiveDate: "2026-02-30T00:00:00" },
+    ],
+    [
+      "a value that is not a number",
+      jpy("2026-03-25T00:00:00", "Japan: Yen per Rand", '"n/a"'),
+      { kind: "bad-rate", source: "EXCB120D observation 3", rate: "n/a" },
+    ],
+  ] as const)("holds %s and takes the other observations", async (_what, bad, held) => {
+    await expectOneHeld(parse(`[${good},${bad}]`), { records: taken, held });
   });
 
   it("rejects a body whose URL names no known series", async () => {
@@ -61,22 +79,22 @@ describe("SARB adapter", () => {
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
-    const jpy = recording("SARB/013.json");
-    expect(await sarb.parse(jpy.body, { url: jpy.url })).toEqual([
+    const yen = recording("SARB/013.json");
+    expect(await recordsOf(sarb.parse(yen.body, { url: yen.url }))).toEqual([
       { effectiveDate: "2026-03-27", currency: "JPY", rate: "9.3324" },
       { effectiveDate: "2026-03-26", currency: "JPY", rate: "9.3581" },
       { effectiveDate: "2026-03-25", currency: "JPY", rate: "9.4160" },
       { effectiveDate: "2026-03-24", currency: "JPY", rate: "9.3617" },
     ]);
     const chf = recording("SARB/019.json");
-    expect((await sarb.parse(chf.body, { url: chf.url }))[0]).toEqual({
+    expect((await recordsOf(sarb.parse(chf.body, { url: chf.url })))[0]).toEqual({
       effectiveDate: "2026-03-27",
       currency: "CHF",
       rate: "0.0465",
     });
     const usd = recording("SARB/001.json");
     // 1/17.1302 and 1/16.9333 to 10 significant digits (Python decimal).
-    const usdRecords = await sarb.parse(usd.body, { url: usd.url });
+    const usdRecords = await recordsOf(sarb.parse(usd.body, { url: usd.url }));
     expect(usdRecords[0]).toEqual({
       effectiveDate: "2026-03-27",
       currency: "USD",
