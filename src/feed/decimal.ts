@@ -49,11 +49,6 @@ export function readDecimal(raw: string, syntax: DecimalSyntax = {}): string | u
   return text.replace(/^0+(?=\d)/, "");
 }
 
-/** True when the text is a positive plain decimal. */
-export function isPositiveDecimal(text: string): boolean {
-  return PLAIN.test(text) && /[1-9]/.test(text);
-}
-
 function plain(value: Decimal): string {
   return value.toFixed();
 }
@@ -101,9 +96,4 @@ export function perUnits(rate: string, units: string | number): UnitRate {
     rate: plain(terminates ? quotient : quotient.toSignificantDigits(10)),
     derivation: "unit-normalised",
   };
-}
-
-/** Compares two decimal texts by value. */
-export function compareDecimal(a: string, b: string): number {
-  return new Exact(a).cmp(b);
 }

@@ -7,8 +7,8 @@
 //   out/.generations/<gen>/manifest.json   (every file's size, sha256, ETag, Last-Modified, type)
 import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
+import { join } from "node:path";
 
 export const GENERATIONS_DIR = ".generations";
 export const CURRENT_LINK = "current";
@@ -124,6 +124,3 @@ export async function pruneGenerations(outDir: string, keep = 2): Promise<void> 
   for (const n of doomed) await rm(join(root, n), { recursive: true, force: true });
 }
 
-export async function ensureDir(path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-}

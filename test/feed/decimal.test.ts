@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { invert, isPositiveDecimal, mean, multiply, perUnits, readDecimal } from "../../src/feed/decimal.js";
+import { invert, mean, multiply, perUnits, readDecimal } from "../../src/feed/decimal.js";
 
 describe("readDecimal", () => {
   it.each([
@@ -33,12 +33,6 @@ describe("readDecimal", () => {
     ["1 234.567,8", { thousands: " .", decimalComma: true }],
   ])("refuses %j with %j rather than misreading a separator", (raw, syntax) => {
     expect(readDecimal(raw, syntax)).toBeUndefined();
-  });
-
-  it("knows a positive decimal", () => {
-    expect(isPositiveDecimal("0.0001")).toBe(true);
-    expect(isPositiveDecimal("0.000")).toBe(false);
-    expect(isPositiveDecimal("1e5")).toBe(false);
   });
 });
 
