@@ -1,41 +1,46 @@
-// Central Bank of Nigeria: the official exchange rates of the naira, as JSON; one call answers the whole history
-// (from December 2001). The official figure is `centralrate`, NGN per 1 foreign unit (Direct); buying and selling
-// rates are published beside it and ignored. Currencies come as NAMES with spelling and whitespace variants,
-// mapped below; an unknown name is an error rather than a guess. WAUA (the African Development Bank's unit of
-// account) has no ISO code and is dropped.
+// Central Bank of Nigeria: the official exchange rates of the naira.
+// - Endpoint: GET https://www.cbn.gov.ng/api/GetAllExchangeRates, no parameters: one JSON array with the
+//   whole history since December 2001, `[{"id":61852,"currency":"CFA","ratedate":"2026-05-19",
+//   "buyingrate":"2.4184","centralrate":"2.4284","sellingrate":"2.4384"}, ...]`, figures as strings
+//   (sometimes empty, sometimes with a thousands comma), dates YYYY-MM-DD (older rows with a time).
+// - Quotes: the official figure is `centralrate`, NGN per 1 foreign unit (Direct); buying and selling
+//   rates are published beside it and not used.
+// - Currencies come as English names with spelling, case and whitespace variants (`  POUND  STERLING `,
+//   `DANISH KRONA`/`DANISH KRONER`, `YEN`): ICU's English names first, then the bank's own below. `CFA`
+//   is the West African (BCEAO) franc, at par with the Central African one. WAUA (the African Development
+//   Bank's unit of account) has no ISO 4217 code and is skipped.
+// - Published on working days in the afternoon, Lagos time.
+// Each element is one row: an unknown name, a date that is no date or a figure that is not a number holds
+// it; an empty or zero centralrate is a day without a figure. A body that is not a JSON array is refused.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
+  requireDate,
+  requireDecimal,
+  resolveCurrency,
   type RateRecord,
-  readDecimal,
 } from "../src/feed/kit.js";
 
 const ID = "CBN";
 const ENDPOINT = "https://www.cbn.gov.ng/api/GetAllExchangeRates";
 
-/** CBN's currency names (trimmed, single-spaced, upper case) to ISO 4217. */
-export const CBN_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "US DOLLAR": "USD",
-  "POUNDS STERLING": "GBP",
-  "POUND STERLING": "GBP",
-  EURO: "EUR",
-  "SWISS FRANC": "CHF",
-  YEN: "JPY",
-  "JAPANESE YEN": "JPY",
-  // The CFA franc: CBN quotes the West African (BCEAO) franc, at par with the Central African one.
-  CFA: "XOF",
-  "DANISH KRONA": "DKK",
-  "DANISH KRONER": "DKK",
-  RIYAL: "SAR",
-  "SAUDI RIYAL": "SAR",
-  "SOUTH AFRICAN RAND": "ZAR",
-  SDR: "XDR",
-  "YUAN/RENMINBI": "CNY",
-  "UAE DIRHAM": "AED",
+/** The bank's names ICU does not know (keys folded: case, spacing and punctuation ignored). */
+export const CBN_ALIASES: Readonly<Record<string, string>> = {
+  "pounds sterling": "GBP",
+  "pound sterling": "GBP",
+  yen: "JPY",
+  cfa: "XOF",
+  "danish krona": "DKK",
+  "danish kroner": "DKK",
+  riyal: "SAR",
+  sdr: "XDR",
+  "yuan renminbi": "CNY",
+  "uae dirham": "AED",
 };
 
 /** Names published without an ISO code. */
@@ -47,8 +52,9 @@ interface CbnRow {
   centralrate?: unknown;
 }
 
-export function cbnCurrency(name: string): string | undefined {
-  return CBN_CURRENCY_NAMES[name.trim().replace(/\s+/g, " ").toUpperCase()];
+/** The code of a currency name; an unknown name is a RowProblem (`unknown-currency`), which holds the row. */
+export function cbnCurrency(name: string): string {
+  return resolveCurrency(ID, name.trim().replace(/\s+/g, " "), { aliases: CBN_ALIASES });
 }
 
 const cbn = defineAdapter({
@@ -76,24 +82,28 @@ const cbn = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not a CBN exchange-rate answer: the body is not a JSON array");
-    const records: RateRecord[] = [];
-    (json as CbnRow[]).forEach((row, i) => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `row ${i} is not an object`);
+    const rows = new AnswerRows(ID);
+    (json as unknown[]).forEach((entry, i) => {
+      const row = (typeof entry === "object" && entry !== null ? entry : {}) as CbnRow;
       const name = typeof row.currency === "string" ? row.currency : "";
       if (DROPPED.has(name.trim().toUpperCase())) return;
-      const currency = cbnCurrency(name);
-      if (!currency) throw new FeedError(ID, `row ${i}: unknown currency name "${String(row.currency)}"`);
-      const date = typeof row.ratedate === "string" ? row.ratedate.trim().slice(0, 10) : "";
-      if (!isIsoDate(date))
-        throw new FeedError(ID, `row ${i} (${currency}): ratedate "${String(row.ratedate)}" is not a date`);
-      const raw = jsonNumberText(row.centralrate);
-      if (raw === undefined || raw.trim() === "") return; // no central rate that day
-      const rate = readDecimal(raw, { thousands: "," });
-      if (!rate) throw new FeedError(ID, `row ${i} (${currency} on ${date}): centralrate "${raw}" is not a decimal`);
-      if (!/[1-9]/.test(rate)) return; // a zero placeholder
-      records.push({ effectiveDate: date, currency, rate });
+      const stamp = typeof row.ratedate === "string" ? row.ratedate.trim() : "";
+      const raw = jsonNumberText(row.centralrate)?.trim() ?? "";
+      rows.read(
+        `[${i}]`,
+        (): RateRecord | undefined => {
+          const currency = cbnCurrency(name);
+          const date = stamp.slice(0, 10);
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, stamp);
+          if (raw === "") return undefined; // no central rate that day
+          const rate = requireDecimal(ID, raw, "centralrate", { thousands: "," });
+          if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+          return { effectiveDate, currency, rate };
+        },
+        { effectiveDate: stamp, currency: name, rate: raw },
+      );
     });
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import cbn, { CBN_CURRENCY_NAMES, cbnCurrency } from "../../adapters/CBN.js";
-import { FeedError } from "../../src/errors.js";
+import cbn, { CBN_ALIASES, cbnCurrency } from "../../adapters/CBN.js";
+import { RowProblem } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const parse = (body: Buffer | string) =>
@@ -11,7 +12,7 @@ const parse = (body: Buffer | string) =>
 
 describe("CBN adapter", () => {
   it("takes centralrate, maps the currency names (spacing and case variants), drops WAUA and empty figures", async () => {
-    expect(await parse(fixture("CBN/GetAllExchangeRates.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("CBN/GetAllExchangeRates.json")))).toEqual([
       { effectiveDate: "2026-05-19", currency: "USD", rate: "1373.3717" },
       { effectiveDate: "2026-05-19", currency: "GBP", rate: "1840.6000" },
       { effectiveDate: "2026-05-19", currency: "XOF", rate: "2.4284" },
@@ -21,8 +22,8 @@ describe("CBN adapter", () => {
     ]);
   });
 
-  it("maps every name of its table to a three-letter code, and knows the published variants", () => {
-    for (const code of Object.values(CBN_CURRENCY_NAMES)) expect(code).toMatch(/^[A-Z]{3}$/);
+  it("reads the published names through ICU's English names, then the bank's own variants", () => {
+    for (const code of Object.values(CBN_ALIASES)) expect(code).toMatch(/^[A-Z]{3}$/);
     expect(cbnCurrency("DANISH KRONA")).toBe("DKK");
     expect(cbnCurrency("danish  kroner")).toBe("DKK");
     expect(cbnCurrency("YEN")).toBe("JPY");
@@ -32,26 +33,45 @@ describe("CBN adapter", () => {
     expect(cbnCurrency("SOUTH AFRICAN RAND")).toBe("ZAR");
     expect(cbnCurrency("SWISS FRANC")).toBe("CHF");
     expect(cbnCurrency("EURO")).toBe("EUR");
-    expect(cbnCurrency("NAIRA")).toBeUndefined();
+    expect(cbnCurrency("Japanese Yen")).toBe("JPY");
+    expect(cbnCurrency("SDR")).toBe("XDR");
+    expect(cbnCurrency("CFA")).toBe("XOF");
+    expect(() => cbnCurrency("NAIRA")).toThrow(RowProblem);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>The page cannot be displayed</body></html>"],
+  itRefusesWhole("CBN", parse, [
     ["truncated JSON", '[{"id":1,"currency":"US DOLLAR","ratedate":"2026-05-19","centralrate":"1373.3'],
     ["another bank's body", '{"success":true,"data":[]}'],
-    ["an unknown currency name", '[{"currency":"GHANA CEDI","ratedate":"2026-05-19","centralrate":"100.1"}]'],
-    ["a bad date", '[{"currency":"EURO","ratedate":"19/05/2026","centralrate":"1593.9352"}]'],
-    ["a non-decimal figure", '[{"currency":"EURO","ratedate":"2026-05-19","centralrate":"N/A"}]'],
-    ["a misplaced group separator", '[{"currency":"EURO","ratedate":"2026-05-19","centralrate":"15,93.9352"}]'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^CBN: /);
+  ]);
+
+  const row = (currency: string, date: string, rate: string) =>
+    `{"id":1,"currency":"${currency}","ratedate":"${date}","buyingrate":"1","centralrate":"${rate}","sellingrate":"1"}`;
+  const taken = [
+    { effectiveDate: "2026-05-19", currency: "USD", rate: "1373.3717" },
+    { effectiveDate: "2026-05-19", currency: "CHF", rate: "1739.7665" },
+  ];
+  it.each([
+    [
+      "an unknown currency name",
+      row("GHANA CEDI", "2026-05-19", "100.1"),
+      { kind: "unknown-currency", currency: "GHANA CEDI" },
+    ],
+    [
+      "a date in another form",
+      row("EURO", "19/05/2026", "1593.9352"),
+      { kind: "bad-date", effectiveDate: "19/05/2026" },
+    ],
+    ["a date that does not exist", row("EURO", "2026-02-30", "1593.9352"), { kind: "bad-date" }],
+    ["a non-decimal figure", row("EURO", "2026-05-19", "N/A"), { kind: "bad-rate", rate: "N/A" }],
+    ["a misplaced group separator", row("EURO", "2026-05-19", "15,93.9352"), { kind: "bad-rate", rate: "15,93.9352" }],
+  ] as const)("holds %s and takes the rest of the history", async (_what, bad, held) => {
+    const body = `[${row("US DOLLAR", "2026-05-19", "1373.3717")},${bad},${row("SWISS FRANC", "2026-05-19", "1739.7665")}]`;
+    await expectOneHeld(parse(body), { records: taken, held: { ...held, source: "[1]" } });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("CBN/001.json");
-    const records = await cbn.parse(r.body, { url: r.url });
+    const records = await recordsOf(cbn.parse(r.body, { url: r.url }));
     expect(records).toHaveLength(48); // 13 names on 4 days, WAUA dropped
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
