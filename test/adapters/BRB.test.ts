@@ -6,35 +6,12 @@ import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
+import { pdfOf } from "../support/pdf.js";
 
 const INDEX = "https://www.brb.bi/en/affichagetoustauxchange";
 const pdfUrl = (ddmmyyyy: string) =>
   `https://www.brb.bi/sites/default/files/${ddmmyyyy.slice(6)}-${ddmmyyyy.slice(3, 5)}/Cours%20de%20change%20du%20${ddmmyyyy}.pdf`;
 const parse = (body: Buffer | string, url = pdfUrl("20-05-2026")) => brb.parse(Buffer.from(body), { url });
-
-/** A one-page PDF (Helvetica, WinAnsi) with each text run drawn at (x, y), as the bank's bulletins are. */
-function pdfOf(runs: Array<[x: number, y: number, text: string]>): Buffer {
-  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = `BT /F1 9 Tf\n${runs.map(([x, y, t]) => `1 0 0 1 ${x} ${y} Tm (${esc(t)}) Tj`).join("\n")}\nET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    `<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`,
-  ];
-  let pdf = "%PDF-1.4\n";
-  const offsets = objects.map((o, i) => {
-    const at = Buffer.byteLength(pdf, "latin1");
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-    return at;
-  });
-  const xref = Buffer.byteLength(pdf, "latin1");
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, "latin1");
-}
 
 type Row = [name: string, ...figures: string[]];
 /** A bulletin in the bank's layout: the date line, then for each table its header line and rows. */

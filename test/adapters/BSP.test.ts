@@ -5,6 +5,7 @@ import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
+import { pdfOf } from "../support/pdf.js";
 
 const LIST =
   "https://www.bsp.gov.ph/_api/web/lists/getByTitle('RERB')/items?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100";
@@ -12,30 +13,6 @@ const NEXT =
   "https://www.bsp.gov.ph/_api/web/lists/getByTitle('RERB')/items?%24skiptoken=Paged%3dTRUE%26p_ID%3d2281&%24top=100&%24orderby=Id+desc&%24expand=AttachmentFiles&%24select=Id%2cTitle%2cAttachmentFiles";
 const pdf = (id: number, title: string) => `https://www.bsp.gov.ph/Lists/RERB/Attachments/${id}/${title}.pdf`;
 const parse = (body: Buffer | string, url = pdf(2281, "28May2026")) => bsp.parse(Buffer.from(body), { url });
-
-/** A one-page PDF (Helvetica, WinAnsi) with each text run drawn at (x, y), as the bank's bulletins are. */
-function pdfOf(runs: Array<[x: number, y: number, text: string]>): Buffer {
-  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = `BT /F1 9 Tf\n${runs.map(([x, y, t]) => `1 0 0 1 ${x} ${y} Tm (${esc(t)}) Tj`).join("\n")}\nET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    `<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`,
-  ];
-  let out = "%PDF-1.4\n";
-  const offsets = objects.map((o, i) => {
-    const at = Buffer.byteLength(out, "latin1");
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-    return at;
-  });
-  const xref = Buffer.byteLength(out, "latin1");
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
-}
 
 /** A bulletin in the bank's layout: title, the date line under it, and the reference rate line(s). */
 const bulletin = (dated: string, ...rates: string[]) =>
