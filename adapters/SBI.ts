@@ -1,20 +1,26 @@
-// Central Bank of Iceland (Seðlabanki Íslands): XML time series of the króna. Group 9 holds the
-// official reference rates (buying, middle and selling series for ten currencies and the SDR);
-// group 7 the registered middle rates of 22 more currencies. ISK per 1 foreign unit (Direct).
-// Series are known only by their numeric id: the map below takes the middle-rate ("miðgengi")
-// series, and each mapped series' Icelandic description is checked to say so. Unmapped series
-// (legacy currencies, buying and selling rates) are ignored.
+// Central Bank of Iceland (Seðlabanki Íslands): XML time series of the króna from
+// xmltimeseries/Default.aspx?DagsFra=YYYY-MM-DD&DagsTil=YYYY-MM-DD&GroupID={9|7}&Type=xml, answered as
+// <Group><TimeSeries ID><Name/><Description/><TimeSeriesData><Entry><Date/><Value/></Entry>…
+// Group 9 holds the official reference rates (buying, middle and selling series for ten currencies
+// and the SDR); group 7 the registered middle rates of 22 more currencies. ISK per 1 foreign unit
+// (Direct), set at about 14:15 CET and published on the bank's site at about 16:00 Reykjavik time on
+// working days. Dates are written month first (`3/24/2026 12:00:00 AM`). Series are known only by
+// their numeric id: the map below takes the middle-rate ("miðgengi") series, and each mapped series'
+// Icelandic description is checked to say so (a mapped id describing another rate means the ids were
+// reassigned: the answer is refused). Unmapped series (legacy currencies, buying and selling rates)
+// are ignored; every series of the answer is read. An empty Value is a day without a figure.
 import {
+  AnswerRows,
   FeedError,
   asArray,
   decodeText,
   defineAdapter,
   isoFromParts,
   parseXml,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "SBI";
@@ -63,12 +69,13 @@ const groupUrl = (from: IsoDate, to: IsoDate, group: 9 | 7) =>
   `${ENDPOINT}?DagsFra=${from}&DagsTil=${to}&GroupID=${group}&Type=xml`;
 
 /** `3/24/2026 12:00:00 AM` (month first) to ISO. */
-function dateOf(raw: unknown): IsoDate | undefined {
-  const m = typeof raw === "string" ? /^(\d{1,2})\/(\d{1,2})\/(\d{4})(\s|$)/.exec(raw.trim()) : null;
+function dateOf(raw: string): IsoDate | undefined {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(\s|$)/.exec(raw.trim());
   return m ? isoFromParts(m[3]!, m[1]!, m[2]!) : undefined;
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
+/** An element's or attribute's text (the XML reader keeps every value as text); "" for anything else. */
+const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 const sbi = defineAdapter({
   bank: {
@@ -102,7 +109,7 @@ const sbi = defineAdapter({
     const group = doc.Group as Node | undefined;
     if (!group || typeof group !== "object")
       throw new FeedError(ID, "not a Seðlabanki time-series answer: no Group root");
-    const out: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const series of asArray(group.TimeSeries as Node | Node[])) {
       const seriesId = text(series["@ID"]);
       const currency = SBI_SERIES[seriesId];
@@ -112,19 +119,21 @@ const sbi = defineAdapter({
         throw new FeedError(ID, `series ${seriesId} (${currency}) is "${description}", not a middle rate`);
       const data = series.TimeSeriesData;
       const entries = typeof data === "object" && data !== null ? asArray((data as Node).Entry as Node | Node[]) : [];
-      for (const entry of entries) {
-        const date = dateOf(entry.Date);
-        if (!date)
-          throw new FeedError(ID, `series ${seriesId} (${currency}): date "${text(entry.Date)}" is not M/D/YYYY`);
+      for (const [i, entry] of entries.entries()) {
+        const rawDate = text(entry.Date);
         const raw = text(entry.Value).trim();
-        if (raw === "") continue; // no figure that day
-        const rate = readDecimal(raw);
-        if (rate === undefined || !/[1-9]/.test(rate))
-          throw new FeedError(ID, `${currency} on ${date}: value "${raw}" is not a positive decimal`);
-        out.push({ effectiveDate: date, currency, rate });
+        rows.read(
+          `<TimeSeries ID="${seriesId}"> entry ${i + 1}`,
+          () => {
+            const date = requireDate(ID, dateOf(rawDate), rawDate);
+            if (raw === "") return undefined; // no figure that day
+            return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, `${currency} on ${date}`) };
+          },
+          { effectiveDate: rawDate, currency, rate: raw },
+        );
       }
     }
-    return out;
+    return rows.result();
   },
 });
 
