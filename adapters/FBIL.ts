@@ -40,7 +40,7 @@ const fbil = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Financial Benchmarks India Private Limited", abbreviatedName: "FBIL" }],
-    // FBIL announces the INR reference rates at 13:30 IST (the recording's displayTime says 13:00).
+    // FBIL announces the INR reference rates at 13:30 IST (answers' displayTime has said 13:00).
     dailyUpdateTime: "13:30:00",
     bankCurrency: "INR",
     // The rupee is legal tender in India and, beside the ngultrum, in Bhutan.

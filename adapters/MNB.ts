@@ -109,7 +109,7 @@ const mnb = defineAdapter({
     website: "https://www.mnb.hu",
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
-    // The service's history starts in 1949 (not verified from the recordings).
+    // The service's history starts in 1949 (not verified: no answer that old was seen).
     coverageStart: "1949-01-03",
     maxRangeDays: 365,
     sourceUrl: SERVICE,

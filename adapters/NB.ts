@@ -24,7 +24,7 @@ const nb = defineAdapter({
       { languageCode: "en", name: "Norges Bank", abbreviatedName: "NB" },
       { languageCode: "no", name: "Norges Bank", abbreviatedName: "NB" },
     ],
-    // "Publication time of daily exchange rates is approximately 16:00 CET" (norges-bank.no).
+    // The daily rates are published at about 16:00 Oslo time.
     dailyUpdateTime: "16:00:00",
     bankCurrency: "NOK",
     // Norway with Svalbard and Jan Mayen and Bouvet Island.

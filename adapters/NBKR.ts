@@ -7,7 +7,7 @@
 // page; "-" or an empty value is a day without a figure. The page names the currency only by the
 // bank's internal valuta_id and gives no nominal: both come from the table below (ids from the bank's
 // currency selector; the nominals of the currencies still in weekly.xml - JPY, AMD, HUF, IRR, IDR 10,
-// BYR 100 - match its <Nominal>, the others' are not verifiable from the recordings).
+// BYR 100 - match its <Nominal>; the others' could not be checked against any answer).
 // The rates are set at about 14:00 Bishkek time. The server drops clients after ~20 TLS handshakes, so
 // one session (one kept-alive connection) serves a whole fetch.
 // A currency or row whose code, date, nominal or figure cannot be read is held (every row of a history
