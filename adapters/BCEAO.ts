@@ -1,53 +1,45 @@
-// Central Bank of West African States (BCEAO): the daily reference rates of the CFA franc (XOF),
-// as an HTML fragment per day (get_all_reference_by_date?dateJour=YYYY-MM-DD). XOF per 1 unit of the
-// foreign currency (Direct); French currency names (mapped below) and French numbers (`1.953,0200`).
-// Published Sunday to Friday: Sunday's page carries the Gulf currencies. A holiday page holds the
-// heading only. The recorded pages carry accented letters as literal `\xC3\xA9` text (an artefact of
-// how they were saved); the live page is real UTF-8: both are read.
+// Central Bank of West African States (BCEAO): the daily reference rates of the CFA franc (XOF).
+// - Endpoint: GET https://www.bceao.int/fr/cours/get_all_reference_by_date?dateJour=YYYY-MM-DD, one call per
+//   day: an HTML fragment, an `<h2>` heading "Cours des devises du lundi 16 mars 2026" (French day and month
+//   names, "1er" for the first) and a table with the header `Devise | CFA`, one row per currency.
+// - XOF per 1 unit of the foreign currency (Direct). Currencies are named in French ("Dollar us",
+//   "Couronne suédoise", "Won Coréen"): read by ICU's French names first, then the bank's own spellings
+//   below. Numbers are French (`1.953,0200`); `-` or an empty cell is a currency without a rate that day.
+// - Published Sunday to Friday: Sunday's page carries the Gulf currencies. A holiday page holds the heading
+//   only. The recorded pages carry accented letters as literal `\xC3\xA9` text (an artefact of how they were
+//   saved); the live page is real UTF-8: both are read.
+// - The bank states no publication time; the page is polled from 10:00 Dakar time (UTC).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
   defineAdapter,
   expectFeedText,
+  foldName,
   isoFromParts,
   recentDays,
+  requireDate,
   requireDecimal,
+  resolveCurrency,
+  rowProblem,
   weekday,
   type FeedDocument,
-  type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "BCEAO";
 const ENDPOINT = "https://www.bceao.int/fr/cours/get_all_reference_by_date";
 const TIME_ZONE = "Africa/Dakar";
 
-/** Currency names as the page writes them (compared without accents, case or extra spaces). */
+/** The bank's spellings that ICU's French currency names do not give (keys folded with foldName). */
 export const BCEAO_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  euro: "EUR",
   "dollar us": "USD",
-  "yen japonais": "JPY",
-  "couronne danoise": "DKK",
-  "couronne suedoise": "SEK",
-  "livre sterling": "GBP",
-  "couronne norvegienne": "NOK",
   // sic: the bank writes "thèque" for the Czech koruna.
   "couronne theque": "CZK",
-  "couronne tcheque": "CZK",
-  "forint hongrois": "HUF",
-  "zloty polonais": "PLN",
-  "franc suisse": "CHF",
-  "dollar canadien": "CAD",
-  "dollar australien": "AUD",
-  "dollar neo-zelandais": "NZD",
-  "rand sud-africain": "ZAR",
   "yuan chinois": "CNY",
-  "roupie indienne": "INR",
-  "baht thailandais": "THB",
-  "real bresilien": "BRL",
   "dollar singapourien": "SGD",
   "nouvelle livre turque": "TRY",
   "dirham emirats arabes unis": "AED",
@@ -55,23 +47,12 @@ export const BCEAO_CURRENCY_NAMES: Readonly<Record<string, string>> = {
   "won coreen": "KRW",
   "dollar hong kong": "HKD",
   "ryal saudien": "SAR",
-  "dinar koweitien": "KWD",
 };
 
-const MONTHS: Readonly<Record<string, number>> = {
-  janvier: 1,
-  fevrier: 2,
-  mars: 3,
-  avril: 4,
-  mai: 5,
-  juin: 6,
-  juillet: 7,
-  aout: 8,
-  septembre: 9,
-  octobre: 10,
-  novembre: 11,
-  decembre: 12,
-};
+/** The ISO code of a currency as the page names it, or a RowProblem (`unknown-currency`). */
+export function bceaoCurrency(name: string): string {
+  return resolveCurrency(ID, name, { locales: ["fr"], aliases: BCEAO_CURRENCY_NAMES });
+}
 
 /** `\xC3\xA9` written out as text back to the UTF-8 letters it stands for. */
 function unescapeHexText(text: string): string {
@@ -87,22 +68,12 @@ function unescapeHexText(text: string): string {
   });
 }
 
-/** Lower case, no accents, single spaces: the key of BCEAO_CURRENCY_NAMES. */
-export function bceaoNameKey(name: string): string {
-  return name
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-function headingDate(heading: string): IsoDate {
-  const m = /du\s+(?:[a-z]+\s+)?(\d{1,2})(?:er)?\s+([a-z]+)\s+(\d{4})/.exec(bceaoNameKey(heading));
-  const month = m ? MONTHS[m[2]!] : undefined;
-  const date = m && month ? isoFromParts(m[3]!, month, m[1]!) : undefined;
-  if (!date) throw new FeedError(ID, `heading "${heading}" does not give a date`);
-  return date;
+/** The date of the heading, undefined when its day and month are no real date; a FeedError when it has none. */
+function headingDate(heading: string): string | undefined {
+  const m = /du\s+(?:\p{L}+\s+)?(\d{1,2})(?:er)?\s+(\p{L}+)\s+(\d{4})/u.exec(foldName(heading));
+  if (!m) throw new FeedError(ID, `heading "${heading}" does not give a date`);
+  const month = monthNumber(m[2]!, ["fr"]);
+  return month === undefined ? undefined : isoFromParts(m[3]!, month, m[1]!);
 }
 
 const bceao = defineAdapter({
@@ -145,39 +116,47 @@ const bceao = defineAdapter({
     if (!/cours des devises/i.test(heading))
       throw new FeedError(ID, 'not a BCEAO rates fragment: no "Cours des devises" heading');
     const date = headingDate(heading);
-    const tables = $("table");
+    const tables = $("table").toArray();
     if (tables.length === 0) {
       // A holiday: the heading alone. Anything more without a table is not understood.
       if ($("body").text().replace(heading, "").trim() !== "")
-        throw new FeedError(ID, `a page for ${date} without a rates table`);
-      return [];
+        throw new FeedError(ID, `a page for ${heading} without a rates table`);
+      return { records: [], held: [] };
     }
-    const rows = tables.first().find("tr").toArray();
-    const header = $(rows[0])
-      .find("th")
-      .toArray()
-      .map((th) => $(th).text().trim());
-    if (header[0] !== "Devise" || header[1] !== "CFA")
-      throw new FeedError(ID, `rates table header is "${header.join(" | ")}", expected "Devise | CFA"`);
-    if (!text.includes("</table>")) throw new FeedError(ID, "truncated page: the rates table is not closed");
-    const records: RateRecord[] = [];
-    for (const row of rows.slice(1)) {
-      const cells = $(row)
-        .find("td")
+    if ((text.match(/<\/table>/gi) ?? []).length < tables.length)
+      throw new FeedError(ID, "truncated page: a rates table is not closed");
+    const rows = new AnswerRows(ID);
+    tables.forEach((table, t) => {
+      const trs = $(table).find("tr").toArray();
+      const header = $(trs[0])
+        .find("th")
         .toArray()
-        .map((td) => $(td).text().trim());
-      if (cells.length === 0) continue;
-      if (cells.length !== 2) throw new FeedError(ID, `a row of ${cells.length} cells on ${date}`);
-      const name = cells[0]!;
-      const currency = BCEAO_CURRENCY_NAMES[bceaoNameKey(name)];
-      if (!currency) throw new FeedError(ID, `unknown currency name "${name}" on ${date}`);
-      const value = cells[1]!;
-      if (value === "" || value === "-") continue;
-      const rate = requireDecimal(ID, value, `${currency} on ${date}`, { decimalComma: true, thousands: "." });
-      if (!/[1-9]/.test(rate)) continue;
-      records.push({ effectiveDate: date, currency, rate });
-    }
-    return records;
+        .map((th) => $(th).text().trim());
+      if (header[0] !== "Devise" || header[1] !== "CFA")
+        throw new FeedError(ID, `rates table header is "${header.join(" | ")}", expected "Devise | CFA"`);
+      trs.slice(1).forEach((tr, r) => {
+        const cells = $(tr)
+          .find("td")
+          .toArray()
+          .map((td) => $(td).text().trim());
+        if (cells.length === 0) return;
+        const [name = "", value = ""] = cells;
+        if (cells.length === 2 && (value === "" || value === "-")) return; // no rate that day
+        rows.read(
+          `table ${t + 1} row ${r + 1}`,
+          () => {
+            if (cells.length !== 2) rowProblem(ID, "bad-row", `a row of ${cells.length} cells`);
+            const currency = bceaoCurrency(name);
+            const effectiveDate = requireDate(ID, date, heading);
+            const rate = requireDecimal(ID, value, currency, { decimalComma: true, thousands: "." });
+            if (!/[1-9]/.test(rate)) return undefined;
+            return { effectiveDate, currency, rate };
+          },
+          { effectiveDate: heading, currency: name, rate: value },
+        );
+      });
+    });
+    return rows.result();
   },
 });
 

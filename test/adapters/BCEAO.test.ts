@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import bceao, { BCEAO_CURRENCY_NAMES, bceaoNameKey } from "../../adapters/BCEAO.js";
-import { FeedError } from "../../src/errors.js";
+import bceao, { BCEAO_CURRENCY_NAMES, bceaoCurrency } from "../../adapters/BCEAO.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.bceao.int/fr/cours/get_all_reference_by_date?dateJour=2026-03-15";
@@ -13,7 +13,7 @@ describe("BCEAO adapter", () => {
   afterEach(() => vi.useRealTimers());
 
   it("reads French names (escaped or real UTF-8) and French numbers exactly, skipping placeholders", async () => {
-    expect(await parse(fixture("BCEAO/sunday.html"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCEAO/sunday.html")))).toEqual([
       { effectiveDate: "2026-03-15", currency: "EUR", rate: "655.9570" },
       { effectiveDate: "2026-03-15", currency: "SEK", rate: "59.4700" },
       { effectiveDate: "2026-03-15", currency: "NZD", rate: "347.1400" },
@@ -23,36 +23,82 @@ describe("BCEAO adapter", () => {
   });
 
   it("reads a holiday page (heading only) as no records", async () => {
-    expect(await parse(fixture("BCEAO/holiday.html"))).toEqual([]);
+    expect(await recordsOf(parse(fixture("BCEAO/holiday.html")))).toEqual([]);
   });
 
-  it("maps every listed name to an ISO code and normalises accents, case and spaces", () => {
-    expect(bceaoNameKey("Couronne  Norvégienne ")).toBe("couronne norvegienne");
-    expect(BCEAO_CURRENCY_NAMES[bceaoNameKey("Nouveau Shekel")]).toBe("ILS");
-    expect(BCEAO_CURRENCY_NAMES[bceaoNameKey("Couronne thèque")]).toBe("CZK");
+  it("reads French names by ICU first, then the bank's own spellings, whatever the accents, case and spaces", () => {
+    expect(bceaoCurrency("Couronne  Norvégienne ")).toBe("NOK");
+    expect(bceaoCurrency("Dollar néo-zélandais")).toBe("NZD");
+    expect(bceaoCurrency("Nouveau Shekel")).toBe("ILS");
+    expect(bceaoCurrency("Couronne thèque")).toBe("CZK");
+    expect(bceaoCurrency("Dollar us")).toBe("USD");
+    expect(() => bceaoCurrency("Dollar des Bahamas")).toThrow(/^BCEAO: /);
     expect(Object.values(BCEAO_CURRENCY_NAMES).every((c) => /^[A-Z]{3}$/.test(c) && c !== "XOF")).toBe(true);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Access denied</body></html>"],
+  itRefusesWhole("BCEAO", parse, [
     [
       "a truncated table",
       "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tbody><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655,9570</td>",
     ],
     ["another bank's body", '<?xml version="1.0"?><ValCurs Date="16.03.2026"><Valute/></ValCurs>'],
-    ["an unknown currency name", fixture("BCEAO/unknown-name.html").toString()],
     [
       "a missing column label",
       "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>Cours</th></tr><tr><td>Euro</td><td>655,9570</td></tr></table>",
     ],
     [
-      "a bad number",
-      "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655;9570</td></tr></table>",
+      "a heading without a date",
+      "<h2>Cours des devises</h2><table><tr><th>Devise</th><th>CFA</th></tr><tr><td>Euro</td><td>655,9570</td></tr></table>",
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCEAO: /);
+  ]);
+
+  const page = (bad: string, heading = "Cours des devises du lundi 16 mars 2026") =>
+    `<h2>${heading}</h2><table><tbody><tr><th>Devise</th><th>CFA</th></tr>` +
+    `<tr><td>Euro</td><td>655,9570</td></tr>${bad}<tr><td>Dinar Koweitien</td><td>1.953,0200</td></tr></tbody></table>`;
+  const taken = [
+    { effectiveDate: "2026-03-16", currency: "EUR", rate: "655.9570" },
+    { effectiveDate: "2026-03-16", currency: "KWD", rate: "1953.0200" },
+  ];
+  it.each([
+    [
+      "an unknown currency name",
+      "<tr><td>Dollar des Bahamas</td><td>605,5200</td></tr>",
+      { kind: "unknown-currency", currency: "Dollar des Bahamas" },
+    ],
+    ["a bad number", "<tr><td>Dollar us</td><td>605;5200</td></tr>", { kind: "bad-rate", rate: "605;5200" }],
+    [
+      "a row of three cells",
+      "<tr><td>Dollar us</td><td>605,5200</td><td>x</td></tr>",
+      { kind: "bad-row", currency: "Dollar us" },
+    ],
+  ] as const)("holds %s and takes the other rows", async (_what, bad, held) => {
+    await expectOneHeld(parse(page(bad)), { records: taken, held: { ...held, source: "table 1 row 2" } });
+  });
+
+  it("holds the unknown name of the hand-written page", async () => {
+    await expectOneHeld(parse(fixture("BCEAO/unknown-name.html")), {
+      records: [],
+      held: { kind: "unknown-currency", currency: "Dollar des Bahamas", rate: "605,5200" },
+    });
+  });
+
+  it("holds every row of a page whose heading names a day that does not exist", async () => {
+    const answer = await answerOf(parse(page("", "Cours des devises du lundi 31 avril 2026")));
+    expect(answer.records).toEqual([]);
+    expect(answer.held.map((h) => [h.kind, h.currency])).toEqual([
+      ["bad-date", "Euro"],
+      ["bad-date", "Dinar Koweitien"],
+    ]);
+  });
+
+  it("reads every table of a page", async () => {
+    const two =
+      page("") +
+      "<table><tbody><tr><th>Devise</th><th>CFA</th></tr><tr><td>Ryal Saudien</td><td>161,4700</td></tr></tbody></table>";
+    expect(await recordsOf(parse(two))).toEqual([
+      ...taken,
+      { effectiveDate: "2026-03-16", currency: "SAR", rate: "161.4700" },
+    ]);
   });
 
   it("asks one page per day except Saturday, for a range and for the last three days", async () => {
@@ -72,7 +118,7 @@ describe("BCEAO adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded days exactly (values read off the files by hand)", async () => {
     const r1 = recording("BCEAO/001.html");
-    const day1 = await bceao.parse(r1.body, { url: r1.url });
+    const day1 = await recordsOf(bceao.parse(r1.body, { url: r1.url }));
     expect(day1).toHaveLength(27);
     expect(day1[0]).toEqual({ effectiveDate: "2026-03-16", currency: "EUR", rate: "655.9570" });
     expect(day1.find((x) => x.currency === "SEK")).toEqual({
@@ -86,7 +132,7 @@ describe("BCEAO adapter", () => {
       rate: "1953.0200",
     });
     const r3 = recording("BCEAO/003.html");
-    const day3 = await bceao.parse(r3.body, { url: r3.url });
+    const day3 = await recordsOf(bceao.parse(r3.body, { url: r3.url }));
     expect(day3.find((x) => x.currency === "USD")).toEqual({
       effectiveDate: "2026-03-18",
       currency: "USD",
