@@ -1,17 +1,35 @@
-// Central Bank of Samoa: the whole archive of its daily rates as one XLSX, linked from the daily
-// exchange rates page under a file name that changes daily (`/media/Historical-Daily-Rates-June032026.xlsx`).
-// One sheet per year (sheet names are not trusted: "2010" holds 2011 and the reverse), month
-// sections each with a banner row (JANUARY) and a label row (DATE | TALA/USD | ... or, in 2009-2012,
-// US/TALA | ...). Whatever the label's order, the figures are foreign units per 1 WST (Indirect), as the
-// page says ("Units of Foreign Currency per ST1.00") and the values show. Average rows under the
-// months have no date and are skipped; `n/a` cells too. Figures are the typed ones (5 significant
-// decimals although the sheet shows 4; the page publishes the same 5), read exactly. A row whose date
-// is not in its month section's month is skipped (see parseSheet).
+// Central Bank of Samoa: the whole archive of its daily exchange rates as one workbook.
+// - The page https://cbs.gov.ws/daily-exchange-rates (navigation: fetched only for the link) links to an
+//   XLSX whose name changes with each upload (`/media/Historical-Daily-Rates-June032026.xlsx`).
+// - One sheet per year, since 2008 (sheet names are not trusted: "2010" holds 2011 and the reverse).
+//   Month sections, each with a banner row (`JANUARY`) and a label row `DATE | TALA/USD | TALA/NZD | ...`
+//   (in 2009-2012 `US/TALA | NZ/TALA | ...`), then one row per day with a real date cell. Monthly and
+//   quarterly average rows have no date (or `Jan`, `Jun qtr avg`) and are skipped; `n/a` means no figure.
+// - Quotes: whatever the label's order, the figures are foreign units per 1 WST (Indirect), as the page
+//   says ("Units of Foreign Currency per ST1.00") and the values show. The figures are the typed ones (5
+//   decimals although the sheet shows 4; the page publishes the same 5), read exactly.
+// - Labels name the foreign side by ISO code or the bank's abbreviation (`US`, `NZ`, `AUS`, `EURO`, `YEN`).
+//   `CNH` (the offshore yuan, a column since 2019) is passed on as it stands: the ingest gate holds it,
+//   as CNH is no ISO 4217 code.
+// - Published Sunday to Thursday between 19:00 and 21:30 UTC, 08:00 the next day in Apia (UTC+13).
+// - A row dated outside its month section is a typing slip (2026: `12-Jan-26` between 11 and 13
+//   February): which day was meant is not ours to guess, the row is held.
+// Each day row is read per column: a cell that is not a number holds that currency on that day; a label
+// the bank's abbreviations do not explain holds its column. A label that is not a TALA pair, or a
+// workbook without any `DATE | TALA/...` label row, is not the bank's layout and is refused whole.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, defineAdapter, type RateRecord } from "../src/feed/kit.js";
+import {
+  AnswerRows,
+  FeedError,
+  RowProblem,
+  defineAdapter,
+  resolveCurrency,
+  rowProblem,
+  type RateRecord,
+} from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { checkLandingPage, fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
+import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "CBS";
@@ -26,25 +44,17 @@ const SOURCE: LinkedFile = {
   accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** The foreign side of the bank's labels (`TALA/EURO`, `AUS/TALA`) to ISO 4217 codes. */
-export const CBS_LABELS: Readonly<Record<string, string>> = {
-  USD: "USD",
-  US: "USD",
-  NZD: "NZD",
-  NZ: "NZD",
-  AUD: "AUD",
-  AUS: "AUD",
-  EURO: "EUR",
-  EUR: "EUR",
-  FJD: "FJD",
-  YEN: "JPY",
-  JPY: "JPY",
-  GBP: "GBP",
-  CNY: "CNY",
-  CNH: "CNH",
-};
+/** The bank's abbreviations that are neither ISO codes nor ICU's names (keys folded). */
+const ALIASES: Readonly<Record<string, string>> = { us: "USD", nz: "NZD", aus: "AUD", yen: "JPY" };
 
-function currencyOf(label: string, where: string): string {
+/** A column: the currency it is for, or the problem that holds its cells. */
+type Column = { currency: string } | { problem: RowProblem };
+
+/**
+ * The foreign currency of a label (`TALA/EURO`, `AUS/TALA`). Another three-letter code (CNH) is passed on
+ * for the ingest gate to judge; an unknown name holds the column's cells.
+ */
+export function cbsColumn(label: string, where: string): Column {
   const sides = label
     .toUpperCase()
     .split("/")
@@ -52,51 +62,81 @@ function currencyOf(label: string, where: string): string {
   if (sides.length !== 2 || !sides.includes("TALA"))
     throw new FeedError(ID, `${where}: column label "${label}" is not a TALA pair`);
   const foreign = sides[0] === "TALA" ? sides[1]! : sides[0]!;
-  const code = CBS_LABELS[foreign];
-  if (!code) throw new FeedError(ID, `${where}: unknown currency "${foreign}" in "${label}"`);
-  return code;
+  try {
+    return { currency: resolveCurrency(ID, foreign, { aliases: ALIASES }) };
+  } catch (error) {
+    if (!(error instanceof RowProblem)) throw error;
+    return /^[A-Z]{3}$/.test(foreign) ? { currency: foreign } : { problem: error };
+  }
 }
 
-function parseSheet(ws: Worksheet, records: RateRecord[]): number {
+/** Date cells written as text that look like a date (`31-Feb-26`), not like an average row's label. */
+const DATE_LIKE = /^\d{1,2}[-/. ][A-Za-z0-9]{1,9}[-/. ]\d{2,4}$/;
+
+/** Reads every month section of a sheet into `rows`; the number of label rows met. */
+function readSheet(ws: Worksheet, rows: AnswerRows): number {
   let dateCol = 0;
-  let columns = new Map<number, string>();
+  let columns = new Map<number, Column>();
   let sections = 0;
   let bannerMonth: number | undefined;
-  for (let r = 1; r <= ws.rowCount; r++) {
+  let banner = "";
+  // exceljs counts columns over the whole sheet at each call: once per sheet here.
+  const lastColumn = ws.columnCount;
+  const lastRow = ws.rowCount;
+  for (let r = 1; r <= lastRow; r++) {
     const row = ws.getRow(r);
-    const banner = monthNumber(cellText(row.getCell(2)));
-    if (banner && /^[A-Z]+$/.test(cellText(row.getCell(2)))) {
-      bannerMonth = banner;
+    const bannerText = cellText(row.getCell(2));
+    const month = monthNumber(bannerText);
+    if (month && /^[A-Z]+$/.test(bannerText)) {
+      bannerMonth = month;
+      banner = bannerText;
       continue;
     }
     let labelCol = 0;
-    for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)
+    for (let c = 1; c <= Math.min(lastColumn, 4); c++)
       if (cellText(row.getCell(c)).toUpperCase() === "DATE") labelCol = c;
     if (labelCol) {
       dateCol = labelCol;
       columns = new Map();
-      for (let c = labelCol + 1; c <= ws.columnCount; c++) {
+      for (let c = labelCol + 1; c <= lastColumn; c++) {
         const label = cellText(row.getCell(c));
-        if (label !== "") columns.set(c, currencyOf(label, `sheet "${ws.name}" row ${r}`));
+        if (label !== "") columns.set(c, cbsColumn(label, `sheet "${ws.name}" row ${r}`));
       }
       sections++;
       continue;
     }
     if (!dateCol) continue;
-    const date = cellDate(row.getCell(dateCol));
-    if (!date) continue; // monthly and quarterly averages, blank rows
-    // A date outside its month section is a typing slip in the bank's sheet (2026: "12-Jan-26"
-    // between 11 and 13 February). Which day was meant is not ours to guess: the row is skipped.
-    if (bannerMonth !== undefined && Number(date.slice(5, 7)) !== bannerMonth) continue;
-    for (const [c, currency] of columns) {
+    const source = `sheet "${ws.name}" row ${r}`;
+    const dateCell = row.getCell(dateCol);
+    const date = cellDate(dateCell);
+    if (!date) {
+      // Monthly and quarterly averages, blank rows; a date typed as text that is no date is held.
+      const text = cellText(dateCell);
+      if (DATE_LIKE.test(text)) rows.hold(source, "bad-date", `"${text}" is not a real date`, { effectiveDate: text });
+      continue;
+    }
+    if (bannerMonth !== undefined && Number(date.slice(5, 7)) !== bannerMonth) {
+      const reason = `dated ${date} in the ${banner} section: a typing slip, the day meant is unknown`;
+      rows.hold(source, "bad-date", reason, { effectiveDate: date });
+      continue;
+    }
+    for (const [c, column] of columns) {
       const cell = row.getCell(c);
-      const rate = cellDecimal(cell);
-      if (rate === undefined) {
-        const text = cellText(cell);
-        if (text === "" || /^(n\/a|-+)$/i.test(text)) continue;
-        throw new FeedError(ID, `sheet "${ws.name}" ${cell.address}: "${text}" is not a rate`);
-      }
-      if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, rate });
+      const text = cellText(cell);
+      if (text === "" || /^(n\/a|-+)$/i.test(text)) continue; // no figure that day
+      rows.read(
+        `${source} ${cell.address}`,
+        (): RateRecord | undefined => {
+          if ("problem" in column) throw column.problem;
+          const rate = cellDecimal(cell) ?? rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
+          return /[1-9]/.test(rate) ? { effectiveDate: date, currency: column.currency, rate } : undefined;
+        },
+        {
+          effectiveDate: date,
+          currency: "problem" in column ? column.problem.fields.currency : column.currency,
+          rate: text,
+        },
+      );
     }
   }
   return sections;
@@ -106,7 +146,7 @@ const cbs = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Central Bank of Samoa", abbreviatedName: "CBS" }],
-    // BANKS.md: published within 19:00-21:30 UTC (Sunday to Thursday), i.e. from 08:00 the next day in Apia (UTC+13).
+    // Published within 19:00-21:30 UTC (Sunday to Thursday): 08:00 the next day in Apia (UTC+13) is after it.
     dailyUpdateTime: "08:00:00",
     bankCurrency: "WST",
     countryCode: ["WS"],
@@ -120,17 +160,19 @@ const cbs = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  // The daily exchange rates page: fetched only for the workbook's link.
+  navigation: /^https:\/\/(?:www\.)?cbs\.gov\.ws\/daily-exchange-rates(?:[/?#]|$)/,
+
   fetch: (_range, { http }) => fetchLinkedFile(http, SOURCE),
 
-  async parse(body, { url }) {
-    if (!/\.xlsx(\?|$)/i.test(url)) return checkLandingPage(SOURCE, body, url);
+  async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let sections = 0;
-    for (const ws of wb.worksheets) sections += parseSheet(ws, records);
+    for (const ws of wb.worksheets) sections += readSheet(ws, rows);
     if (sections === 0)
       throw new FeedError(ID, 'no "DATE | TALA/..." label row: not the Central Bank of Samoa workbook');
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,18 +1,24 @@
 import { describe, expect, it } from "vitest";
 
-import cbs, { CBS_LABELS } from "../../adapters/CBS.js";
-import { FeedError } from "../../src/errors.js";
+import cbs, { cbsColumn } from "../../adapters/CBS.js";
+import { gateRecords } from "../../src/ingest/validate.js";
+import { itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const PAGE = "https://cbs.gov.ws/daily-exchange-rates";
 const XLSX_URL = "https://cbs.gov.ws/media/Historical-Daily-Rates-June032026.xlsx";
-const parse = (body: Buffer | string, url = XLSX_URL) => cbs.parse(Buffer.from(body), { url });
+const parse = (body: Buffer | string) => cbs.parse(Buffer.from(body), { url: XLSX_URL });
 
 describe("CBS adapter", () => {
-  it("reads month sections by their labels in both label orders, skips n/a, average rows and a date outside its month", async () => {
-    expect(await parse(fixture("CBS/Historical-Daily-Rates.xlsx"))).toEqual([
+  it("reads month sections by their labels in both label orders, skips n/a and average rows, holds a date outside its month", async () => {
+    const answer = await answerOf(parse(fixture("CBS/Historical-Daily-Rates.xlsx")));
+    expect(answer.held).toMatchObject([
+      { kind: "bad-date", source: 'sheet "2016" row 8', effectiveDate: "2016-01-04" },
+    ]);
+    expect(answer.held[0]!.reason).toMatch(/in the FEBRUARY section/);
+    expect(answer.records).toEqual([
       { effectiveDate: "2016-01-04", currency: "USD", rate: "0.38291" },
       { effectiveDate: "2016-01-04", currency: "EUR", rate: "0.35245" },
       { effectiveDate: "2016-01-04", currency: "JPY", rate: "46.06197" },
@@ -30,58 +36,57 @@ describe("CBS adapter", () => {
     ]);
   });
 
-  it("maps the label names to ISO codes", () => {
-    expect(Object.entries(CBS_LABELS).sort()).toEqual(
-      Object.entries({
-        USD: "USD",
-        US: "USD",
-        NZD: "NZD",
-        NZ: "NZD",
-        AUD: "AUD",
-        AUS: "AUD",
-        EURO: "EUR",
-        EUR: "EUR",
-        FJD: "FJD",
-        YEN: "JPY",
-        JPY: "JPY",
-        GBP: "GBP",
-        CNY: "CNY",
-        CNH: "CNH",
-      }).sort(),
+  it("reads the labels' foreign side through ISO codes, ICU's names and the bank's abbreviations", () => {
+    const labels = [
+      "TALA/USD",
+      "US/TALA",
+      "NZ/TALA",
+      "AUS/TALA",
+      "TALA/EURO",
+      "EUR/TALA",
+      "TALA/FJD",
+      "TALA/YEN",
+      "TALA/GBP",
+    ];
+    expect(labels.map((l) => cbsColumn(l, "here"))).toEqual(
+      ["USD", "USD", "NZD", "AUD", "EUR", "EUR", "FJD", "JPY", "GBP"].map((currency) => ({ currency })),
     );
+    expect(cbsColumn("TALA/CNH", "here")).toEqual({ currency: "CNH" }); // for the ingest gate to hold
+    expect(cbsColumn("TALA/MARS", "here")).toHaveProperty("problem");
+    expect(() => cbsColumn("USD/EUR", "here")).toThrow(/^CBS: here: column label "USD\/EUR" is not a TALA pair/);
   });
 
-  it("reads the page as no records and refuses a page without a workbook link", async () => {
-    expect(
-      await parse(
-        '<html><body><a href="/media/Historical-Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>',
-        PAGE,
-      ),
-    ).toEqual([]);
-    await expect(async () => parse("<html><body>Down for maintenance</body></html>", PAGE)).rejects.toThrow(
-      /^CBS: the daily exchange rates page has no link/,
-    );
+  it("treats the daily exchange rates page as navigation, never parsed", () => {
+    expect(cbs.navigation?.test(PAGE)).toBe(true);
+    expect(cbs.navigation?.test(XLSX_URL)).toBe(false);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request Rejected</body></html>"],
-    ["a truncated workbook", "truncate"],
-    ["another bank's workbook", "BOA"],
-  ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body =
-      kind === "truncate"
-        ? fixture("CBS/Historical-Daily-Rates.xlsx").subarray(0, 3000)
-        : kind === "BOA"
-          ? fixture("BOA/Cotation-DZD.xlsx")
-          : Buffer.from(kind);
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^CBS: /);
+  itRefusesWhole("CBS", parse, [
+    ["a truncated workbook", fixture("CBS/Historical-Daily-Rates.xlsx").subarray(0, 3000)],
+    ["another bank's workbook", fixture("BOA/Cotation-DZD.xlsx")],
+  ]);
+
+  it("holds a figure typed wrongly, a column of an unknown currency and a date that does not exist; passes CNH to the gate", async () => {
+    const answer = await answerOf(parse(fixture("CBS/held-rows.xlsx")));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2026-03-02", currency: "USD", rate: "0.36512" },
+      { effectiveDate: "2026-03-02", currency: "NZD", rate: "0.61234" },
+      { effectiveDate: "2026-03-02", currency: "CNH", rate: "2.5200" },
+      { effectiveDate: "2026-03-03", currency: "USD", rate: "0.36498" },
+    ]);
+    expect(answer.held).toMatchObject([
+      { kind: "unknown-currency", source: 'sheet "2026" row 3 E3', currency: "MARS", rate: "1.5" },
+      { kind: "bad-rate", source: 'sheet "2026" row 4 D4', currency: "NZD", rate: "0.6l234" },
+      { kind: "bad-date", source: 'sheet "2026" row 5', effectiveDate: "31-Feb-26" },
+    ]);
+    const gated = gateRecords("WST", answer.records, answer.held);
+    expect(gated.held.at(-1)).toMatchObject({ kind: "unknown-currency", currency: "CNH" });
+    expect(gated.records).toHaveLength(3);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("CBS/002.xlsx");
-    const records = await cbs.parse(r.body, { url: r.url });
+    const records = await recordsOf(cbs.parse(r.body, { url: r.url }));
     const on = (date: string) =>
       Object.fromEntries(records.filter((x) => x.effectiveDate === date).map((x) => [x.currency, x.rate]));
     // Sheet 2008 row 3: 3-Jan-08 | 0.39258 | 0.50908 | 0.44617 | 0.2664 | 0.60799 | 42.95227 | 0.19886
@@ -99,17 +104,18 @@ describe("CBS adapter", () => {
     // Sheet "2010" holds 2011: 4-Jan-11 USD 0.42358.
     expect(on("2011-01-04").USD).toBe("0.42358");
     // Sheet 2026 row 34, in the FEBRUARY section between 11 and 13 Feb, is dated 12-Jan-26 (0.37157):
-    // skipped, so 12 January keeps row 8's figure and 12 February has none.
+    // held, so 12 January keeps row 8's figure and 12 February has none.
     expect(on("2026-01-12").USD).toBe("0.35933");
     expect(on("2026-02-12")).toEqual({});
-    expect(await cbs.parse(recording("CBS/001.html").body, { url: PAGE })).toEqual([]);
+    expect(cbs.navigation?.test(recording("CBS/001.html").url)).toBe(true);
   });
 
   it("fetches the page, then the dated workbook it links to (path escaped)", async () => {
     const html =
       '<html><body><a href="/media/Historical Daily-Rates-June032026.xlsx">Historical Daily Rates.</a></body></html>';
     const http = fakeHttp((req) => (req.url === PAGE ? { body: html } : { body: "" }));
-    await cbs.fetch({ kind: "latest" }, { http, env: {} });
+    const docs = await cbs.fetch({ kind: "latest" }, { http, env: {} });
+    expect(docs.map((d) => d.role)).toEqual(["navigation", undefined]);
     await cbs.fetch({ kind: "range", from: "2020-01-01", to: "2020-12-31" }, { http, env: {} });
     const file = "https://cbs.gov.ws/media/Historical%20Daily-Rates-June032026.xlsx";
     expect(http.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
