@@ -1,14 +1,28 @@
 // State Bank of Pakistan: daily average banks' floating exchange rates (PKR per 1 unit, Direct),
-// as XLSX: BFER_Daily.xlsx (the current month) and BFER_Daily_Arch.xlsx (the archive since 2013).
-// Wide layout: one row per currency (country, currency *name*), one column per date; the date row is
-// found by its shape (a `Currency` label followed by date cells), not by position, and may repeat.
+// as XLSX: BFER_Daily.xlsx (the current month) and BFER_Daily_Arch.xlsx (the archive since 2013),
+// no parameters. Updated on working days from about 10:00 Karachi time. Wide layout: title rows, then
+// a date row ("Country / Monetary Union | Currency | 1-Apr-26 | 2-Apr-26 …"), then one row per
+// currency (country, currency *name*), one column per date, and contact rows below. The date row is
+// found by its shape (a `Currency` label followed by date cells), not by position; a file may list
+// its dates in several such tables one after another, and every table of every sheet is read.
 // The cells hold unrounded averages (279.35178571428565) shown with six decimals (`0.000000`); the
-// published figure is the shown one, so cells are read as displayed (src/feed/spreadsheet.ts).
-// Names, misspelt as the bank writes them, map through the table below; an unknown name is an error.
-// The old /ecodata/ URLs answer the site's home page with status 200: an HTML body is refused.
+// published figure is the shown one, so cells are read as displayed (the kit's spreadsheet reader).
+// Names are read as ICU's English currency names first ("Swiss Franc", "Euro"), then through the
+// table below of the bank's own spellings (misspelt as the bank writes them); a row with figures
+// under a name neither knows is held. Empty, dash and n/a cells are days without a figure. The old
+// /ecodata/ URLs answer the site's home page with status 200: an HTML body is refused.
 import type { Worksheet } from "exceljs";
 
-import { FeedError, defineAdapter, type FeedDocument, type IsoDate, type RateRecord } from "../src/feed/kit.js";
+import {
+  AnswerRows,
+  FeedError,
+  defineAdapter,
+  foldName,
+  resolveCurrency,
+  rowProblem,
+  type FeedDocument,
+  type IsoDate,
+} from "../src/feed/kit.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "SBP";
@@ -16,40 +30,27 @@ const BASE = "https://www.sbp.org.pk/assets/document";
 const CURRENT = `${BASE}/BFER_Daily.xlsx`;
 const ARCHIVE = `${BASE}/BFER_Daily_Arch.xlsx`;
 
-/** The workbook's currency names (with the bank's spellings) to ISO 4217 codes. */
+/** The workbook's currency names that ICU does not know (the bank's spellings), to ISO 4217 codes. */
 export const SBP_NAMES: Readonly<Record<string, string>> = {
-  "australian dollar": "AUD",
-  "bahraini dinar": "BHD",
-  "canadian dollar": "CAD",
-  "chinese yuan": "CNY",
-  "danish krone": "DKK",
-  "hongkong dollar": "HKD",
-  "hong kong dollar": "HKD",
-  "japnese yen": "JPY",
-  "japanese yen": "JPY",
-  "kuwaiti dinar": "KWD",
-  "malaysian ringgit": "MYR",
-  "new zealand dollar": "NZD",
-  "norwegian krone": "NOK",
-  "omani riyal": "OMR",
-  "qatari riyal": "QAR",
-  "singaporian dollar": "SGD",
-  "singapore dollar": "SGD",
-  "swedish krona": "SEK",
-  "swiss franc": "CHF",
-  "saudi arabian riyal": "SAR",
-  "thai bhat": "THB",
-  "thai baht": "THB",
-  "turkish lira": "TRY",
-  "uae dirham": "AED",
-  "uk pound sterling": "GBP",
-  "u.s. dollar": "USD",
-  euro: "EUR",
+  "Hongkong Dollar": "HKD",
+  "Japnese Yen": "JPY",
+  "Omani Riyal": "OMR",
+  "Saudi Arabian Riyal": "SAR",
+  "Singaporian Dollar": "SGD",
+  "Thai Bhat": "THB",
+  "UAE Dirham": "AED",
+  "UK Pound Sterling": "GBP",
+  "U.S. Dollar": "USD",
 };
+const ALIASES = Object.fromEntries(Object.entries(SBP_NAMES).map(([name, code]) => [foldName(name), code]));
+
+/** The ISO code of a currency name of the workbook: ICU's English names first, then the bank's spellings. */
+export const sbpCurrency = (name: string) => resolveCurrency(ID, name, { aliases: ALIASES });
 
 const ACCEPT = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-function parseSheet(ws: Worksheet, records: RateRecord[]): number {
+/** Reads every table of a sheet into `rows`; returns how many date rows (tables) it found. */
+function parseSheet(ws: Worksheet, rows: AnswerRows): number {
   let dates: Map<number, IsoDate> | undefined;
   let nameCol = 0;
   let headers = 0;
@@ -78,23 +79,22 @@ function parseSheet(ws: Worksheet, records: RateRecord[]): number {
     }
     if (!dates) continue;
     const name = cellText(row.getCell(nameCol)).replace(/\s+/g, " ");
-    if (name === "") continue;
-    const currency = SBP_NAMES[name.toLowerCase()];
-    if (!currency) {
-      // Rows below the table (contact person, phone) have no figures; an unknown name with figures is an error.
-      const hasFigures = [...dates.keys()].some((c) => cellDecimal(row.getCell(c)) !== undefined);
-      if (!hasFigures) continue;
-      throw new FeedError(ID, `sheet "${ws.name}" row ${r}: unknown currency name "${name}"`);
-    }
     for (const [c, date] of dates) {
       const cell = row.getCell(c);
-      const rate = cellDecimal(cell, "displayed");
-      if (rate === undefined) {
-        const text = cellText(cell);
-        if (text === "" || /^(-+|n\/?a)$/i.test(text)) continue;
-        throw new FeedError(ID, `${date} ${currency}: "${text}" is not a rate`);
-      }
-      if (/[1-9]/.test(rate)) records.push({ effectiveDate: date, currency, rate });
+      const text = cellText(cell);
+      // Rows below a table (contact person, phone) and days without a figure have nothing to read.
+      if (text === "" || /^(-+|n\.?\/?a\.?)$/i.test(text)) continue;
+      rows.read(
+        `sheet "${ws.name}" ${cell.address}`,
+        () => {
+          const currency = sbpCurrency(name);
+          const rate = cellDecimal(cell, "displayed");
+          if (rate === undefined) rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
+          if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
+          return { effectiveDate: date, currency, rate };
+        },
+        { effectiveDate: date, currency: name, rate: text },
+      );
     }
   }
   return headers;
@@ -107,7 +107,7 @@ const sbp = defineAdapter({
       { languageCode: "en", name: "State Bank of Pakistan", abbreviatedName: "SBP" },
       { languageCode: "ur", name: "بینک دولت پاکستان", abbreviatedName: "SBP" },
     ],
-    // BANKS.md: checked within 05:00-15:30 UTC (monthly files), i.e. from 10:00 in Karachi (UTC+5).
+    // The files are updated within 05:00-15:30 UTC, i.e. from 10:00 in Karachi (UTC+5).
     dailyUpdateTime: "10:00:00",
     bankCurrency: "PKR",
     countryCode: ["PK"],
@@ -130,12 +130,12 @@ const sbp = defineAdapter({
 
   async parse(body) {
     const wb = await readXlsx(ID, body);
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     let headers = 0;
-    for (const ws of wb.worksheets) headers += parseSheet(ws, records);
+    for (const ws of wb.worksheets) headers += parseSheet(ws, rows);
     if (headers === 0)
       throw new FeedError(ID, 'no "Currency" row with dates: not the SBP floating exchange rates workbook');
-    return records;
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import sbp, { SBP_NAMES } from "../../adapters/SBP.js";
-import { FeedError } from "../../src/errors.js";
+import sbp, { SBP_NAMES, sbpCurrency } from "../../adapters/SBP.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { recordsOf, fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const CURRENT = "https://www.sbp.org.pk/assets/document/BFER_Daily.xlsx";
@@ -11,48 +11,67 @@ const ARCHIVE = "https://www.sbp.org.pk/assets/document/BFER_Daily_Arch.xlsx";
 const parse = (body: Buffer | string) => sbp.parse(Buffer.from(body), { url: CURRENT });
 
 describe("SBP adapter", () => {
-  it("reads the wide layout by its Currency/date row, maps misspelt names, takes the six decimals shown", async () => {
-    expect(await parse(fixture("SBP/BFER_Daily.xlsx"))).toEqual([
-      { effectiveDate: "2026-04-01", currency: "JPY", rate: "1.759259" },
-      { effectiveDate: "2026-04-02", currency: "JPY", rate: "1.752620" },
-      { effectiveDate: "2026-04-01", currency: "USD", rate: "279.351786" },
-      { effectiveDate: "2026-04-02", currency: "USD", rate: "279.323214" },
-      { effectiveDate: "2026-04-01", currency: "NOK", rate: "28.617132" },
-      { effectiveDate: "2026-04-01", currency: "THB", rate: "8.568000" },
-      { effectiveDate: "2026-04-02", currency: "THB", rate: "8.540692" },
+  it("reads every table by its Currency/date row, maps misspelt names, takes the six decimals shown, holds an unknown name", async () => {
+    await expectOneHeld(parse(fixture("SBP/BFER_Daily.xlsx")), {
+      records: [
+        { effectiveDate: "2026-04-01", currency: "JPY", rate: "1.759259" },
+        { effectiveDate: "2026-04-02", currency: "JPY", rate: "1.752620" },
+        { effectiveDate: "2026-04-01", currency: "USD", rate: "279.351786" },
+        { effectiveDate: "2026-04-02", currency: "USD", rate: "279.323214" },
+        { effectiveDate: "2026-04-01", currency: "NOK", rate: "28.617132" },
+        { effectiveDate: "2026-04-01", currency: "THB", rate: "8.568000" },
+        { effectiveDate: "2026-04-02", currency: "THB", rate: "8.540692" },
+        // The second table, below the first.
+        { effectiveDate: "2026-05-04", currency: "USD", rate: "279.100000" },
+      ],
+      held: {
+        kind: "unknown-currency",
+        source: 'sheet "Sheet1" C22',
+        effectiveDate: "2026-05-04",
+        currency: "Atlantean Drachma",
+      },
+    });
+  });
+
+  it("reads ICU's names first and the bank's own spellings after", () => {
+    expect(["Swiss Franc", "Euro", "Hong Kong Dollar", "Japanese Yen"].map(sbpCurrency)).toEqual([
+      "CHF",
+      "EUR",
+      "HKD",
+      "JPY",
     ]);
+    expect(
+      ["Japnese Yen", "Singaporian Dollar", "Thai Bhat", "UK Pound Sterling", "U.S. Dollar"].map(sbpCurrency),
+    ).toEqual(["JPY", "SGD", "THB", "GBP", "USD"]);
+    // The table holds only what ICU does not know.
+    expect(Object.keys(SBP_NAMES)).toHaveLength(9);
   });
 
-  it("knows the bank's spellings", () => {
-    expect(SBP_NAMES["japnese yen"]).toBe("JPY");
-    expect(SBP_NAMES["singaporian dollar"]).toBe("SGD");
-    expect(SBP_NAMES["thai bhat"]).toBe("THB");
-    expect(SBP_NAMES["uk pound sterling"]).toBe("GBP");
-    expect(new Set(Object.values(SBP_NAMES)).size).toBe(23);
+  it("holds a figure that is not a number", async () => {
+    const ExcelJS = (await import("exceljs")).default;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("Sheet1");
+    ws.addRow(["Country / Monetary Union", "Currency", new Date(Date.UTC(2026, 3, 1)), new Date(Date.UTC(2026, 3, 2))]);
+    ws.addRow(["USA", "U.S. Dollar", 279.35178571428565, "279,32"]);
+    ws.getCell("C2").numFmt = "0.000000";
+    await expectOneHeld(parse(Buffer.from(await wb.xlsx.writeBuffer())), {
+      records: [{ effectiveDate: "2026-04-01", currency: "USD", rate: "279.351786" }],
+      held: { kind: "bad-rate", source: 'sheet "Sheet1" D2', effectiveDate: "2026-04-02", rate: "279,32" },
+    });
   });
 
-  it.each([
-    ["an empty body", ""],
+  itRefusesWhole("SBP", parse, [
     [
       "the home page served for an old URL",
       "<!DOCTYPE html><html><head><title>State Bank of Pakistan</title></head><body></body></html>",
     ],
-    ["a truncated workbook", "truncate"],
-    ["another bank's workbook", "RBF"],
-  ])("rejects %s with an error naming the bank", async (_what, kind) => {
-    const body =
-      kind === "truncate"
-        ? fixture("SBP/BFER_Daily.xlsx").subarray(0, 3000)
-        : kind === "RBF"
-          ? fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")
-          : Buffer.from(kind);
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^SBP: /);
-  });
+    ["a truncated workbook", fixture("SBP/BFER_Daily.xlsx").subarray(0, 3000)],
+    ["another bank's workbook", fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")],
+  ]);
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {
     const r = recording("SBP/002.xlsx");
-    const records = await sbp.parse(r.body, { url: r.url });
+    const records = await recordsOf(sbp.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency)?.rate;
     expect(find("2026-04-01", "USD")).toBe("279.351786"); // C31 279.35178571428565, shown 279.351786
