@@ -59,7 +59,8 @@ function namesIn(locale: string): Map<string, string> {
   for (const code of ordered) {
     const name = display.of(code);
     if (name === undefined) continue;
-    const key = foldName(name);
+    // Spaces dropped too, so that "U.S. Dollar" (folded "u s dollar") meets "US Dollar".
+    const key = foldName(name).replaceAll(" ", "");
     if (!names.has(key)) names.set(key, code);
   }
   byFoldedName.set(locale, names);
@@ -71,7 +72,7 @@ function namesIn(locale: string): Map<string, string> {
  * `u.s. dollar`, `Euro`; with `["fr"]`, `Dollar des États-Unis`. Undefined when no name matches.
  */
 export function currencyFromName(label: string, locales: readonly string[] = ["en"]): string | undefined {
-  const key = foldName(label);
+  const key = foldName(label).replaceAll(" ", "");
   for (const locale of locales) {
     const code = namesIn(locale).get(key);
     if (code !== undefined) return code;

@@ -26,8 +26,12 @@ function monthsOf(locale: string): Map<string, number> {
       if (name === undefined) continue;
       const key = foldName(name);
       if (!months.has(key)) months.set(key, month);
-      // Three-letter abbreviations ("sep" beside ICU's "sept", "dec" beside "déc") are common in files.
-      if (/^\p{L}{4,}$/u.test(key) && !months.has(key.slice(0, 3))) months.set(key.slice(0, 3), month);
+      // Three- and four-letter abbreviations ("sep" and "sept", "dec" beside "déc") are common in files.
+      for (const length of [3, 4]) {
+        if (key.length > length && /^\p{L}+$/u.test(key) && !months.has(key.slice(0, length))) {
+          months.set(key.slice(0, length), month);
+        }
+      }
     }
   }
   byLocale.set(locale, months);

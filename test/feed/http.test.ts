@@ -28,15 +28,13 @@ beforeAll(async () => {
     if (path === "/big") return res.writeHead(200).end(Buffer.alloc(2048));
     if (path === "/cookie") return res.writeHead(200, { "set-cookie": "SESSION=s1; Path=/; HttpOnly" }).end("landing");
     if (path === "/echo")
-      return res
-        .writeHead(200)
-        .end(
-          JSON.stringify({
-            cookie: req.headers.cookie ?? null,
-            ua: req.headers["user-agent"],
-            accept: req.headers.accept,
-          }),
-        );
+      return res.writeHead(200).end(
+        JSON.stringify({
+          cookie: req.headers.cookie ?? null,
+          ua: req.headers["user-agent"],
+          accept: req.headers.accept,
+        }),
+      );
     if (path.startsWith("/bank.example/")) return res.writeHead(200).end(`mirrored ${req.url}`);
     res.writeHead(500).end();
   });
@@ -45,7 +43,10 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const noSleep = { sleep: async () => undefined, backoffMs: 1 };
+const noSleep = { sleep: () => Promise.resolve(), backoffMs: 1 };
+/** What the test server's /echo saw of a request. */
+type Echo = { ua: string; accept: string; cookie: string | null };
+const echoOf = (body: Buffer) => JSON.parse(body.toString()) as Echo;
 
 describe("the shared HTTP client", () => {
   it("retries 5xx and answers with the body, a real User-Agent and the adapter's Accept", async () => {
@@ -55,7 +56,7 @@ describe("the shared HTTP client", () => {
     expect(doc.body.toString()).toBe("ok");
     expect(doc.contentType).toBe("text/csv");
     expect(retries).toEqual(["HTTP 503", "HTTP 503"]);
-    const echo = JSON.parse((await http.get(`${base}/echo`, { accept: "text/csv" })).body.toString());
+    const echo = echoOf((await http.get(`${base}/echo`, { accept: "text/csv" })).body);
     expect(echo.ua).toBe(USER_AGENT);
     expect(echo.accept).toBe("text/csv");
   });
@@ -93,8 +94,8 @@ describe("the shared HTTP client", () => {
     const http = createHttpClient(noSleep);
     const session = http.session();
     await session.get(`${base}/cookie`);
-    expect(JSON.parse((await session.get(`${base}/echo`)).body.toString()).cookie).toBe("SESSION=s1");
-    expect(JSON.parse((await http.get(`${base}/echo`)).body.toString()).cookie).toBeNull();
+    expect(echoOf((await session.get(`${base}/echo`)).body).cookie).toBe("SESSION=s1");
+    expect(echoOf((await http.get(`${base}/echo`)).body).cookie).toBeNull();
   });
 
   it("fetches through the feed mirror, reporting the bank's URL", async () => {
