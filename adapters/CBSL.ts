@@ -1,18 +1,28 @@
-// Central Bank of Sri Lanka: daily indicative rates from the bank's exchange-rate lookup. The
-// lookup page lists one checkbox per currency (`chk_cur[]` = `AUD~Australian Dollar`); the results
-// page, asked by a form POST with every checkbox repeated and a date range, holds one table per
-// currency whose header reads `1 AUD -> LKR` (and `1 LKR -> AUD` for the reverse column, ignored).
-// LKR per 1 unit (Direct); gold (`1 XAU -> LKR`) is already per troy ounce.
+// Central Bank of Sri Lanka: the daily indicative exchange rates, from the bank's exchange-rate lookup.
+// - The lookup page https://www.cbsl.gov.lk/cbsl_custom/exrates/exrates.php (navigation: fetched only for
+//   the form) lists one checkbox per currency (`chk_cur[]` = `AUD~Australian Dollar`).
+// - POST .../exrates_results.php with lookupPage=lookup_daily_exchange_rates.php, rangeType=dates,
+//   txtStart/txtEnd (YYYY-MM-DD), every checkbox repeated and submit_button=Submit answers an HTML page with
+//   one `table.rates` per currency under an `<h2>` naming it: `Date | 1 AUD -> LKR | 1 LKR -> AUD`, one row
+//   per day (`2025-05-16 | 191.2256 | 0.0052`). A range without rates has the CSV button and no table.
+// - Quotes: the `1 XXX -> LKR` column, LKR per 1 unit (Direct); the reverse column is not used. Gold
+//   (`1 XAU -> LKR`) is already per troy ounce. `-` marks a day without a figure. The lookup offers CNH
+//   (the offshore yuan): passed on as it stands, the ingest gate holds it (no ISO 4217 code).
+// - Published on working days between 04:00 and 06:30 UTC (09:30 in Colombo, UTC+5:30, at the latest).
+// Every table is read, each row on its own: a date that is not YYYY-MM-DD or a figure that is not a
+// number holds it. A table without the `Date` and `1 XXX -> LKR` headers, a page cut short (no closing
+// </html>) or a page with neither tables nor the CSV button is refused whole.
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isIsoDate,
-  readDecimal,
   recentDays,
-  type FeedDocument,
+  requireDate,
+  requireDecimal,
   type RateRecord,
 } from "../src/feed/kit.js";
 
@@ -49,7 +59,7 @@ const cbsl = defineAdapter({
       { languageCode: "si", name: "ශ්‍රී ලංකා මහ බැංකුව", abbreviatedName: "CBSL" },
       { languageCode: "ta", name: "இலங்கை மத்திய வங்கி", abbreviatedName: "CBSL" },
     ],
-    // BANKS.md: published within 04:00-06:30 UTC, i.e. from 09:30 in Colombo (UTC+5:30).
+    // Published within 04:00-06:30 UTC: 09:30 in Colombo (UTC+5:30) is when the first of it can be there.
     dailyUpdateTime: "09:30:00",
     bankCurrency: "LKR",
     countryCode: ["LK"],
@@ -64,36 +74,32 @@ const cbsl = defineAdapter({
     sourceUrl: LOOKUP,
   },
 
+  // The lookup page: fetched only for the form's checkboxes.
+  navigation: /\/cbsl_custom\/exrates\/exrates\.php(?:[?#]|$)/,
+
   async fetch(range, { http }) {
     const session = http.session();
     const lookup = await session.get(LOOKUP, { accept: "text/html" });
     const boxes = currencyBoxes(decodeText(ID, lookup.body));
     if (boxes.length === 0) throw new FeedError(ID, "no currency checkboxes (chk_cur[]) on the lookup page");
     const { from, to } = range.kind === "latest" ? recentDays(cbsl.bank.timeZone, 7) : range;
-    const docs: FeedDocument[] = [lookup];
-    docs.push(
-      await session.post(RESULTS, resultsForm(boxes, from, to), {
-        accept: "text/html",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: LOOKUP },
-      }),
-    );
-    return docs;
+    const results = await session.post(RESULTS, resultsForm(boxes, from, to), {
+      accept: "text/html",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: LOOKUP },
+    });
+    return [{ ...lookup, role: "navigation" }, results];
   },
 
-  parse(body, { url }) {
+  parse(body) {
     const html = decodeText(ID, body);
-    if (html.trim() === "") throw new FeedError(ID, "empty body where an exchange-rate page was expected");
-    const $ = cheerio.load(html);
-    if (!url.includes("exrates_results")) {
-      if (currencyBoxes(html).length === 0) throw new FeedError(ID, "not the CBSL lookup page: no currency checkboxes");
-      return [];
-    }
+    if (html.trim() === "") throw new FeedError(ID, "empty body where the exchange-rate results page was expected");
     if (!/<\/html>\s*$/i.test(html)) throw new FeedError(ID, "truncated results page (no closing </html>)");
+    const $ = cheerio.load(html);
     const tables = $("table.rates");
     if (tables.length === 0 && $('button[name="btnCSV"]').length === 0)
       throw new FeedError(ID, "not a CBSL results page (an error page?)");
-    const records: RateRecord[] = [];
-    tables.each((_t, table) => {
+    const rows = new AnswerRows(ID);
+    tables.each((t, table) => {
       const heads = $(table)
         .find("thead th")
         .map((_i, th) => $(th).text().replace(/\s+/g, " ").trim())
@@ -102,23 +108,29 @@ const cbsl = defineAdapter({
       if (heads[0] !== "Date" || col < 0)
         throw new FeedError(ID, `a table without the "Date" and "1 XXX -> LKR" headers: ${heads.join(" | ")}`);
       const currency = heads[col]!.split(" ")[1]!;
+      if (currency === "LKR") return;
       $(table)
         .find("tbody tr")
-        .each((_r, tr) => {
+        .each((r, tr) => {
           const cells = $(tr)
             .find("td")
             .map((_i, td) => $(td).text().trim())
             .get();
           const date = cells[0] ?? "";
-          if (!isIsoDate(date)) throw new FeedError(ID, `${currency}: date "${date}" is not YYYY-MM-DD`);
           const raw = cells[col] ?? "";
-          if (raw === "" || /^(-+|n\/?a)$/i.test(raw)) return;
-          const rate = readDecimal(raw, { thousands: "," });
-          if (rate === undefined) throw new FeedError(ID, `${date} ${currency}: "${raw}" is not a decimal number`);
-          if (/[1-9]/.test(rate) && currency !== "LKR") records.push({ effectiveDate: date, currency, rate });
+          if (raw === "" || /^(-+|n\/?a)$/i.test(raw)) return; // no figure that day
+          rows.read(
+            `table ${t + 1} (${currency}) row ${r + 1}`,
+            (): RateRecord | undefined => {
+              const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+              const rate = requireDecimal(ID, raw, `1 ${currency} -> LKR`, { thousands: "," });
+              return /[1-9]/.test(rate) ? { effectiveDate, currency, rate } : undefined;
+            },
+            { effectiveDate: date, currency, rate: raw },
+          );
         });
     });
-    return records;
+    return rows.result();
   },
 });
 
