@@ -1,8 +1,17 @@
-// Central Bank of Nicaragua: the official córdoba/dollar rate from its SOAP service
-// (ServicioTC.asmx, RecuperaTC_Mes(Ano, Mes)): one call per month, a rate for every calendar day
-// (the rates of a month are set in advance). NIO per 1 USD (Direct).
-// The server only speaks TLS 1.0: the process needs OPENSSL_CONF=config/openssl_legacy.cnf (SECLEVEL=0).
+// Central Bank of Nicaragua: the official córdoba/dollar rate from its SOAP service.
+// - Endpoint: POST https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx, SOAPAction
+//   "http://servicios.bcn.gob.ni/RecuperaTC_Mes", an envelope with RecuperaTC_Mes(Ano, Mes): one call per
+//   month, a rate for every calendar day (the rates of a month are set in advance).
+// - The answer is SOAP XML: RecuperaTC_MesResponse/RecuperaTC_MesResult/Detalle_TC holding one `Tc` per day
+//   (`Fecha` YYYY-MM-DD, `Valor` with four decimals, `Ano`, `Mes`, `Dia`). An empty Detalle_TC is a month
+//   without rates yet; a server error is a SOAP Fault. Namespace prefixes vary: elements are found by
+//   local name.
+// - NIO per 1 USD (Direct), every day of the week; the month's table is in place before the month starts
+//   (polled at 08:00 Managua time).
+// - The server only speaks TLS 1.0: Node must run with an OpenSSL configuration that allows it (OPENSSL_CONF
+//   pointing to a file with `MinProtocol = TLSv1` and `CipherString = DEFAULT@SECLEVEL=0`).
 import {
+  AnswerRows,
   FeedError,
   addDays,
   asArray,
@@ -10,10 +19,10 @@ import {
   defineAdapter,
   isIsoDate,
   parseXml,
+  requireDate,
   requireDecimal,
   todayIn,
   type FeedDocument,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "BCN";
@@ -31,6 +40,9 @@ function child(node: unknown, name: string): unknown {
   }
   return undefined;
 }
+
+/** An XML value as text, for messages and held rows. */
+const textOf = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
 
 export function envelope(year: number, month: number): string {
   return `<?xml version="1.0" encoding="utf-8"?>
@@ -92,16 +104,28 @@ const bcn = defineAdapter({
     if (soapBody === undefined) throw new FeedError(ID, "not a SOAP answer: no Envelope/Body");
     const fault = child(soapBody, "Fault");
     if (fault !== undefined)
-      throw new FeedError(ID, `SOAP fault: ${String(child(fault, "faultstring") ?? "no faultstring")}`);
+      throw new FeedError(ID, `SOAP fault: ${textOf(child(fault, "faultstring") ?? "no faultstring")}`);
     const result = child(child(soapBody, "RecuperaTC_MesResponse"), "RecuperaTC_MesResult");
     if (result === undefined) throw new FeedError(ID, "not a RecuperaTC_Mes answer: no RecuperaTC_MesResult");
-    const detail = child(result, "Detalle_TC");
-    if (detail === undefined || detail === "") return []; // a month without rates yet
-    return asArray(child(detail, "Tc") as Node[]).map((tc): RateRecord => {
-      const date = String(child(tc, "Fecha") ?? "").slice(0, 10);
-      if (!isIsoDate(date)) throw new FeedError(ID, `Fecha "${String(child(tc, "Fecha"))}" is not a date`);
-      return { effectiveDate: date, currency: "USD", rate: requireDecimal(ID, child(tc, "Valor"), `Valor of ${date}`) };
+    const rows = new AnswerRows(ID);
+    // One Detalle_TC per answer so far; each is read should the service ever send several.
+    asArray(child(result, "Detalle_TC")).forEach((detail, d) => {
+      if (detail === "") return; // a month without rates yet
+      asArray(child(detail, "Tc")).forEach((tc, i) => {
+        const fecha = textOf(child(tc, "Fecha"));
+        const valor = child(tc, "Valor");
+        rows.read(
+          `<Detalle_TC> ${d + 1} <Tc> ${i + 1}`,
+          () => {
+            const day = fecha.slice(0, 10);
+            const effectiveDate = requireDate(ID, isIsoDate(day) ? day : undefined, fecha);
+            return { effectiveDate, currency: "USD", rate: requireDecimal(ID, valor, "Valor") };
+          },
+          { effectiveDate: fecha, currency: "USD", rate: textOf(valor) },
+        );
+      });
     });
+    return rows.result();
   },
 });
 

@@ -1,23 +1,32 @@
-// Banco Central del Paraguay: the interbank reference rate of the guaraní (PYG), one HTML page per
-// year and currency (monedas-historica?anho=YYYY&moneda=XXX) holding a 31-day × 12-month matrix.
-// PYG per 1 unit of the foreign currency (Direct); gold (XAU) is already per troy ounce. Cells are
-// `7.271,63` (dot thousands, decimal comma) or `ND` (no rate that day); the date is the cell's
-// position (row = day, column = month found by its label). The currency is the URL's `moneda`,
-// checked against the Spanish name in the page title (mapped below); the year is the title's,
-// checked against `anho`. The site sits behind Cloudflare: a challenge page has no rates matrix and
-// is rejected.
+// Banco Central del Paraguay: the interbank reference rate of the guaraní (PYG).
+// - Endpoint: GET https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica?anho=YYYY&moneda=XXX, one
+//   HTML page per year and currency, read by cheerio. The page has two tables with the id
+//   `cotizacion-interbancaria`: the title "PLANILLA DE COTIZACIONES DEL AÑO 2024 DE MONEDA DOLAR AMERICANO",
+//   then the matrix: a header `# | ENE | FEB | … | DIC` (Spanish month abbreviations) and 31 day rows.
+// - PYG per 1 unit of the foreign currency (Direct); gold (XAU) is already per troy ounce. Cells are
+//   `7.271,63` (dot thousands, decimal comma) or `ND` (no rate that day); the date is the cell's position
+//   (row = day, column = month found by its label).
+// - The currency is the URL's `moneda` (SDR answers only ND: not asked), checked against the currency name
+//   of the title (ICU's Spanish and English names first, then the bank's own spellings below); the year is
+//   the title's, checked against `anho`. A page of another currency or year than asked is refused.
+// - The site sits behind Cloudflare: a challenge page has no rates matrix and is refused.
+// - Weekdays; the bank states no publication time (polled from 16:00 Asunción time).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
-  isoFromParts,
+  requireDateParts,
   requireDecimal,
+  resolveCurrency,
+  rowProblem,
   todayIn,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
+import { monthNumber } from "../src/feed/month-names.js";
 
 const ID = "BCP";
 const ENDPOINT = "https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica";
@@ -52,37 +61,20 @@ export const BCP_CURRENCIES = [
   "XAU",
 ] as const;
 
-/** The names in the page title ("... DE MONEDA DOLAR AMERICANO") to ISO 4217 codes. */
+/** Title names ICU's Spanish and English names do not give (keys folded with foldName). */
 export const BCP_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "DOLAR AMERICANO": "USD",
-  EURO: "EUR",
-  "LIBRA ESTERLINA": "GBP",
-  "YEN JAPONES": "JPY",
-  "FRANCO SUIZO": "CHF",
-  "DOLAR CANADIENSE": "CAD",
-  "DOLAR AUSTRALIANO": "AUD",
-  "YUAN CHINO": "CNY",
-  "REAL BRASILERO": "BRL",
-  "PESO ARGENTINO": "ARS",
-  "PESO CHILENO": "CLP",
-  "PESO MEXICANO": "MXN",
-  "PESO URUGUAYO": "UYU",
-  "PESO COLOMBIANO": "COP",
-  "BOLIVIAN BOLIVIANO": "BOB",
-  "DOLAR NEOZELANDES": "NZD",
-  "RAND SUDAFRICANO": "ZAR",
-  "CORONA SUECA": "SEK",
-  "CORONA DANESA": "DKK",
-  "CORONA NORUEGA": "NOK",
-  "DERECHO ESPECIAL DE GIRO": "XDR",
-  ORO: "XAU",
-  "UAE DIRHAM": "AED",
-  "PERUVIAN NUEVO SOL": "PEN",
-  "SINGAPORE DOLLAR": "SGD",
-  "NEW TAIWAN DOLLAR": "TWD",
+  "dolar americano": "USD",
+  "yuan chino": "CNY",
+  "real brasilero": "BRL",
+  "derecho especial de giro": "XDR",
+  "uae dirham": "AED",
+  "peruvian nuevo sol": "PEN",
 };
 
-const MONTHS = ["ENE", "FEB", "MAR", "ABR", "MAY", "JUN", "JUL", "AGO", "SEP", "OCT", "NOV", "DIC"];
+/** The code of a currency as the page title names it, or a RowProblem (`unknown-currency`). */
+export function bcpCurrency(name: string): string {
+  return resolveCurrency(ID, name, { locales: ["es", "en"], aliases: BCP_CURRENCY_NAMES });
+}
 
 const bcp = defineAdapter({
   bank: {
@@ -91,7 +83,7 @@ const bcp = defineAdapter({
       { languageCode: "en", name: "Central Bank of Paraguay", abbreviatedName: "BCP" },
       { languageCode: "es", name: "Banco Central del Paraguay", abbreviatedName: "BCP" },
     ],
-    // Polled from 19:00 UTC (16:00 in Asunción, UTC-3); the bank states no time of its own (not verified).
+    // Polled from 19:00 UTC (16:00 in Asunción, UTC-3); the bank states no time of its own.
     dailyUpdateTime: "16:00:00",
     bankCurrency: "PYG",
     countryCode: ["PY"],
@@ -131,55 +123,75 @@ const bcp = defineAdapter({
         'not a BCP yearly rates page: no "PLANILLA DE COTIZACIONES DEL AÑO ... DE MONEDA ..." title (a Cloudflare or error page?)',
       );
     const year = Number(m[1]);
-    const currency = BCP_CURRENCY_NAMES[m[2]!];
-    if (!currency) throw new FeedError(ID, `unknown currency name "${m[2]}" in the page title`);
+    const name = m[2]!;
+    let currency: string | undefined;
+    try {
+      currency = bcpCurrency(name);
+    } catch {
+      currency = undefined; // every rate of the page is held below
+    }
     const query = url ? new URL(url).searchParams : undefined;
     const asked = query?.get("moneda");
-    if (asked && (asked === "SDR" ? "XDR" : asked) !== currency)
+    if (currency && asked && (asked === "SDR" ? "XDR" : asked) !== currency)
       throw new FeedError(ID, `page for ${currency} where moneda=${asked} was asked`);
     const askedYear = query?.get("anho");
     if (askedYear && Number(askedYear) !== year)
       throw new FeedError(ID, `page for ${year} where anho=${askedYear} was asked`);
-
-    const matrix = $("table#cotizacion-interbancaria")
-      .filter((_, t) => $(t).find("tbody tr").length > 0)
-      .first();
-    const rows = matrix.find("tr").toArray();
-    const labels = $(rows[0])
-      .children()
-      .toArray()
-      .map((c) => $(c).text().trim());
-    const column = MONTHS.map((label) => labels.indexOf(label));
-    const missing = MONTHS.filter((_, i) => column[i]! < 0);
-    if (rows.length === 0 || missing.length > 0)
-      throw new FeedError(ID, `the rates matrix lacks the month column(s) ${missing.join(", ") || "(no matrix)"}`);
     if (!/<\/table>/.test(text.slice(text.lastIndexOf("cotizacion-interbancaria"))))
       throw new FeedError(ID, "truncated page: the rates matrix is not closed");
 
-    const records: RateRecord[] = [];
-    const days = new Set<number>();
-    for (const row of rows.slice(1)) {
-      const cells = $(row)
+    const matrices = $("table#cotizacion-interbancaria")
+      .filter((_, t) => $(t).find("tbody tr").length > 0)
+      .toArray();
+    if (matrices.length === 0) throw new FeedError(ID, "the page has no rates matrix");
+    const rows = new AnswerRows(ID);
+    matrices.forEach((matrix, t) => {
+      const trs = $(matrix).find("tr").toArray();
+      const labels = $(trs[0])
         .children()
         .toArray()
         .map((c) => $(c).text().trim());
-      const day = Number(cells[0]);
-      if (!/^\d{1,2}$/.test(cells[0] ?? "") || day < 1 || day > 31)
-        throw new FeedError(ID, `row label "${cells[0]}" is not a day of the month`);
-      days.add(day);
-      MONTHS.forEach((label, i) => {
-        const raw = cells[column[i]!];
-        if (raw === undefined) throw new FeedError(ID, `day ${day} of ${year} has no ${label} cell`);
-        if (raw === "ND" || raw === "") return;
-        const date = isoFromParts(year, i + 1, day);
-        if (!date)
-          throw new FeedError(ID, `a ${currency} rate "${raw}" on the impossible date ${day} ${label} ${year}`);
-        const rate = requireDecimal(ID, raw, `${currency} on ${date}`, { decimalComma: true, thousands: "." });
-        records.push({ effectiveDate: date, currency, rate });
-      });
-    }
-    if (days.size !== 31) throw new FeedError(ID, `the rates matrix has ${days.size} day rows, not 31`);
-    return records.sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate));
+      // Column of each month, January first.
+      const column = Array.from({ length: 12 }, (_, i) =>
+        labels.findIndex((label, c) => c > 0 && monthNumber(label, ["es"]) === i + 1),
+      );
+      const missing = column.flatMap((c, i) => (c < 0 ? [String(i + 1)] : []));
+      if (missing.length > 0)
+        throw new FeedError(
+          ID,
+          `the rates matrix lacks the column(s) of month ${missing.join(", ")} ("${labels.join(" | ")}")`,
+        );
+      const days = new Set<number>();
+      for (const tr of trs.slice(1)) {
+        const cells = $(tr)
+          .children()
+          .toArray()
+          .map((c) => $(c).text().trim());
+        const day = Number(cells[0]);
+        if (!/^\d{1,2}$/.test(cells[0] ?? "") || day < 1 || day > 31)
+          throw new FeedError(ID, `row label "${cells[0]}" is not a day of the month`);
+        days.add(day);
+        column.forEach((c, i) => {
+          const raw = cells[c];
+          if (raw === "ND" || raw === "") return;
+          rows.read(
+            `${matrices.length > 1 ? `matrix ${t + 1} ` : ""}day ${day} ${labels[c]}`,
+            (): RateRecord => {
+              if (raw === undefined) rowProblem(ID, "bad-row", "the row has no cell for this month");
+              const code = currency ?? bcpCurrency(name);
+              const effectiveDate = requireDateParts(ID, year, i + 1, day);
+              const rate = requireDecimal(ID, raw, code, { decimalComma: true, thousands: "." });
+              return { effectiveDate, currency: code, rate };
+            },
+            { effectiveDate: `${day} ${labels[c]} ${year}`, currency: name, rate: raw },
+          );
+        });
+      }
+      if (days.size !== 31) throw new FeedError(ID, `the rates matrix has ${days.size} day rows, not 31`);
+    });
+    const answer = rows.result();
+    answer.records.sort((a, b) => a.effectiveDate.localeCompare(b.effectiveDate));
+    return answer;
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bcn, { envelope } from "../../adapters/BCN.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx";
@@ -11,15 +11,13 @@ const parse = (body: Buffer | string) => bcn.parse(Buffer.from(body), { url: URL
 
 describe("BCN adapter", () => {
   it("reads every day of the month, weekends included, keeping trailing zeros", async () => {
-    expect(await parse(fixture("BCN/mes.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCN/mes.xml")))).toEqual([
       { effectiveDate: "2023-12-30", currency: "USD", rate: "36.6243" },
       { effectiveDate: "2023-12-31", currency: "USD", rate: "36.6240" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Service Unavailable</body></html>"],
+  itRefusesWhole("BCN", parse, [
     [
       "a truncated answer",
       '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha>',
@@ -32,18 +30,41 @@ describe("BCN adapter", () => {
       "a SOAP fault",
       '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>',
     ],
+  ]);
+
+  const month = (bad: string) =>
+    fixture("BCN/mes.xml").toString().replace('<Detalle_TC xmlns="">', `<Detalle_TC xmlns="">${bad}`);
+  it.each([
     [
-      "a bad value",
-      '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><RecuperaTC_MesResponse><RecuperaTC_MesResult><Detalle_TC><Tc><Fecha>2023-12-30</Fecha><Valor>36,62</Valor></Tc></Detalle_TC></RecuperaTC_MesResult></RecuperaTC_MesResponse></soap:Body></soap:Envelope>',
+      "a value with a decimal comma",
+      "<Tc><Fecha>2023-12-29</Fecha><Valor>36,62</Valor></Tc>",
+      { kind: "bad-rate", rate: "36,62" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCN: /);
+    [
+      "a date that does not exist",
+      "<Tc><Fecha>2023-11-31</Fecha><Valor>36.6243</Valor></Tc>",
+      { kind: "bad-date", effectiveDate: "2023-11-31" },
+    ],
+  ] as const)("holds %s and takes the other days", async (_what, bad, held) => {
+    await expectOneHeld(parse(month(bad)), {
+      records: [
+        { effectiveDate: "2023-12-30", currency: "USD", rate: "36.6243" },
+        { effectiveDate: "2023-12-31", currency: "USD", rate: "36.6240" },
+      ],
+      held: { ...held, source: "<Detalle_TC> 1 <Tc> 1" },
+    });
+  });
+
+  it("reads a month without rates yet as no records", async () => {
+    const empty = fixture("BCN/mes.xml")
+      .toString()
+      .replace(/<Detalle_TC xmlns="">.*<\/Detalle_TC>/, '<Detalle_TC xmlns=""></Detalle_TC>');
+    expect(await recordsOf(parse(empty))).toEqual([]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded month exactly (values read off the file by hand)", async () => {
     const r = recording("BCN/001.xml");
-    expect(await bcn.parse(r.body, { url: r.url })).toEqual([
+    expect(await recordsOf(bcn.parse(r.body, { url: r.url }))).toEqual([
       { effectiveDate: "2026-03-16", currency: "USD", rate: "36.6243" },
       { effectiveDate: "2026-03-17", currency: "USD", rate: "36.6243" },
       { effectiveDate: "2026-03-18", currency: "USD", rate: "36.6243" },

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import bcp, { BCP_CURRENCIES, BCP_CURRENCY_NAMES } from "../../adapters/BCP.js";
+import bcp, { BCP_CURRENCIES, bcpCurrency } from "../../adapters/BCP.js";
 import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const page = (year: number, moneda: string) =>
@@ -14,7 +15,7 @@ describe("BCP adapter", () => {
   afterEach(() => vi.useRealTimers());
 
   it("reads the day × month matrix by position, with dot thousands and decimal commas, skipping ND", async () => {
-    expect(await parse(fixture("BCP/usd-2024.html"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCP/usd-2024.html")))).toEqual([
       { effectiveDate: "2024-01-02", currency: "USD", rate: "7281.04" },
       { effectiveDate: "2024-02-01", currency: "USD", rate: "7271.63" },
       { effectiveDate: "2024-02-29", currency: "USD", rate: "7304.95" },
@@ -23,35 +24,101 @@ describe("BCP adapter", () => {
   });
 
   it("keeps gold as published (already per troy ounce)", async () => {
-    expect(await parse(fixture("BCP/xau-2024.html"), page(2024, "XAU"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCP/xau-2024.html"), page(2024, "XAU")))).toEqual([
       { effectiveDate: "2024-01-02", currency: "XAU", rate: "14865900.50" },
     ]);
   });
 
-  it("maps every asked currency's title name to its code", () => {
-    const codes = new Set(Object.values(BCP_CURRENCY_NAMES));
-    expect(BCP_CURRENCIES.every((c) => codes.has(c))).toBe(true);
-    expect(BCP_CURRENCY_NAMES["PERUVIAN NUEVO SOL"]).toBe("PEN");
-    expect(BCP_CURRENCY_NAMES["DERECHO ESPECIAL DE GIRO"]).toBe("XDR");
+  it("reads the title's currency names by ICU first, then the bank's own spellings", () => {
+    const titles: Record<string, string> = {
+      "DOLAR AMERICANO": "USD",
+      EURO: "EUR",
+      "LIBRA ESTERLINA": "GBP",
+      "YEN JAPONES": "JPY",
+      "FRANCO SUIZO": "CHF",
+      "DOLAR CANADIENSE": "CAD",
+      "DOLAR AUSTRALIANO": "AUD",
+      "YUAN CHINO": "CNY",
+      "REAL BRASILERO": "BRL",
+      "PESO ARGENTINO": "ARS",
+      "PESO CHILENO": "CLP",
+      "PESO MEXICANO": "MXN",
+      "PESO URUGUAYO": "UYU",
+      "PESO COLOMBIANO": "COP",
+      "BOLIVIAN BOLIVIANO": "BOB",
+      "DOLAR NEOZELANDES": "NZD",
+      "RAND SUDAFRICANO": "ZAR",
+      "CORONA SUECA": "SEK",
+      "CORONA DANESA": "DKK",
+      "CORONA NORUEGA": "NOK",
+      "DERECHO ESPECIAL DE GIRO": "XDR",
+      ORO: "XAU",
+      "UAE DIRHAM": "AED",
+      "PERUVIAN NUEVO SOL": "PEN",
+      "SINGAPORE DOLLAR": "SGD",
+      "NEW TAIWAN DOLLAR": "TWD",
+    };
+    for (const [name, code] of Object.entries(titles)) expect(bcpCurrency(name)).toBe(code);
+    expect(BCP_CURRENCIES.every((c) => Object.values(titles).includes(c))).toBe(true);
+    expect(() => bcpCurrency("PESO FUERTE")).toThrow(FeedError);
   });
 
-  it.each([
-    ["an empty body", "", page(2024, "USD")],
+  itRefusesWhole("BCP", (body) => parse(body), [
     [
       "a Cloudflare page",
       "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>",
-      page(2024, "USD"),
     ],
-    ["a truncated page", fixture("BCP/usd-2024.html").toString().slice(0, 4000), page(2024, "USD")],
-    ["another bank's body", '{"rates":[]}', page(2024, "USD")],
+    ["a truncated page", fixture("BCP/usd-2024.html").toString().slice(0, 4000)],
+    ["another bank's body", '{"rates":[]}'],
+  ]);
+
+  it.each([
     ["a missing month label", fixture("BCP/no-month.html").toString(), page(2024, "EUR")],
-    ["an unknown currency name", fixture("BCP/unknown-name.html").toString(), page(2024, "BSD")],
     ["a page of another currency than asked", fixture("BCP/usd-2024.html").toString(), page(2024, "EUR")],
     ["a page of another year than asked", fixture("BCP/usd-2024.html").toString(), page(2025, "USD")],
-    ["a rate on an impossible date", fixture("BCP/bad-day.html").toString(), page(2023, "CLP")],
-  ])("rejects %s with an error naming the bank", async (_what, body, url) => {
+  ])("refuses %s as a whole, naming BCP", async (_what, body, url) => {
     await expect(async () => parse(body, url)).rejects.toThrow(FeedError);
     await expect(async () => parse(body, url)).rejects.toThrow(/^BCP: /);
+  });
+
+  it("holds a rate on a day that does not exist (30 February) and takes the others", async () => {
+    await expectOneHeld(parse(fixture("BCP/bad-day.html"), page(2023, "CLP")), {
+      records: [{ effectiveDate: "2023-01-02", currency: "CLP", rate: "8.25" }],
+      held: { kind: "bad-date", source: "day 30 FEB", rate: "7,55" },
+    });
+  });
+
+  it("holds a figure that is not a number and takes the others", async () => {
+    const body = fixture("BCP/usd-2024.html").toString().replace(">7.271,63<", ">7.271.63<");
+    await expectOneHeld(parse(body), {
+      records: [
+        { effectiveDate: "2024-01-02", currency: "USD", rate: "7281.04" },
+        { effectiveDate: "2024-02-29", currency: "USD", rate: "7304.95" },
+        { effectiveDate: "2024-12-31", currency: "USD", rate: "7880.00" },
+      ],
+      held: { kind: "bad-rate", source: "day 1 FEB", rate: "7.271.63" },
+    });
+  });
+
+  it("holds the rates of a page whose currency name is unknown", async () => {
+    await expectOneHeld(parse(fixture("BCP/unknown-name.html"), page(2024, "XYZ")), {
+      records: [],
+      held: { kind: "unknown-currency", currency: "PESO FUERTE", rate: "7.281,04" },
+    });
+  });
+
+  it("reads every rates matrix of a page", async () => {
+    const one = fixture("BCP/xau-2024.html").toString();
+    const matrix = one.slice(one.lastIndexOf('<table id="cotizacion-interbancaria"'), one.lastIndexOf("</table>") + 8);
+    const two = one.replace(
+      matrix,
+      matrix + matrix.replace(">14.865.900,50<", ">ND<").replace(/(>3<\/th><td[^>]*>)ND/, "$114.900.000,00"),
+    );
+    const answer = await answerOf(parse(two, page(2024, "XAU")));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2024-01-02", currency: "XAU", rate: "14865900.50" },
+      { effectiveDate: "2024-01-03", currency: "XAU", rate: "14900000.00" },
+    ]);
   });
 
   it("asks one page per year and currency", async () => {
@@ -70,7 +137,7 @@ describe("BCP adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded years exactly (values read off the files by hand)", async () => {
     const usd = recording("BCP/001.html");
-    const u = await bcp.parse(usd.body, { url: usd.url });
+    const u = await recordsOf(bcp.parse(usd.body, { url: usd.url }));
     const find = (records: typeof u, date: string) => records.find((x) => x.effectiveDate === date);
     expect(find(u, "2024-01-01")).toBeUndefined();
     expect(find(u, "2024-01-02")).toEqual({ effectiveDate: "2024-01-02", currency: "USD", rate: "7281.04" });
@@ -78,10 +145,10 @@ describe("BCP adapter", () => {
     expect(find(u, "2024-02-29")).toEqual({ effectiveDate: "2024-02-29", currency: "USD", rate: "7304.95" });
     expect(find(u, "2024-01-31")).toEqual({ effectiveDate: "2024-01-31", currency: "USD", rate: "7280.74" });
     const clp = recording("BCP/011.html");
-    const c = await bcp.parse(clp.body, { url: clp.url });
+    const c = await recordsOf(bcp.parse(clp.body, { url: clp.url }));
     expect(find(c, "2024-01-02")).toEqual({ effectiveDate: "2024-01-02", currency: "CLP", rate: "8.25" });
     const aed = recording("BCP/021.html");
-    expect(find(await bcp.parse(aed.body, { url: aed.url }), "2024-01-02")).toEqual({
+    expect(find(await recordsOf(bcp.parse(aed.body, { url: aed.url })), "2024-01-02")).toEqual({
       effectiveDate: "2024-01-02",
       currency: "AED",
       rate: "1982.58",
