@@ -1,7 +1,14 @@
-// Central Bank of the Republic of Uzbekistan: official sum rates from the archive JSON, one call
-// per weekday. UZS per `Nominal` units (Direct; 10 kept as unitMultiplier). Every field is a string;
-// dates are DD.MM.YYYY. The trailing slash of the URL is needed.
+// Central Bank of the Republic of Uzbekistan: the official rates of the sum.
+// - Endpoint: GET https://cbu.uz/en/arkhiv-kursov-valyut/json/all/YYYY-MM-DD/ (the trailing slash is
+//   needed), the rates set for that day as a JSON array: `[{"id":69,"Code":"840","Ccy":"USD","CcyNm_EN":
+//   "US Dollar","Nominal":"1","Rate":"12194.21","Diff":"-16.5","Date":"01.04.2026"}, ...]`; every field
+//   is a string, dates DD.MM.YYYY. One call per weekday.
+// - Quotes: UZS per `Nominal` units (Direct); Nominal 10 (IDR, VND, IRR...) kept as unitMultiplier 1.
+// - Published on working days, in force from the date given, set around 13:00 Tashkent time.
+// Each element is one row: a Date, Rate or Nominal that cannot be read holds it. A body that is not a
+// JSON array is refused whole.
 import {
+  AnswerRows,
   addDays,
   decodeText,
   defineAdapter,
@@ -9,7 +16,9 @@ import {
   fromDayMonthYear,
   parseJsonExact,
   perUnits,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  requireUnits,
   todayIn,
   weekdaysBetween,
   type FeedDocument,
@@ -61,21 +70,23 @@ const cbu = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not a CBU rates answer: no array");
-    return (json as Node[]).map((row, i): RateRecord => {
-      if (typeof row !== "object" || row === null) throw new FeedError(ID, `entry ${i} is not an object`);
+    const rows = new AnswerRows(ID);
+    (json as unknown[]).forEach((entry, i) => {
+      const row = (typeof entry === "object" && entry !== null ? entry : {}) as Node;
       const currency = str(row.Ccy);
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `entry ${i}: Ccy "${String(row.Ccy)}" is not a currency code`);
-      const date = fromDayMonthYear(str(row.Date));
-      if (!date) throw new FeedError(ID, `${currency}: Date "${String(row.Date)}" is not DD.MM.YYYY`);
-      const rate = readDecimal(str(row.Rate));
-      if (rate === undefined || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${currency} on ${date}: Rate "${String(row.Rate)}" is not a positive decimal`);
-      const nominal = str(row.Nominal);
-      if (!/^[1-9]\d*$/.test(nominal))
-        throw new FeedError(ID, `${currency} on ${date}: Nominal "${String(row.Nominal)}" is not a whole number`);
-      return { effectiveDate: date, currency, ...perUnits(rate, nominal) };
+      const date = str(row.Date);
+      const rate = str(row.Rate);
+      rows.read(
+        `[${i}]`,
+        (): RateRecord => ({
+          effectiveDate: requireDate(ID, fromDayMonthYear(date), date),
+          currency,
+          ...perUnits(requireDecimal(ID, rate, "Rate"), requireUnits(ID, str(row.Nominal), "Nominal")),
+        }),
+        { effectiveDate: date, currency, rate },
+      );
     });
+    return rows.result();
   },
 });
 
