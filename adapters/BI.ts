@@ -112,6 +112,9 @@ const bi = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  // The page and the search answer share one URL: the GET is the page, read only to build the request.
+  navigationRequest: (request) => request.method === "GET",
+
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(bi.bank.timeZone, 7) : range;
     const session = http.session();

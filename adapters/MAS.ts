@@ -91,6 +91,9 @@ const mas = defineAdapter({
     sourceUrl: PAGE,
   },
 
+  // The page and the search answer share one URL: the GET is the page, read only to build the request.
+  navigationRequest: (request) => request.method === "GET",
+
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(mas.bank.timeZone, 10) : range;
     const docs: FeedDocument[] = [];

@@ -209,6 +209,11 @@ export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
    * answers `role: "navigation"`; a saved answer from such a URL is treated the same (never parsed).
    */
   navigation?: RegExp;
+  /**
+   * For a form and its answer that share one URL: which requests are the navigation ones
+   * (`(request) => request.method === "GET"`). Used like `navigation`.
+   */
+  navigationRequest?: (request: Pick<FeedDocument, "url" | "method">) => boolean;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { baseCurrencyOf } from "../src/feed/adapter.js";
 import { loadAdapters } from "../src/feed/registry.js";
+import { isNavigation } from "../src/ingest/ingest.js";
 import { gateRecords } from "../src/ingest/validate.js";
 import { answerOf } from "./support/fixtures.js";
 import { recordingBody, recordings, sharedFeedsPresent } from "./support/feeds.js";
@@ -96,7 +97,7 @@ describe.skipIf(!sharedFeedsPresent)("conformance over ../shared/feeds", () => {
 
   for (const r of covered) {
     // A landing page or form the adapter reads only to find the data: recorded, never parsed.
-    if (adapters.get(r.bank)!.navigation?.test(r.url)) continue;
+    if (isNavigation(adapters.get(r.bank)!, { url: r.url, method: r.method as "GET" | "POST" })) continue;
     const rejection = EXPECTED_REJECTIONS[r.file];
     if (rejection) {
       it(`${r.bank} refuses ${r.file} (${rejection})`, async () => {

@@ -54,10 +54,14 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
 
 /** A page fetched only to find the data: recorded, never parsed. */
 export function isNavigation(
-  adapter: Pick<BankAdapter, "navigation">,
-  doc: Pick<FeedDocument, "role" | "url">,
+  adapter: Pick<BankAdapter, "navigation" | "navigationRequest">,
+  doc: Pick<FeedDocument, "role" | "url" | "method">,
 ): boolean {
-  return doc.role === "navigation" || (adapter.navigation?.test(doc.url) ?? false);
+  return (
+    doc.role === "navigation" ||
+    (adapter.navigation?.test(doc.url) ?? false) ||
+    (adapter.navigationRequest?.(doc) ?? false)
+  );
 }
 
 export interface ParsedDocument {

@@ -18,7 +18,10 @@ describe("the row reader", () => {
   it("takes the records of good rows and holds a row whose reading throws a RowProblem, with where and what", () => {
     const rows = new AnswerRows("AAA");
     rows.read("row 1", () => usd);
-    rows.read("row 2", () => requireDecimal("AAA", "n/a", "rate") && usd, { currency: "EUR", rate: "n/a" });
+    rows.read("row 2", () => ({ ...usd, rate: requireDecimal("AAA", "n/a", "rate") }), {
+      currency: "EUR",
+      rate: "n/a",
+    });
     rows.read("row 3", () => [usd, { ...usd, currency: "JPY" }]);
     rows.read("row 4", () => undefined); // a row that is not a rate
     expect(rows.result()).toEqual({
