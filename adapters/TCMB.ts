@@ -1,9 +1,15 @@
-// Central Bank of the Republic of Türkiye: indicative exchange rates from EVDS3, as JSON
-// {items:[{Tarih, TP_DK_USD_A_YTL, TP_DK_USD_S_YTL, ...}]}. The bank publishes a buying (A) and a
-// selling (S) rate, no middle one: the official figure taken is their exact mean (derivation
-// "mean"), TRY per 1 foreign unit (Direct); JPY is quoted per 100 (kept as unitMultiplier 2).
-// Weekend and holiday items carry nulls and are skipped. Needs an EVDS key (header `key`).
+// Central Bank of the Republic of Türkiye: indicative exchange rates from EVDS3, announced at 15:30
+// Istanbul time on working days. igmevdsms-dis/series=TP.DK.{ISO}.A.YTL-TP.DK.{ISO}.S.YTL-…
+// &startDate=DD-MM-YYYY&endDate=DD-MM-YYYY&type=json&frequency=1, with the EVDS key in the `key`
+// header, answers JSON {items:[{Tarih DD-MM-YYYY, TP_DK_USD_A_YTL, TP_DK_USD_S_YTL, ..., UNIXTIME}]}
+// with the figures as text. The bank publishes a buying (A) and a selling (S) rate, no middle one:
+// the official figure taken is their exact mean (derivation "mean"), TRY per 1 foreign unit (Direct);
+// JPY is quoted per 100 (kept as unitMultiplier 2). Weekend and holiday items carry nulls on both
+// sides and are skipped; a currency with only one side, or a side that is not a number, is held, and
+// so is every currency of an item whose Tarih is no real day. A series the request did not ask for
+// means the answer is not ours and refuses it.
 import {
+  AnswerRows,
   FeedError,
   credentialFrom,
   decodeText,
@@ -12,9 +18,11 @@ import {
   mean,
   parseJsonExact,
   recentDays,
+  requireCurrencyCode,
+  requireDate,
   requireDecimal,
+  rowProblem,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "TCMB";
@@ -55,6 +63,7 @@ const ddmmyyyy = (date: IsoDate) => `${date.slice(8, 10)}-${date.slice(5, 7)}-${
 
 type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
+const side = (x: unknown) => (typeof x === "string" ? x : x === null || x === undefined ? "none" : JSON.stringify(x));
 
 const tcmb = defineAdapter({
   bank: {
@@ -93,11 +102,10 @@ const tcmb = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!isNode(json) || !Array.isArray(json.items)) throw new FeedError(ID, "not an EVDS answer: no items array");
-    const records: RateRecord[] = [];
+    const rows = new AnswerRows(ID);
     for (const [i, item] of (json.items as unknown[]).entries()) {
       if (!isNode(item)) throw new FeedError(ID, `items[${i}] is not an object`);
-      const date = typeof item.Tarih === "string" ? fromDayMonthYear(item.Tarih) : undefined;
-      if (!date) throw new FeedError(ID, `items[${i}]: Tarih "${String(item.Tarih)}" is not DD-MM-YYYY`);
+      const rawDate = typeof item.Tarih === "string" ? item.Tarih : "";
       const sides = new Map<string, { A?: unknown; S?: unknown }>();
       for (const [key, value] of Object.entries(item)) {
         if (key === "Tarih" || key === "UNIXTIME") continue;
@@ -107,24 +115,31 @@ const tcmb = defineAdapter({
         pair[m[2] as "A" | "S"] = value;
         sides.set(m[1]!, pair);
       }
-      for (const [currency, { A, S }] of sides) {
+      for (const [code, { A, S }] of sides) {
         const missing = (x: unknown) => x === null || x === undefined || x === "";
-        if (missing(A) && missing(S)) continue; // weekend or holiday
-        if (missing(A) || missing(S))
-          throw new FeedError(ID, `${currency} on ${date}: only one of the buying and selling rates`);
-        const buy = requireDecimal(ID, A, `${currency} buying rate on ${date}`);
-        const sell = requireDecimal(ID, S, `${currency} selling rate on ${date}`);
-        const power = UNIT_POWER[currency];
-        records.push({
-          effectiveDate: date,
-          currency,
-          rate: mean(buy, sell),
-          ...(power ? { unitMultiplier: power } : {}),
-          derivation: "mean",
-        });
+        rows.read(
+          `items[${i}] (${rawDate}) ${code}`,
+          () => {
+            if (missing(A) && missing(S)) return undefined; // weekend or holiday
+            const date = requireDate(ID, fromDayMonthYear(rawDate), rawDate);
+            const currency = requireCurrencyCode(ID, code);
+            if (missing(A) || missing(S)) rowProblem(ID, "bad-rate", "only one of the buying and selling rates");
+            const buy = requireDecimal(ID, A, `${currency} buying rate`);
+            const sell = requireDecimal(ID, S, `${currency} selling rate`);
+            const power = UNIT_POWER[currency];
+            return {
+              effectiveDate: date,
+              currency,
+              rate: mean(buy, sell),
+              ...(power ? { unitMultiplier: power } : {}),
+              derivation: "mean" as const,
+            };
+          },
+          { effectiveDate: rawDate, currency: code, rate: `buying ${side(A)} selling ${side(S)}` },
+        );
       }
     }
-    return records;
+    return rows.result();
   },
 });
 

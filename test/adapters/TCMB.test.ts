@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import tcmb, { TCMB_CURRENCIES } from "../../adapters/TCMB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL =
@@ -14,7 +14,7 @@ describe("TCMB adapter", () => {
   it("takes the exact mean of buying and selling, JPY per 100, skipping the null weekend items", async () => {
     // (28.0072 + 28.1927) / 2 = 28.09995; (43.8 + 43.8789) / 2 = 43.83945
     // (27.8925 + 28.0771) / 2 = 27.9848;  (43.885 + 43.9641) / 2 = 43.92455
-    expect(await parse(fixture("TCMB/items.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("TCMB/items.json")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "28.09995", unitMultiplier: 2, derivation: "mean" },
       { effectiveDate: "2026-03-02", currency: "USD", rate: "43.83945", derivation: "mean" },
       { effectiveDate: "2026-03-03", currency: "JPY", rate: "27.9848", unitMultiplier: 2, derivation: "mean" },
@@ -22,22 +22,43 @@ describe("TCMB adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Request Rejected</body></html>"],
+  itRefusesWhole("TCMB", parse, [
+    ["a rejected request page", "<!DOCTYPE html><html><body>Request Rejected</body></html>"],
     ["truncated JSON", '{"totalCount":1,"items":[{"Tarih":"02-03-2026","TP_DK_USD_A_YTL":"43.80'],
     ["another bank's body", '[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.4}]'],
-    ["one side only", '{"items":[{"Tarih":"02-03-2026","TP_DK_USD_A_YTL":"43.8","TP_DK_USD_S_YTL":null}]}'],
     ["an unexpected series", '{"items":[{"Tarih":"02-03-2026","TP_DK_USD_A_EF_YTL":"43.8"}]}'],
-    ["a bad date", '{"items":[{"Tarih":"2026-03-02","TP_DK_USD_A_YTL":"43.8","TP_DK_USD_S_YTL":"43.9"}]}'],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^TCMB: /);
+  ]);
+
+  const usd = '"TP_DK_USD_A_YTL":"43.80000000","TP_DK_USD_S_YTL":"43.87890000"';
+  const taken = [{ effectiveDate: "2026-03-02", currency: "USD", rate: "43.83945", derivation: "mean" as const }];
+  it.each([
+    [
+      "one side only",
+      '"TP_DK_EUR_A_YTL":"50.7","TP_DK_EUR_S_YTL":null',
+      { kind: "bad-rate", source: "items[0] (02-03-2026) EUR", currency: "EUR", rate: "buying 50.7 selling none" },
+    ],
+    [
+      "a side that is not a number",
+      '"TP_DK_EUR_A_YTL":"50,7","TP_DK_EUR_S_YTL":"50.9"',
+      { kind: "bad-rate", source: "items[0] (02-03-2026) EUR", currency: "EUR", rate: "50,7" },
+    ],
+  ] as const)("holds a currency with %s and takes the others", async (_what, bad, held) => {
+    await expectOneHeld(parse(`{"items":[{"Tarih":"02-03-2026",${usd},${bad}}]}`), { records: taken, held });
+  });
+
+  it("holds every currency of an item whose date does not exist", async () => {
+    const body = `{"items":[{"Tarih":"02-03-2026",${usd}},{"Tarih":"30-02-2026",${usd},"TP_DK_EUR_A_YTL":"50.7","TP_DK_EUR_S_YTL":"50.9"}]}`;
+    const answer = await answerOf(parse(body));
+    expect(answer.records).toEqual(taken);
+    expect(answer.held.map((h) => [h.kind, h.currency, h.effectiveDate])).toEqual([
+      ["bad-date", "USD", "30-02-2026"],
+      ["bad-date", "EUR", "30-02-2026"],
+    ]);
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("TCMB/001.json");
-    const records = await tcmb.parse(r.body, { url: r.url });
+    const records = await recordsOf(tcmb.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(8 * 21); // 11 days, 3 of them weekend items of nulls
