@@ -1,76 +1,69 @@
-// Da Afghanistan Bank: the daily exchange rates of the afghani (AFN), an HTML page per day
-// (exchange-rates?field_date_value=YYYY-MM-DD). Four figures per currency: cash sell/buy and
-// transfer sell/buy, AFN per 1 unit (Direct). The bank names no middle rate: the figure kept is the
-// exact mean of Transfer (Sell) and Transfer (Buy) (derivation "mean"), columns found by their
-// labels. Row labels carry symbols (`USD$`, `EURO€`) and are mapped below. `IRAN Toman` is quoted per
-// toman = 10 rials: kept as AFN per 10 IRR (unitMultiplier 1), no division. The second table
-// (monthly "Average Rates") is ignored. The effective date is the page's "Last updated" date.
-// Holidays answer "There were no results"; the bank is closed on Fridays.
+// Da Afghanistan Bank: the daily exchange rates of the afghani (AFN).
+// - Endpoint: GET https://www.dab.gov.af/exchange-rates?field_date_value=YYYY-MM-DD (the undated page is
+//   the newest day): an HTML page with an "Exchange Rates" heading, "Last updated: 18 May 2026" under it,
+//   and the day's table `Currency | Cash (Sell) | Cash (Buy) | Transfer (Sell) | Transfer (Buy)`, columns
+//   found by their labels. A second table, "Average Rates", holds the previous month's averages: another
+//   series, not read. A day without rates (holidays) answers "There were no results".
+// - Quotes: AFN per 1 unit (Direct). The bank names no middle rate: the figure kept is the exact mean of
+//   Transfer (Sell) and Transfer (Buy) (derivation "mean").
+// - Row labels carry symbols (`USD$`, `EURO€`, `SWISS₣`) and the bank's abbreviations (`POUND`,
+//   `INDIAN Rs.`): read through ISO codes and ICU's English names first, then the table below. `IRAN Toman`
+//   is quoted per toman, that is per 10 rials: kept as AFN per 10 IRR (unitMultiplier 1), no division.
+// - Published Saturday to Thursday in the morning, Kabul time (closed on Fridays).
+// Each table row is one row: a row of the wrong width, an unknown label or a figure that is not a number
+// holds it; a "Last updated" date that does not exist holds every row. A page without the heading, the
+// date line or a complete table, or without the Transfer columns, is refused whole.
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
   defineAdapter,
-  isoFromParts,
   mean,
   perUnits,
+  requireDate,
   requireDecimal,
+  foldName,
+  resolveCurrency,
+  rowProblem,
   weekday,
   type FeedDocument,
-  type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
+import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "DAB";
 const ENDPOINT = "https://www.dab.gov.af/exchange-rates";
 const TIME_ZONE = "Asia/Kabul";
 
-/** Row labels (symbols removed, upper case, single spaces) to ISO codes and the units quoted. */
-export const DAB_LABELS: Readonly<Record<string, { currency: string; units: number }>> = {
-  USD: { currency: "USD", units: 1 },
-  EURO: { currency: "EUR", units: 1 },
-  POUND: { currency: "GBP", units: 1 },
-  SWISS: { currency: "CHF", units: 1 },
-  "INDIAN RS.": { currency: "INR", units: 1 },
-  "PAKISTAN RS.": { currency: "PKR", units: 1 },
-  // One toman is ten rials.
-  "IRAN TOMAN": { currency: "IRR", units: 10 },
-  CNY: { currency: "CNY", units: 1 },
-  "UAE DIRHAM": { currency: "AED", units: 1 },
-  "SAUDI RIYAL": { currency: "SAR", units: 1 },
+/** The bank's labels ICU does not know (keys folded, symbols removed). */
+const ALIASES: Readonly<Record<string, string>> = {
+  pound: "GBP",
+  swiss: "CHF",
+  "indian rs": "INR",
+  "pakistan rs": "PKR",
+  "uae dirham": "AED",
 };
 
+/** Labels quoted per more than one unit: the toman is ten rials. */
+const PER_UNITS: Readonly<Record<string, { currency: string; units: string }>> = {
+  "iran toman": { currency: "IRR", units: "10" },
+};
+
+/** A row label without its currency symbols (`EURO€` is `EURO`). */
 export function dabLabelKey(label: string): string {
   return label
     .replace(/[$€£₣¥\uFEFF]/g, "")
     .replace(/\s+/g, " ")
-    .trim()
-    .toUpperCase();
+    .trim();
 }
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-
-function dateOf(raw: string): IsoDate {
-  const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(raw.trim());
-  const month = m ? MONTHS.indexOf(m[2]!.toLowerCase()) + 1 : 0;
-  const date = m && month > 0 ? isoFromParts(m[3]!, month, m[1]!) : undefined;
-  if (!date) throw new FeedError(ID, `"Last updated" date "${raw.trim()}" is not "DD Month YYYY"`);
-  return date;
+/** The currency of a row label and the units its figures are for; an unknown label holds the row. */
+export function dabCurrency(label: string): { currency: string; units: string } {
+  const key = dabLabelKey(label);
+  return PER_UNITS[foldName(key)] ?? { currency: resolveCurrency(ID, key, { aliases: ALIASES }), units: "1" };
 }
 
 const dab = defineAdapter({
@@ -110,7 +103,7 @@ const dab = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rates page was expected");
-    if (/There were no results/i.test(text)) return [];
+    if (/There were no results/i.test(text)) return { records: [], held: [] };
     const $ = cheerio.load(text);
     const heading = $("h2")
       .filter((_, h) => $(h).text().trim() === "Exchange Rates")
@@ -119,39 +112,45 @@ const dab = defineAdapter({
       throw new FeedError(ID, 'not the DAB exchange-rates page: no "Exchange Rates" heading (an error or WAF page?)');
     const updated = /Last updated:\s*(.+)$/.exec(heading.next("p").text().trim());
     if (!updated) throw new FeedError(ID, 'no "Last updated" date under the heading');
-    const date = dateOf(updated[1]!);
+    const written = updated[1]!.trim();
     const table = $("div.table-responsive table").first();
-    if (table.length === 0 || !/<\/table>/.test(text)) throw new FeedError(ID, `no complete rates table for ${date}`);
+    if (table.length === 0 || !/<\/table>/.test(text))
+      throw new FeedError(ID, `no complete rates table for ${written}`);
     const labels = table
       .find("thead th")
       .toArray()
-      .map((th) => dabLabelKey($(th).text()));
+      .map((th) => dabLabelKey($(th).text()).toUpperCase());
     const col = (label: string) => {
       const i = labels.indexOf(label.toUpperCase());
       if (i < 0) throw new FeedError(ID, `no "${label}" column (columns: ${labels.join(", ")})`);
       return i;
     };
     const [nameCol, sellCol, buyCol] = [col("Currency"), col("Transfer (Sell)"), col("Transfer (Buy)")];
-    const records: RateRecord[] = [];
-    for (const row of table.find("tbody tr").toArray()) {
-      const cells = $(row)
-        .children("td")
-        .toArray()
-        .map((td) => $(td).text().trim());
-      if (cells.length !== labels.length)
-        throw new FeedError(ID, `a row of ${cells.length} cells under ${labels.length} columns on ${date}`);
-      const known = DAB_LABELS[dabLabelKey(cells[nameCol]!)];
-      if (!known) throw new FeedError(ID, `unknown currency label "${cells[nameCol]}" on ${date}`);
-      const sell = requireDecimal(ID, cells[sellCol], `${known.currency} Transfer (Sell) on ${date}`);
-      const buy = requireDecimal(ID, cells[buyCol], `${known.currency} Transfer (Buy) on ${date}`);
-      records.push({
-        effectiveDate: date,
-        currency: known.currency,
-        ...perUnits(mean(sell, buy), known.units),
-        derivation: "mean",
+    const rows = new AnswerRows(ID);
+    table
+      .find("tbody tr")
+      .toArray()
+      .forEach((row, r) => {
+        const cells = $(row)
+          .children("td")
+          .toArray()
+          .map((td) => $(td).text().trim());
+        const label = cells[nameCol] ?? "";
+        rows.read(
+          `row ${r + 1}`,
+          (): RateRecord => {
+            if (cells.length !== labels.length)
+              rowProblem(ID, "bad-row", `a row of ${cells.length} cells under ${labels.length} columns`);
+            const effectiveDate = requireDate(ID, fromDayMonthName(written), written);
+            const { currency, units } = dabCurrency(label);
+            const sell = requireDecimal(ID, cells[sellCol], "Transfer (Sell)");
+            const buy = requireDecimal(ID, cells[buyCol], "Transfer (Buy)");
+            return { effectiveDate, currency, ...perUnits(mean(sell, buy), units), derivation: "mean" };
+          },
+          { effectiveDate: written, currency: label, rate: `${cells[sellCol]} / ${cells[buyCol]}` },
+        );
       });
-    }
-    return records;
+    return rows.result();
   },
 });
 
