@@ -1,14 +1,20 @@
-// Banco Central de la República Argentina: "Cotizaciones" of the Estadísticas Cambiarias API v1.0
-// (JSON), one call per weekday. The figure is `tipoCotizacion`, ARS per 1 foreign unit (Direct);
-// a currency quoted per N units says so in its description ("DONG VIETNAM (C/1.000 UNIDADES)",
-// a dot as thousands separator) and N is kept (1000 gives unitMultiplier 3). `tipoPase` is the
-// USD parity and is not used. Dropped: ARS itself, REF (the Com. A 3500 reference, not a currency),
-// VEB (a Venezuelan code retired twice over, whose unit cannot be told from the feed) and CNH
-// (offshore yuan, not an ISO 4217 code). MXP, the bank's legacy code for the Mexican peso, is
-// published as MXN: its figure (78.438321 ARS with USD at 1394.5 on 2026-03-19, i.e. 17.78 per USD)
-// is the current peso, not the pre-1993 one. A zero tipoCotizacion (the metals, priced in USD only)
-// means no ARS figure. Holidays come back as {fecha: null, detalle: []}.
+// Banco Central de la República Argentina: "Cotizaciones" of the Estadísticas Cambiarias API v1.0.
+// - Endpoint: GET https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones?fecha=YYYY-MM-DD, one call
+//   per weekday. The answer is JSON `{ status, results: { fecha, detalle: [{ codigoMoneda, descripcion,
+//   tipoPase, tipoCotizacion }] } }`; an error has a status other than 200 and `errorMessages`; a holiday
+//   comes back as `{ fecha: null, detalle: [] }`.
+// - The figure is `tipoCotizacion` (eight decimals, kept), ARS per 1 foreign unit (Direct); `tipoPase` is the
+//   USD parity and is not used. A currency quoted per N units says so in its description ("DONG VIETNAM
+//   (C/1.000 UNIDADES)", a dot as thousands separator) and N is kept (1000 gives unitMultiplier 3).
+// - Skipped as no rates: ARS itself, REF (the Com. A 3500 reference dollar, not a currency), and a zero
+//   tipoCotizacion (the metals, priced in USD only). Held: VEB, a Venezuelan code retired twice over, whose
+//   unit (bolívar of 2008 or of 2018, per 1 or per 1000) cannot be told from the feed. CNH (the offshore
+//   yuan, not ISO 4217) is passed on as written and held by the ingest gate.
+// - MXP, the bank's legacy code for the Mexican peso, is published as MXN: its figure (78.438321 ARS with USD
+//   at 1394.5 on 2026-03-19, i.e. 17.78 per USD) is the current peso, not the pre-1993 one.
+// - Published on weekdays in the afternoon (polled from 15:00 Buenos Aires time).
 import {
+  AnswerRows,
   addDays,
   decodeText,
   defineAdapter,
@@ -17,7 +23,10 @@ import {
   jsonNumberText,
   parseJsonExact,
   perUnits,
-  readDecimal,
+  requireCurrencyCode,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   todayIn,
   weekdaysBetween,
   type FeedDocument,
@@ -27,20 +36,23 @@ import {
 const ID = "BCRA";
 const ENDPOINT = "https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones";
 const TIME_ZONE = "America/Argentina/Buenos_Aires";
-const DROPPED = new Set(["ARS", "REF", "VEB", "CNH"]);
+/** Rows that are not rates of a foreign currency: the peso itself, the Com. A 3500 reference dollar. */
+const NOT_RATES = new Set(["ARS", "REF"]);
+/** Codes whose unit cannot be told from the feed. */
+const UNKNOWN_UNIT = new Set(["VEB"]);
 const RENAMED: Readonly<Record<string, string>> = { MXP: "MXN" };
 
 type Node = Record<string, unknown>;
 
 /** N of "(C/1.000 UNIDADES)", with the dot as thousands separator; 1 when absent. */
-function unitsOf(description: string, where: string): string {
+function unitsOf(description: string): string {
   const m = /C\/\s*([\d.]+)\s*UNIDADES/i.exec(description);
   if (!m) return "1";
   // Dots group thousands here ("1.000"); read by hand, since a lone dot would otherwise be a decimal point.
   const grouped = m[1]!;
   const units = /^\d{1,3}(\.\d{3})*$/.test(grouped) ? grouped.split(".").join("") : "";
   if (!/^[1-9]\d*$/.test(units))
-    throw new FeedError(ID, `${where}: unit count "${m[1]}" in "${description}" is not a whole number`);
+    rowProblem(ID, "unknown-unit", `unit count "${m[1]}" in "${description}" is not a whole number`);
   return units;
 }
 
@@ -85,34 +97,36 @@ const bcra = defineAdapter({
     if (status !== undefined && status !== "200") throw new FeedError(ID, `the API answered status ${status}`);
     if (results.fecha === null) {
       if ((results.detalle as unknown[]).length) throw new FeedError(ID, "rates without a date");
-      return []; // a holiday
+      return { records: [], held: [] }; // a holiday
     }
-    const date = typeof results.fecha === "string" ? results.fecha : "";
-    if (!isIsoDate(date)) throw new FeedError(ID, `fecha "${String(results.fecha)}" is not a date`);
-    const byCurrency = new Map<string, RateRecord>();
-    for (const row of results.detalle as Node[]) {
-      const code = typeof row?.codigoMoneda === "string" ? row.codigoMoneda.trim() : "";
-      if (!/^[A-Z]{3}$/.test(code))
-        throw new FeedError(ID, `codigoMoneda "${String(row?.codigoMoneda)}" is not a currency code`);
-      if (DROPPED.has(code)) continue;
-      const currency = RENAMED[code] ?? code;
-      const where = `${code} on ${date}`;
+    const fecha = typeof results.fecha === "string" ? results.fecha : JSON.stringify(results.fecha);
+    const rows = new AnswerRows(ID);
+    (results.detalle as unknown[]).forEach((item, i) => {
+      const row = (typeof item === "object" && item !== null ? item : {}) as Node;
+      const code = typeof row.codigoMoneda === "string" ? row.codigoMoneda.trim() : JSON.stringify(row.codigoMoneda);
+      if (NOT_RATES.has(code)) return;
       const raw = jsonNumberText(row.tipoCotizacion);
-      const value = raw === undefined ? undefined : readDecimal(raw);
-      if (value === undefined) throw new FeedError(ID, `${where}: tipoCotizacion "${String(raw)}" is not a decimal`);
-      if (!/[1-9]/.test(value)) continue; // no ARS figure (metals)
-      const units = unitsOf(typeof row.descripcion === "string" ? row.descripcion : "", where);
-      const record: RateRecord = { effectiveDate: date, currency, ...perUnits(value, units) };
-      const seen = byCurrency.get(currency);
-      if (seen && (seen.rate !== record.rate || seen.unitMultiplier !== record.unitMultiplier)) {
-        throw new FeedError(
-          ID,
-          `${currency} appears twice on ${date} with different figures (${seen.rate}, ${record.rate}): the day is refused`,
-        );
-      }
-      byCurrency.set(currency, record);
-    }
-    return [...byCurrency.values()];
+      const description = typeof row.descripcion === "string" ? row.descripcion : "";
+      rows.read(
+        `detalle[${i}]`,
+        (): RateRecord | undefined => {
+          const effectiveDate = requireDate(ID, isIsoDate(fecha) ? fecha : undefined, fecha);
+          if (!/^[A-Z]{3}$/.test(code)) requireCurrencyCode(ID, code);
+          const value = requireDecimal(ID, raw ?? "", "tipoCotizacion");
+          if (!/[1-9]/.test(value)) return undefined; // no ARS figure (metals)
+          if (UNKNOWN_UNIT.has(code))
+            rowProblem(
+              ID,
+              "unknown-unit",
+              `${code} "${description}": which bolívar, and per how many, the feed does not say`,
+            );
+          // CNH and other non-ISO codes go on as written: the ingest gate holds them.
+          return { effectiveDate, currency: RENAMED[code] ?? code, ...perUnits(value, unitsOf(description)) };
+        },
+        { effectiveDate: fecha, currency: code, rate: raw },
+      );
+    });
+    return rows.result();
   },
 });
 

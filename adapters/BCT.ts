@@ -1,14 +1,19 @@
-// Banque Centrale de Tunisie: the average interbank rates of the dinar (TND), one HTML fragment per
-// day, asked for by a form POST (input=YYYY-MM-DD, langue=_AN) with a Referer. TND per `Unité`
-// units (1, 10, 100 or 1000; Direct): the unit is kept as unitMultiplier. Decimal commas. Only the
-// first table (interbank "Cours Moyens ... sur le Marché des Changes interbancaire") is official; the
-// second one (manual exchange and travellers' cheques) is ignored. The meta tag says ISO-8859-1 but
-// the bytes are UTF-8. A day without data answers "Exhausted Resultset" or silently shows a nearby
-// day: the page's own "Journée du DD/MM/YYYY" is the effective date, and fetch drops an answer whose
-// date is not the day asked for.
+// Banque Centrale de Tunisie: the average interbank rates of the dinar (TND).
+// - Endpoint: POST https://www.bct.gov.tn/bct/siteprod/cours_archiv.jsp with the form `input=YYYY-MM-DD&langue=_AN`
+//   and the archive page (cours_archive.jsp) as Referer: one HTML fragment per day. The meta tag says
+//   ISO-8859-1 but the bytes are UTF-8 (ISO-8859-1 is the fallback when they are not).
+// - The fragment has two modules, each an `<h3>` heading, "Journée du DD/MM/YYYY" and a table
+//   `Monnaie | Sigle | Unité | Valeur`: first the interbank average rates ("Cours Moyens des Devises Cotées en
+//   dinar tunisien sur le Marché des Changes interbancaire"), the official figures read here; then the rates
+//   for manual exchange and travellers' cheques, another rate (not the official one), deliberately not read.
+// - TND per `Unité` units (1, 10, 100 or 1000; Direct): the unit is kept as unitMultiplier. Decimal commas.
+// - A day without data answers "Exhausted Resultset", or silently shows a nearby day: the page's own "Journée
+//   du DD/MM/YYYY" is the effective date, and fetch drops an answer whose date is not the day asked for.
+// - Weekdays; the bank states no publication time (polled from 18:00 Tunis time).
 import * as cheerio from "cheerio";
 
 import {
+  AnswerRows,
   FeedError,
   addDays,
   decodeText,
@@ -17,11 +22,14 @@ import {
   fromDayMonthYear,
   perUnits,
   recentDays,
+  requireCurrencyCode,
   requireDecimal,
+  requireUnits,
+  rowProblem,
   weekday,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
+  type ParsedAnswer,
 } from "../src/feed/kit.js";
 
 const ID = "BCT";
@@ -44,9 +52,9 @@ function echoedDate(text: string): IsoDate | undefined {
   return m ? fromDayMonthYear(m[1]!) : undefined;
 }
 
-function parsePage(body: Uint8Array): { date?: IsoDate; records: RateRecord[] } {
+function parsePage(body: Uint8Array): { date?: IsoDate; answer: ParsedAnswer } {
   const text = expectFeedText(ID, decode(body), "the BCT rates fragment");
-  if (/Exhausted Resultset/i.test(text)) return { records: [] };
+  if (/Exhausted Resultset/i.test(text)) return { answer: { records: [], held: [] } };
   const $ = cheerio.load(text);
   const heading = $("h3").first().text().replace(/\s+/g, " ");
   if (!/Cours Moyens des Devises Cot[ée]es en dinar tunisien/i.test(heading) || !/interbancaire/i.test(heading)) {
@@ -65,24 +73,28 @@ function parsePage(body: Uint8Array): { date?: IsoDate; records: RateRecord[] } 
   if (HEADER.some((label, i) => header[i] !== label)) {
     throw new FeedError(ID, `interbank table header is "${header.join(" | ")}", expected "${HEADER.join(" | ")}"`);
   }
-  const rows = table.find("tbody tr").toArray();
-  if (rows.length === 0 || !/<\/table>/.test(text))
+  const trs = table.find("tbody tr").toArray();
+  if (trs.length === 0 || !/<\/table>/.test(text))
     throw new FeedError(ID, `the interbank table of ${date} is empty or truncated`);
-  const records = rows.map((row): RateRecord => {
-    const cells = $(row)
+  const rows = new AnswerRows(ID);
+  trs.forEach((tr, r) => {
+    const cells = $(tr)
       .find("td")
       .toArray()
       .map((td) => $(td).text().trim());
-    if (cells.length !== 4) throw new FeedError(ID, `a row of ${cells.length} cells on ${date}`);
-    const currency = cells[1]!;
-    if (!/^[A-Z]{3}$/.test(currency)) throw new FeedError(ID, `Sigle "${currency}" on ${date} is not a currency code`);
-    const units = requireDecimal(ID, cells[2], `${currency} on ${date} Unité`);
-    if (!/^[1-9]\d*$/.test(units))
-      throw new FeedError(ID, `${currency} on ${date}: Unité "${units}" is not a whole number`);
-    const rate = requireDecimal(ID, cells[3], `${currency} on ${date} Valeur`, { decimalComma: true, thousands: "." });
-    return { effectiveDate: date, currency, ...perUnits(rate, units) };
+    rows.read(
+      `row ${r + 1}`,
+      () => {
+        if (cells.length !== 4) rowProblem(ID, "bad-row", `a row of ${cells.length} cells`);
+        const currency = requireCurrencyCode(ID, cells[1]!);
+        const units = requireUnits(ID, cells[2], "Unité");
+        const rate = requireDecimal(ID, cells[3], `${currency} Valeur`, { decimalComma: true, thousands: "." });
+        return { effectiveDate: date, currency, ...perUnits(rate, units) };
+      },
+      { effectiveDate: date, currency: cells[1], rate: cells[3] },
+    );
   });
-  return { date, records };
+  return { date, answer: rows.result() };
 }
 
 const bct = defineAdapter({
@@ -93,7 +105,7 @@ const bct = defineAdapter({
       { languageCode: "fr", name: "Banque Centrale de Tunisie", abbreviatedName: "BCT" },
       { languageCode: "ar", name: "البنك المركزي التونسي", abbreviatedName: "ب.م.ت" },
     ],
-    // Polled from 17:00 UTC (18:00 in Tunis); the bank states no time of its own (not verified).
+    // Polled from 17:00 UTC (18:00 in Tunis); the bank states no time of its own.
     dailyUpdateTime: "18:00:00",
     bankCurrency: "TND",
     countryCode: ["TN"],
@@ -102,7 +114,7 @@ const bct = defineAdapter({
     website: "https://www.bct.gov.tn",
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
-    // Not verified: the first day the archive form serves.
+    // The first day the archive form is taken to serve.
     coverageStart: "2000-01-03",
     maxRangeDays: 30,
     sourceUrl: ENDPOINT,
@@ -126,7 +138,7 @@ const bct = defineAdapter({
   },
 
   parse(body) {
-    return parsePage(body).records;
+    return parsePage(body).answer;
   },
 });
 

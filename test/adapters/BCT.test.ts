@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import bct from "../../adapters/BCT.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://www.bct.gov.tn/bct/siteprod/cours_archiv.jsp";
@@ -13,7 +13,7 @@ describe("BCT adapter", () => {
   afterEach(() => vi.useRealTimers());
 
   it("reads only the interbank table, with decimal commas and the per-N unit as unitMultiplier", async () => {
-    expect(await parse(fixture("BCT/interbank.html"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCT/interbank.html")))).toEqual([
       { effectiveDate: "2026-05-18", currency: "DZD", rate: "0.2198", unitMultiplier: 1 },
       { effectiveDate: "2026-05-18", currency: "DKK", rate: "45.5540", unitMultiplier: 2 },
       { effectiveDate: "2026-05-18", currency: "USD", rate: "2.9034" },
@@ -23,25 +23,39 @@ describe("BCT adapter", () => {
   });
 
   it("reads an 'Exhausted Resultset' answer as no records", async () => {
-    expect(await parse("<div class='module'>Exhausted Resultset</div>")).toEqual([]);
+    expect(await recordsOf(parse("<div class='module'>Exhausted Resultset</div>"))).toEqual([]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body><h1>403 Forbidden</h1></body></html>"],
+  itRefusesWhole("BCT", parse, [
     ["a truncated page", fixture("BCT/interbank.html").toString().slice(0, 1500)],
     [
       "another bank's body",
       "<h2>Cours des devises du lundi 16 mars 2026</h2><table><tr><th>Devise</th><th>CFA</th></tr></table>",
     ],
     ["a missing column label", fixture("BCT/no-header.html").toString()],
+  ]);
+
+  const taken = [
+    { effectiveDate: "2026-05-18", currency: "DZD", rate: "0.2198", unitMultiplier: 1 },
+    { effectiveDate: "2026-05-18", currency: "DKK", rate: "45.5540", unitMultiplier: 2 },
+    { effectiveDate: "2026-05-18", currency: "USD", rate: "2.9034" },
+    { effectiveDate: "2026-05-18", currency: "EUR", rate: "3.3960" },
+  ];
+  const page = fixture("BCT/interbank.html").toString();
+  it.each([
     [
-      "a bad unit",
-      fixture("BCT/interbank.html").toString().replace("<div align='right'>1000</div>", "<div align='right'>1,5</div>"),
+      "a unit that is not a whole number",
+      page.replace("<div align='right'>1000</div>", "<div align='right'>1,5</div>"),
+      { kind: "unknown-unit", currency: "JPY" },
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCT: /);
+    [
+      "a figure that is not a number",
+      page.replace("18,4093", "18,40,93"),
+      { kind: "bad-rate", currency: "JPY", rate: "18,40,93" },
+    ],
+    ["a code that is not ISO 4217", page.replace(">JPY<", ">YEN<"), { kind: "unknown-currency", currency: "YEN" }],
+  ] as const)("holds %s and takes the other rows", async (_what, body, held) => {
+    await expectOneHeld(parse(body), { records: taken, held: { ...held, source: "row 4" } });
   });
 
   it("posts one form per weekday with a Referer, and drops an answer showing another day", async () => {
@@ -66,7 +80,7 @@ describe("BCT adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded days exactly (values read off the files by hand)", async () => {
     const r1 = recording("BCT/001.html");
-    const day1 = await bct.parse(r1.body, { url: r1.url });
+    const day1 = await recordsOf(bct.parse(r1.body, { url: r1.url }));
     expect(day1).toHaveLength(20);
     expect(day1[0]).toEqual({ effectiveDate: "2026-05-18", currency: "DZD", rate: "0.2198", unitMultiplier: 1 });
     expect(day1.find((x) => x.currency === "JPY")).toEqual({
@@ -82,7 +96,7 @@ describe("BCT adapter", () => {
     });
     expect(day1.at(-1)).toEqual({ effectiveDate: "2026-05-18", currency: "OMR", rate: "7.5876" });
     const r2 = recording("BCT/002.html");
-    const day2 = await bct.parse(r2.body, { url: r2.url });
+    const day2 = await recordsOf(bct.parse(r2.body, { url: r2.url }));
     expect(day2.find((x) => x.currency === "EUR")).toEqual({
       effectiveDate: "2026-05-19",
       currency: "EUR",
