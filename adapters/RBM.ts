@@ -105,7 +105,7 @@ const rbm = defineAdapter({
             if (code === STALE)
               rowProblem(
                 ID,
-                "bad-rate",
+                "bad-row",
                 "the Irish pound, withdrawn in 2002: its figure does not follow the euro's fixed rate",
               );
             const currency = requireCurrencyCode(ID, code);

@@ -21,7 +21,7 @@ describe("RBM adapter", () => {
         { effectiveDate: "2024-01-03", currency: "XDR", rate: "2258.5213" },
         { effectiveDate: "2024-01-03", currency: "KWD", rate: "5482.0279" },
       ],
-      held: { kind: "bad-rate", source: "row 4 (IEP)", currency: "IEP", rate: "1201.7178" },
+      held: { kind: "bad-row", source: "row 4 (IEP)", currency: "IEP", rate: "1201.7178" },
     });
   });
 
@@ -92,8 +92,8 @@ describe("RBM adapter", () => {
     expect(records.some((x) => x.currency === "CMD" || x.currency === "IEP")).toBe(false);
     // IEP at 1201.7178 MWK while the euro's fixed rate gives 1899.2782 / 0.787564 = 2411.6: held.
     expect(held.map((h) => [h.kind, h.currency, h.rate])).toEqual([
-      ["bad-rate", "IEP", "1201.7178"],
-      ["bad-rate", "IEP", "1210.1843"],
+      ["bad-row", "IEP", "1201.7178"],
+      ["bad-row", "IEP", "1210.1843"],
     ]);
   });
 });
