@@ -137,9 +137,9 @@ const snb = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "RSS or CSV");
-    if (text.trimStart().startsWith("<")) return parseRss(parseXml(ID, text));
-    return parsePortalCsv(text);
+    const answer = expectFeedText(ID, decodeText(ID, body), "RSS or CSV");
+    if (answer.trimStart().startsWith("<")) return parseRss(parseXml(ID, answer));
+    return parsePortalCsv(answer);
   },
 });
 
