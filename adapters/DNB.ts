@@ -1,20 +1,26 @@
-// Danmarks Nationalbank: the daily exchange rates (table DNVALD, rate type KBH) from Statistics
-// Denmark's StatBank API, as a ';'-separated CSV (VALUTA;KURTYP;TID;INDHOLD). DKK per 100
-// foreign units (Direct): the figure is kept as published with unitMultiplier 2. Time codes look
-// like 2025M07D08; ".." marks a missing value; a BOM may lead the body.
-import { parse as parseCsv } from "csv-parse/sync";
-
+// Danmarks Nationalbank: the daily exchange rates, table DNVALD of Statistics Denmark's StatBank API.
+// - Endpoint: POST https://api.statbank.dk/v1/data with a JSON query (table DNVALD, format BULK, lang en,
+//   valuePresentation Code; VALUTA = the currencies below, KURTYP = KBH, Tid = ">=2025M07D08<=2025M08D01"
+//   or an open ">=..." for the latest). The answer is a ';'-separated CSV, a BOM before it:
+//   `VALUTA;KURTYP;TID;INDHOLD` then `EUR;KBH;2025M07D08;746.0400`. ".." marks a day without a figure.
+// - Quotes: DKK per 100 foreign units (Direct): the figure is kept as published with unitMultiplier 2.
+// - Published by the bank at about 16:00 Copenhagen time on its banking days, once the ECB has published;
+//   StatBank has them from 09:00 on the following banking day.
+// Each line is one row: a TID that is no real day or an INDHOLD that is not a number holds it. A CSV
+// without the four columns, or a line of another rate type than KBH (another dataset), is refused whole.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
-  expectFeedText,
   isoFromParts,
-  readDecimal,
   recentDays,
+  requireDate,
+  requireDecimal,
   type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
+import { csvColumns, readCsv } from "../src/feed/csv.js";
 
 const ID = "DNB";
 const TIME_ZONE = "Europe/Copenhagen";
@@ -111,31 +117,30 @@ const dnb = defineAdapter({
   },
 
   parse(body) {
-    const text = expectFeedText(ID, decodeText(ID, body), "StatBank CSV");
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { delimiter: ";", skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
-    const header = (rows[0] ?? []).join(";");
-    if (header !== "VALUTA;KURTYP;TID;INDHOLD")
-      throw new FeedError(ID, `not a DNVALD BULK answer: header "${header.slice(0, 60)}"`);
-    const records: RateRecord[] = [];
-    for (let i = 1; i < rows.length; i++) {
-      const [currency = "", type = "", time = "", raw = ""] = rows[i]!;
-      const where = `line ${i + 1}`;
+    const what = "a DNVALD BULK answer";
+    const [header = [], ...lines] = readCsv(ID, decodeText(ID, body), { delimiter: ";", what });
+    const at = csvColumns(ID, header, ["VALUTA", "KURTYP", "TID", "INDHOLD"], what);
+    const rows = new AnswerRows(ID);
+    lines.forEach((line, i) => {
+      const currency = line[at.VALUTA] ?? "";
+      const type = line[at.KURTYP] ?? "";
+      const time = line[at.TID] ?? "";
+      const raw = line[at.INDHOLD] ?? "";
+      const where = `line ${i + 2}`;
       if (type !== "KBH") throw new FeedError(ID, `${where}: rate type "${type}" is not KBH`);
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `${where}: VALUTA "${currency}" is not a currency code`);
-      const date = dateOf(time);
-      if (!date) throw new FeedError(ID, `${where}: TID "${time}" is not like 2025M07D08`);
-      if (raw === ".." || raw === "") continue; // no rate that day
-      const rate = readDecimal(raw);
-      if (rate === undefined) throw new FeedError(ID, `${where}: INDHOLD "${raw}" is not a decimal`);
-      records.push({ effectiveDate: date, currency, rate, unitMultiplier: 2 });
-    }
-    return records;
+      if (raw === ".." || raw === "") return; // no rate that day
+      rows.read(
+        where,
+        (): RateRecord => ({
+          effectiveDate: requireDate(ID, dateOf(time), time),
+          currency,
+          rate: requireDecimal(ID, raw, "INDHOLD"),
+          unitMultiplier: 2,
+        }),
+        { effectiveDate: time, currency, rate: raw },
+      );
+    });
+    return rows.result();
   },
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import dnb, { DNB_CURRENCIES, dnbRequest } from "../../adapters/DNB.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const URL = "https://api.statbank.dk/v1/data";
@@ -11,7 +11,7 @@ const parse = (body: Buffer | string) => dnb.parse(Buffer.from(body), { url: URL
 
 describe("DNB adapter", () => {
   it("keeps the per-100 figures as published with unitMultiplier 2, skipping '..'", async () => {
-    expect(await parse(fixture("DNB/dnvald.csv"))).toEqual([
+    expect(await recordsOf(parse(fixture("DNB/dnvald.csv")))).toEqual([
       { effectiveDate: "2025-07-08", currency: "EUR", rate: "746.0400", unitMultiplier: 2 },
       { effectiveDate: "2025-07-08", currency: "IDR", rate: "0.0396", unitMultiplier: 2 },
       { effectiveDate: "2025-07-08", currency: "JPY", rate: "4.3790", unitMultiplier: 2 },
@@ -19,9 +19,7 @@ describe("DNB adapter", () => {
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Error</body></html>"],
+  itRefusesWhole("DNB", parse, [
     ["a truncated body", 'VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBH;2025M07D08;746.0400\r\nUSD;KBH;"2025M0'],
     [
       "another bank's body",
@@ -29,15 +27,25 @@ describe("DNB adapter", () => {
     ],
     ["a StatBank error", '{"errorTypeCode":"EXTRACT-NOTFOUND","message":"Variable VALUTA: value XXX not found"}'],
     ["another rate type", "VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBS;2025M07D08;746.0400\r\n"],
-    ["a bad time code", "VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBH;2025M02D30;746.0400\r\n"],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^DNB: /);
+  ]);
+
+  it.each([
+    ["a day that does not exist", "GBP;KBH;2025M02D30;862.1000", { kind: "bad-date", effectiveDate: "2025M02D30" }],
+    ["a figure that is not a number", "GBP;KBH;2025M07D08;862,1000", { kind: "bad-rate", rate: "862,1000" }],
+  ] as const)("holds a line with %s and takes the others", async (_what, bad, held) => {
+    const body = `VALUTA;KURTYP;TID;INDHOLD\r\nEUR;KBH;2025M07D08;746.0400\r\n${bad}\r\nJPY;KBH;2025M07D08;4.3790\r\n`;
+    await expectOneHeld(parse(body), {
+      records: [
+        { effectiveDate: "2025-07-08", currency: "EUR", rate: "746.0400", unitMultiplier: 2 },
+        { effectiveDate: "2025-07-08", currency: "JPY", rate: "4.3790", unitMultiplier: 2 },
+      ],
+      held: { ...held, currency: "GBP", source: "line 3" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("DNB/001.csv");
-    const records = await dnb.parse(r.body, { url: r.url });
+    const records = await recordsOf(dnb.parse(r.body, { url: r.url }));
     const find = (date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     expect(records).toHaveLength(30 * 161);
@@ -90,7 +98,9 @@ describe("DNB adapter", () => {
         { code: "Tid", values: [">=2025M03D03<=2025M04D01"] },
       ],
     });
-    expect(JSON.parse(http.seen[1]!.body!).variables[2].values[0]).toMatch(/^>=\d{4}M\d{2}D\d{2}$/);
+    expect(
+      (JSON.parse(http.seen[1]!.body!) as { variables: Array<{ values: string[] }> }).variables[2]!.values[0],
+    ).toMatch(/^>=\d{4}M\d{2}D\d{2}$/);
     expect(DNB_CURRENCIES).toHaveLength(30);
   });
 });
