@@ -17,7 +17,7 @@
 // its settings are in docs/ANOMALIES.md. Figures are compared as floating-point numbers: this only ever
 // decides whether to hold, never what is stored.
 import { UserError } from "../errors.js";
-import { addDays, daysBetween } from "../feed/dates.js";
+import { addDays } from "../feed/dates.js";
 import type { CrossCheckKind, IsoDate, QuoteType, RateRecord } from "../types.js";
 
 export interface CrossCheckConfig {
@@ -259,34 +259,61 @@ export function crossCheck(input: CrossCheckInput, config: CrossCheckConfig = DE
 /** Unconfirmed candidates that move far from the bank's own previous figure: warnings, not holds. */
 function jumps(input: CrossCheckInput, unconfirmed: RateRecord[], config: CrossCheckConfig): Verdict[] {
   if (unconfirmed.length === 0) return [];
+  // This runs over every row of a first import of a whole history (hundreds of thousands): plain
+  // arrays per currency, one day number per distinct date, no per-row key strings.
   const { quoteType } = input.quoting;
-  // currency -> its series (stored and candidates), by date
-  const series = new Map<string, Array<{ date: IsoDate; price: number; record?: RateRecord }>>();
-  const add = (currency: string, date: IsoDate, price: number, record?: RateRecord) => {
-    let s = series.get(currency);
-    if (!s) series.set(currency, (s = []));
-    s.push({ date, price, record });
+  const dayNumbers = new Map<IsoDate, number>();
+  const dayOf = (date: IsoDate) => {
+    let n = dayNumbers.get(date);
+    if (n === undefined) dayNumbers.set(date, (n = Date.parse(`${date}T00:00:00Z`) / 86_400_000));
+    return n;
   };
-  const candidateKeys = new Set(input.candidates.map((r) => `${r.effectiveDate} ${r.currency}`));
-  for (const f of input.own) {
-    if (!candidateKeys.has(`${f.effectiveDate} ${f.currency}`))
-      add(f.currency, f.effectiveDate, priceOf(f.rate, f.unitMultiplier, quoteType));
+  interface Point {
+    day: number;
+    date: IsoDate;
+    price: number;
+    record?: RateRecord;
   }
-  const flagged = new Set(unconfirmed);
-  for (const r of input.candidates)
-    add(r.currency, r.effectiveDate, priceOf(r.rate, r.unitMultiplier ?? 0, quoteType), r);
+  const series = new Map<string, Point[]>();
+  const add = (currency: string, point: Point) => {
+    const points = series.get(currency);
+    if (points) points.push(point);
+    else series.set(currency, [point]);
+  };
+  if (input.own.length) {
+    const candidateKeys = new Set(input.candidates.map((r) => `${r.effectiveDate} ${r.currency}`));
+    for (const f of input.own) {
+      if (candidateKeys.has(`${f.effectiveDate} ${f.currency}`)) continue;
+      add(f.currency, {
+        day: dayOf(f.effectiveDate),
+        date: f.effectiveDate,
+        price: priceOf(f.rate, f.unitMultiplier, quoteType),
+      });
+    }
+  }
+  for (const r of input.candidates) {
+    add(r.currency, {
+      day: dayOf(r.effectiveDate),
+      date: r.effectiveDate,
+      price: priceOf(r.rate, r.unitMultiplier ?? 0, quoteType),
+      record: r,
+    });
+  }
+  const flagged = unconfirmed.length === input.candidates.length ? undefined : new Set(unconfirmed);
   const tolerance = Math.log(1 + config.jump);
   const verdicts: Verdict[] = [];
   for (const points of series.values()) {
-    points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    let sorted = true;
+    for (let i = 1; i < points.length && sorted; i++) sorted = points[i - 1]!.day <= points[i]!.day;
+    if (!sorted) points.sort((a, b) => a.day - b.day);
     for (let i = 1; i < points.length; i++) {
       const point = points[i]!;
       const previous = points[i - 1]!;
-      if (!point.record || !flagged.has(point.record)) continue;
-      if (daysBetween(previous.date, point.date) > config.jumpWindowDays) continue;
+      const r = point.record;
+      if (!r || (flagged && !flagged.has(r))) continue;
+      if (point.day - previous.day > config.jumpWindowDays) continue;
       const move = point.price / previous.price;
       if (Math.abs(Math.log(move)) <= tolerance) continue;
-      const r = point.record;
       verdicts.push({
         record: r,
         kind: "jump",

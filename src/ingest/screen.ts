@@ -90,7 +90,7 @@ export function screenAnswers(
   out.forEach((answer, i) => {
     for (const r of answer.records) {
       const unit = r.unitMultiplier ?? 0;
-      if (stored.get(`${r.effectiveDate} ${r.currency}`) === `${r.rate} ${unit}`) continue; // unchanged
+      if (stored.size && stored.get(`${r.effectiveDate} ${r.currency}`) === `${r.rate} ${unit}`) continue; // unchanged
       if (decided.size) {
         const decision = decided.get(figureKey(r.effectiveDate, r.currency, r.rate, unit));
         if (decision === "released") continue;
@@ -100,13 +100,13 @@ export function screenAnswers(
         }
       }
       candidates.push(r);
-      answerOf.set(r, i);
+      if (out.length > 1) answerOf.set(r, i);
     }
   });
   const verdicts = check && candidates.length ? judgeCandidates(store, bank, candidates, range, check) : [];
   const heldNow = new Set<RateRecord>(stillHeld);
   for (const v of verdicts) {
-    const answer = out[answerOf.get(v.record)!]!;
+    const answer = out[answerOf.get(v.record) ?? 0]!;
     answer.anomalies.push(figureAnomaly(v.record, v.kind, v.reason, v.hold));
     if (v.hold) heldNow.add(v.record);
     else answer.warnedCount++;
