@@ -32,7 +32,6 @@ const ARCHIVE = `${BASE}/BFER_Daily_Arch.xlsx`;
 
 /** The workbook's currency names that ICU does not know (the bank's spellings), to ISO 4217 codes. */
 export const SBP_NAMES: Readonly<Record<string, string>> = {
-  "Hongkong Dollar": "HKD",
   "Japnese Yen": "JPY",
   "Omani Riyal": "OMR",
   "Saudi Arabian Riyal": "SAR",
@@ -40,7 +39,6 @@ export const SBP_NAMES: Readonly<Record<string, string>> = {
   "Thai Bhat": "THB",
   "UAE Dirham": "AED",
   "UK Pound Sterling": "GBP",
-  "U.S. Dollar": "USD",
 };
 const ALIASES = Object.fromEntries(Object.entries(SBP_NAMES).map(([name, code]) => [foldName(name), code]));
 

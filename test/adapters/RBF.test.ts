@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import rbf, { RBF_LABELS, rbfCurrency } from "../../adapters/RBF.js";
+import { currencyFromName } from "../../src/feed/currency.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture, recordsOf } from "../support/fixtures.js";
@@ -52,6 +53,7 @@ describe("RBF adapter", () => {
     expect(labels.map(rbfCurrency)).toEqual(["XDR", "GBP", "JPY", "CHF", "AUD", "NZD", "USD", "EUR"]);
     // Only what ICU does not know is the bank's own.
     expect(Object.keys(RBF_LABELS)).toEqual(["SDR", "STG", "YEN", "A$", "NZ$", "US$"]);
+    for (const label of Object.keys(RBF_LABELS)) expect(currencyFromName(label), label).toBeUndefined();
   });
 
   it("holds the cells of a column whose label no table knows", async () => {
