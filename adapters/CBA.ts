@@ -9,7 +9,7 @@
 // - Quotes: AMD per `Amount` units (Direct); Amount 10 or 100 kept as unitMultiplier 1 or 2. Gold and
 //   silver (XAU, XAG) are AMD per gram: stored per troy ounce, the gram price times 31.1034768 exactly
 //   (not the rounded 31.1035 some consumers use).
-// - Published Monday to Friday in the afternoon, Yerevan time (about 16:00).
+// - Published Monday to Friday in the afternoon, Yerevan time; polled from 16:00.
 // Each ExchangeRate or ExchangeRatesByRange element is one row: a bad figure, Amount or date holds it;
 // a SOAP fault or an answer without either result element is refused whole.
 import {

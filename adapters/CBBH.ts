@@ -46,7 +46,7 @@ const cbbh = defineAdapter({
       { languageCode: "hr", name: "Centralna banka Bosne i Hercegovine", abbreviatedName: "CBBiH" },
       { languageCode: "sr", name: "Централна банка Босне и Херцеговине", abbreviatedName: "ЦББиХ" },
     ],
-    // "published every working day around 16:00" (cbbh.ba/CurrencyExchange).
+    // The list is published every working day around 16:00.
     dailyUpdateTime: "16:00:00",
     bankCurrency: "BAM",
     countryCode: ["BA"],

@@ -11,7 +11,7 @@
 // - Quotes: EGP per unit (Direct). The official figure is the exact mean of Buy and Sell (flagged "mean").
 //   Currencies are named in English ("US Dollar", "Pound Sterling"); a trailing count is the units the row
 //   is quoted for ("Japanese Yen 100": per 100 yen, kept as unitMultiplier 2).
-// - Published Sunday to Thursday between about 10:00 and 12:30 UTC (13:00 Cairo time at the latest).
+// - Published Sunday to Thursday between about 10:00 and 12:30 UTC; polled from 13:00 Cairo time.
 // - The bank's F5 firewall answers a request without browser-like headers with a 200 "Request Rejected"
 //   HTML page: the fetch sends such headers, and an HTML page where the workbook should be is refused.
 // Each data row is one row: a date that is no date, an unknown currency name, an unknown unit count or a
@@ -143,7 +143,7 @@ const cbe = defineAdapter({
       { languageCode: "en", name: "Central Bank of Egypt", abbreviatedName: "CBE" },
       { languageCode: "ar", name: "البنك المركزي المصري", abbreviatedName: "البنك المركزي المصري" },
     ],
-    // Published within 10:00-12:30 UTC, Sunday to Thursday: 13:00 in Cairo (UTC+3 in summer, +2 in winter) is after it.
+    // Published within 10:00-12:30 UTC, Sunday to Thursday: polled from 13:00 in Cairo (UTC+3 in summer, +2 in winter).
     dailyUpdateTime: "13:00:00",
     bankCurrency: "EGP",
     countryCode: ["EG"],

@@ -11,7 +11,7 @@
 //   per 100 and GBP, GNF per 1 without a recording to check them. Every other recorded currency is per 1
 //   (CAD 52.50 -> 1.38 per USD, INR 0.75 -> 96.5, TWD 2.29 -> 31.6). A currency outside the table has
 //   no established unit: its rows are held (unknown-unit).
-// - Published on working days in the morning, Banjul time (UTC).
+// - The feed states no publication time: polled on working days from 11:00 Banjul time (UTC).
 // Quirks met in real answers:
 // - "SLL" carries the old leone until the redenomination of 2022 and the new leone (SLE, 1000 SLL) from
 //   2022-07-12 (3.26 GMD in 2026, 22 SLE per USD): figures from 2022-07-01 are published as SLE.

@@ -12,7 +12,7 @@
 // - Months are sections of a sheet: a banner in column A (`Jan. 2024`, `Feb.2026`, or only the year, as
 //   for January 2026: then it is the month after the previous section), the day rows (the day number in
 //   column A), an `Average` row.
-// - Published Sunday to Thursday, between 10:00 and 12:30 UTC (13:00 Baghdad time at the latest).
+// - Published Sunday to Thursday, between 10:00 and 12:30 UTC; polled from 13:00 Baghdad time (UTC+3).
 // - Holidays are Arabic text across the rate cells (skipped, as are zeros and days with only one side
 //   published). Figures typed wrongly as text occur (gold `6,006 ,624.000`, `7,019.077.000`): held.
 // Each day row is one row per currency: a figure that is not a number holds that currency on that day; a
@@ -217,7 +217,7 @@ const cbi = defineAdapter({
       { languageCode: "en", name: "Central Bank of Iraq", abbreviatedName: "CBI" },
       { languageCode: "ar", name: "البنك المركزي العراقي", abbreviatedName: "البنك المركزي العراقي" },
     ],
-    // Published within 10:00-12:30 UTC, Sunday to Thursday: 13:00 in Baghdad (UTC+3) is after it.
+    // Published within 10:00-12:30 UTC, Sunday to Thursday: polled from 13:00 in Baghdad (UTC+3).
     dailyUpdateTime: "13:00:00",
     bankCurrency: "IQD",
     countryCode: ["IQ"],

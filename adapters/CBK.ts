@@ -9,7 +9,7 @@
 //   per 1 KES (the bank's codes USHS and TSHS are UGX and TZS): inverted to 10 significant digits, flagged.
 // - Currencies are named in the bank's abbreviations (`STG POUND`, `CAN $`, `SW KRONER`): ICU's English
 //   names first, then the table below for what ICU does not know.
-// - Published on working days around noon, Nairobi time. An empty rate cell is a day without a figure.
+// - Polled on working days from 12:00 Nairobi time. An empty rate cell is a day without a figure.
 // Each data row is one row: a bad date, an unknown name or a rate that is not a number holds it; an
 // answer without a data array is refused whole.
 import {

@@ -112,7 +112,7 @@ const cbllr = defineAdapter({
     timeZone: "Africa/Monrovia",
     website: "https://www.cbl.org.lr",
     quoteType: "Direct",
-    // The table has Saturday rows (2026-05-02, 2026-04-11 in the recording).
+    // The table has Saturday rows (2026-05-02, 2026-04-11).
     publicationDays: [1, 2, 3, 4, 5, 6],
     coverageStart: "2012-07-05",
     maxRangeDays: 90,

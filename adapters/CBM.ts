@@ -11,7 +11,7 @@
 //   1.59); KRW 141.81 -> 1481 per USD; IDR 12.29 -> 17088; VND 7.98 -> 26316; KHR 52.51 -> 3999; LAK 9.52
 //   -> 22059: all per 100. Every other currency is per 1 (INR 22.65 -> 92.7 per USD, LKR 6.66 -> 315,
 //   RSD 20.87 -> 100.6, PKR 7.53 -> 279). A code not in the table has no established unit: held.
-// - Published on working days in the morning, Yangon time.
+// - Polled on working days from 10:30 Yangon time.
 // Each entry of `rates` is one row: a figure that is not a number or a currency without an established
 // unit holds it; a timestamp that is not epoch seconds holds every entry; an answer without a rates
 // object or a timestamp is refused whole.

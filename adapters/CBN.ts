@@ -9,7 +9,7 @@
 //   `DANISH KRONA`/`DANISH KRONER`, `YEN`): ICU's English names first, then the bank's own below. `CFA`
 //   is the West African (BCEAO) franc, at par with the Central African one. WAUA (the African Development
 //   Bank's unit of account) has no ISO 4217 code and is skipped.
-// - Published on working days in the afternoon, Lagos time.
+// - Polled on working days from 16:00 Lagos time.
 // Each element is one row: an unknown name, a date that is no date or a figure that is not a number holds
 // it; an empty or zero centralrate is a day without a figure. A body that is not a JSON array is refused.
 import {

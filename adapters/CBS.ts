@@ -11,7 +11,8 @@
 // - Labels name the foreign side by ISO code or the bank's abbreviation (`US`, `NZ`, `AUS`, `EURO`, `YEN`).
 //   `CNH` (the offshore yuan, a column since 2019) is passed on as it stands: the ingest gate holds it,
 //   as CNH is no ISO 4217 code.
-// - Published Sunday to Thursday between 19:00 and 21:30 UTC, 08:00 the next day in Apia (UTC+13).
+// - Published Sunday to Thursday between 19:00 and 21:30 UTC, that is 08:00 to 10:30 the next day in Apia
+//   (UTC+13); polled from 08:00 Apia time.
 // - A row dated outside its month section is a typing slip (2026: `12-Jan-26` between 11 and 13
 //   February): which day was meant is not ours to guess, the row is held.
 // Each day row is read per column: a cell that is not a number holds that currency on that day; a label
@@ -146,7 +147,7 @@ const cbs = defineAdapter({
   bank: {
     id: ID,
     names: [{ languageCode: "en", name: "Central Bank of Samoa", abbreviatedName: "CBS" }],
-    // Published within 19:00-21:30 UTC (Sunday to Thursday): 08:00 the next day in Apia (UTC+13) is after it.
+    // Published within 19:00-21:30 UTC (Sunday to Thursday): from 08:00 the next day in Apia (UTC+13).
     dailyUpdateTime: "08:00:00",
     bankCurrency: "WST",
     countryCode: ["WS"],

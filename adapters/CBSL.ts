@@ -8,7 +8,8 @@
 // - Quotes: the `1 XXX -> LKR` column, LKR per 1 unit (Direct); the reverse column is not used. Gold
 //   (`1 XAU -> LKR`) is already per troy ounce. `-` marks a day without a figure. The lookup offers CNH
 //   (the offshore yuan): passed on as it stands, the ingest gate holds it (no ISO 4217 code).
-// - Published on working days between 04:00 and 06:30 UTC (09:30 in Colombo, UTC+5:30, at the latest).
+// - Published on working days between 04:00 and 06:30 UTC (09:30 to 12:00 in Colombo, UTC+5:30); polled
+//   from 09:30.
 // Every table is read, each row on its own: a date that is not YYYY-MM-DD or a figure that is not a
 // number holds it. A table without the `Date` and `1 XXX -> LKR` headers, a page cut short (no closing
 // </html>) or a page with neither tables nor the CSV button is refused whole.
@@ -59,7 +60,7 @@ const cbsl = defineAdapter({
       { languageCode: "si", name: "ශ්‍රී ලංකා මහ බැංකුව", abbreviatedName: "CBSL" },
       { languageCode: "ta", name: "இலங்கை மத்திய வங்கி", abbreviatedName: "CBSL" },
     ],
-    // Published within 04:00-06:30 UTC: 09:30 in Colombo (UTC+5:30) is when the first of it can be there.
+    // Published within 04:00-06:30 UTC: from 09:30 in Colombo (UTC+5:30).
     dailyUpdateTime: "09:30:00",
     bankCurrency: "LKR",
     countryCode: ["LK"],

@@ -4,7 +4,7 @@
 //   "US Dollar","Nominal":"1","Rate":"12194.21","Diff":"-16.5","Date":"01.04.2026"}, ...]`; every field
 //   is a string, dates DD.MM.YYYY. One call per weekday.
 // - Quotes: UZS per `Nominal` units (Direct); Nominal 10 (IDR, VND, IRR...) kept as unitMultiplier 1.
-// - Published on working days, in force from the date given, set around 13:00 Tashkent time.
+// - Set on working days, in force from the date given; polled from 13:00 Tashkent time.
 // Each element is one row: a Date, Rate or Nominal that cannot be read holds it. A body that is not a
 // JSON array is refused whole.
 import {

@@ -9,7 +9,7 @@
 // - Row labels carry symbols (`USD$`, `EURO€`, `SWISS₣`) and the bank's abbreviations (`POUND`,
 //   `INDIAN Rs.`): read through ISO codes and ICU's English names first, then the table below. `IRAN Toman`
 //   is quoted per toman, that is per 10 rials: kept as AFN per 10 IRR (unitMultiplier 1), no division.
-// - Published Saturday to Thursday in the morning, Kabul time (closed on Fridays).
+// - Published Saturday to Thursday (closed on Fridays); the bank states no time: polled from 09:30 Kabul time.
 // Each table row is one row: a row of the wrong width, an unknown label or a figure that is not a number
 // holds it; a "Last updated" date that does not exist holds every row. A page without the heading, the
 // date line or a complete table, or without the Transfer columns, is refused whole.
