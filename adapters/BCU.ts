@@ -1,9 +1,18 @@
-// Banco Central del Uruguay: the exchange rates of the peso uruguayo, from the SOAP service wsbcucotizaciones,
-// one POST per currency (identified by BCU's own numeric codes, mapped below; the answer's CodigoISO is not
-// reliable: "DLS." for the US dollar). The figure is the midpoint of TCC (buying) and TCV (selling), UYU per 1
-// foreign unit (Direct); when both are the same, as they are for most currencies, the published text itself.
-// The bank asks for a pause of about a second between calls.
+// Banco Central del Uruguay: the exchange rates of the peso uruguayo, from the SOAP service wsbcucotizaciones.
+// - Endpoint: POST https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones, an envelope
+//   wsbcucotizaciones.Execute with Entrada/Moneda/item (BCU's own numeric currency code), FechaDesde,
+//   FechaHasta (YYYY-MM-DD) and Grupo 0: one POST per currency. The bank asks for a pause of about a second
+//   between calls.
+// - The answer is SOAP XML: Salida/respuestastatus (status 1 is success; otherwise codigoerror and mensaje)
+//   and Salida/datoscotizaciones holding one datoscotizaciones.dato per day: Fecha, Moneda (the numeric code,
+//   sometimes without its leading zero: 500 for 0500), Nombre, CodigoISO (not reliable: "DLS." for the US
+//   dollar, so the numeric code is mapped below), TCC (buying), TCV (selling), ArbAct.
+// - The figure is the midpoint of TCC and TCV, UYU per 1 foreign unit (Direct); when both are the same, as
+//   they are for most currencies, the published text itself. A zero TCC or TCV is a day without a quote:
+//   skipped.
+// - Weekdays; the day's rates are in place around 12:00 Montevideo time.
 import {
+  AnswerRows,
   FeedError,
   asArray,
   decodeText,
@@ -12,10 +21,12 @@ import {
   mean,
   parseXml,
   recentDays,
+  pause,
+  requireDate,
   requireDecimal,
+  rowProblem,
   type FeedDocument,
   type RateRecord,
-  pause,
 } from "../src/feed/kit.js";
 
 const ID = "BCU";
@@ -80,8 +91,6 @@ export function bcuRequest(moneda: string, from: string, to: string): string {
 `;
 }
 
-type Node = Record<string, unknown>;
-
 /** The child of `node` named `name`, whatever namespace prefix it carries. */
 function child(node: unknown, name: string): unknown {
   if (typeof node !== "object" || node === null) return undefined;
@@ -144,23 +153,30 @@ const bcu = defineAdapter({
         `the service answers status ${text(child(status, "status"))}, error ${text(child(status, "codigoerror"))}: ${text(child(status, "mensaje")) || "no message"}`,
       );
     }
-    const rows = asArray(child(child(salida, "datoscotizaciones"), "datoscotizaciones.dato") as Node[]);
-    return rows.flatMap((row, i): RateRecord[] => {
-      const moneda = text(child(row, "Moneda"));
-      const currency = byNumber.get(String(Number(moneda)));
-      if (!/^\d+$/.test(moneda) || !currency)
-        throw new FeedError(ID, `row ${i}: unknown BCU currency code "${moneda}"`);
-      const date = text(child(row, "Fecha")).slice(0, 10);
-      if (!isIsoDate(date)) throw new FeedError(ID, `row ${i} (${currency}): Fecha "${date}" is not a date`);
-      const buy = requireDecimal(ID, text(child(row, "TCC")), `${currency} of ${date} TCC`);
-      const sell = requireDecimal(ID, text(child(row, "TCV")), `${currency} of ${date} TCV`);
-      if (!/[1-9]/.test(buy) || !/[1-9]/.test(sell)) return []; // a zero placeholder: not quoted that day
-      return [
-        buy === sell
-          ? { effectiveDate: date, currency, rate: buy }
-          : { effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" },
-      ];
+    const rows = new AnswerRows(ID);
+    // One datoscotizaciones per answer so far; each is read should the service ever send several.
+    asArray(child(salida, "datoscotizaciones")).forEach((block, b) => {
+      asArray(child(block, "datoscotizaciones.dato")).forEach((row, i) => {
+        const moneda = text(child(row, "Moneda"));
+        const fecha = text(child(row, "Fecha"));
+        rows.read(
+          `<datoscotizaciones> ${b + 1} <datoscotizaciones.dato> ${i + 1}`,
+          (): RateRecord | undefined => {
+            const currency = /^\d+$/.test(moneda) ? byNumber.get(String(Number(moneda))) : undefined;
+            if (!currency) rowProblem(ID, "unknown-currency", `unknown BCU currency code "${moneda}"`);
+            const date = requireDate(ID, isIsoDate(fecha.slice(0, 10)) ? fecha.slice(0, 10) : undefined, fecha);
+            const buy = requireDecimal(ID, text(child(row, "TCC")), "TCC");
+            const sell = requireDecimal(ID, text(child(row, "TCV")), "TCV");
+            if (!/[1-9]/.test(buy) || !/[1-9]/.test(sell)) return undefined; // a zero placeholder: not quoted that day
+            return buy === sell
+              ? { effectiveDate: date, currency, rate: buy }
+              : { effectiveDate: date, currency, rate: mean(buy, sell), derivation: "mean" };
+          },
+          { effectiveDate: fecha, currency: moneda, rate: `${text(child(row, "TCC"))} / ${text(child(row, "TCV"))}` },
+        );
+      });
     });
+    return rows.result();
   },
 });
 

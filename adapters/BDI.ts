@@ -1,10 +1,18 @@
-// Banca d'Italia: the daily exchange rates of the euro against about 150 currencies (the ECB
-// reference rates plus the bank's own indicative rates for the others), as CSV, one call per day.
-// Foreign units per 1 EUR (Indirect). The CSV ends with a "#" disclaimer; "N.A." marks a currency
-// without a rate that day. A currency used by several countries (XOF, XAF, XCD) has one row each.
-import { parse as parseCsv } from "csv-parse/sync";
-
+// Banca d'Italia: the daily exchange rates of the euro against about 150 currencies (the ECB reference rates
+// plus the bank's own indicative rates for the others).
+// - Endpoint: GET https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?referenceDate=
+//   YYYY-MM-DD&currencyIsoCode=EUR&lang=en, one call per weekday, with a pause of about 300 ms between calls
+//   as the portal asks.
+// - CSV with the header `Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)`
+//   (columns found by name), then a disclaimer of "#" lines (dropped before reading: they hold any
+//   punctuation).
+// - Foreign units per 1 EUR (Indirect): every row says "Foreign currency amount for 1 Euro."; a row saying
+//   another convention is held. "N.A." marks a currency without a rate that day (skipped). A currency used by
+//   several countries (XOF, XAF, XCD) has one row per country with the same figure: the ingest gate folds
+//   them (and holds them all should their figures ever differ).
+// - Published on weekdays around 16:00 Rome time (after the ECB's concertation).
 import {
+  AnswerRows,
   addDays,
   decodeText,
   defineAdapter,
@@ -12,19 +20,22 @@ import {
   FeedError,
   isIsoDate,
   pause,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   todayIn,
   weekdaysBetween,
   type FeedDocument,
   type IsoDate,
-  type RateRecord,
 } from "../src/feed/kit.js";
+import { csvColumns, readCsv } from "../src/feed/csv.js";
 
 const ID = "BDI";
 const ENDPOINT = "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates";
 const TIME_ZONE = "Europe/Rome";
 const CONVENTION = "Foreign currency amount for 1 Euro.";
 const COLUMNS = ["ISO Code", "Rate", "Rate convention", "Reference date (CET)"] as const;
+const WHAT = "a Banca d'Italia daily-rates CSV";
 
 const dayUrl = (date: IsoDate) => `${ENDPOINT}?referenceDate=${date}&currencyIsoCode=EUR&lang=en`;
 
@@ -93,48 +104,41 @@ const bdi = defineAdapter({
       .split(/\r?\n/)
       .filter((line) => !line.startsWith("#"))
       .join("\n");
-    let rows: string[][];
-    try {
-      rows = parseCsv(data, { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
-    } catch (error) {
-      throw new FeedError(ID, `malformed CSV (${(error as Error).message})`);
-    }
-    const header = rows[0] ?? [];
-    const [iso, rateAt, conventionAt, dateAt] = COLUMNS.map((name) => {
-      const at = header.indexOf(name);
-      if (at < 0)
-        throw new FeedError(
-          ID,
-          `not a Banca d'Italia daily-rates CSV: no "${name}" column in "${header.join(",").slice(0, 100)}"`,
-        );
-      return at;
-    }) as [number, number, number, number];
-    const byCurrency = new Map<string, RateRecord>();
-    for (let i = 1; i < rows.length; i++) {
-      const row = rows[i]!;
-      const where = `line ${i + 1}`;
-      if (row.length !== header.length)
-        throw new FeedError(ID, `${where}: ${row.length} fields where the header has ${header.length} (truncated?)`);
-      const currency = row[iso]!;
-      if (!/^[A-Z]{3}$/.test(currency))
-        throw new FeedError(ID, `${where}: ISO Code "${currency}" is not a currency code`);
+    const lines = readCsv(ID, data, { relaxColumnCount: true, what: WHAT });
+    const header = lines[0] ?? [];
+    const at = csvColumns(ID, header, COLUMNS, WHAT);
+    const last = lines.at(-1)!;
+    if (lines.length > 1 && last.length < header.length)
+      throw new FeedError(
+        ID,
+        `truncated: the last row has ${last.length} fields where the header has ${header.length}`,
+      );
+    const rated = lines.slice(1).filter((row) => row.length === header.length && !/^(N\.A\.)?$/.test(row[at.Rate]!));
+    if (rated.length > 0 && rated.every((row) => row[at["Rate convention"]] !== CONVENTION))
+      throw new FeedError(ID, `not euro rates: the rate convention is "${rated[0]![at["Rate convention"]]}"`);
+    const rows = new AnswerRows(ID);
+    for (let i = 1; i < lines.length; i++) {
+      const row = lines[i]!;
+      const currency = row[at["ISO Code"]] ?? "";
+      const raw = row[at.Rate] ?? "";
+      const date = row[at["Reference date (CET)"]] ?? "";
       if (currency === "EUR") continue;
-      const raw = row[rateAt]!;
       if (raw === "N.A." || raw === "") continue; // no rate for that currency that day
-      if (row[conventionAt] !== CONVENTION)
-        throw new FeedError(ID, `${where}: unexpected rate convention "${row[conventionAt]}"`);
-      const date = row[dateAt]!;
-      if (!isIsoDate(date)) throw new FeedError(ID, `${where}: reference date "${date}" is not a date`);
-      const rate = readDecimal(raw);
-      if (rate === undefined || !/[1-9]/.test(rate))
-        throw new FeedError(ID, `${where}: rate "${raw}" of ${currency} is not a positive decimal`);
-      const key = `${date} ${currency}`;
-      const seen = byCurrency.get(key);
-      if (seen && seen.rate !== rate)
-        throw new FeedError(ID, `${currency} on ${date}: two different rates, ${seen.rate} and ${rate}`);
-      byCurrency.set(key, { effectiveDate: date, currency, rate });
+      rows.read(
+        `line ${i + 1}`,
+        () => {
+          if (row.length !== header.length)
+            rowProblem(ID, "bad-row", `${row.length} fields where the header has ${header.length}`);
+          if (row[at["Rate convention"]] !== CONVENTION)
+            rowProblem(ID, "bad-row", `rate convention "${row[at["Rate convention"]]}", not "${CONVENTION}"`);
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+          // A code that is not ISO 4217 goes on as written: the ingest gate holds it.
+          return { effectiveDate, currency, rate: requireDecimal(ID, raw, `rate of ${currency}`) };
+        },
+        { effectiveDate: date, currency, rate: raw },
+      );
     }
-    return [...byCurrency.values()];
+    return rows.result();
   },
 });
 

@@ -1,21 +1,31 @@
-// Banco de Portugal, historical only: the daily reference rates of the escudo (PTE), 1987 to 1998,
-// from the BPstat API as JSON-stat 2.0, paged (extension.next_page). PTE per 1 unit of the foreign
-// currency (Direct). Values are indexed across the dimensions (row-major over `id`/`size`); the
-// counterparty currency's ISO code comes from the label of its series in extension.series
-// (`US, Dollars (USD) against Escudo - daily`), ECU written XEU. A counterparty whose series is not
-// listed on the page is skipped there (its values come with the page that lists it). The fixed
-// dimensions must be the escudo (reference and unit), the Banco de Portugal (source) and daily.
-// Numbers are read with their exact digits.
+// Banco de Portugal, historical only: the daily reference rates of the escudo (PTE), 1987 to 1998.
+// - Endpoint: GET https://bpstat.bportugal.pt/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/
+//   ?lang=EN&page=N&dim_cats=13:794&dim_cats=18:35&dim_cats=40:4263&obs_since=YYYY-MM-DD&obs_to=YYYY-MM-DD
+//   (reference currency escudo, source Banco de Portugal, daily). The answer is paged: each page is asked for
+//   with every dim_cats filter until extension.next_page is empty (the API's own next_page link drops some
+//   of the filters).
+// - Each page is a JSON-stat 2.0 dataset: values are indexed across the dimensions (row-major over
+//   `id`/`size`), as an array (null for no observation) or a sparse object. The dimensions are the
+//   counterparty currency (12), reference_date, and fixed ones that must be the escudo (13 and 70), the Banco
+//   de Portugal (18) and daily (40); another category there means another dataset, refused.
+// - The counterparty currency's ISO code comes from the label of its series in extension.series (`US,
+//   Dollars (USD) against Escudo - daily`), ECU written XEU. A counterparty whose series is not listed on the
+//   page is skipped there: its values come again with the page that lists it.
+// - PTE per 1 unit of the foreign currency (Direct). Numbers are read with their exact digits.
+// - The daily reference rates were set in the early afternoon, Lisbon time, on weekdays.
 import {
+  AnswerRows,
   FeedError,
   decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
   parseJsonExact,
-  readDecimal,
+  requireDate,
+  requireDecimal,
+  rowProblem,
   type FeedDocument,
-  type RateRecord,
+  type ParsedAnswer,
 } from "../src/feed/kit.js";
 
 const ID = "BDP";
@@ -56,7 +66,7 @@ const num = (v: unknown) => Number(jsonNumberText(v));
 
 function categories(dim: Dimension | undefined, id: string): string[] {
   const index = dim?.category?.index;
-  if (Array.isArray(index) && index.every((x) => typeof x === "string")) return index as string[];
+  if (Array.isArray(index) && index.every((x) => typeof x === "string")) return index;
   if (index && typeof index === "object") {
     return Object.entries(index as Record<string, unknown>)
       .sort((a, b) => num(a[1]) - num(b[1]))
@@ -65,7 +75,7 @@ function categories(dim: Dimension | undefined, id: string): string[] {
   throw new FeedError(ID, `dimension ${id} has no category index`);
 }
 
-function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
+function parsePage(body: Uint8Array): { answer: ParsedAnswer; next: boolean } {
   const doc = parseJsonExact(ID, decodeText(ID, body)) as JsonStat;
   if (
     typeof doc !== "object" ||
@@ -99,14 +109,14 @@ function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
       throw new FeedError(ID, `dimension ${id} is "${String(label)}", not "${want}"`);
   });
 
-  // Counterparty category → ISO code, from the series labels.
-  const codes = new Map<string, string>();
+  // Counterparty category → ISO code, from the series labels (or the label itself when it gives none).
+  const codes = new Map<string, { code?: string; label: string }>();
   for (const s of doc.extension?.series ?? []) {
     const cp = s.dimension_category?.find((d) => String(jsonNumberText(d.dimension_id)) === COUNTERPARTY);
-    const m = typeof s.label === "string" ? /\(([A-Z]{3})\)/.exec(s.label) : null;
     if (!cp) continue;
-    if (!m) throw new FeedError(ID, `series label "${String(s.label)}" has no (ISO) code`);
-    codes.set(String(jsonNumberText(cp.category_id)), RENAMED[m[1]!] ?? m[1]!);
+    const label = typeof s.label === "string" ? s.label : JSON.stringify(s.label);
+    const m = /\(([A-Z]{3})\)/.exec(label);
+    codes.set(String(jsonNumberText(cp.category_id)), { code: m ? (RENAMED[m[1]!] ?? m[1]!) : undefined, label });
   }
 
   const total = sizes.reduce((a, b) => a * b, 1);
@@ -123,20 +133,30 @@ function parsePage(body: Uint8Array): { records: RateRecord[]; next: boolean } {
     throw new FeedError(ID, "no value array or object");
   const strides = sizes.map((_, i) => sizes.slice(i + 1).reduce((a, b) => a * b, 1));
 
-  const records: RateRecord[] = [];
+  const rows = new AnswerRows(ID);
   cats[cpAt]!.forEach((category, c) => {
-    const currency = codes.get(category);
-    if (!currency || currency === "PTE") return;
+    const series = codes.get(category);
+    if (!series || series.code === "PTE") return; // listed on another page; the escudo itself
     cats[dateAt]!.forEach((date, d) => {
-      if (!isIsoDate(date)) throw new FeedError(ID, `reference_date "${date}" is not a date`);
-      const raw = valueAt(c * strides[cpAt]! + d * strides[dateAt]!);
-      if (raw === null || raw === undefined) return;
-      const rate = readDecimal(jsonNumberText(raw) ?? "");
-      if (!rate) throw new FeedError(ID, `value of ${currency} on ${date} is not a positive decimal`);
-      records.push({ effectiveDate: date, currency, rate });
+      const k = c * strides[cpAt]! + d * strides[dateAt]!;
+      const raw = valueAt(k);
+      if (raw === null || raw === undefined) return; // no observation that day
+      const text = jsonNumberText(raw) ?? JSON.stringify(raw);
+      rows.read(
+        `value[${k}]`,
+        () => {
+          if (!series.code) rowProblem(ID, "unknown-currency", `series label "${series.label}" has no (ISO) code`);
+          const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
+          return { effectiveDate, currency: series.code, rate: requireDecimal(ID, text, "value") };
+        },
+        { effectiveDate: date, currency: series.code ?? series.label, rate: text },
+      );
     });
   });
-  return { records, next: typeof doc.extension?.next_page === "string" && doc.extension.next_page !== "" };
+  return {
+    answer: rows.result(),
+    next: typeof doc.extension?.next_page === "string" && doc.extension.next_page !== "",
+  };
 }
 
 const bdp = defineAdapter({
@@ -146,7 +166,7 @@ const bdp = defineAdapter({
       { languageCode: "en", name: "Bank of Portugal", abbreviatedName: "BdP" },
       { languageCode: "pt", name: "Banco de Portugal", abbreviatedName: "BdP" },
     ],
-    // Historical only; the bank's daily reference rates were set in the early afternoon (not verified).
+    // Historical only; the bank's daily reference rates were set in the early afternoon.
     dailyUpdateTime: "14:15:00",
     bankCurrency: "PTE",
     countryCode: ["PT"],
@@ -176,7 +196,7 @@ const bdp = defineAdapter({
   },
 
   parse(body) {
-    return parsePage(body).records;
+    return parsePage(body).answer;
   },
 });
 

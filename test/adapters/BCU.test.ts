@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bcu, { BCU_CURRENCIES, bcuPacing, bcuRequest } from "../../adapters/BCU.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const ENDPOINT = "https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones";
@@ -13,7 +13,7 @@ const soap = (salida: string) =>
 
 describe("BCU adapter", () => {
   it("maps BCU codes to ISO, keeps equal TCC/TCV verbatim, means different ones and skips zeros", async () => {
-    expect(await parse(fixture("BCU/cotizaciones.xml"))).toEqual([
+    expect(await recordsOf(parse(fixture("BCU/cotizaciones.xml")))).toEqual([
       { effectiveDate: "2026-03-27", currency: "USD", rate: "40.560000" },
       { effectiveDate: "2026-03-30", currency: "ARS", rate: "0.031", derivation: "mean" },
     ]);
@@ -26,9 +26,7 @@ describe("BCU adapter", () => {
     for (const code of codes) expect(code).toMatch(/^[A-Z]{3}$/);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Error 500</body></html>"],
+  itRefusesWhole("BCU", parse, [
     [
       "truncated XML",
       '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>',
@@ -44,41 +42,55 @@ describe("BCU adapter", () => {
       ),
     ],
     [
-      "an unknown currency code",
-      soap(
-        "<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>9800</Moneda><TCC>6.3</TCC><TCV>6.3</TCV></datoscotizaciones.dato></datoscotizaciones>",
-      ),
-    ],
-    [
-      "a non-decimal rate",
-      soap(
-        "<respuestastatus><status>1</status></respuestastatus><datoscotizaciones><datoscotizaciones.dato><Fecha>2026-03-27</Fecha><Moneda>2225</Moneda><TCC>40,56</TCC><TCV>40,56</TCV></datoscotizaciones.dato></datoscotizaciones>",
-      ),
-    ],
-    [
       "a SOAP fault",
       '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultstring>Bad request</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>',
     ],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BCU: /);
+  ]);
+
+  const dato = (fecha: string, moneda: string, tcc: string, tcv = tcc) =>
+    `<datoscotizaciones.dato><Fecha>${fecha}</Fecha><Moneda>${moneda}</Moneda><TCC>${tcc}</TCC><TCV>${tcv}</TCV></datoscotizaciones.dato>`;
+  const days = (bad: string) =>
+    soap(
+      "<respuestastatus><status>1</status></respuestastatus><datoscotizaciones>" +
+        dato("2026-03-27", "2225", "40.560000") +
+        bad +
+        dato("2026-03-31", "2225", "40.480000") +
+        "</datoscotizaciones>",
+    );
+  const taken = [
+    { effectiveDate: "2026-03-27", currency: "USD", rate: "40.560000" },
+    { effectiveDate: "2026-03-31", currency: "USD", rate: "40.480000" },
+  ];
+  it.each([
+    ["an unknown currency code", dato("2026-03-30", "9800", "6.3"), { kind: "unknown-currency", currency: "9800" }],
+    ["a non-decimal rate", dato("2026-03-30", "2225", "40,56"), { kind: "bad-rate", rate: "40,56" }],
+    [
+      "a date that does not exist",
+      dato("2026-02-30", "2225", "40.626000"),
+      { kind: "bad-date", effectiveDate: "2026-02-30" },
+    ],
+  ] as const)("holds %s and takes the other days", async (_what, bad, held) => {
+    await expectOneHeld(parse(days(bad)), {
+      records: taken,
+      held: { ...held, source: "<datoscotizaciones> 1 <datoscotizaciones.dato> 2" },
+    });
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recordings exactly (values read off the files by hand)", async () => {
     const usd = recording("BCU/001.xml");
-    expect(await bcu.parse(usd.body, { url: usd.url })).toEqual([
+    expect(await recordsOf(bcu.parse(usd.body, { url: usd.url }))).toEqual([
       { effectiveDate: "2026-03-27", currency: "USD", rate: "40.560000" },
       { effectiveDate: "2026-03-30", currency: "USD", rate: "40.626000" },
       { effectiveDate: "2026-03-31", currency: "USD", rate: "40.480000" },
     ]);
     const gbp = recording("BCU/013.xml");
-    expect((await bcu.parse(gbp.body, { url: gbp.url }))[0]).toEqual({
+    expect((await recordsOf(bcu.parse(gbp.body, { url: gbp.url })))[0]).toEqual({
       effectiveDate: "2026-03-27",
       currency: "GBP",
       rate: "53.819064",
     });
     const clp = recording("BCU/006.xml");
-    expect((await bcu.parse(clp.body, { url: clp.url }))[0]).toEqual({
+    expect((await recordsOf(bcu.parse(clp.body, { url: clp.url })))[0]).toEqual({
       effectiveDate: "2026-03-27",
       currency: "CLP",
       rate: "0.043983",

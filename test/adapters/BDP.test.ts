@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import bdp from "../../adapters/BDP.js";
-import { FeedError } from "../../src/errors.js";
+import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture } from "../support/fixtures.js";
+import { fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const BASE = "https://bpstat.bportugal.pt/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/";
@@ -12,23 +12,42 @@ const parse = (body: Buffer | string) => bdp.parse(Buffer.from(body), { url: URL
 
 describe("BDP adapter", () => {
   it("indexes values across dimensions, keeps every digit, codes from series labels, ECU as XEU, null skipped", async () => {
-    expect(await parse(fixture("BDP/page.json"))).toEqual([
+    expect(await recordsOf(parse(fixture("BDP/page.json")))).toEqual([
       { effectiveDate: "1998-12-28", currency: "USD", rate: "172.392" },
       { effectiveDate: "1998-12-29", currency: "USD", rate: "171.7550" },
       { effectiveDate: "1998-12-28", currency: "XEU", rate: "201.43" },
     ]);
   });
 
-  it.each([
-    ["an empty body", ""],
-    ["an HTML page", "<!DOCTYPE html><html><body>Bad gateway</body></html>"],
+  itRefusesWhole("BDP", parse, [
     ["truncated JSON", fixture("BDP/page.json").toString().slice(0, 900)],
     ["another bank's body", '{"rates":[{"validFor":"2026-03-02","currencyCode":"EUR","amount":1,"rate":24.1}]}'],
     ["another reference currency", fixture("BDP/euro-reference.json").toString()],
     ["too few values", fixture("BDP/page.json").toString().replace("201.43,null]", "201.43]")],
-  ])("rejects %s with an error naming the bank", async (_what, body) => {
-    await expect(async () => parse(body)).rejects.toThrow(FeedError);
-    await expect(async () => parse(body)).rejects.toThrow(/^BDP: /);
+  ]);
+
+  const page = fixture("BDP/page.json").toString();
+  it.each([
+    [
+      "a value that is not a number",
+      page.replace("171.7550", '"171,7550"'),
+      [
+        { effectiveDate: "1998-12-28", currency: "USD", rate: "172.392" },
+        { effectiveDate: "1998-12-28", currency: "XEU", rate: "201.43" },
+      ],
+      { kind: "bad-rate", currency: "USD", effectiveDate: "1998-12-29", rate: "171,7550" },
+    ],
+    [
+      "a series label without its code",
+      page.replace("ECU - Banco do Portugal (ECU) against Escudo", "ECU - Banco do Portugal against Escudo"),
+      [
+        { effectiveDate: "1998-12-28", currency: "USD", rate: "172.392" },
+        { effectiveDate: "1998-12-29", currency: "USD", rate: "171.7550" },
+      ],
+      { kind: "unknown-currency", effectiveDate: "1998-12-28", rate: "201.43" },
+    ],
+  ] as const)("holds %s and takes the other values", async (_what, body, records, held) => {
+    await expectOneHeld(parse(body), { records: [...records], held });
   });
 
   it("asks every page with all dim_cats filters until there is no next page", async () => {
@@ -49,7 +68,7 @@ describe("BDP adapter", () => {
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded pages exactly (values read off the files by hand)", async () => {
     const r1 = recording("BDP/001.json");
-    const p1 = await bdp.parse(r1.body, { url: r1.url });
+    const p1 = await recordsOf(bdp.parse(r1.body, { url: r1.url }));
     const find = (records: typeof p1, date: string, currency: string) =>
       records.find((x) => x.effectiveDate === date && x.currency === currency);
     // Category 826 (USD) is first: values 172.392, 171.755, 171.036, 171.829.
@@ -62,7 +81,7 @@ describe("BDP adapter", () => {
     // Category 783 (NLG) has no series on page 1.
     expect(find(p1, "1998-12-28", "NLG")).toBeUndefined();
     const r2 = recording("BDP/002.json");
-    const p2 = await bdp.parse(r2.body, { url: r2.url });
+    const p2 = await recordsOf(bdp.parse(r2.body, { url: r2.url }));
     // Page 2: category 758 (JPY) is first: 1.4821 …; 720 (CVE) is fifth: 1.8182 on every day.
     expect(find(p2, "1998-12-28", "JPY")).toEqual({ effectiveDate: "1998-12-28", currency: "JPY", rate: "1.4821" });
     expect(find(p2, "1998-12-31", "CVE")).toEqual({ effectiveDate: "1998-12-31", currency: "CVE", rate: "1.8182" });
