@@ -83,7 +83,7 @@ const bceao = defineAdapter({
       { languageCode: "en", name: "Central Bank of West African States", abbreviatedName: "BCEAO" },
       { languageCode: "fr", name: "Banque Centrale des États de l'Afrique de l'Ouest", abbreviatedName: "BCEAO" },
     ],
-    // Polled from 10:00 UTC (= Dakar time); the bank states no time of its own (not verified).
+    // Polled from 10:00 UTC (= Dakar time); the bank states no time of its own.
     dailyUpdateTime: "10:00:00",
     bankCurrency: "XOF",
     // The eight WAEMU members: Benin, Burkina Faso, Côte d'Ivoire, Guinea-Bissau, Mali, Niger, Senegal, Togo.
