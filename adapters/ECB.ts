@@ -1,7 +1,7 @@
 // European Central Bank: euro foreign exchange reference rates from the ECB Data Portal, as SDMX-CSV.
 // 1 EUR = X foreign (Indirect). Columns are found by name: the live answer has ~30, recordings 4.
 // Read by the kit's SDMX-CSV reader (streamed: a 26-year history is 200k rows).
-import { decodeText, defineAdapter, recentDays } from "../src/feed/kit.js";
+import { EURO_AREA, decodeText, defineAdapter, recentDays } from "../src/feed/kit.js";
 import { readSdmxCsv } from "../src/feed/sdmx-csv.js";
 
 const ID = "ECB";
@@ -18,30 +18,7 @@ const ecb = defineAdapter({
     ],
     dailyUpdateTime: "16:00:00",
     bankCurrency: "EUR",
-    // The euro area in 2026, Bulgaria included from 1 January 2026.
-    countryCode: [
-      "AT",
-      "BE",
-      "BG",
-      "CY",
-      "DE",
-      "EE",
-      "ES",
-      "FI",
-      "FR",
-      "GR",
-      "HR",
-      "IE",
-      "IT",
-      "LT",
-      "LU",
-      "LV",
-      "MT",
-      "NL",
-      "PT",
-      "SI",
-      "SK",
-    ],
+    countryCode: [...EURO_AREA],
     region: ["Europe"],
     timeZone: TIME_ZONE,
     website: "https://www.ecb.europa.eu",

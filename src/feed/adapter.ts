@@ -47,6 +47,34 @@ export function toBankResource(bank: BankDescriptor): BankResource {
   };
 }
 
+/**
+ * The euro area's members in 2026 (Croatia since 2023, Bulgaria since 1 January 2026): the countryCode of
+ * every bank whose own currency is the euro.
+ */
+export const EURO_AREA: readonly string[] = [
+  "AT",
+  "BE",
+  "BG",
+  "CY",
+  "DE",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "IE",
+  "IT",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PT",
+  "SI",
+  "SK",
+];
+
 export const REGIONS = ["Africa", "Americas", "Asia", "Europe", "Oceania"] as const;
 
 /** Every problem with a descriptor, as sentences; empty when it is sound. */
