@@ -75,6 +75,28 @@ export const EURO_AREA: readonly string[] = [
   "SK",
 ];
 
+/** The United States and the territories and countries whose official currency is the US dollar. */
+export const US_DOLLAR_AREA: readonly string[] = [
+  "US",
+  "AS",
+  "BQ",
+  "EC",
+  "FM",
+  "GU",
+  "IO",
+  "MH",
+  "MP",
+  "PA",
+  "PR",
+  "PW",
+  "SV",
+  "TC",
+  "TL",
+  "UM",
+  "VG",
+  "VI",
+];
+
 export const REGIONS = ["Africa", "Americas", "Asia", "Europe", "Oceania"] as const;
 
 /** Every problem with a descriptor, as sentences; empty when it is sound. */

@@ -21,7 +21,7 @@ export type {
   Weekday,
 } from "../types.js";
 export { FeedError, HttpError, RowProblem } from "../errors.js";
-export { EURO_AREA, baseCurrencyOf, defineAdapter } from "./adapter.js";
+export { EURO_AREA, US_DOLLAR_AREA, baseCurrencyOf, defineAdapter } from "./adapter.js";
 export {
   GRAMS_PER_TROY_OUNCE,
   invert,
