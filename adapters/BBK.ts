@@ -126,11 +126,12 @@ const bbk = defineAdapter({
       currency: "BBK_STD_CURRENCY",
       unitMultiplier: "BBK_UNIT_MULT",
       expect: { BBK_ERX_PARTNER_CURRENCY: "DEM" },
+      // `.` is the day without a fixing, not a figure.
+      noObservation: [NO_FIXING],
     });
     const titles = titleBatches(text);
     const records: RateRecord[] = [];
-    // `.` is the day without a fixing, not a figure: not held.
-    const held: HeldRow[] = answer.held.filter((h) => !(h.kind === "bad-rate" && h.rate === NO_FIXING));
+    const held: HeldRow[] = [...answer.held];
     for (const r of answer.records) {
       const batch = batchOf(r.currency, titles);
       const source = `BBEX3.D.${r.currency}.DEM.AA.AC.000 ${r.effectiveDate}`;

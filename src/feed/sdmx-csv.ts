@@ -31,6 +31,8 @@ export interface SdmxCsvLayout {
    * purpose. Values that are not three letters (E5, I44) are skipped anyway.
    */
   skip?: ReadonlySet<string>;
+  /** The dataset's own marks for a day without an observation (`.`), beside the empty cell and NaN. */
+  noObservation?: readonly string[];
 }
 
 const THREE_LETTERS = /^[A-Z]{3}$/;
@@ -44,6 +46,7 @@ const NO_OBSERVATION = new Set(["", "NaN", "NA"]);
 export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout): ParsedAnswer {
   expectFeedText(bankId, text, layout.what);
   const rows = new AnswerRows(bankId);
+  const noObservation = new Set([...NO_OBSERVATION, ...(layout.noObservation ?? [])]);
   const select = Object.entries(layout.select ?? {});
   const expect = Object.entries(layout.expect ?? {});
   let at: { currency: number; period: number; value: number; unit: number; select: number[]; expect: number[] };
@@ -84,7 +87,7 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
     // Index and basket series (E5, H10) share the currency column: not a three-letter code, not a rate.
     if (layout.skip?.has(currency) || !THREE_LETTERS.test(currency)) return;
     const raw = row[at.value]?.trim() ?? "";
-    if (NO_OBSERVATION.has(raw)) return; // no observation that day
+    if (noObservation.has(raw)) return; // no observation that day
     const date = row[at.period]?.trim() ?? "";
     const source = `line ${line}`;
     const fields = { effectiveDate: date, currency, rate: raw };
