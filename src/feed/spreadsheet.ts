@@ -126,7 +126,7 @@ export function excelSerialDate(serial: number): IsoDate | undefined {
 /** A date cell (a real date, a date-formatted serial, or a serial number) as ISO; undefined otherwise. */
 export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
   let v = cell.value as unknown;
-  if (v && typeof v === "object" && !(v instanceof Date) && "result" in v) v = (v).result;
+  if (v && typeof v === "object" && !(v instanceof Date) && "result" in v) v = v.result;
   if (v instanceof Date) {
     // exceljs turns a serial into a UTC instant; a date with a time of day is rounded to the nearest day.
     const t = Math.round(v.getTime() / 86_400_000) * 86_400_000;
