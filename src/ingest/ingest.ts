@@ -76,12 +76,23 @@ export interface ParsedDocument {
  * is not logged again: it is counted in `exrates anomalies`).
  */
 export function logNewAnomalies(log: Logger, bankId: string, outcome: Pick<IngestOutcome, "newAnomalies">): void {
-  for (const a of outcome.newAnomalies) {
+  const { newAnomalies } = outcome;
+  // A first import of a long history can meet thousands (a currency held on every day): a few lines,
+  // then one line counting the rest by kind.
+  for (const a of newAnomalies.slice(0, LOGGED_ANOMALIES)) {
     const figure = { date: a.effectiveDate, currency: a.currency, rate: a.rate, source: a.source };
     if (a.status === "held") log.warn({ bank: bankId, kind: a.kind, ...figure, reason: a.reason }, "held");
     else log.warn({ bank: bankId, kind: a.kind, ...figure, reason: a.reason }, "published with a warning");
   }
+  const rest = newAnomalies.slice(LOGGED_ANOMALIES);
+  if (rest.length === 0) return;
+  const kinds: Record<string, number> = {};
+  for (const a of rest) kinds[`${a.kind} ${a.status}`] = (kinds[`${a.kind} ${a.status}`] ?? 0) + 1;
+  log.warn({ bank: bankId, more: rest.length, kinds }, "more anomalies (exrates anomalies lists them)");
 }
+
+/** How many new anomalies of one ingest are logged one by one. */
+const LOGGED_ANOMALIES = 5;
 
 /** What one ingest did: rows stored, revised and left alone, and what it held or warned about. */
 export interface IngestOutcome extends IngestResult {
