@@ -1,0 +1,272 @@
+// Read-only queries over the stored rates for the history endpoints: the set in force on a date, every
+// date of a range (read in keyset chunks, so no statement or read transaction stays open while a
+// response is written), the first and latest stored dates of each bank, and every quoted currency with
+// its banks. The server opens its own read-only connection (a WAL reader beside the daemon's writer).
+// The per-bank date lists and the currency list are cached until another connection commits
+// (`PRAGMA data_version`).
+import { createHash } from "node:crypto";
+
+import BetterSqlite3 from "better-sqlite3";
+
+import type { IsoDate, QuoteType } from "../types.js";
+
+/** One stored figure as the history documents need it. */
+export interface HistoryRow {
+  effectiveDate: IsoDate;
+  currency: string;
+  rate: string;
+  /** 0 for one unit. */
+  unitMultiplier: number;
+}
+
+/** What a dated request resolves to. */
+export type InForce =
+  | { kind: "found"; effectiveDate: IsoDate }
+  | {
+      kind: "none";
+      reason: "no-data" | "before-first" | "future" | "gap";
+      /** The bank's first and latest stored dates (absent when it has none). */
+      first?: IsoDate;
+      latest?: IsoDate;
+      /** The stored dates nearest the asked date, on either side. */
+      before?: IsoDate;
+      after?: IsoDate;
+    };
+
+/** What the rows behind a response are, for its ETag and Last-Modified. */
+export interface RowsVersion {
+  rows: number;
+  /** The newest stored_at of those rows ("" when none). */
+  maxStoredAt: string;
+  maxFetchId: number;
+}
+
+export interface BankSpan {
+  bankId: string;
+  first: IsoDate;
+  latest: IsoDate;
+}
+
+export interface CurrencyBanks {
+  currency: string;
+  /** Sorted by bank id. */
+  banks: Array<{ bankId: string; since: IsoDate; latest: IsoDate }>;
+}
+
+/** A date further than this from the set before it (and no bank's own gap is larger) has no set in force. */
+export const PUBLICATION_GAP_DAYS = 14;
+/** Rows read per statement while a range is streamed. */
+const CHUNK_ROWS = 2048;
+
+const ROW_COLUMNS = "effective_date as effectiveDate, currency, rate, unit_multiplier as unitMultiplier";
+/** A currency filter as one parameter: a JSON array, or null for every currency. */
+const FILTER = "(? is null or currency in (select value from json_each(?)))";
+
+const dayNumber = (date: IsoDate) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+/** The greatest index i with dates[i] <= date, or -1. */
+function floorIndex(dates: readonly IsoDate[], date: IsoDate): number {
+  let lo = 0;
+  let hi = dates.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (dates[mid]! <= date) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+export class HistoryReader {
+  private readonly statements;
+  private version = -1;
+  private readonly datesCache = new Map<string, { dates: IsoDate[]; gap: number }>();
+  private currenciesCache?: { list: CurrencyBanks[]; maxStoredAt: string };
+  private banksCache?: BankSpan[];
+
+  constructor(
+    readonly sqlite: BetterSqlite3.Database,
+    private readonly ownsConnection = false,
+  ) {
+    this.statements = {
+      dates: sqlite.prepare("select distinct effective_date from rates where bank_id = ? order by 1").pluck(),
+      nextBank: sqlite.prepare("select bank_id from rates where bank_id > ? order by bank_id limit 1").pluck(),
+      first: sqlite.prepare("select min(effective_date) from rates where bank_id = ?").pluck(),
+      latest: sqlite.prepare("select max(effective_date) from rates where bank_id = ?").pluck(),
+      on: sqlite.prepare(
+        `select ${ROW_COLUMNS} from rates where bank_id = ? and effective_date = ? and ${FILTER} order by currency`,
+      ),
+      chunk: sqlite.prepare(
+        `select ${ROW_COLUMNS} from rates where bank_id = ? and (effective_date, currency) > (?, ?)
+           and effective_date <= ? and ${FILTER} order by effective_date, currency limit ${CHUNK_ROWS}`,
+      ),
+      version: sqlite.prepare(
+        `select count(*) as rows, coalesce(max(stored_at), '') as maxStoredAt, coalesce(max(fetch_id), 0) as maxFetchId
+           from rates where bank_id = ? and effective_date between ? and ? and ${FILTER}`,
+      ),
+      currencies: sqlite.prepare(
+        `select currency, bank_id as bankId, min(effective_date) as since, max(effective_date) as latest
+           from rates group by currency, bank_id order by currency, bank_id`,
+      ),
+      maxStoredAt: sqlite.prepare("select coalesce(max(stored_at), '') from rates").pluck(),
+      quoting: sqlite.prepare(
+        "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
+      ),
+      knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
+    };
+  }
+
+  /** Opens the database read-only: no migration, no write, never a writer's lock. */
+  static open(path: string): HistoryReader {
+    const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    sqlite.pragma("busy_timeout = 5000");
+    return new HistoryReader(sqlite, true);
+  }
+
+  close(): void {
+    if (this.ownsConnection) this.sqlite.close();
+  }
+
+  /** Drops the caches when another connection has committed since they were filled. */
+  private fresh(): void {
+    const version = this.sqlite.pragma("data_version", { simple: true }) as number;
+    if (version === this.version) return;
+    this.version = version;
+    this.datesCache.clear();
+    this.currenciesCache = undefined;
+    this.banksCache = undefined;
+  }
+
+  /** Every stored effective date of a bank, oldest first, and its publication gap in days. */
+  private datesOf(bankId: string): { dates: IsoDate[]; gap: number } {
+    this.fresh();
+    let entry = this.datesCache.get(bankId);
+    if (!entry) {
+      const dates = this.statements.dates.all(bankId) as IsoDate[];
+      let gap = PUBLICATION_GAP_DAYS;
+      for (let i = 1; i < dates.length; i++) gap = Math.max(gap, dayNumber(dates[i]!) - dayNumber(dates[i - 1]!));
+      entry = { dates, gap };
+      this.datesCache.set(bankId, entry);
+    }
+    return entry;
+  }
+
+  /** The stored effective dates of a bank, oldest first. */
+  dates(bankId: string): readonly IsoDate[] {
+    return this.datesOf(bankId).dates;
+  }
+
+  /**
+   * The effective date whose set is in force on `date`: the newest stored one on or before it, unless
+   * `date` is before the first, after `today`, or further from that set than the bank's publication
+   * gap (the larger of PUBLICATION_GAP_DAYS and the largest gap between two of its stored dates).
+   */
+  inForce(bankId: string, date: IsoDate, today: IsoDate): InForce {
+    const { dates, gap } = this.datesOf(bankId);
+    if (dates.length === 0) return { kind: "none", reason: "no-data" };
+    const first = dates[0]!;
+    const latest = dates[dates.length - 1]!;
+    const i = floorIndex(dates, date);
+    const around = {
+      first,
+      latest,
+      ...(i >= 0 ? { before: dates[i] } : {}),
+      ...(i + 1 < dates.length ? { after: dates[i + 1] } : {}),
+    };
+    if (date > today) return { kind: "none", reason: "future", ...around };
+    if (i < 0) return { kind: "none", reason: "before-first", ...around };
+    if (dayNumber(date) - dayNumber(dates[i]!) > gap) return { kind: "none", reason: "gap", ...around };
+    return { kind: "found", effectiveDate: dates[i]! };
+  }
+
+  /** The rows of one effective date, sorted by currency; `currencies` keeps only those. */
+  ratesOn(bankId: string, date: IsoDate, currencies?: readonly string[]): HistoryRow[] {
+    const filter = currencies ? JSON.stringify(currencies) : null;
+    return this.statements.on.all(bankId, date, filter, filter) as HistoryRow[];
+  }
+
+  /**
+   * Every row from `from` to `to` (inclusive), by date then currency, read CHUNK_ROWS at a time: each
+   * chunk is one statement run to its end, so nothing stays open between two chunks.
+   */
+  *range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Generator<HistoryRow[]> {
+    const filter = currencies ? JSON.stringify(currencies) : null;
+    // Keyset start just before `from`: any currency code sorts after "".
+    let afterDate = from;
+    let afterCurrency = "";
+    for (;;) {
+      const rows = this.statements.chunk.all(bankId, afterDate, afterCurrency, to, filter, filter) as HistoryRow[];
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < CHUNK_ROWS) return;
+      const last = rows[rows.length - 1]!;
+      afterDate = last.effectiveDate;
+      afterCurrency = last.currency;
+    }
+  }
+
+  /** How many rows a response reads, and the newest stored_at and fetch id among them. */
+  versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): RowsVersion {
+    const filter = currencies ? JSON.stringify(currencies) : null;
+    return this.statements.version.get(bankId, from, to, filter, filter) as RowsVersion;
+  }
+
+  /** Whether the bank has ever quoted the currency. */
+  quotes(bankId: string, currency: string): boolean {
+    return this.statements.knownCurrency.get(bankId, currency) !== undefined;
+  }
+
+  /** How the bank quotes (recorded at ingest), or undefined for a bank that never ingested. */
+  quoting(bankId: string): { baseCurrency: string; quoteType: QuoteType } | undefined {
+    return this.statements.quoting.get(bankId) as { baseCurrency: string; quoteType: QuoteType } | undefined;
+  }
+
+  /** Every bank with stored rates, by id, with its first and latest stored dates. */
+  banks(): BankSpan[] {
+    this.fresh();
+    if (!this.banksCache) {
+      const out: BankSpan[] = [];
+      // One primary-key seek per bank rather than a scan of every row.
+      let id = this.statements.nextBank.get("") as string | undefined;
+      while (id !== undefined) {
+        out.push({
+          bankId: id,
+          first: this.statements.first.get(id) as IsoDate,
+          latest: this.statements.latest.get(id) as IsoDate,
+        });
+        id = this.statements.nextBank.get(id) as string | undefined;
+      }
+      this.banksCache = out;
+    }
+    return this.banksCache;
+  }
+
+  /** Every currency any bank quotes, by code, with each bank's first and latest date for it. */
+  currencies(): { list: CurrencyBanks[]; maxStoredAt: string } {
+    this.fresh();
+    if (!this.currenciesCache) {
+      const rows = this.statements.currencies.all() as Array<{
+        currency: string;
+        bankId: string;
+        since: IsoDate;
+        latest: IsoDate;
+      }>;
+      const list: CurrencyBanks[] = [];
+      for (const r of rows) {
+        let last = list[list.length - 1];
+        if (last?.currency !== r.currency) list.push((last = { currency: r.currency, banks: [] }));
+        last.banks.push({ bankId: r.bankId, since: r.since, latest: r.latest });
+      }
+      this.currenciesCache = { list, maxStoredAt: this.statements.maxStoredAt.get() as string };
+    }
+    return this.currenciesCache;
+  }
+}
+
+/** A strong ETag naming a version of the data behind a response and the request that shaped it. */
+export function historyEtag(...parts: Array<string | number>): string {
+  const sha = createHash("sha256").update(parts.join("\u0000")).digest("base64url");
+  return `"h-${sha.slice(0, 27)}"`;
+}
