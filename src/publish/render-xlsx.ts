@@ -12,7 +12,7 @@ import { CSV_HEADER, rateRows } from "./render-csv.js";
  * A spreadsheet number is an IEEE double: a rate whose text a double cannot carry digit for digit
  * (more than 15 significant digits) is written as text, never rounded.
  */
-function rateCell(rate: string): { value: number | string; numFmt?: string } {
+export function rateCell(rate: string): { value: number | string; numFmt?: string } {
   const decimals = rate.split(".")[1]?.length ?? 0;
   const value = Number(rate);
   const digits = rate.replace(".", "").replace(/^0+/, "").length;
