@@ -1,6 +1,7 @@
 // Errors that end in one clear line for the operator. Anything else is a bug.
 // Each class has a stable `code` (like undici's and Node's errors) that callers and tests match on,
 // and keeps the error it wraps as `cause`.
+import { redactSecrets } from "./secrets.js";
 import type { RowFields, RowProblemKind } from "./types.js";
 
 /** A bad input the user can fix: unknown bank, bad date, missing file. */
@@ -57,9 +58,13 @@ export class HttpError extends Error {
   }
 }
 
-/** The one line to print for an error: known errors as they are, others flagged as unexpected. */
+/**
+ * The one line to print for an error: known errors as they are, others flagged as unexpected; any
+ * configured secret in it masked (a feed may echo a key back in its error text).
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof UserError || error instanceof FeedError || error instanceof HttpError) return error.message;
-  if (error instanceof Error) return `unexpected error: ${error.message}`;
-  return `unexpected error: ${String(error)}`;
+  if (error instanceof UserError || error instanceof FeedError || error instanceof HttpError)
+    return redactSecrets(error.message);
+  if (error instanceof Error) return redactSecrets(`unexpected error: ${error.message}`);
+  return redactSecrets(`unexpected error: ${String(error)}`);
 }

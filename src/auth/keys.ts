@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 
 import { UserError } from "../errors.js";
+import { registerSecret } from "../secrets.js";
 
 /** Lifetime of an access token: five minutes, as Keycloak's default. */
 export const TOKEN_TTL_SECONDS = 300;
@@ -108,6 +109,9 @@ async function writeKeyFile(dataDir: string, content: KeyFile, exclusive = false
   }
 }
 
+/** The members of an RSA private JWK that are secret. */
+const PRIVATE_PARTS = ["d", "p", "q", "dp", "dq", "qi"] as const;
+
 async function readKeyFile(dataDir: string): Promise<KeyFile | undefined> {
   const path = keysFile(dataDir);
   let text: string;
@@ -126,6 +130,8 @@ async function readKeyFile(dataDir: string): Promise<KeyFile | undefined> {
     throw new UserError(`${path} is not valid JSON; restore it from a backup or move it away to start with new keys`);
   }
   if (!Array.isArray(parsed.keys) || parsed.keys.length === 0) throw new UserError(`${path} holds no keys`);
+  // The private parts are masked by value wherever text leaves the process (src/secrets.ts).
+  for (const key of parsed.keys) for (const part of PRIVATE_PARTS) registerSecret(key.privateJwk?.[part]);
   return parsed;
 }
 

@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { FeedError } from "../errors.js";
+import { registerSecret } from "../secrets.js";
 import type { BankAdapter, FetchContext, IsoDate } from "../types.js";
 import { addDays, todayIn } from "./dates.js";
 
@@ -11,6 +12,7 @@ export function credentialFrom(adapter: Pick<BankAdapter, "bank">, ctx: FetchCon
   if (!need) throw new Error(`${adapter.bank.id} declares no credential`);
   const value = ctx.env[need.env];
   if (!value) throw new FeedError(adapter.bank.id, `needs ${need.env} (${need.description})`);
+  registerSecret(value); // masked by value in logs, errors and the database, wherever the env came from
   return value;
 }
 

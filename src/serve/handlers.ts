@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { BearerChecker, BearerResult } from "../auth/tokens.js";
+import { redactSecrets } from "../secrets.js";
 import { FORMATS, negotiate, type Format } from "./negotiate.js";
 import { sendJson, sendProblem, sendRepresentation } from "./respond.js";
 import type { ApiHandlers, ResourceRoute } from "./routes.js";
@@ -50,7 +51,9 @@ export function createApiHandlers(ctx: ApiContext): ApiHandlers {
         const detail = "No scheduler runs in this process; `exrates start` serves the status";
         return sendProblem(res, 404, { detail, head });
       }
-      sendJson(res, 200, { banks: await ctx.status() }, NO_STORE, head);
+      // Every client of the API reads this: a secret that reached a stored error is masked here too.
+      const text = redactSecrets(JSON.stringify({ banks: await ctx.status() }));
+      sendJson(res, 200, JSON.parse(text) as unknown, NO_STORE, head);
     },
     resource: (req, res, head, route, query) => sendResource(ctx, req, res, head, route, query),
   };

@@ -1,10 +1,11 @@
 // Opening the database: SQLite in WAL mode through kysely on better-sqlite3, migrated on open.
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
 
+import { installSecretRedaction } from "../secrets.js";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 
@@ -17,8 +18,27 @@ export interface Store {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
+/**
+ * The database holds the clients' secret hashes: its directory is created 0700, the file 0600 before
+ * SQLite opens it (SQLite gives its -wal and -shm files the database file's mode), and files an
+ * earlier version left readable by others are narrowed to 0600.
+ */
+function ownerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // Created here only when absent: closing a descriptor of a database this process has open would
+  // drop that connection's locks (POSIX advisory locks are per process).
+  if (!existsSync(path)) {
+    try {
+      closeSync(openSync(path, "wx", 0o600));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
 export async function openStore(path: string): Promise<Store> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") ownerOnly(path);
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma("journal_mode = WAL");
   // FULL: a committed ingest survives a power cut; ingest is small, so the fsync costs little.
@@ -34,6 +54,7 @@ export async function openStore(path: string): Promise<Store> {
       `database migration ${failed?.migrationName ?? ""} failed: ${(error as Error)?.message ?? "unknown"}`,
     );
   }
+  installSecretRedaction(sqlite);
   let closed = false;
   return {
     db,
