@@ -19,6 +19,10 @@ export interface Config {
   oidcIssuer?: string;
   feedMirror?: string;
   logLevel: string;
+  /** Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (comma-separated). */
+  trustedProxies?: string;
+  /** Successful token grants per client per minute (burst: twice as many); 0: no limit. */
+  tokenGrantsPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,6 +47,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (value && !/^https?:\/\/[^/]/.test(value)) throw new UserError(`${name} "${value}" is not an http(s) URL`);
   }
+  const grantsText = env.EXRATES_TOKEN_GRANTS_PER_MINUTE || "60";
+  if (!/^\d+$/.test(grantsText))
+    throw new UserError(`EXRATES_TOKEN_GRANTS_PER_MINUTE "${grantsText}" is not a whole number`);
   return {
     dataDir,
     outDir,
@@ -55,5 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: env.EXRATES_OIDC_ISSUER?.replace(/\/+$/, "") || undefined,
     feedMirror: env.EXRATES_FEED_MIRROR || undefined,
     logLevel: env.LOG_LEVEL || "info",
+    trustedProxies: env.EXRATES_TRUSTED_PROXIES || undefined,
+    tokenGrantsPerMinute: Number(grantsText),
   };
 }

@@ -3,16 +3,20 @@
 // content type (415), grant_type missing (400 invalid_request) or other (400 unsupported_grant_type),
 // client authentication (client_secret_basic, each half URL-decoded per RFC 6749 §2.3.1, or
 // client_secret_post; 400/401), duplicated parameters (400), scope (required; 400 invalid_scope).
-// Failed client authentications are limited per client id and per address (429 + Retry-After).
-// No secret or token is ever logged.
+// Limits (src/auth/ratelimit.ts): failed authentications of a known client count per (client id,
+// address), those of ids that name no client per address, and neither ever refuses a client's right
+// secret sent from elsewhere; successful grants are limited per client. All answer 429 + Retry-After.
+// No secret or token is ever logged; a client id is logged whole only when it names a client, refusals
+// are summarised (one line per client and address per minute), and a body over the limit closes the
+// connection instead of being read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-import type { Logger } from "../log.js";
+import { clip, hint, type Logger, type RepeatSummary } from "../log.js";
 import type { Store } from "../store/database.js";
 import { authenticateClient } from "./clients.js";
 import type { KeySet } from "./keys.js";
 import { TOKEN_TTL_SECONDS } from "./keys.js";
-import type { FailureLimiter } from "./ratelimit.js";
+import type { FailureLimiter, GrantLimiter } from "./ratelimit.js";
 import { issueAccessToken } from "./tokens.js";
 
 export interface TokenEndpointContext {
@@ -20,9 +24,17 @@ export interface TokenEndpointContext {
   keys(): KeySet;
   issuer: string;
   audience: string;
+  /** Failed authentications of a known client, per (client id, address). */
   perClient: FailureLimiter;
+  /** Failed authentications with an id that names no client (or none at all), per address. */
   perAddress: FailureLimiter;
+  /** Successful grants, per client. */
+  grants: GrantLimiter;
   log: Logger;
+  /** Refusals, summarised per client and address. */
+  refusals: RepeatSummary;
+  /** The request's client address (the socket's, or X-Forwarded-For's behind a trusted proxy). */
+  clientAddress?: (req: IncomingMessage) => string;
   now?: () => number;
 }
 
@@ -55,31 +67,44 @@ const oauthError = (
   headers?: Record<string, string>,
 ) => sendOAuth(res, status, description === undefined ? { error } : { error, error_description: description }, headers);
 
-/** Reads the body up to MAX_BODY bytes; undefined when it is larger. */
+/**
+ * Reads the body up to `limit` bytes; undefined when it is larger, announced or not. A larger body is
+ * not read on: the connection is marked to close once the answer is sent (see closeAfterAnswer).
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
       resolve(undefined);
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        over = true;
+        req.off("data", onData);
+        req.pause();
         chunks.length = 0;
+        resolve(undefined);
         return;
       }
       chunks.push(chunk);
-    });
-    req.on("end", () => resolve(over ? undefined : Buffer.concat(chunks)));
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/**
+ * The connection ends with this answer: what is left of the request body is never read (a client
+ * announcing 100 MB costs us the headers, not the 100 MB).
+ */
+export function closeAfterAnswer(res: ServerResponse): void {
+  // node:http ends and destroys the socket once a `connection: close` answer is sent.
+  res.shouldKeepAlive = false;
+  res.setHeader("connection", "close");
 }
 
 /** application/x-www-form-urlencoded decoding of one Basic half ('+' is a space, %XX escapes). */
@@ -104,8 +129,16 @@ export function parseBasic(header: string): { clientId: string; secret: string }
   return { clientId, secret };
 }
 
-function remoteAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
+const remoteAddress = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
+
+/** Whether a parameter is given twice (one pass: the check must not cost more than the body). */
+function hasDuplicate(form: URLSearchParams): boolean {
+  const seen = new Set<string>();
+  for (const [name] of form) {
+    if (seen.has(name)) return true;
+    seen.add(name);
+  }
+  return false;
 }
 
 export async function handleTokenRequest(
@@ -122,6 +155,7 @@ export async function handleTokenRequest(
   const isForm = contentType !== undefined && /^application\/x-www-form-urlencoded(\s*;.*)?$/i.test(contentType.trim());
   const body = await readBody(req);
   if (body === undefined) {
+    closeAfterAnswer(res);
     oauthError(res, 413, "invalid_request", "Request entity too large");
     return;
   }
@@ -144,7 +178,7 @@ export async function handleTokenRequest(
   }
 
   // Client authentication, as Keycloak's ClientIdAndSecretAuthenticator does it.
-  const address = remoteAddress(req);
+  const address = (ctx.clientAddress ?? remoteAddress)(req);
   const authorization = req.headers.authorization;
   let clientId: string | undefined;
   let secret: string | undefined;
@@ -154,7 +188,9 @@ export async function handleTokenRequest(
       clientId = basic.clientId;
       secret = basic.secret;
     } else if (!form.has("client_id")) {
+      if (throttled(res, ctx, ctx.perAddress, address, address, { address })) return;
       ctx.perAddress.fail(address);
+      refused(ctx, address, { event: "token.denied", address, reason: "malformed Basic credentials" });
       oauthError(res, 401, "invalid_client", INVALID_CREDENTIALS);
       return;
     }
@@ -165,40 +201,37 @@ export async function handleTokenRequest(
     oauthError(res, 400, "invalid_client", "Missing client_id parameter");
     return;
   }
-  const wait = Math.max(ctx.perAddress.retryAfter(address), ctx.perClient.retryAfter(clientId));
-  if (wait > 0) {
-    ctx.log.warn({ event: "token.throttled", clientId, address }, "client authentication throttled");
-    oauthError(res, 429, "temporarily_unavailable", "Too many failed client authentications; retry later", {
-      "retry-after": String(wait),
-    });
-    return;
-  }
+  // The secret is checked first (a hash: cheap), but its answer is given only once the limits allow:
+  // a refused key learns nothing, right secret or not.
+  const auth = authenticateClient(ctx.store, clientId, secret ?? "");
+  const known = auth.ok || auth.reason !== "unknown";
+  // A known client's failures are its own at this address; made-up ids count against the address.
+  const limiter = known ? ctx.perClient : ctx.perAddress;
+  const key = known ? `${address} ${clientId}` : address;
+  const shown = known ? { clientId: clip(clientId), address } : { unknownClientId: hint(clientId), address };
+  if (throttled(res, ctx, limiter, key, known ? key : address, shown)) return;
   const failed = (status: number, error: string, description: string, reason: string) => {
-    ctx.perAddress.fail(address);
-    ctx.perClient.fail(clientId);
-    ctx.log.info({ event: "token.denied", clientId, address, reason }, "client authentication failed");
+    limiter.fail(key);
+    refused(ctx, known ? key : address, { event: "token.denied", ...shown, reason });
     oauthError(res, status, error, description);
   };
   if (secret === undefined) {
-    const result = authenticateClient(ctx.store, clientId, "");
-    if (result.ok || result.reason === "secret")
+    if (auth.ok || auth.reason === "secret")
       failed(401, "unauthorized_client", "Invalid client secret", "missing secret");
-    else failed(401, "invalid_client", INVALID_CREDENTIALS, result.reason);
+    else failed(401, "invalid_client", INVALID_CREDENTIALS, auth.reason);
     return;
   }
-  const auth = authenticateClient(ctx.store, clientId, secret);
   if (!auth.ok) {
     if (auth.reason === "secret") failed(401, "unauthorized_client", INVALID_CREDENTIALS, "wrong secret");
     else failed(401, "invalid_client", INVALID_CREDENTIALS, auth.reason);
     return;
   }
+  ctx.perClient.succeed(key);
   const client = auth.client;
 
-  for (const name of new Set(form.keys())) {
-    if (form.getAll(name).length !== 1) {
-      oauthError(res, 400, "invalid_request", "duplicated parameter");
-      return;
-    }
+  if (hasDuplicate(form)) {
+    oauthError(res, 400, "invalid_request", "duplicated parameter");
+    return;
   }
   const scopeParam = first("scope");
   if (scopeParam === undefined || scopeParam.trim() === "") {
@@ -211,6 +244,25 @@ export async function handleTokenRequest(
     return;
   }
   const scope = requested.join(" ");
+  const wait = ctx.grants.take(client.clientId);
+  if (wait > 0) {
+    ctx.refusals.note(
+      `grants ${client.clientId}`,
+      "warn",
+      { event: "token.grants-limited", clientId: client.clientId, address },
+      "token grants limited: the client asks far faster than its tokens expire",
+    );
+    oauthError(
+      res,
+      429,
+      "temporarily_unavailable",
+      "Too many token requests; reuse the access token until it expires",
+      {
+        "retry-after": String(wait),
+      },
+    );
+    return;
+  }
   const token = issueAccessToken(
     ctx.keys(),
     {
@@ -232,4 +284,32 @@ export async function handleTokenRequest(
     "not-before-policy": 0,
     scope,
   });
+}
+
+/** A refused authentication, logged once, then counted per client and address (RepeatSummary). */
+function refused(ctx: TokenEndpointContext, key: string, fields: Record<string, unknown>): void {
+  ctx.refusals.note(`denied ${key}`, "info", fields, "client authentication failed");
+}
+
+/** Answers 429 when `limiter` refuses `key` now; true when it did. */
+function throttled(
+  res: ServerResponse,
+  ctx: TokenEndpointContext,
+  limiter: FailureLimiter,
+  key: string,
+  logKey: string,
+  shown: Record<string, unknown>,
+): boolean {
+  const wait = limiter.retryAfter(key);
+  if (wait === 0) return false;
+  ctx.refusals.note(
+    `throttled ${logKey}`,
+    "warn",
+    { event: "token.throttled", ...shown, retryAfter: wait },
+    "client authentication throttled",
+  );
+  oauthError(res, 429, "temporarily_unavailable", "Too many failed client authentications; retry later", {
+    "retry-after": String(wait),
+  });
+  return true;
 }

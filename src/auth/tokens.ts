@@ -74,6 +74,18 @@ interface CachedToken {
 }
 
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** A compact JWS: three segments of unpadded base64url (RFC 7515 §7.1; padding and '+' '/' are not base64url). */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** Each segment in its one canonical spelling: no impossible length, no stray bits in the last character. */
+function strictSegments(token: string): boolean {
+  if (!COMPACT_JWS.test(token)) return false;
+  for (const segment of token.split(".")) {
+    if (segment.length % 4 === 1) return false;
+    if (Buffer.from(segment, "base64url").toString("base64url") !== segment) return false;
+  }
+  return true;
+}
 const MAX_TOKEN_LENGTH = 8192;
 const CACHE_LIMIT = 50_000;
 
@@ -124,6 +136,8 @@ export class BearerChecker {
     if (token === "") return { kind: "invalid_request", description: "The bearer token is missing" };
     if (token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token))
       return { kind: "invalid_request", description: "The Authorization header is malformed" };
+    // jose decodes leniently (`==` appended to a segment still verifies); a token is taken only as issued.
+    if (!strictSegments(token)) return { kind: "invalid_token", description: "The token is malformed" };
     return this.verify(token, nowMs).then((verified) => {
       if ("kind" in verified) return verified;
       if (this.cache.size >= CACHE_LIMIT) this.evict(nowMs);

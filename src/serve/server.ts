@@ -2,17 +2,24 @@
 // Keycloak-compatible SSO (token endpoint, discovery, JWKS) unless EXRATES_OIDC_ISSUER names an
 // external realm. node:http, no framework: the hot path is a route match, a token-cache lookup and
 // a write of a buffer held in memory. This module puts the parts together (live state, routes,
-// handlers) and owns the listening socket and the shutdown.
+// handlers) and owns the listening socket, its limits and the shutdown. Limits: a connection that
+// sends nothing is closed `idleMs` after it was accepted (and any connection idle that long), headers
+// must arrive within 20 s and a request within 30 s (checked every second), at most `maxConnections`
+// are open at once (the next ones are closed at accept, with a log line a minute saying so), and a
+// request with two Host headers is refused.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { readFileSync } from "node:fs";
 import type { AddressInfo, Socket } from "node:net";
 
 import { issuerOf } from "../auth/discovery.js";
-import { FailureLimiter, type LimitOptions } from "../auth/ratelimit.js";
+import { FailureLimiter, GrantLimiter, type GrantOptions, type LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../log.js";
+import { RepeatSummary, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
+import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createApiHandlers } from "./handlers.js";
+import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
@@ -29,8 +36,13 @@ export interface ServerOptions {
   pollMs?: number;
   /** How often the clients table is checked for changes by other processes (ms). */
   clientPollMs?: number;
-  /** Failed client authentications allowed per client id / per address. */
-  rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions };
+  /**
+   * The token endpoint's limits: failed authentications per (client id, address) and, for ids that
+   * name no client, per address; successful grants per client (default: config.tokenGrantsPerMinute).
+   */
+  rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions; grants?: GrantOptions };
+  /** Connection limits (defaults: CONNECTION_DEFAULTS, maxConnections from the open-file limit). */
+  limits?: Partial<ConnectionLimits>;
   /** For tests: the clock. */
   now?: () => number;
   /** For tests: fetch used for the external issuer's discovery. */
@@ -51,9 +63,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Failed client authentications allowed by default, per client id and per address. */
-const DEFAULT_PER_CLIENT: LimitOptions = { max: 10, windowMs: 60_000 };
-const DEFAULT_PER_ADDRESS: LimitOptions = { max: 30, windowMs: 60_000 };
+/** Failed client authentications allowed by default, per (client id, address) and per address. */
+const DEFAULT_PER_CLIENT: LimitOptions = { max: 10, windowMs: 60_000, capacity: 20_000 };
+const DEFAULT_PER_ADDRESS: LimitOptions = { max: 30, windowMs: 60_000, capacity: 20_000 };
+
+export interface ConnectionLimits {
+  /** A connection that sends or receives nothing for this long is closed, counted from accept (ms). */
+  idleMs: number;
+  /** Connections open at once; the next ones are closed at accept. */
+  maxConnections: number;
+}
+
+const CONNECTION_DEFAULTS = { idleMs: 10_000 };
+
+/**
+ * Connections allowed at once: three quarters of the open-file limit, less what the rest of the
+ * process needs (database, published files, feed fetches), so that a flood of idle sockets never
+ * leaves the process without descriptors.
+ */
+export function defaultMaxConnections(): number {
+  let soft = 1024;
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync("/proc/self/limits", "utf8"));
+    if (m) soft = m[1] === "unlimited" ? 1 << 20 : Number(m[1]);
+  } catch {
+    // Not Linux: assume the common default.
+  }
+  return Math.max(16, Math.min(10_000, Math.floor(soft * 0.75) - 32));
+}
 /** Requests in flight at shutdown get this long to finish; then every connection goes. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -73,24 +110,40 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     pollMs: options.pollMs,
     clientPollMs: options.clientPollMs,
   });
-  const server = await listen(config);
+  const limits: ConnectionLimits = {
+    idleMs: options.limits?.idleMs ?? CONNECTION_DEFAULTS.idleMs,
+    maxConnections: options.limits?.maxConnections ?? defaultMaxConnections(),
+  };
+  const clientAddress = clientAddressOf(parseTrustedProxies(config.trustedProxies));
+  const server = await listen(config, limits);
+  const summary = new RepeatSummary(log);
   const { url, port } = boundAddress(server);
   // With port 0 and no explicit public URL, the public URL is the one actually bound.
   const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`);
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
 
+  // Dates, ranges and lists come from the store, through a connection of their own that only reads.
+  const history = historySource(config.databasePath, now);
+  const api = createApiHandlers({
+    tree: state.tree,
+    checker: bearerChecker(options, state, issuer),
+    realm: config.realm,
+    scope: config.scope,
+    openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
+    status: options.status,
+  });
   const router = createRouter(
-    createApiHandlers({
-      tree: state.tree,
-      checker: bearerChecker(options, state, issuer),
-      realm: config.realm,
-      scope: config.scope,
-      openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
-      status: options.status,
-    }),
-    embedded ? realmRoutes(options, state, issuer, publicUrl) : { embedded: false, issuer },
+    withHistory(api, { reader: history.reader, tree: state.tree, now }),
+    embedded
+      ? realmRoutes(options, state, { issuer, publicUrl, refusals: summary, clientAddress })
+      : { embedded: false, issuer },
   );
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
+    if (hostHeaders(req.rawHeaders) > 1) {
+      res.shouldKeepAlive = false;
+      return sendProblem(res, 400, { detail: "The request has more than one Host header", headers: { connection: "close" } });
+    }
     router(req, res).catch((error: Error) => {
       log.error({ err: error.message, method: req.method }, "request failed");
       if (!res.headersSent) sendProblem(res, 500, { detail: "Internal error" });
@@ -98,6 +151,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   server.on("clientError", answerClientError);
+  server.on("drop", (data?: { remoteAddress?: string }) =>
+    summary.note("connections.full", "warn", { event: "connections.full", max: limits.maxConnections, address: data?.remoteAddress }, `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`),
+  );
   const sockets = trackSockets(server);
   state.watch();
 
@@ -110,6 +166,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     refresh: () => state.refresh(),
     async close() {
       state.close();
+      summary.close();
+      history.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -121,13 +179,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-async function listen(config: Config): Promise<Server> {
+async function listen(config: Config, limits: ConnectionLimits): Promise<Server> {
   const server = createServer({
     maxHeaderSize: 16 * 1024,
     requestTimeout: 30_000,
     headersTimeout: 20_000,
     keepAliveTimeout: 5_000,
+    // How often the two timeouts above are checked (Node's default, 30 s, lets a slow sender stay 50 s).
+    connectionsCheckingInterval: 1_000,
   });
+  // Inactivity from accept: a socket that never sends a byte is destroyed after idleMs (node:http
+  // destroys a socket whose timeout fires when nothing else listens for it).
+  server.setTimeout(limits.idleMs);
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {
@@ -160,19 +224,52 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuer: string)
   return new BearerChecker({ issuer, scope: config.scope, remoteKeys: remote.getKey, now });
 }
 
-function realmRoutes(options: ServerOptions, state: LiveState, issuer: string, publicUrl: string): RealmRoutes {
+function realmRoutes(
+  options: ServerOptions,
+  state: LiveState,
+  parts: {
+    issuer: string;
+    publicUrl: string;
+    refusals: RepeatSummary;
+    clientAddress: (req: IncomingMessage) => string;
+  },
+): RealmRoutes {
   const { config, log } = options;
+  const { issuer, publicUrl, refusals, clientAddress } = parts;
   const now = options.now ?? Date.now;
   const perClient = new FailureLimiter(options.rateLimit?.perClient ?? DEFAULT_PER_CLIENT, now);
   const perAddress = new FailureLimiter(options.rateLimit?.perAddress ?? DEFAULT_PER_ADDRESS, now);
+  const grants = new GrantLimiter(options.rateLimit?.grants ?? { perMinute: config.tokenGrantsPerMinute }, now);
   return createRealmHandlers({
     realm: config.realm,
     issuer,
     scope: config.scope,
     keys: state.keys,
     now,
-    token: { store: options.store!, keys: state.keys, issuer, audience: publicUrl, perClient, perAddress, log, now },
+    token: {
+      store: options.store!,
+      keys: state.keys,
+      issuer,
+      audience: publicUrl,
+      perClient,
+      perAddress,
+      grants,
+      refusals,
+      clientAddress,
+      log,
+      now,
+    },
   });
+}
+
+/** How many Host headers a request has (node:http keeps the first of several in req.headers). */
+function hostHeaders(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host") n++;
+  }
+  return n;
 }
 
 /** A request node:http could not parse gets a bare status line, then the connection closes. */
