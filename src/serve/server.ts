@@ -7,8 +7,8 @@
 // must arrive within 20 s and a request within 30 s (checked every second), at most `maxConnections`
 // are open at once (the next ones are closed at accept, with a log line a minute saying so), and a
 // request with two Host headers is refused.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 import { issuerOf } from "../auth/discovery.js";
@@ -19,7 +19,6 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createApiHandlers } from "./handlers.js";
-import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
@@ -122,18 +121,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`);
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
 
-  // Dates, ranges and lists come from the store, through a connection of their own that only reads.
-  const history = historySource(config.databasePath, now);
-  const api = createApiHandlers({
-    tree: state.tree,
-    checker: bearerChecker(options, state, issuer),
-    realm: config.realm,
-    scope: config.scope,
-    openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
-    status: options.status,
-  });
   const router = createRouter(
-    withHistory(api, { reader: history.reader, tree: state.tree, now }),
+    createApiHandlers({
+      tree: state.tree,
+      checker: bearerChecker(options, state, issuer),
+      realm: config.realm,
+      scope: config.scope,
+      openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
+      status: options.status,
+    }),
     embedded
       ? realmRoutes(options, state, { issuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
@@ -142,7 +138,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
     if (hostHeaders(req.rawHeaders) > 1) {
       res.shouldKeepAlive = false;
-      return sendProblem(res, 400, { detail: "The request has more than one Host header", headers: { connection: "close" } });
+      return sendProblem(res, 400, {
+        detail: "The request has more than one Host header",
+        headers: { connection: "close" },
+      });
     }
     router(req, res).catch((error: Error) => {
       log.error({ err: error.message, method: req.method }, "request failed");
@@ -152,7 +151,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   server.on("clientError", answerClientError);
   server.on("drop", (data?: { remoteAddress?: string }) =>
-    summary.note("connections.full", "warn", { event: "connections.full", max: limits.maxConnections, address: data?.remoteAddress }, `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`),
+    summary.note(
+      "connections.full",
+      "warn",
+      { event: "connections.full", max: limits.maxConnections, address: data?.remoteAddress },
+      `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`,
+    ),
   );
   const sockets = trackSockets(server);
   state.watch();
@@ -167,7 +171,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     async close() {
       state.close();
       summary.close();
-      history.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
