@@ -19,12 +19,18 @@ export type Route =
   | { kind: "status" }
   | { kind: "bank"; id: string; suffix: string | undefined }
   | { kind: "latest"; id: string; suffix: string | undefined }
+  | { kind: "dated"; id: string; date: string; suffix: string | undefined }
+  | { kind: "range"; id: string; suffix: string | undefined }
+  | { kind: "currencies"; suffix: string | undefined }
   | { kind: "realm"; realm: string; rest: string[] }
   | { kind: "notFound" }
   | { kind: "bad"; status: 400 | 414; detail: string };
 
 /** The routes answered from the published tree. */
 export type ResourceRoute = Extract<Route, { kind: "banks" | "bank" | "latest" }>;
+
+/** The routes answered from the store (src/serve/history-handlers.ts). */
+export type HistoryRoute = Extract<Route, { kind: "dated" | "range" | "currencies" }>;
 
 type BadRoute = Extract<Route, { kind: "bad" }>;
 
@@ -78,14 +84,21 @@ function matchRoute(segments: string[]): Route {
   if (n === 2 && lower[1] === "openapi.json") return { kind: "openapi" };
   if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd") return { kind: "xsd" };
   if (n === 2 && lower[1] === "status") return { kind: "status" };
+  if (n === 2 && splitSuffix(lower[1]!).base === "currencies")
+    return { kind: "currencies", suffix: splitSuffix(segments[1]!).suffix };
   if (lower[1] !== "banks") return NOT_FOUND;
   if (n === 2) return { kind: "banks" };
   if (n === 3) {
     const { base, suffix } = splitSuffix(segments[2]!);
     return BANK_ID.test(base) ? { kind: "bank", id: base.toUpperCase(), suffix } : NOT_FOUND;
   }
+  if (n === 4 && splitSuffix(lower[3]!).base === "dailyrates" && BANK_ID.test(segments[2]!))
+    return { kind: "range", id: segments[2]!.toUpperCase(), suffix: splitSuffix(segments[3]!).suffix };
   if (n === 5 && lower[3] === "dailyrates") {
     const { base, suffix } = splitSuffix(segments[4]!);
+    // A segment starting with a digit is a date (a malformed one is answered 400 after the bearer check).
+    if (/^\d/.test(base) && BANK_ID.test(segments[2]!))
+      return { kind: "dated", id: segments[2]!.toUpperCase(), date: base, suffix };
     if (base.toLowerCase() !== "latest" || !BANK_ID.test(segments[2]!)) return NOT_FOUND;
     return { kind: "latest", id: segments[2]!.toUpperCase(), suffix };
   }
@@ -112,6 +125,14 @@ export interface ApiHandlers {
   authorize: (req: IncomingMessage, res: ServerResponse, head: boolean) => boolean | Promise<boolean>;
   status: Handler;
   resource: (req: IncomingMessage, res: ServerResponse, head: boolean, route: ResourceRoute, query: string) => void;
+  /** A date, a range or the currency list, from the store; absent: those routes answer 404. */
+  history?: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    head: boolean,
+    route: HistoryRoute,
+    query: string,
+  ) => void | Promise<void>;
 }
 
 /** The embedded SSO's endpoints, or the external issuer that replaces them. */
@@ -162,6 +183,10 @@ export function createRouter(api: ApiHandlers, realms: RealmRoutes) {
     if (allowed instanceof Promise) allowed = await allowed;
     if (!allowed) return;
     if (r.kind === "status") return api.status(req, res, head);
+    if (r.kind === "dated" || r.kind === "range" || r.kind === "currencies")
+      return api.history
+        ? api.history(req, res, head, r, query)
+        : sendProblem(res, 404, { detail: "No rate store is served by this process", head });
     return api.resource(req, res, head, r, query);
   };
 }

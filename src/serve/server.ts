@@ -19,6 +19,7 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createApiHandlers } from "./handlers.js";
+import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
@@ -121,15 +122,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`);
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
 
+  // Dates, ranges and lists come from the store, through a connection of their own that only reads.
+  const history = historySource(config.databasePath, now);
+  const api = createApiHandlers({
+    tree: state.tree,
+    checker: bearerChecker(options, state, issuer),
+    realm: config.realm,
+    scope: config.scope,
+    openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
+    status: options.status,
+  });
   const router = createRouter(
-    createApiHandlers({
-      tree: state.tree,
-      checker: bearerChecker(options, state, issuer),
-      realm: config.realm,
-      scope: config.scope,
-      openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
-      status: options.status,
-    }),
+    withHistory(api, { reader: () => history.reader(), tree: state.tree, now }),
     embedded
       ? realmRoutes(options, state, { issuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
@@ -171,6 +175,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     async close() {
       state.close();
       summary.close();
+      history.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -115,6 +115,12 @@ export class HistoryReader {
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
       knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
+      quotedIn: sqlite
+        .prepare(
+          `select distinct currency from rates where bank_id = ? and effective_date between ? and ?
+             and currency in (select value from json_each(?))`,
+        )
+        .pluck(),
     };
   }
 
@@ -216,6 +222,11 @@ export class HistoryReader {
   /** Whether the bank has ever quoted the currency. */
   quotes(bankId: string, currency: string): boolean {
     return this.statements.knownCurrency.get(bankId, currency) !== undefined;
+  }
+
+  /** Which of `currencies` the bank quoted on some date from `from` to `to`. */
+  quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
+    return new Set(this.statements.quotedIn.all(bankId, from, to, JSON.stringify(currencies)) as string[]);
   }
 
   /** How the bank quotes (recorded at ingest), or undefined for a bank that never ingested. */

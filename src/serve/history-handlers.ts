@@ -1,0 +1,560 @@
+// The history and discovery endpoints, answered from the store through a read-only connection (a WAL
+// reader: the daemon keeps writing, and every statement here runs to its end before the response
+// goes on, so no read transaction spans a request): the set in force on a date, a range of dates,
+// `GET /v1/banks` with each bank's stored dates, `GET /v1/currencies`, and the `currencies` filter on
+// Latest (which stays answered from the published tree). Negotiation, conditional requests and
+// encodings follow the published files': the ETag names the rows behind the response (their count,
+// newest stored_at and fetch id) and the request that shaped it, so it changes exactly when either does.
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { constants as zlib, createBrotliCompress, createGzip } from "node:zlib";
+
+import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+
+import { isIsoCurrency } from "../feed/currency.js";
+import {
+  daysOf,
+  historyCsv,
+  historyJson,
+  historyXlsx,
+  historyXml,
+  type HistoryDay,
+  type HistoryHeader,
+} from "../publish/render-history.js";
+import { HistoryReader, historyEtag, type HistoryRow } from "../store/history.js";
+import type { BankResource, IsoDate, QuoteType } from "../types.js";
+import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
+import { sendProblem } from "./respond.js";
+import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
+import { VARY, type LoadedTree, type Representation } from "./tree.js";
+
+export interface HistoryDeps {
+  /** The read-only store, or undefined while there is no database to read. */
+  reader: () => HistoryReader | undefined;
+  tree: () => LoadedTree | undefined;
+  now: () => number;
+}
+
+/** The longest range answered, in years. */
+export const MAX_RANGE_YEARS = 10;
+/** Header listing the requested currencies the response holds no rate of. */
+export const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
+
+const CONTENT_TYPES: Record<Format, string> = {
+  json: `${MEDIA_TYPES.json}; charset=utf-8`,
+  xml: `${MEDIA_TYPES.xml}; charset=utf-8`,
+  csv: `${MEDIA_TYPES.csv}; charset=utf-8`,
+  xlsx: MEDIA_TYPES.xlsx,
+};
+const RETRY_SOON = { "retry-after": "5" };
+const REOPEN_MS = 5000;
+
+/** The store read-only, opened on first use (and tried again later while the database does not exist). */
+export function historySource(path: string, now: () => number = Date.now) {
+  let reader: HistoryReader | undefined;
+  let triedAt = -Infinity;
+  return {
+    reader(): HistoryReader | undefined {
+      if (!reader && now() - triedAt >= REOPEN_MS) {
+        triedAt = now();
+        try {
+          reader = HistoryReader.open(path);
+        } catch {
+          reader = undefined;
+        }
+      }
+      return reader;
+    },
+    close(): void {
+      reader?.close();
+      reader = undefined;
+    },
+  };
+}
+
+/** The API handlers with the history routes added, `/v1/banks` from the store and the filter on Latest. */
+export function withHistory(api: ApiHandlers, deps: HistoryDeps): ApiHandlers {
+  return {
+    ...api,
+    history: (req, res, head, route, query) => sendHistory(deps, req, res, head, route, query),
+    resource: (req, res, head, route: ResourceRoute, query) => {
+      if (route.kind === "banks" && deps.reader())
+        return void sendBanks(deps, req, res, head, query).catch(() => res.destroy());
+      if (route.kind === "latest" && /(^|&)currencies=/i.test(query))
+        return void sendFilteredLatest(deps, req, res, head, route, query).catch(() => res.destroy());
+      return api.resource(req, res, head, route, query);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- requests
+
+class BadRequest extends Error {}
+
+/** The query's parameters by lower-case name; a parameter given twice (other than format) is refused. */
+function parameters(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!query) return out;
+  for (const [k, v] of new URLSearchParams(query)) {
+    const name = k.toLowerCase();
+    if (name === "format") continue;
+    if (out.has(name)) throw new BadRequest(`The parameter ${name} is given more than once`);
+    out.set(name, v);
+  }
+  return out;
+}
+
+function formatValues(query: string): string[] {
+  if (!query || !/(^|&)format=/i.test(query)) return [];
+  const values: string[] = [];
+  for (const [k, v] of new URLSearchParams(query)) if (k.toLowerCase() === "format") values.push(v);
+  return values;
+}
+
+/** `currencies=USD,EUR`: the codes, upper case, sorted; undefined without the parameter. */
+function currencyFilter(params: Map<string, string>): string[] | undefined {
+  const raw = params.get("currencies");
+  if (raw === undefined) return undefined;
+  const codes = new Set<string>();
+  for (const part of raw.split(",")) {
+    const code = part.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
+      throw new BadRequest(`currencies: "${part.trim()}" is not an ISO 4217 currency code`);
+    codes.add(code);
+  }
+  return [...codes].sort();
+}
+
+function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const t = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
+}
+
+function dateParameter(params: Map<string, string>, name: string): IsoDate | undefined {
+  const value = params.get(name);
+  if (value === undefined) return undefined;
+  if (!isDate(value)) throw new BadRequest(`${name}: "${value}" is not a date (YYYY-MM-DD)`);
+  return value;
+}
+
+/** Today's date where it is latest: in UTC+14, so that no bank's newest date is ever in the future. */
+export function todayAnywhere(now: number): IsoDate {
+  return new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+// ---------------------------------------------------------------- responses
+
+/** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
+interface Dynamic {
+  format: Format;
+  etag: string;
+  /** ISO 8601 time of the newest data behind it, if any. */
+  lastModified?: string;
+  headers?: Record<string, string>;
+  body: () => Iterable<string> | Promise<Buffer>;
+}
+
+const encodedEtag = (etag: string, encoding: "gzip" | "br") => `${etag.slice(0, -1)}-${encoding}"`;
+
+function notModified(req: IncomingMessage, etag: string, lastModifiedSeconds: number | undefined): boolean {
+  const inm = req.headers["if-none-match"];
+  if (inm !== undefined) {
+    if (inm.trim() === "*") return true;
+    const known = new Set([etag, encodedEtag(etag, "gzip"), encodedEtag(etag, "br")]);
+    return inm.split(",").some((tag) => known.has(tag.trim().replace(/^W\//, "")));
+  }
+  const ims = req.headers["if-modified-since"];
+  if (ims === undefined || lastModifiedSeconds === undefined) return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && lastModifiedSeconds * 1000 <= since;
+}
+
+async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: boolean, d: Dynamic): Promise<void> {
+  const encoding =
+    d.format === "xlsx" ? "identity" : pickEncoding(req.headers["accept-encoding"], { br: true, gzip: true });
+  const etag = encoding === "identity" ? d.etag : encodedEtag(d.etag, encoding);
+  const stamp = d.lastModified ? Date.parse(d.lastModified) : NaN;
+  const seconds = Number.isFinite(stamp) ? Math.floor(stamp / 1000) : undefined;
+  const common: Record<string, string> = {
+    etag,
+    vary: VARY,
+    "cache-control": "private",
+    ...(seconds !== undefined ? { "last-modified": new Date(seconds * 1000).toUTCString() } : {}),
+    ...d.headers,
+  };
+  if (notModified(req, d.etag, seconds)) {
+    res.writeHead(304, common);
+    res.end();
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    "content-type": CONTENT_TYPES[d.format],
+    ...common,
+    ...(encoding !== "identity" ? { "content-encoding": encoding } : {}),
+    "x-content-type-options": "nosniff",
+  };
+  if (head) {
+    res.writeHead(200, headers);
+    res.end();
+    return;
+  }
+  const body = d.body();
+  if (body instanceof Promise) {
+    const bytes = await body;
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const source = Readable.from(body);
+  if (encoding === "identity") return pipeline(source, res);
+  const compressor =
+    encoding === "gzip"
+      ? createGzip()
+      : createBrotliCompress({
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+        });
+  return pipeline(source, compressor, res);
+}
+
+function sendJsonDocument(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  body: Buffer,
+  lastModified: string,
+) {
+  const etag = historyEtag(createHash("sha256").update(body).digest("hex"));
+  return sendDynamic(req, res, head, { format: "json", etag, lastModified, body: () => [body.toString("utf8")] });
+}
+
+/** A document's rendering in `format`, streamed (JSON, XML, CSV) or whole (XLSX). */
+function render(
+  format: Format,
+  header: HistoryHeader,
+  days: () => Iterable<HistoryDay>,
+  meta: { bankName: string; website: string; from: IsoDate; to: IsoDate; storedAt: string },
+): () => Iterable<string> | Promise<Buffer> {
+  switch (format) {
+    case "json":
+      return () => historyJson(header, days());
+    case "xml":
+      return () => historyXml(header, days());
+    case "csv":
+      return () => historyCsv(header, days());
+    case "xlsx":
+      return () => historyXlsx(header, days(), meta);
+  }
+}
+
+// ---------------------------------------------------------------- the bank's facts from the tree
+
+const bankResources = new WeakMap<Representation, BankResource>();
+
+function bankResource(rep: Representation | undefined): BankResource | undefined {
+  if (!rep) return undefined;
+  let resource = bankResources.get(rep);
+  if (!resource) {
+    resource = JSON.parse(rep.identity.body.toString("utf8")) as BankResource;
+    bankResources.set(rep, resource);
+  }
+  return resource;
+}
+
+interface ParsedLatest {
+  header: HistoryHeader;
+  day: HistoryDay;
+}
+const latestDocuments = new WeakMap<Representation, ParsedLatest>();
+
+/** Latest.json read back, each rate's text exactly as published. */
+function parsedLatest(rep: Representation): ParsedLatest {
+  let parsed = latestDocuments.get(rep);
+  if (!parsed) {
+    const doc = parseLossless(rep.identity.body.toString("utf8")) as {
+      bankId: string;
+      baseCurrency: string;
+      quoteType: QuoteType;
+      rates: Record<string, Record<string, { rate: unknown; unitMultiplier?: unknown }>>;
+    };
+    const [date, day] = Object.entries(doc.rates)[0] ?? ["", {}];
+    const rows: HistoryRow[] = Object.entries(day).map(([currency, r]) => ({
+      effectiveDate: date,
+      currency,
+      rate: isLosslessNumber(r.rate) ? r.rate.value : String(r.rate),
+      unitMultiplier: isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : 0,
+    }));
+    parsed = {
+      header: { bankId: doc.bankId, baseCurrency: doc.baseCurrency, quoteType: doc.quoteType },
+      day: { date, rows },
+    };
+    latestDocuments.set(rep, parsed);
+  }
+  return parsed;
+}
+
+/** How a bank quotes: as recorded at ingest, else as its Latest.json says. */
+function headerOf(reader: HistoryReader, tree: LoadedTree | undefined, id: string): HistoryHeader | undefined {
+  const quoting = reader.quoting(id);
+  if (quoting) return { bankId: id, ...quoting };
+  const rep = tree?.banks.get(id)?.latest.json;
+  return rep ? parsedLatest(rep).header : undefined;
+}
+
+const notQuotedHeader = (requested: string[] | undefined, present: Set<string>): Record<string, string> => {
+  const missing = (requested ?? []).filter((c) => !present.has(c));
+  return missing.length ? { [NOT_QUOTED_HEADER]: missing.join(",") } : {};
+};
+
+// ---------------------------------------------------------------- the endpoints
+
+async function sendHistory(
+  deps: HistoryDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: HistoryRoute,
+  query: string,
+): Promise<void> {
+  try {
+    if (route.kind === "dated" && !isDate(route.date))
+      throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    const offered = route.kind === "currencies" ? (["json"] as const) : FORMATS;
+    const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, offered);
+    if (!negotiation.ok) {
+      const { status, detail, supported } = negotiation;
+      return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+    }
+    const params = parameters(query);
+    const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
+    const reader = deps.reader();
+    if (!reader)
+      return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
+    if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);
+    const tree = deps.tree();
+    const header = headerOf(reader, tree, route.id);
+    if (!header || reader.dates(route.id).length === 0)
+      return sendProblem(res, 404, {
+        detail: header ? `No rates stored for bank ${route.id}` : `Unknown bank ${route.id}`,
+        head,
+      });
+    const resource = bankResource(tree?.banks.get(route.id)?.bank);
+    const names = { bankName: resource?.name[0]?.name ?? route.id, website: resource?.website ?? "" };
+    const format = negotiation.format;
+    const factsKey = [
+      header.baseCurrency,
+      header.quoteType,
+      format === "xlsx" ? `${names.bankName} ${names.website}` : "",
+    ].join(" ");
+
+    if (route.kind === "dated") {
+      const found = reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
+      if (found.kind === "none") return notInForce(res, head, route.id, route.date, found);
+      const date = found.effectiveDate;
+      const rows = reader.ratesOn(route.id, date, currencies);
+      const version = reader.versionOf(route.id, date, date, currencies);
+      const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
+      return await sendDynamic(req, res, head, {
+        format,
+        etag: historyEtag(
+          "date",
+          route.id,
+          date,
+          format,
+          currencies?.join(",") ?? "*",
+          factsKey,
+          version.rows,
+          version.maxStoredAt,
+          version.maxFetchId,
+        ),
+        lastModified: version.maxStoredAt,
+        headers: {
+          "content-location": location,
+          ...notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
+          ...disposition(format, `${route.id}-${date}`),
+        },
+        body: render(format, header, () => [{ date, rows }], {
+          ...names,
+          from: date,
+          to: date,
+          storedAt: version.maxStoredAt,
+        }),
+      });
+    }
+
+    const from = dateParameter(params, "from");
+    if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
+    const to = dateParameter(params, "to") ?? todayAnywhere(deps.now());
+    if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
+    const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
+    if (to > limit)
+      throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const version = reader.versionOf(route.id, from, to, currencies);
+    const present = currencies ? reader.quotedIn(route.id, from, to, currencies) : new Set<string>();
+    const id = route.id;
+    return await sendDynamic(req, res, head, {
+      format,
+      etag: historyEtag(
+        "range",
+        id,
+        from,
+        to,
+        format,
+        currencies?.join(",") ?? "*",
+        factsKey,
+        version.rows,
+        version.maxStoredAt,
+        version.maxFetchId,
+      ),
+      lastModified: version.maxStoredAt,
+      headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+      body: render(format, header, () => daysOf(reader.range(id, from, to, currencies)), {
+        ...names,
+        from,
+        to,
+        storedAt: version.maxStoredAt,
+      }),
+    });
+  } catch (error) {
+    if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
+    throw error;
+  }
+}
+
+function disposition(format: Format, name: string): Record<string, string> {
+  return format === "csv" || format === "xlsx"
+    ? { "content-disposition": `attachment; filename="${name}.${format}"` }
+    : {};
+}
+
+function notInForce(
+  res: ServerResponse,
+  head: boolean,
+  id: string,
+  date: IsoDate,
+  found: Extract<ReturnType<HistoryReader["inForce"]>, { kind: "none" }>,
+): void {
+  const why = {
+    "no-data": `No rates are stored for bank ${id}`,
+    "before-first": `${date} is before ${id}'s first stored date`,
+    future: `${date} is in the future`,
+    gap: `${id} published nothing in force on ${date}: its previous set (${found.before}) is older than its publication gap`,
+  }[found.reason];
+  const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
+  const extra = {
+    firstDate: found.first,
+    latestDate: found.latest,
+    ...(found.before ? { previousDate: found.before } : {}),
+    ...(found.after ? { nextDate: found.after } : {}),
+  };
+  sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
+}
+
+let displayNames: Intl.DisplayNames | undefined;
+const currencyBodies = new WeakMap<object, Buffer>();
+
+async function sendCurrencies(reader: HistoryReader, req: IncomingMessage, res: ServerResponse, head: boolean) {
+  const { list, maxStoredAt } = reader.currencies();
+  let body = currencyBodies.get(list);
+  if (!body) {
+    displayNames ??= new Intl.DisplayNames(["en"], { type: "currency", fallback: "none" });
+    const currencies = list.map((c) => ({
+      code: c.currency,
+      ...(displayNames!.of(c.currency) ? { name: displayNames!.of(c.currency) } : {}),
+      banks: c.banks.map((b) => ({ bankId: b.bankId, since: b.since, latest: b.latest })),
+    }));
+    body = Buffer.from(`${JSON.stringify({ currencies }, null, 2)}\n`, "utf8");
+    currencyBodies.set(list, body);
+  }
+  return sendJsonDocument(req, res, head, body, maxStoredAt);
+}
+
+/** `GET /v1/banks`: every published bank's Bank resource with its first and latest stored dates. */
+async function sendBanks(deps: HistoryDeps, req: IncomingMessage, res: ServerResponse, head: boolean, query: string) {
+  const negotiation = negotiate(undefined, formatValues(query), req.headers.accept, ["json"]);
+  if (!negotiation.ok) {
+    const { status, detail, supported } = negotiation;
+    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+  }
+  const tree = deps.tree();
+  const reader = deps.reader()!;
+  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+  const spans = new Map(reader.banks().map((b) => [b.bankId, b]));
+  const banks = [...tree.banks.values()]
+    .filter((entry) => entry.bank)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((entry) => {
+      const span = spans.get(entry.id);
+      const latest = span?.latest ?? entry.effectiveDate;
+      return {
+        ...bankResource(entry.bank)!,
+        ...(span ? { firstEffectiveDate: span.first } : {}),
+        ...(latest ? { latestEffectiveDate: latest } : {}),
+      };
+    });
+  const body = Buffer.from(`${JSON.stringify({ banks }, null, 2)}\n`, "utf8");
+  return sendJsonDocument(req, res, head, body, reader.currencies().maxStoredAt);
+}
+
+/** Latest, from the published tree, with only the asked currencies. */
+async function sendFilteredLatest(
+  deps: HistoryDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: Extract<ResourceRoute, { kind: "latest" }>,
+  query: string,
+): Promise<void> {
+  let currencies: string[] | undefined;
+  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+  if (!negotiation.ok) {
+    const { status, detail, supported } = negotiation;
+    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+  }
+  try {
+    currencies = currencyFilter(parameters(query));
+  } catch (error) {
+    if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
+    throw error;
+  }
+  const tree = deps.tree();
+  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+  const entry = tree.banks.get(route.id);
+  const rep = entry?.latest.json;
+  if (!rep)
+    return sendProblem(res, 404, {
+      detail: entry ? `No rates published for bank ${route.id}` : `Unknown bank ${route.id}`,
+      head,
+    });
+  const { header, day } = parsedLatest(rep);
+  const keep = new Set(currencies);
+  const rows = day.rows.filter((r) => keep.has(r.currency));
+  const format = negotiation.format;
+  const resource = bankResource(entry.bank);
+  const storedAt = new Date(rep.lastModifiedSeconds * 1000).toISOString();
+  return sendDynamic(req, res, head, {
+    format,
+    etag: historyEtag(
+      "latest",
+      rep.etag,
+      format,
+      [...keep].join(","),
+      format === "xlsx" ? (resource?.name[0]?.name ?? "") : "",
+    ),
+    lastModified: storedAt,
+    headers: {
+      ...notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
+      ...disposition(format, `${route.id}-${day.date}`),
+    },
+    body: render(format, header, () => [{ date: day.date, rows }], {
+      bankName: resource?.name[0]?.name ?? route.id,
+      website: resource?.website ?? "",
+      from: day.date,
+      to: day.date,
+      storedAt,
+    }),
+  });
+}
