@@ -1,5 +1,6 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json.
 import { MEDIA_TYPES } from "./negotiate.js";
+import { currenciesParameter, historyPaths, notQuotedHeader } from "./openapi-history.js";
 
 export function openApiDocument(options: {
   publicUrl: string;
@@ -66,13 +67,14 @@ export function openApiDocument(options: {
           required: false,
           schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] },
         },
+        currenciesParameter,
         ...conditional,
       ],
       responses: {
         "200": {
           description:
             'The bank\'s latest rates. CSV and XLSX come with Content-Disposition: attachment; filename="<ID>-<date>.<ext>".',
-          headers: cacheHeaders,
+          headers: { ...cacheHeaders, ...notQuotedHeader },
           content: {
             [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/ExchangeRates" } },
             [MEDIA_TYPES.xml]: { schema: { type: "string" } },
@@ -130,6 +132,7 @@ export function openApiDocument(options: {
       },
       "/v1/Banks/{bankId}/DailyRates/Latest": rates(false),
       "/v1/Banks/{bankId}/DailyRates/Latest.{format}": rates(true),
+      ...historyPaths({ bankId, conditional, cacheHeaders, bearerErrors, err, scope: options.scope }),
     },
     components: {
       securitySchemes: {

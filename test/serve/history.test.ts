@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { parse as parseCsv } from "csv-parse/sync";
 import { XMLParser } from "fast-xml-parser";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
@@ -346,6 +347,31 @@ describe("discovery", () => {
         { bankId: "ECB", since: "2025-01-02", latest: "2025-01-06" },
       ],
     });
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("stays valid and describes every new endpoint and the filter", async () => {
+    const doc = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get: { parameters: Array<{ name: string }> } }>;
+    };
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    for (const path of [
+      "/v1/Banks/{bankId}/DailyRates/{date}",
+      "/v1/Banks/{bankId}/DailyRates",
+      "/v1/banks",
+      "/v1/currencies",
+      "/v1/Banks/{bankId}/DailyRates/Latest",
+    ])
+      expect(doc.paths[path], path).toBeDefined();
+    for (const path of [
+      "/v1/Banks/{bankId}/DailyRates/{date}",
+      "/v1/Banks/{bankId}/DailyRates",
+      "/v1/Banks/{bankId}/DailyRates/Latest",
+    ])
+      expect(doc.paths[path]!.get.parameters.map((p) => p.name)).toContain("currencies");
   });
 });
 
