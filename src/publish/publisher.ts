@@ -5,9 +5,10 @@ import { copyFile, link, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import { recordPublications } from "../events/publication.js";
 import { toBankResource } from "../feed/adapter.js";
 import type { Store } from "../store/database.js";
-import type { BankAdapter } from "../types.js";
+import type { BankAdapter, LatestRatesDocument } from "../types.js";
 import { latestDocument } from "./document.js";
 import { renderCsv } from "./render-csv.js";
 import { renderBank, renderBankList, renderJson, type BankListEntry } from "./render-json.js";
@@ -124,6 +125,8 @@ export async function publish(
     const banks: Manifest["banks"] = {};
     const list: BankListEntry[] = [];
     const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
+    /** The re-rendered banks' documents, for the events once the switch is done. */
+    const renderedDocs: LatestRatesDocument[] = [];
 
     for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
       const id = adapter.bank.id;
@@ -164,6 +167,7 @@ export async function publish(
         );
         banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
         result.rendered.push(id);
+        renderedDocs.push(doc);
       }
       list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
     }
@@ -183,6 +187,8 @@ export async function publish(
     };
     writeDurable(join(writer.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     await switchTo(outDir, generation);
+    // Only now can a subscriber told of new rates read them (src/events/publication.ts).
+    await recordPublications(store, { previousDir: previous?.dir, generation, docs: renderedDocs, latestPath });
     await pruneGenerations(outDir, options.keep ?? 2);
     result.files = Object.keys(writer.files).length;
     return result;

@@ -120,6 +120,51 @@ export interface BankQuotingTable {
   quote_type: string;
 }
 
+/** One publication of a bank's new or corrected Latest rates (migration 005). */
+export interface EventsTable {
+  id: Generated<number>;
+  /** `rates.published` */
+  type: string;
+  bank_id: string;
+  effective_date: string;
+  published_at: string;
+  generation: string;
+  /** JSON array of currency codes. */
+  currencies: string;
+  revision: number;
+  /** JSON: the event's data, Latest URLs as paths. */
+  payload: string;
+  created_at: string;
+}
+
+/** A receiver of events (migration 005). */
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** Comma-separated bank ids; null: every bank. */
+  banks: string | null;
+  secret: string;
+  created_at: string;
+  paused_at: string | null;
+  paused_reason: string | null;
+  consecutive_failures: Generated<number>;
+}
+
+/** One attempt to deliver an event to a webhook: the queue (`pending`) and the log (migration 005). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  webhook_id: string;
+  attempt: number;
+  next_attempt_at: string;
+  /** pending | delivered | failed | abandoned */
+  status: string;
+  response_status: number | null;
+  error: string | null;
+  queued_at: string;
+  attempted_at: string | null;
+}
+
 export interface Database {
   fetches: FetchesTable;
   rates: RatesTable;
@@ -129,4 +174,7 @@ export interface Database {
   backfill_chunks: BackfillChunksTable;
   anomalies: AnomaliesTable;
   bank_quoting: BankQuotingTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -5,10 +5,12 @@ import { migration001Rates } from "./001_rates.js";
 import { migration002Auth } from "./002_auth.js";
 import { migration003Runs } from "./003_runs.js";
 import { migration004Anomalies } from "./004_anomalies.js";
+import { migration005Events } from "./005_events.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
   "002_auth": migration002Auth,
   "003_runs": migration003Runs,
   "004_anomalies": migration004Anomalies,
+  "005_events": migration005Events,
 };
