@@ -17,6 +17,7 @@ export type Route =
   | { kind: "healthz" | "readyz" | "openapi" | "xsd" }
   | { kind: "banks" }
   | { kind: "status" }
+  | { kind: "events" }
   | { kind: "bank"; id: string; suffix: string | undefined }
   | { kind: "latest"; id: string; suffix: string | undefined }
   | { kind: "dated"; id: string; date: string; suffix: string | undefined }
@@ -84,6 +85,7 @@ function matchRoute(segments: string[]): Route {
   if (n === 2 && lower[1] === "openapi.json") return { kind: "openapi" };
   if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd") return { kind: "xsd" };
   if (n === 2 && lower[1] === "status") return { kind: "status" };
+  if (n === 2 && lower[1] === "events") return { kind: "events" };
   if (n === 2 && splitSuffix(lower[1]!).base === "currencies")
     return { kind: "currencies", suffix: splitSuffix(segments[1]!).suffix };
   if (lower[1] !== "banks") return NOT_FOUND;
@@ -124,6 +126,8 @@ export interface ApiHandlers {
   /** The bearer check: true when the request may go on; otherwise it has answered the request. */
   authorize: (req: IncomingMessage, res: ServerResponse, head: boolean) => boolean | Promise<boolean>;
   status: Handler;
+  /** The server-sent event stream (src/serve/events.ts); absent: 404. */
+  events?: (req: IncomingMessage, res: ServerResponse, head: boolean, query: string) => void;
   resource: (req: IncomingMessage, res: ServerResponse, head: boolean, route: ResourceRoute, query: string) => void;
   /** A date, a range or the currency list, from the store; absent: those routes answer 404. */
   history?: (
@@ -183,6 +187,10 @@ export function createRouter(api: ApiHandlers, realms: RealmRoutes) {
     if (allowed instanceof Promise) allowed = await allowed;
     if (!allowed) return;
     if (r.kind === "status") return api.status(req, res, head);
+    if (r.kind === "events")
+      return api.events
+        ? api.events(req, res, head, query)
+        : sendProblem(res, 404, { detail: "No event stream is served by this process", head });
     if (r.kind === "dated" || r.kind === "range" || r.kind === "currencies")
       return api.history
         ? api.history(req, res, head, r, query)

@@ -18,6 +18,7 @@ import type { Config } from "../config.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
+import { createEventStream, withEvents } from "./events.js";
 import { createApiHandlers } from "./handlers.js";
 import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
@@ -124,6 +125,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now);
+  // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
+  const events = createEventStream({ databasePath: config.databasePath, publicUrl, log });
   const api = createApiHandlers({
     tree: state.tree,
     checker: bearerChecker(options, state, issuer),
@@ -133,7 +136,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     status: options.status,
   });
   const router = createRouter(
-    withHistory(api, { reader: () => history.reader(), tree: state.tree, now }),
+    withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now }), events),
     embedded
       ? realmRoutes(options, state, { issuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
@@ -176,6 +179,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       state.close();
       summary.close();
       history.close();
+      events.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

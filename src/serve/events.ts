@@ -1,0 +1,245 @@
+// `GET /v1/events`: server-sent events, one `rates.published` event per publication recorded by the
+// publisher (src/events/publication.ts), whichever process published. The server learns of them by
+// polling its own read-only connection: `PRAGMA data_version` (a counter SQLite moves when another
+// connection commits) every `pollMs` while anyone listens, and the events table only when it moved.
+// `Last-Event-ID` replays what a reconnecting client missed (events are kept RETENTION_DAYS);
+// `?banks=ECB,CNB` filters; a comment every `keepAliveMs` keeps proxies from cutting an idle stream;
+// when the client's token expires it gets a `token.expired` event and the stream ends.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import BetterSqlite3 from "better-sqlite3";
+import { decodeJwt } from "jose";
+
+import type { Logger } from "../log.js";
+import { toEvent, type StoredEvent } from "../store/events.js";
+import { sendProblem } from "./respond.js";
+import type { ApiHandlers } from "./routes.js";
+
+export interface EventsOptions {
+  databasePath: string;
+  /** The API's base URL: the events' Latest paths are made absolute with it. */
+  publicUrl: string;
+  log: Logger;
+  now?: () => number;
+  /** How often the store is checked for new events while a client listens (ms). */
+  pollMs?: number;
+  /** How often an idle stream gets a comment (ms). */
+  keepAliveMs?: number;
+}
+
+/** A stream whose client reads slower than events come is dropped past this many unsent bytes. */
+const MAX_BUFFERED = 1 << 20;
+const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
+/** Events replayed on one reconnection at most (the rest follow as the stream goes on). */
+const REPLAY_LIMIT = 10_000;
+
+interface Subscriber {
+  res: ServerResponse;
+  banks: Set<string> | undefined;
+  timers: NodeJS.Timeout[];
+}
+
+export interface EventStream {
+  handle(req: IncomingMessage, res: ServerResponse, head: boolean, query: string): void;
+  /** Subscribers connected now. */
+  size(): number;
+  /** Checks for new events now (tests; the timer does it while anyone listens). */
+  poll(): void;
+  close(): void;
+}
+
+export function createEventStream(options: EventsOptions): EventStream {
+  const now = options.now ?? Date.now;
+  const pollMs = options.pollMs ?? 250;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const base = options.publicUrl.replace(/\/+$/, "");
+  const subscribers = new Set<Subscriber>();
+  let db: BetterSqlite3.Database | undefined;
+  let after: BetterSqlite3.Statement<[number, number], EventRow> | undefined;
+  let lastId = 0;
+  let dataVersion = -1;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** The read-only connection, opened on first use (the database may not exist yet). */
+  function reader(): BetterSqlite3.Database | undefined {
+    if (db) return db;
+    try {
+      const conn = new BetterSqlite3(options.databasePath, { readonly: true, fileMustExist: true });
+      conn.pragma("busy_timeout = 2000");
+      after = conn.prepare<[number, number], EventRow>(
+        "SELECT id, type, payload, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?",
+      );
+      db = conn;
+      return db;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function newestId(conn: BetterSqlite3.Database): number {
+    const row = conn.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM events").get();
+    return row?.id ?? 0;
+  }
+
+  function poll(): void {
+    const conn = reader();
+    if (!conn || !after) return;
+    try {
+      const version = conn.pragma("data_version", { simple: true }) as number;
+      if (version === dataVersion) return;
+      dataVersion = version;
+      for (;;) {
+        const rows = after.all(lastId, 1000);
+        for (const row of rows) {
+          lastId = row.id;
+          const frame = eventFrame(toEvent(row));
+          for (const s of subscribers) send(s, frame);
+        }
+        if (rows.length < 1000) break;
+      }
+    } catch (error) {
+      options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
+    }
+  }
+
+  function eventFrame(event: StoredEvent): { bankId: string; text: string } {
+    const d = event.data;
+    const latest = {
+      json: base + d.latest.json,
+      xml: base + d.latest.xml,
+      csv: base + d.latest.csv,
+      xlsx: base + d.latest.xlsx,
+    };
+    const data = JSON.stringify({ id: event.id, ...d, latest });
+    return { bankId: d.bankId, text: `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n` };
+  }
+
+  function send(s: Subscriber, frame: { bankId: string; text: string }): void {
+    if (s.banks && !s.banks.has(frame.bankId)) return;
+    if (s.res.writableLength > MAX_BUFFERED) {
+      options.log.warn({ event: "events.slow-client" }, "events: a client reading too slowly was dropped");
+      s.res.destroy();
+      return;
+    }
+    s.res.write(frame.text);
+  }
+
+  function drop(s: Subscriber): void {
+    if (!subscribers.delete(s)) return;
+    for (const t of s.timers) clearTimeout(t);
+    if (subscribers.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  }
+
+  return {
+    handle(req, res, head, query) {
+      const params = new URLSearchParams(query);
+      let banks: Set<string> | undefined;
+      const banksParam = params.get("banks");
+      if (banksParam !== null) {
+        const ids = banksParam.split(",").filter(Boolean);
+        if (ids.length === 0 || !ids.every((id) => BANK_ID.test(id)))
+          return sendProblem(res, 400, { detail: "banks must be a comma-separated list of bank ids", head });
+        banks = new Set(ids.map((id) => id.toUpperCase()));
+      }
+      const lastEventId = req.headers["last-event-id"];
+      let replayFrom: number | undefined;
+      if (typeof lastEventId === "string" && lastEventId.trim() !== "") {
+        if (!/^\d{1,15}$/.test(lastEventId.trim()))
+          return sendProblem(res, 400, { detail: "Last-Event-ID must be an event id", head });
+        replayFrom = Number(lastEventId.trim());
+      }
+      const conn = reader();
+      if (!conn) return sendProblem(res, 503, { detail: "No event store yet", headers: { "retry-after": "5" }, head });
+
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        "x-accel-buffering": "no",
+        "x-content-type-options": "nosniff",
+      });
+      if (head) return void res.end();
+      // The server's idle timeout is for requests; this response is meant to stay open.
+      req.socket.setTimeout(0);
+      res.write(`retry: 3000\n\n`);
+
+      let catchUp: StoredEvent[] = [];
+      try {
+        if (subscribers.size === 0) {
+          // Nobody listened, nothing was polled: start from what is there now.
+          poll();
+          lastId = Math.max(lastId, newestId(conn));
+          dataVersion = conn.pragma("data_version", { simple: true }) as number;
+        }
+        if (replayFrom !== undefined && replayFrom < lastId)
+          catchUp = after!
+            .all(replayFrom, REPLAY_LIMIT)
+            .filter((r) => r.id <= lastId)
+            .map(toEvent);
+      } catch (error) {
+        options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
+      }
+      const s: Subscriber = { res, banks, timers: [] };
+      for (const event of catchUp) send(s, eventFrame(event));
+      subscribers.add(s);
+      timer ??= setInterval(poll, pollMs);
+      timer.unref();
+
+      s.timers.push(setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs).unref());
+      const expiresAt = tokenExpiry(req.headers.authorization);
+      if (expiresAt !== undefined) {
+        const expire = () => {
+          const data = JSON.stringify({ detail: "The access token has expired; reconnect with a new one" });
+          res.end(`event: token.expired\ndata: ${data}\n\n`);
+          drop(s);
+        };
+        // setTimeout holds at most 2^31-1 ms; a token living longer is checked again then.
+        const arm = (): void => {
+          const wait = expiresAt - now();
+          if (wait <= 0) return expire();
+          s.timers.push(setTimeout(wait > 0x7fffffff ? arm : expire, Math.min(wait, 0x7fffffff)).unref());
+        };
+        arm();
+      }
+      res.on("close", () => drop(s));
+    },
+    size: () => subscribers.size,
+    poll,
+    close() {
+      for (const s of [...subscribers]) {
+        drop(s);
+        s.res.end();
+      }
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      db?.close();
+      db = undefined;
+    },
+  };
+}
+
+interface EventRow {
+  id: number;
+  type: string;
+  payload: string;
+  created_at: string;
+}
+
+/** When the (already verified) bearer token expires, epoch ms. */
+function tokenExpiry(authorization: string | undefined): number | undefined {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+  if (!token) return undefined;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === "number" ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The API handlers with `GET /v1/events` added. */
+export function withEvents(api: ApiHandlers, stream: EventStream): ApiHandlers {
+  return { ...api, events: (req, res, head, query) => stream.handle(req, res, head, query) };
+}

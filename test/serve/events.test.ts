@@ -1,0 +1,186 @@
+// GET /v1/events: an import + publish reaches a listening client within a second; a reconnection with
+// Last-Event-ID replays what it missed; ?banks= filters; the bearer check applies; an expired token
+// ends the stream with an event saying so.
+import { request, type IncomingMessage } from "node:http";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { TOKEN_TTL_SECONDS } from "../../src/auth/keys.js";
+import { publish } from "../../src/publish/publisher.js";
+import { storeRates, testBank } from "../support/publish.js";
+import { startHarness, type Harness } from "./support.js";
+
+interface Frame {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+}
+
+/** A minimal SSE client: frames as they arrive, and waiting for one. */
+function openStream(url: string, headers: Record<string, string>) {
+  const frames: Frame[] = [];
+  let waiters: Array<() => void> = [];
+  let ended = false;
+  let buffer = "";
+  let response: IncomingMessage | undefined;
+  const req = request(url, { headers });
+  const ready = new Promise<IncomingMessage>((resolve, reject) => {
+    req.on("response", (res) => {
+      response = res;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let cut: number;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const frame: Frame = {};
+          for (const line of block.split("\n")) {
+            if (line.startsWith(":")) frame.comment = line.slice(1).trim();
+            const m = /^(id|event|data): ?(.*)$/.exec(line);
+            if (m) frame[m[1] as "id" | "event" | "data"] = m[2];
+          }
+          frames.push(frame);
+        }
+        for (const w of waiters) w();
+      });
+      res.on("end", () => {
+        ended = true;
+        for (const w of waiters) w();
+      });
+      resolve(res);
+    });
+    req.on("error", reject);
+  });
+  req.end();
+  return {
+    frames,
+    ready,
+    ended: () => ended,
+    /** Resolves once `test` holds, or rejects after `ms`. */
+    until(test: () => boolean, ms: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (test()) {
+            clearTimeout(timer);
+            waiters = waiters.filter((w) => w !== check);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== check);
+          reject(new Error(`timed out; frames: ${JSON.stringify(frames)}`));
+        }, ms);
+        waiters.push(check);
+        check();
+      });
+    },
+    close: () => {
+      response?.destroy();
+      req.destroy();
+    },
+  };
+}
+
+const events = (frames: Frame[]) => frames.filter((f) => f.event === "rates.published");
+
+let h: Harness | undefined;
+let streams: Array<ReturnType<typeof openStream>> = [];
+afterEach(async () => {
+  for (const s of streams) s.close();
+  streams = [];
+  await h?.close();
+  h = undefined;
+});
+
+const AAA = testBank("AAA");
+const BBB = testBank("BBB");
+
+function importAndPublish(harness: Harness, bank: string, date: string, rate: string) {
+  storeRates(harness.store, bank, [{ effectiveDate: date, currency: "EUR", rate }], new Date(`${date}T13:31:00Z`));
+  return publish(harness.store, [AAA, BBB], harness.config.outDir);
+}
+
+describe("GET /v1/events", () => {
+  it("needs a bearer token", async () => {
+    h = await startHarness();
+    const response = await fetch(`${h.url}/v1/events`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("streams an import + publish within a second, then replays from Last-Event-ID", async () => {
+    h = await startHarness();
+    const auth = { authorization: `Bearer ${await h.token()}` };
+    const stream = openStream(`${h.url}/v1/events`, auth);
+    streams.push(stream);
+    const res = await stream.ready;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+
+    const started = Date.now();
+    await importAndPublish(h, "AAA", "2026-04-02", "24.170");
+    await stream.until(() => events(stream.frames).length === 1, 1000);
+    const waited = Date.now() - started;
+    const [first] = events(stream.frames);
+    const data = JSON.parse(first!.data!) as Record<string, unknown>;
+    expect(data).toMatchObject({
+      id: Number(first!.id),
+      bankId: "AAA",
+      effectiveDate: "2026-04-02",
+      currencies: ["EUR"],
+      revision: false,
+      latest: { json: `${h.url}/v1/Banks/AAA/DailyRates/Latest.json` },
+    });
+    // What the event points at is already served.
+    await h.server.refresh();
+    const latest = await fetch((data.latest as { json: string }).json, { headers: auth });
+    expect(await latest.text()).toContain("2026-04-02");
+    expect(waited).toBeLessThan(1000);
+
+    // The client goes away; two publications happen; it comes back with the last id it saw.
+    stream.close();
+    await importAndPublish(h, "AAA", "2026-04-03", "24.180");
+    await importAndPublish(h, "BBB", "2026-04-03", "1.0850");
+    const again = openStream(`${h.url}/v1/events`, { ...auth, "last-event-id": first!.id! });
+    streams.push(again);
+    await again.until(() => events(again.frames).length === 2, 2000);
+    const replayed = events(again.frames).map((f) => JSON.parse(f.data!) as { bankId: string; effectiveDate: string });
+    expect(replayed.map((d) => [d.bankId, d.effectiveDate])).toEqual([
+      ["AAA", "2026-04-03"],
+      ["BBB", "2026-04-03"],
+    ]);
+    expect(Number(events(again.frames)[1]!.id)).toBeGreaterThan(Number(events(again.frames)[0]!.id));
+
+    // A filtered client sees only its banks, replayed and live.
+    const onlyBbb = openStream(`${h.url}/v1/events?banks=bbb`, { ...auth, "last-event-id": first!.id! });
+    streams.push(onlyBbb);
+    await onlyBbb.until(() => events(onlyBbb.frames).length === 1, 2000);
+    await importAndPublish(h, "AAA", "2026-04-06", "24.190");
+    await importAndPublish(h, "BBB", "2026-04-06", "1.0860");
+    await onlyBbb.until(() => events(onlyBbb.frames).length === 2, 2000);
+    await again.until(() => events(again.frames).length === 4, 2000);
+    expect(events(onlyBbb.frames).map((f) => (JSON.parse(f.data!) as { bankId: string }).bankId)).toEqual([
+      "BBB",
+      "BBB",
+    ]);
+  });
+
+  it("refuses a malformed filter or Last-Event-ID", async () => {
+    h = await startHarness();
+    const auth = { authorization: `Bearer ${await h.token()}` };
+    expect((await fetch(`${h.url}/v1/events?banks=../x`, { headers: auth })).status).toBe(400);
+    expect((await fetch(`${h.url}/v1/events`, { headers: { ...auth, "last-event-id": "abc" } })).status).toBe(400);
+  });
+
+  it("ends the stream with token.expired when the token expires", async () => {
+    // The server's clock runs TTL - 1 s behind: its tokens expire a second from now in real time.
+    h = await startHarness({ server: { now: () => Date.now() - (TOKEN_TTL_SECONDS - 1) * 1000 } });
+    const stream = openStream(`${h.url}/v1/events`, { authorization: `Bearer ${await h.token()}` });
+    streams.push(stream);
+    expect((await stream.ready).statusCode).toBe(200);
+    await stream.until(() => stream.ended(), 5000);
+    expect(stream.frames.at(-1)?.event).toBe("token.expired");
+  });
+});
