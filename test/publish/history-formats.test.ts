@@ -1,6 +1,8 @@
 // The history documents read back by independent readers (libxml2 against the XSD, lossless-json,
 // csv-parse, SheetJS) with the stored digits; a one-date document is byte for byte the Latest one.
 import { parse as parseCsv } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import JSZip from "jszip";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
@@ -132,5 +134,32 @@ describe("many dates", () => {
     expect(sheet["!autofilter"]).toEqual({ ref: "A1:F7" });
     const again = await historyXlsx(cnb, days(), meta);
     expect(Buffer.compare(bytes, again)).toBe(0);
+  });
+
+  it("XLSX: a valid package (CRCs checked) that a second reader opens: frozen bold header, autofilter, formats", async () => {
+    const meta = {
+      bankName: "A & B <Bank>",
+      website: "https://bank.example",
+      from: "2024-12-31",
+      to: "2025-01-02",
+      storedAt: "2025-01-02T13:31:00.000Z",
+    };
+    const bytes = await historyXlsx(cnb, days(), meta);
+    const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+    expect(Object.keys(zip.files).sort()).toContain("xl/worksheets/sheet1.xml");
+    expect(zip.files["xl/styles.xml"]!.date.toISOString()).toBe("2025-01-02T13:31:00.000Z");
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(new Uint8Array(bytes).buffer);
+    const sheet = wb.getWorksheet("Rates")!;
+    expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    expect(sheet.autoFilter).toBe("A1:F7");
+    expect(sheet.getRow(2).getCell(5).value).toBe(25.185);
+    expect(sheet.getRow(2).getCell(5).numFmt).toBe("0.000");
+    expect(sheet.getRow(4).getCell(5).value).toBe("0.12345678901234567");
+    expect(sheet.getRow(3).getCell(6).value).toBe(100);
+    expect((sheet.getRow(5).getCell(4).value as Date).toISOString()).toBe("2025-01-02T00:00:00.000Z");
+    const bank = wb.getWorksheet("Bank")!;
+    expect(bank.getRow(2).values).toEqual([undefined, "Name", "A & B <Bank>"]);
   });
 });
