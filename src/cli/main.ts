@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   clients: async () => (await import("./commands/clients.js")).registerClients,
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
+  webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
 };
 
 const ctx = createCliContext();

@@ -309,11 +309,18 @@ export async function dueDeliveries(store: Store, now: Date, limit = 50): Promis
 export type AttemptOutcome =
   | { kind: "delivered"; responseStatus: number }
   /** `retryAt` undefined: no retry (abandoned). */
-  | { kind: "failed"; responseStatus: number | undefined; error: string; retryAt: Date | undefined };
+  | {
+      kind: "failed";
+      responseStatus: number | undefined;
+      error: string;
+      retryAt: Date | undefined;
+      /** Pause the webhook now (its retries ran out). */
+      pause: boolean;
+    };
 
 /**
  * Records an attempt's outcome; a failure with a retry queues the next attempt. A webhook whose
- * failures reach `pauseAfter` in a row (or whose delivery is abandoned) is paused.
+ * failures reach `pauseAfter` in a row (or whose retries ran out) is paused.
  */
 export async function recordAttempt(
   store: Store,
@@ -364,10 +371,10 @@ export async function recordAttempt(
       .returning(["consecutive_failures", "paused_at"])
       .executeTakeFirst();
     if (!hook || hook.paused_at) return { paused: false };
-    if (hook.consecutive_failures >= pauseAfter || !retry) {
-      const reason = retry
-        ? `${hook.consecutive_failures} failed attempts in a row`
-        : `a delivery was abandoned (${outcome.error.slice(0, 200)})`;
+    if (hook.consecutive_failures >= pauseAfter || outcome.pause) {
+      const reason = outcome.pause
+        ? `retries of a delivery ran out (${outcome.error.slice(0, 200)})`
+        : `${hook.consecutive_failures} failed attempts in a row`;
       await tx
         .updateTable("webhooks")
         .set({ paused_at: at, paused_reason: reason })

@@ -9,6 +9,7 @@ import { createClient, listClients } from "../../auth/clients.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
 import { createScheduler } from "../../schedule/daemon.js";
+import { createWebhookWorker } from "../../events/webhooks.js";
 import { startServer } from "../../serve/server.js";
 import { action, type CliContext } from "../context.js";
 
@@ -51,6 +52,11 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
           throw error;
         }
 
+        // Each publication's webhooks, from the queue in the store (src/events/webhooks.ts).
+        const publicUrl = config.publicUrl.replace(/:0$/, `:${new URL(server.url).port}`);
+        const webhooks = createWebhookWorker({ store, log, publicUrl });
+        webhooks.start();
+
         ctx.print(
           `exrates started: serving on ${server.url} (issuer ${server.issuer}); ${adapters.length} banks${config.feedMirror ? `, feeds from the mirror ${config.feedMirror}` : ""}`,
         );
@@ -84,6 +90,7 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
             scheduler
               .stop(GRACE_MS)
               .catch((error: Error) => log.error({ err: error.message }, "scheduler stop failed"))
+              .then(() => webhooks.stop())
               .then(() => server.close())
               .catch((error: Error) => log.error({ err: error.message }, "server close failed"))
               .then(resolve);

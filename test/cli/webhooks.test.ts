@@ -1,0 +1,68 @@
+// `exrates webhooks`: add prints the secret once (list never does), test sends a signed message the
+// standardwebhooks package verifies, remove removes; bad input is one line and exit 1.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { cli } from "../e2e/support.js";
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+describe("exrates webhooks", () => {
+  it("adds, lists without the secret, tests with a signed request, removes", async () => {
+    root = mkdtempSync(join(tmpdir(), "exrates-webhooks-"));
+    const env = { EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), LOG_LEVEL: "warn" };
+    const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+    try {
+      const added = await cli(["webhooks", "add", url, "--banks", "ecb,CNB", "--json"], env);
+      expect(added.code).toBe(0);
+      const hook = JSON.parse(added.stdout) as { id: string; banks: string[]; secret: string };
+      expect(hook.banks).toEqual(["CNB", "ECB"]);
+      expect(hook.secret).toMatch(/^whsec_/);
+      expect(added.stderr).not.toContain(hook.secret);
+
+      const listed = await cli(["webhooks", "list"], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(hook.id);
+      expect(listed.stdout).toContain("CNB,ECB");
+      expect(listed.stdout + listed.stderr).not.toContain(hook.secret);
+
+      const tested = await cli(["webhooks", "test", hook.id], env);
+      expect(tested.stdout).toContain("delivered (204)");
+      expect(got).toHaveLength(1);
+      const message = new Webhook(hook.secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>);
+      expect(message).toMatchObject({ type: "webhook.test", data: { webhookId: hook.id } });
+      expect(tested.stderr).not.toContain(hook.secret);
+
+      expect((await cli(["webhooks", "remove", hook.id], env)).code).toBe(0);
+      expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
+      const missing = await cli(["webhooks", "remove", hook.id], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(`no webhook ${hook.id}`);
+      const bad = await cli(["webhooks", "add", "ftp://example.com/x"], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("http or https");
+    } finally {
+      server.close();
+    }
+  });
+});
