@@ -1,5 +1,6 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json.
 import { MEDIA_TYPES } from "./negotiate.js";
+import { eventsPaths, eventsWebhooks } from "./openapi-events.js";
 import { currenciesParameter, historyPaths, notQuotedHeader } from "./openapi-history.js";
 
 export function openApiDocument(options: {
@@ -133,7 +134,9 @@ export function openApiDocument(options: {
       "/v1/Banks/{bankId}/DailyRates/Latest": rates(false),
       "/v1/Banks/{bankId}/DailyRates/Latest.{format}": rates(true),
       ...historyPaths({ bankId, conditional, cacheHeaders, bearerErrors, err, scope: options.scope }),
+      ...eventsPaths({ bearerErrors, err, scope: options.scope }),
     },
+    webhooks: eventsWebhooks(),
     components: {
       securitySchemes: {
         oauth2: {

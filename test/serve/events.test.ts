@@ -3,6 +3,7 @@
 // ends the stream with an event saying so.
 import { request, type IncomingMessage } from "node:http";
 
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { TOKEN_TTL_SECONDS } from "../../src/auth/keys.js";
@@ -182,5 +183,17 @@ describe("GET /v1/events", () => {
     expect((await stream.ready).statusCode).toBe(200);
     await stream.until(() => stream.ended(), 5000);
     expect(stream.frames.at(-1)?.event).toBe("token.expired");
+  });
+
+  it("is in the OpenAPI document, with the webhook, and the document stays valid", async () => {
+    h = await startHarness();
+    const doc = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+      webhooks: Record<string, unknown>;
+    };
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.paths["/v1/events"]!.get.responses["200"]!.content).toHaveProperty(["text/event-stream"]);
+    expect(doc.webhooks).toHaveProperty(["rates.published"]);
   });
 });
