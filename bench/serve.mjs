@@ -9,22 +9,13 @@
 // connections. RSS is the server's peak resident set (VmHWM) after all runs. The figures are printed
 // and written into BENCHMARKS.md under "## Serve" (that section only).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+
+import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOAD_BEFORE = loadavg()[0];
@@ -57,95 +48,7 @@ const LOAD_CORE = 0;
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-serve-"));
 const outDir = join(dir, "out");
 const dataDir = join(dir, "data");
-const CURRENCIES = [
-  "AUD",
-  "BGN",
-  "BRL",
-  "CAD",
-  "CHF",
-  "CNY",
-  "DKK",
-  "EUR",
-  "GBP",
-  "HKD",
-  "HUF",
-  "IDR",
-  "ILS",
-  "INR",
-  "ISK",
-  "JPY",
-  "KRW",
-  "MXN",
-  "MYR",
-  "NOK",
-  "NZD",
-  "PHP",
-  "PLN",
-  "RON",
-  "SEK",
-  "SGD",
-  "THB",
-  "TRY",
-  "USD",
-  "ZAR",
-  "XDR",
-  "AED",
-  "SAR",
-];
-const latestJson = `${JSON.stringify({
-  bankId: "CNB",
-  baseCurrency: "CZK",
-  quoteType: "Direct",
-  rates: {
-    "2026-04-02": Object.fromEntries(
-      CURRENCIES.map((c, i) => [
-        c,
-        { rate: Number((1 + i * 1.37).toFixed(3)), ...(i % 7 === 3 ? { unitMultiplier: 2 } : {}) },
-      ]),
-    ),
-  },
-})}\n`;
-function writeTree() {
-  const gen = "bench-1";
-  const genDir = join(outDir, ".generations", gen);
-  const files = {};
-  const put = (path, body, contentType, compress) => {
-    const full = join(genDir, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, body);
-    const encodings = [];
-    if (compress) {
-      writeFileSync(`${full}.br`, brotliCompressSync(body));
-      writeFileSync(`${full}.gz`, gzipSync(body));
-      encodings.push("br", "gzip");
-    }
-    const sha = createHash("sha256").update(body).digest("hex");
-    files[path] = {
-      bytes: body.length,
-      sha256: sha,
-      etag: `"${Buffer.from(sha, "hex").toString("base64url").slice(0, 27)}"`,
-      lastModified: "2026-04-02T12:31:00.000Z",
-      contentType,
-      encodings,
-    };
-  };
-  put("v1/Banks/CNB/DailyRates/Latest.json", Buffer.from(latestJson), "application/json; charset=utf-8", true);
-  put("v1/banks/CNB.json", Buffer.from('{"id":"CNB"}\n'), "application/json; charset=utf-8", true);
-  writeFileSync(
-    join(genDir, "manifest.json"),
-    JSON.stringify({
-      generation: gen,
-      publishedAt: new Date().toISOString(),
-      files,
-      banks: { CNB: { effectiveDate: "2026-04-02", inputHash: "x", lastModified: "2026-04-02T12:31:00.000Z" } },
-    }),
-  );
-  symlinkSync(join(".generations", gen), join(outDir, ".current-tmp"));
-  renameSync(join(outDir, ".current-tmp"), join(outDir, "current"));
-  symlinkSync(join("current", "v1"), join(outDir, "v1"));
-}
-mkdirSync(outDir, { recursive: true });
-writeTree();
+writeTree(outDir);
 
 const env = {
   ...process.env,
@@ -153,6 +56,8 @@ const env = {
   EXRATES_OUT_DIR: outDir,
   EXRATES_HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
+  // The grants figure asks for thousands of tokens a second from one client on purpose.
+  EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
 };
 const client = JSON.parse(
   execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
