@@ -50,7 +50,7 @@ export interface EventStream {
 
 export function createEventStream(options: EventsOptions): EventStream {
   const now = options.now ?? Date.now;
-  const pollMs = options.pollMs ?? 250;
+  const pollMs = options.pollMs ?? 50;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const base = options.publicUrl.replace(/\/+$/, "");
   const subscribers = new Set<Subscriber>();
@@ -102,7 +102,8 @@ export function createEventStream(options: EventsOptions): EventStream {
     }
   }
 
-  function eventFrame(event: StoredEvent): { bankId: string; text: string } {
+  /** An event as written to every subscriber: encoded once. */
+  function eventFrame(event: StoredEvent): { bankId: string; bytes: Buffer } {
     const d = event.data;
     const latest = {
       json: base + d.latest.json,
@@ -111,17 +112,17 @@ export function createEventStream(options: EventsOptions): EventStream {
       xlsx: base + d.latest.xlsx,
     };
     const data = JSON.stringify({ id: event.id, ...d, latest });
-    return { bankId: d.bankId, text: `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n` };
+    return { bankId: d.bankId, bytes: Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`) };
   }
 
-  function send(s: Subscriber, frame: { bankId: string; text: string }): void {
+  function send(s: Subscriber, frame: { bankId: string; bytes: Buffer }): void {
     if (s.banks && !s.banks.has(frame.bankId)) return;
     if (s.res.writableLength > MAX_BUFFERED) {
       options.log.warn({ event: "events.slow-client" }, "events: a client reading too slowly was dropped");
       s.res.destroy();
       return;
     }
-    s.res.write(frame.text);
+    s.res.write(frame.bytes);
   }
 
   function drop(s: Subscriber): void {
