@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { constants as zlib, createBrotliCompress, createGzip } from "node:zlib";
+import { brotliCompressSync, constants as zlib, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
@@ -60,7 +60,7 @@ export function historySource(path: string, now: () => number = Date.now) {
       if (!reader && now() - triedAt >= REOPEN_MS) {
         triedAt = now();
         try {
-          reader = HistoryReader.open(path);
+          reader = HistoryReader.open(path, { manualRefresh: true });
         } catch {
           reader = undefined;
         }
@@ -155,6 +155,51 @@ interface Dynamic {
   lastModified?: string;
   headers?: Record<string, string>;
   body: () => Iterable<string> | Promise<Buffer>;
+  /** A complete answer's bytes by encoding, when they are already known (the dated answers' cache). */
+  bytes?: (encoding: "identity" | "gzip" | "br") => Promise<Buffer>;
+}
+
+/** A dated answer kept while the store does not change: the same date is asked for again and again. */
+interface CachedAnswer {
+  etag: string;
+  lastModified: string;
+  notQuoted: Record<string, string>;
+  /** The bytes in one encoding, rendered on first need (the rows are held only until then). */
+  bytes: (encoding: "identity" | "gzip" | "br") => Promise<Buffer>;
+}
+
+/** At most this many dated answers are kept (the oldest goes first). */
+const CACHED_ANSWERS = 2048;
+
+class AnswerCache {
+  private generation = -1;
+  private readonly entries = new Map<string, CachedAnswer>();
+
+  get(generation: number, key: string): CachedAnswer | undefined {
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.generation = generation;
+    }
+    return this.entries.get(key);
+  }
+
+  set(key: string, answer: CachedAnswer): void {
+    if (this.entries.size >= CACHED_ANSWERS) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, answer);
+  }
+}
+const answers = new WeakMap<HistoryReader, AnswerCache>();
+
+/** The bytes of a rendering in one encoding. */
+async function encode(render: () => Iterable<string> | Promise<Buffer>, encoding: "identity" | "gzip" | "br") {
+  const body = render();
+  if (body instanceof Promise) return body;
+  const text = [...body].join("");
+  return encoding === "gzip"
+    ? gzipSync(text)
+    : encoding === "br"
+      ? brotliCompressSync(text, BROTLI)
+      : Buffer.from(text);
 }
 
 const encodedEtag = (etag: string, encoding: "gzip" | "br") => `${etag.slice(0, -1)}-${encoding}"`;
@@ -170,6 +215,29 @@ function notModified(req: IncomingMessage, etag: string, lastModifiedSeconds: nu
   if (ims === undefined || lastModifiedSeconds === undefined) return false;
   const since = Date.parse(ims);
   return Number.isFinite(since) && lastModifiedSeconds * 1000 <= since;
+}
+
+const BLOCK = 64 * 1024;
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
+
+/** Joins small pieces into blocks of at least BLOCK characters; `last` marks the final block. */
+function* coalesce(pieces: Iterable<string>): Generator<{ text: string; last: boolean }> {
+  let text = "";
+  let pending: string | undefined;
+  for (const piece of pieces) {
+    text += piece;
+    if (text.length >= BLOCK) {
+      if (pending !== undefined) yield { text: pending, last: false };
+      pending = text;
+      text = "";
+    }
+  }
+  if (pending !== undefined) {
+    if (text) {
+      yield { text: pending, last: false };
+      yield { text, last: true };
+    } else yield { text: pending, last: true };
+  } else if (text) yield { text, last: true };
 }
 
 async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: boolean, d: Dynamic): Promise<void> {
@@ -201,6 +269,12 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     res.end();
     return;
   }
+  if (d.bytes) {
+    const bytes = await d.bytes(encoding);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
   const body = d.body();
   if (body instanceof Promise) {
     const bytes = await body;
@@ -208,15 +282,26 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     res.end(bytes);
     return;
   }
+  // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
+  const blocks = coalesce(body);
+  const first = blocks.next();
+  if (first.done || first.value.last) {
+    const text = first.done ? "" : first.value.text;
+    const bytes =
+      encoding === "gzip" ? gzipSync(text) : encoding === "br" ? brotliCompressSync(text, BROTLI) : Buffer.from(text);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
   res.writeHead(200, headers);
-  const source = Readable.from(body);
+  const source = Readable.from(
+    (function* () {
+      yield first.value.text;
+      for (const block of blocks) yield block.text;
+    })(),
+  );
   if (encoding === "identity") return pipeline(source, res);
-  const compressor =
-    encoding === "gzip"
-      ? createGzip()
-      : createBrotliCompress({
-          params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-        });
+  const compressor = encoding === "gzip" ? createGzip() : createBrotliCompress(BROTLI);
   return pipeline(source, compressor, res);
 }
 
@@ -331,6 +416,7 @@ async function sendHistory(
     const params = parameters(query);
     const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
     const reader = deps.reader();
+    reader?.refresh();
     if (!reader)
       return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
     if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);
@@ -354,34 +440,40 @@ async function sendHistory(
       const found = reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
       if (found.kind === "none") return notInForce(res, head, route.id, route.date, found);
       const date = found.effectiveDate;
-      const rows = reader.ratesOn(route.id, date, currencies);
-      const version = reader.versionOf(route.id, date, date, currencies);
       const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
-      return await sendDynamic(req, res, head, {
-        format,
-        etag: historyEtag(
-          "date",
-          route.id,
-          date,
-          format,
-          currencies?.join(",") ?? "*",
-          factsKey,
-          version.rows,
-          version.maxStoredAt,
-          version.maxFetchId,
-        ),
-        lastModified: version.maxStoredAt,
-        headers: {
-          "content-location": location,
-          ...notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
-          ...disposition(format, `${route.id}-${date}`),
-        },
-        body: render(format, header, () => [{ date, rows }], {
+      let cache = answers.get(reader);
+      if (!cache) answers.set(reader, (cache = new AnswerCache()));
+      const key = [route.id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
+      let answer = cache.get(reader.generation(), key);
+      if (!answer) {
+        const { rows, version } = reader.ratesWithVersion(route.id, date, currencies);
+        const etag = historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId);
+        const rendering = render(format, header, () => [{ date, rows }], {
           ...names,
           from: date,
           to: date,
           storedAt: version.maxStoredAt,
-        }),
+        });
+        const encoded: Partial<Record<"identity" | "gzip" | "br", Promise<Buffer>>> = {};
+        answer = {
+          etag,
+          lastModified: version.maxStoredAt,
+          notQuoted: notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
+          bytes: (encoding) =>
+            (encoded[encoding] ??= encode(rendering, encoding).catch((error: unknown) => {
+              delete encoded[encoding];
+              throw error;
+            })),
+        };
+        cache.set(key, answer);
+      }
+      return await sendDynamic(req, res, head, {
+        format,
+        etag: answer.etag,
+        lastModified: answer.lastModified,
+        headers: { "content-location": location, ...answer.notQuoted, ...disposition(format, `${route.id}-${date}`) },
+        body: () => [],
+        bytes: answer.bytes,
       });
     }
 
@@ -481,6 +573,7 @@ async function sendBanks(deps: HistoryDeps, req: IncomingMessage, res: ServerRes
   }
   const tree = deps.tree();
   const reader = deps.reader()!;
+  reader.refresh();
   if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
   const spans = new Map(reader.banks().map((b) => [b.bankId, b]));
   const banks = [...tree.banks.values()]

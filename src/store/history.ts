@@ -85,10 +85,12 @@ export class HistoryReader {
   private readonly datesCache = new Map<string, { dates: IsoDate[]; gap: number }>();
   private currenciesCache?: { list: CurrencyBanks[]; maxStoredAt: string };
   private banksCache?: BankSpan[];
+  private readonly quotingCache = new Map<string, { baseCurrency: string; quoteType: QuoteType } | undefined>();
 
   constructor(
     readonly sqlite: BetterSqlite3.Database,
     private readonly ownsConnection = false,
+    private readonly manualRefresh = false,
   ) {
     this.statements = {
       dates: sqlite.prepare("select distinct effective_date from rates where bank_id = ? order by 1").pluck(),
@@ -111,6 +113,11 @@ export class HistoryReader {
            from rates group by currency, bank_id order by currency, bank_id`,
       ),
       maxStoredAt: sqlite.prepare("select coalesce(max(stored_at), '') from rates").pluck(),
+      dataVersion: sqlite.prepare("pragma data_version").pluck(),
+      onWithVersion: sqlite.prepare(
+        `select ${ROW_COLUMNS}, stored_at as storedAt, fetch_id as fetchId from rates
+           where bank_id = ? and effective_date = ? and ${FILTER} order by currency`,
+      ),
       quoting: sqlite.prepare(
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
@@ -125,22 +132,43 @@ export class HistoryReader {
   }
 
   /** Opens the database read-only: no migration, no write, never a writer's lock. */
-  static open(path: string): HistoryReader {
+  static open(path: string, options: { manualRefresh?: boolean } = {}): HistoryReader {
     const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
-    return new HistoryReader(sqlite, true);
+    return new HistoryReader(sqlite, true, options.manualRefresh ?? false);
   }
 
   close(): void {
     if (this.ownsConnection) this.sqlite.close();
   }
 
+  /** A number that changes whenever another connection has committed: what a cache of answers is valid for. */
+  generation(): number {
+    this.fresh();
+    return this.version;
+  }
+
   /** Drops the caches when another connection has committed since they were filled. */
+  /**
+   * Checks whether another connection has committed (dropping the caches if so) and returns the
+   * generation. A reader opened with `manualRefresh` checks only here, once per request, rather than
+   * at every lookup (the check is a statement of its own).
+   */
+  refresh(): number {
+    this.check();
+    return this.version;
+  }
+
   private fresh(): void {
-    const version = this.sqlite.pragma("data_version", { simple: true }) as number;
+    if (!this.manualRefresh) this.check();
+  }
+
+  private check(): void {
+    const version = this.statements.dataVersion.get() as number;
     if (version === this.version) return;
     this.version = version;
     this.datesCache.clear();
+    this.quotingCache.clear();
     this.currenciesCache = undefined;
     this.banksCache = undefined;
   }
@@ -193,6 +221,31 @@ export class HistoryReader {
     return this.statements.on.all(bankId, date, filter, filter) as HistoryRow[];
   }
 
+  /** The rows of one effective date and their version, in one statement. */
+  ratesWithVersion(
+    bankId: string,
+    date: IsoDate,
+    currencies?: readonly string[],
+  ): { rows: HistoryRow[]; version: RowsVersion } {
+    const filter = currencies ? JSON.stringify(currencies) : null;
+    const all = this.statements.onWithVersion.all(bankId, date, filter, filter) as Array<
+      HistoryRow & { storedAt: string; fetchId: number }
+    >;
+    const version: RowsVersion = { rows: all.length, maxStoredAt: "", maxFetchId: 0 };
+    const rows: HistoryRow[] = [];
+    for (const r of all) {
+      if (r.storedAt > version.maxStoredAt) version.maxStoredAt = r.storedAt;
+      if (r.fetchId > version.maxFetchId) version.maxFetchId = r.fetchId;
+      rows.push({
+        effectiveDate: r.effectiveDate,
+        currency: r.currency,
+        rate: r.rate,
+        unitMultiplier: r.unitMultiplier,
+      });
+    }
+    return { rows, version };
+  }
+
   /**
    * Every row from `from` to `to` (inclusive), by date then currency, read CHUNK_ROWS at a time: each
    * chunk is one statement run to its end, so nothing stays open between two chunks.
@@ -231,7 +284,13 @@ export class HistoryReader {
 
   /** How the bank quotes (recorded at ingest), or undefined for a bank that never ingested. */
   quoting(bankId: string): { baseCurrency: string; quoteType: QuoteType } | undefined {
-    return this.statements.quoting.get(bankId) as { baseCurrency: string; quoteType: QuoteType } | undefined;
+    this.fresh();
+    if (!this.quotingCache.has(bankId))
+      this.quotingCache.set(
+        bankId,
+        this.statements.quoting.get(bankId) as { baseCurrency: string; quoteType: QuoteType } | undefined,
+      );
+    return this.quotingCache.get(bankId);
   }
 
   /** Every bank with stored rates, by id, with its first and latest stored dates. */

@@ -80,6 +80,19 @@ describe("the set in force on a date", () => {
     expect(reader.inForce("CNB", "2025-01-03", "2026-01-01")).toEqual({ kind: "found", effectiveDate: "2025-01-03" });
     expect(reader.banks().find((b) => b.bankId === "CNB")?.latest).toBe("2025-01-03");
   });
+  it("with manualRefresh, sees it at the next refresh only", () => {
+    const manual = HistoryReader.open(join(ctx.dir, "exrates.db"), { manualRefresh: true });
+    try {
+      const before = manual.refresh();
+      expect(manual.inForce("CNB", "2025-01-03", "2026-01-01")).toEqual({ kind: "found", effectiveDate: "2025-01-02" });
+      ingest("CNB", [rec("2025-01-03", "USD", "24.400")], "later");
+      expect(manual.inForce("CNB", "2025-01-03", "2026-01-01")).toEqual({ kind: "found", effectiveDate: "2025-01-02" });
+      expect(manual.refresh()).not.toBe(before);
+      expect(manual.inForce("CNB", "2025-01-03", "2026-01-01")).toEqual({ kind: "found", effectiveDate: "2025-01-03" });
+    } finally {
+      manual.close();
+    }
+  });
 });
 
 describe("rates and ranges", () => {
