@@ -6,10 +6,14 @@ import { request, type IncomingMessage } from "node:http";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
 import { TOKEN_TTL_SECONDS } from "../../src/auth/keys.js";
+import { createEventStream } from "../../src/serve/events.js";
 import { publish } from "../../src/publish/publisher.js";
 import { storeRates, testBank } from "../support/publish.js";
-import { startHarness, type Harness } from "./support.js";
+import { silentLog, startHarness, type Harness } from "./support.js";
 
 interface Frame {
   id?: string;
@@ -195,5 +199,30 @@ describe("GET /v1/events", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(doc.paths["/v1/events"]!.get.responses["200"]!.content).toHaveProperty(["text/event-stream"]);
     expect(doc.webhooks).toHaveProperty(["rates.published"]);
+  });
+
+  it("sends keep-alive comments on an idle stream and ends every stream when closed", async () => {
+    h = await startHarness();
+    const stream = createEventStream({
+      databasePath: h.config.databasePath,
+      publicUrl: "http://x",
+      log: silentLog,
+      keepAliveMs: 20,
+    });
+    const server = createServer((req, res) => stream.handle(req, res, false, ""));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const client = openStream(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {});
+      streams.push(client);
+      expect((await client.ready).statusCode).toBe(200);
+      await client.until(() => client.frames.filter((f) => f.comment === "keep-alive").length >= 2, 2000);
+      expect(stream.size()).toBe(1);
+      stream.close();
+      await client.until(() => client.ended(), 2000);
+      expect(stream.size()).toBe(0);
+    } finally {
+      stream.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
