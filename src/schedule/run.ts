@@ -1,9 +1,12 @@
-// One run of one bank from start to end: tries (attempt.ts) until one says the run is over, waiting
-// between them as told, with every state written to the run log and the outcome to the process log.
+// One run of one bank from start to end: tries (attempt.ts) until one says the run is over, each try
+// holding one of the shared fetch slots (slots.ts) only while it fetches and stores, and waiting
+// between tries on a timer that holds none. Every state goes to the run log, the outcome to the
+// process log.
 import type { FinishedRunState, RunReason } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { attemptRun, type AttemptDeps, type BankRun, type NextStep } from "./attempt.js";
 import type { RunLog } from "./run-log.js";
+import { PRIORITY, type Slots } from "./slots.js";
 import { previousRun } from "./time.js";
 
 export interface RunOutcome {
@@ -27,9 +30,19 @@ export interface RunOptions {
   slotAt?: Date;
 }
 
+/** Where a run is: waiting for a slot, trying (holding one), or waiting to poll again (holding none). */
+export type RunPhase = "queued" | "trying" | "waiting";
+
 export interface RunDeps extends AttemptDeps {
   runLog: RunLog;
   now: () => Date;
+  slots: Slots;
+  /** Waits `ms` (resolves true), or less when the signal aborts (resolves false). Tests pass a fake clock's. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<boolean>;
+  /** The next number of the queue's order (first come, first served within a priority). */
+  nextOrder: () => number;
+  /** `error`: with "waiting", the failure the run will try again after (none: the publication is late). */
+  onPhase?: (bankId: string, phase: RunPhase, error?: string) => void;
 }
 
 type FinalStep = Exclude<NextStep, { kind: "poll-again" }>;
@@ -41,21 +54,24 @@ const STATE_OF: Record<FinalStep["kind"], FinishedRunState> = {
   stopped: "stopped",
 };
 
+/** `order`: the run's place in the queue for its first try, taken when the run was asked for. */
 export async function executeRun(
   deps: RunDeps,
   adapter: BankAdapter,
   reason: RunReason,
   opts: RunOptions,
+  order: number,
 ): Promise<RunOutcome> {
   const run = beginRun(deps, adapter, reason, opts);
   const id = adapter.bank.id;
-  await deps.runLog.started(id, reason);
-  const step = await tryUntilOver(deps, run);
+  const progress = { started: false };
+  const step = await tryUntilOver(deps, run, order, progress);
   const state = STATE_OF[step.kind];
   const message = step.kind === "give-up" ? step.reason : step.message;
   const { expected, newest, inserted, revised, tries } = run.tally;
   const error = step.kind === "failed" ? step.error : undefined;
-  await deps.runLog.finished(id, { state, message, expected, error });
+  // A run stopped before its first try leaves the bank's row as the previous run left it.
+  if (progress.started) await deps.runLog.finished(id, { state, message, expected, error });
   const outcome: RunOutcome = { bankId: id, state, message, expected, newest, inserted, revised, tries };
   logOutcome(deps, reason, outcome);
   return outcome;
@@ -80,15 +96,44 @@ function beginRun(deps: RunDeps, adapter: BankAdapter, reason: RunReason, opts: 
   };
 }
 
-async function tryUntilOver(deps: RunDeps, run: BankRun): Promise<FinalStep> {
+async function tryUntilOver(
+  deps: RunDeps,
+  run: BankRun,
+  order: number,
+  progress: { started: boolean },
+): Promise<FinalStep> {
   const id = run.adapter.bank.id;
+  const firstPriority = run.reason === "catch-up" ? PRIORITY.catchUp : PRIORITY.scheduled;
   for (let attempt = 1; ; attempt++) {
-    const step = await attemptRun(deps, run, attempt);
+    deps.onPhase?.(id, "queued");
+    const release = await deps.slots.acquire(
+      attempt === 1 ? firstPriority : PRIORITY.retry,
+      attempt === 1 ? order : deps.nextOrder(),
+      deps.signal,
+    );
+    if (!release) return { kind: "stopped", message: "stopped by shutdown before its turn" };
+    let step: NextStep;
+    try {
+      deps.onPhase?.(id, "trying");
+      if (!progress.started) {
+        progress.started = true;
+        await deps.runLog.started(id, run.reason);
+      }
+      // The slot is for fetching and storing: publishing (one at a time, batched) waits without it.
+      const republish = (bankIds: string[]) => {
+        release();
+        return deps.republish(bankIds);
+      };
+      step = await attemptRun({ ...deps, republish }, run, attempt);
+    } finally {
+      release();
+    }
     if (step.kind !== "poll-again") return step;
+    deps.onPhase?.(id, "waiting", step.error);
     const message = `${step.why}; polling again in ${Math.round(step.after / 60_000)} min`;
     await deps.runLog.waiting(id, { message, expected: step.expected, error: step.error });
     deps.log.info({ bank: id, delayMs: step.after, why: step.why }, "polling again later");
-    if (!(await sleep(step.after, deps.signal)))
+    if (!(await deps.sleep(step.after, deps.signal)))
       return { kind: "stopped", message: `stopped by shutdown while waiting (${step.why})` };
   }
 }
@@ -99,8 +144,8 @@ function logOutcome(deps: RunDeps, reason: RunReason, outcome: RunOutcome): void
   deps.log[level]({ bank: bankId, reason, state, tries, inserted, revised }, `run ${state}: ${outcome.message}`);
 }
 
-/** An abortable sleep: resolves false when aborted. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+/** An abortable sleep on the real clock: resolves false when aborted. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
     const timer = setTimeout(() => {

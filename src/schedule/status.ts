@@ -97,8 +97,12 @@ function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
   return new Map(rows.map((r) => [r.bank_id, r]));
 }
 
-/** Whether the run's process still lives (the row alone cannot tell a crash from a run going on). */
-const runAlive = (run: BankRunRow) => run.finished_at === null && run.pid !== null && alive(run.pid);
+/**
+ * Whether the run is fetching in a process that still lives (the row alone cannot tell a crash from a
+ * run going on). A run waiting to poll again is not running: the bank shows what it waits for.
+ */
+const runAlive = (run: BankRunRow) =>
+  run.state === "running" && run.finished_at === null && run.pid !== null && alive(run.pid);
 
 function lastRunView(run: BankRunRow | undefined, runningHere: boolean): BankStatus["lastRun"] {
   if (!run) return null;
@@ -173,6 +177,7 @@ export async function bankStatuses(
       run,
       lastRunMessage: base.lastRun?.message ?? null,
       failing: failure !== undefined && (success === undefined || failure.at > success.at) ? failure : undefined,
+      tried: run !== undefined || success !== undefined || failure !== undefined,
     });
     return {
       ...base,
@@ -200,14 +205,18 @@ function scheduledState(facts: {
   lastRunMessage: string | null;
   /** The newest failed fetch, when it is newer than the newest successful one. */
   failing: FetchRow | undefined;
+  /** A run or a fetch of this bank has happened (nothing stored may still be the outcome). */
+  tried: boolean;
 }): [BankState, string] {
   const { bank, stored, previous, stale, run } = facts;
   if (facts.running) return ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
   if (facts.failing) return ["failing", `failing: ${facts.failing.error}`];
-  if (stored === null) return ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
+  if (stored === null && !facts.tried)
+    return ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
   const lastRun = facts.lastRunMessage ? ` (${facts.lastRunMessage})` : "";
-  if (stale) return ["stale", `stale: newest ${stored}, expected ${previous.date}${lastRun}`];
-  if (stored < previous.date) {
+  const newest = stored === null ? "nothing stored yet" : `newest ${stored}`;
+  if (stale) return ["stale", `stale: ${newest}, expected ${previous.date}${lastRun}`];
+  if (stored === null || stored < previous.date) {
     const windowEnd = wallClock(new Date(previous.at.getTime() + facts.windowMs), bank.timeZone).slice(11, 16);
     return ["pending", `waiting for ${previous.date} (polling until ${windowEnd} local)`];
   }
