@@ -25,6 +25,15 @@ export interface Config {
   tokenGrantsPerMinute: number;
 }
 
+/** The levels LOG_LEVEL may name (pino's). */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** Why LOG_LEVEL cannot be used, or undefined when it can (unset is info). */
+export function checkLogLevel(level: string | undefined): string | undefined {
+  if (!level || (LOG_LEVELS as readonly string[]).includes(level)) return undefined;
+  return `LOG_LEVEL "${level}" is not a level; use one of ${LOG_LEVELS.join(", ")}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.EXRATES_DATA_DIR || "./data");
   const outDir = resolve(env.EXRATES_OUT_DIR || "./out");
@@ -33,6 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port < 0 || port > 65535)
     throw new UserError(`EXRATES_PORT "${portText}" is not a port number`);
+  const levelProblem = checkLogLevel(env.LOG_LEVEL);
+  if (levelProblem) throw new UserError(levelProblem);
   const realm = env.EXRATES_REALM || "exrates";
   if (!/^[A-Za-z0-9._-]+$/.test(realm))
     throw new UserError(`EXRATES_REALM "${realm}" may hold only letters, digits, '.', '_' and '-'`);

@@ -4,6 +4,7 @@
 // spreadsheet and PDF readers and ninety adapters in memory); help and unknown commands load them all.
 import { Command, CommanderError } from "commander";
 
+import { checkLogLevel } from "../config.js";
 import { createCliContext, type CliContext } from "./context.js";
 
 type Register = (program: Command, ctx: CliContext & { close(): Promise<void> }) => void;
@@ -22,6 +23,28 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
 };
+
+// A reader that went away (`exrates banks --json | head -1`) ends the command quietly: what it wanted
+// it has. Any other failure to write the output is one line.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") process.stderr.write(`exrates: cannot write the output: ${error.message}\n`);
+    process.exit(error.code === "EPIPE" ? (process.exitCode ?? 0) : 1);
+  });
+}
+// The logger writes to stderr synchronously: a closed pipe there is thrown, not emitted.
+process.on("uncaughtException", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`exrates: unexpected error: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
+
+// Every command logs: a LOG_LEVEL pino does not know is one line, before anything runs.
+const badLevel = checkLogLevel(process.env.LOG_LEVEL);
+if (badLevel) {
+  process.stderr.write(`exrates: ${badLevel}\n`);
+  process.exit(1);
+}
 
 const ctx = createCliContext();
 const program = new Command("exrates")

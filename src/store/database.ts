@@ -37,7 +37,13 @@ function ownerOnly(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
-export async function openStore(path: string): Promise<Store> {
+export interface OpenOptions {
+  /** An existing database, for reading only: nothing is created, written or migrated. */
+  readonly?: boolean;
+}
+
+export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
+  if (options.readonly) return openReadOnly(path);
   if (path !== ":memory:") ownerOnly(path);
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma("journal_mode = WAL");
@@ -65,4 +71,28 @@ export async function openStore(path: string): Promise<Store> {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Opens an existing database read-only (`exrates banks`, `clients list`...): it must exist and carry
+ * every migration of this version, since a reader cannot apply them.
+ */
+async function openReadOnly(path: string): Promise<Store> {
+  const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    sqlite.pragma("busy_timeout = 10000");
+    const applied = new Set(
+      (await new Migrator({ db, provider }).getMigrations()).filter((m) => m.executedAt).map((m) => m.name),
+    );
+    const missing = Object.keys(migrations).filter((name) => !applied.has(name));
+    if (missing.length)
+      throw new Error(
+        `the database ${path} predates this version (without ${missing.join(", ")}); a command that writes (exrates start) upgrades it`,
+      );
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, sqlite, close: () => db.destroy() };
 }

@@ -42,7 +42,7 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
           throw new UserError(`--status "${options.status}" is not one of ${STATUSES.join(", ")}`);
         }
         const statuses = options.status ? [options.status as AnomalyStatus] : undefined;
-        const list = await listAnomalies(await ctx.store(), { banks, statuses });
+        const list = await listAnomalies(await ctx.store({ readonly: true }), { banks, statuses });
         if (options.json) return ctx.print(JSON.stringify(list, null, 2));
         if (list.length === 0) return ctx.print("no anomalies");
         ctx.print(list.map(line).join("\n"));

@@ -15,7 +15,7 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const adapters = [...(await loadAdapters()).values()];
-        const store = await ctx.store();
+        const store = await ctx.store({ readonly: true });
         const statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
         const rows = adapters.map((a) => {
           const status = statuses.get(a.bank.id)!;

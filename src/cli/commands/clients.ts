@@ -43,7 +43,7 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
     .option("--json", "as JSON")
     .action(
       action(ctx, async (options: { json?: boolean }) => {
-        const all = await listClients(await ctx.store());
+        const all = await listClients(await ctx.store({ readonly: true }));
         if (options.json) {
           ctx.print(
             JSON.stringify(

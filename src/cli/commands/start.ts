@@ -1,6 +1,7 @@
-// `exrates start` (what `npm start` runs): the daemon. Opens and migrates the database, ensures the
-// signing keys, creates a first client on a first start (printing its secret once), serves the
-// published tree with the embedded SSO, and runs every enabled bank on its schedule, in one process.
+// `exrates start` (what `npm start` runs): the daemon. Takes the data directory's daemon lock (one
+// daemon per data directory), opens and migrates the database, ensures the signing keys, creates a
+// first client on a first start (printing its secret once), serves the published tree with the
+// embedded SSO, and runs every enabled bank on its schedule, in one process.
 // SIGTERM/SIGINT: stop scheduling, let runs in flight finish (or abandon them: nothing half-stored),
 // close the server and the database, exit 0 within 10 seconds.
 import type { Command } from "commander";
@@ -8,6 +9,7 @@ import type { Command } from "commander";
 import { createClient, listClients } from "../../auth/clients.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
+import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler } from "../../schedule/daemon.js";
 import { createWebhookWorker } from "../../events/webhooks.js";
 import { startServer } from "../../serve/server.js";
@@ -26,15 +28,19 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
       action(ctx, async () => {
         const config = ctx.config();
         const log = ctx.log();
+        // Before anything else: a second daemon on this data directory stops here, naming the first.
+        const lock = acquireDaemonLock(config.dataDir);
+        process.once("exit", () => lock.release());
         const store = await ctx.store();
         const adapters = [...(await loadAdapters()).values()];
 
         const http = createHttpClient({
           mirror: config.feedMirror,
-          onRetry: (info) => log.warn(info, "retrying a feed request"),
+          onRetry: (info) => log.debug(info, "retrying a feed request"),
         });
         const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http });
         const server = await startServer({ config, store, log, status: () => scheduler.status() });
+        lock.describe({ url: server.url });
         // Only once the server is up (a busy port fails before): a secret is never created unseen.
         let firstClient: { clientId: string; clientSecret: string; scope: string } | undefined;
         if (!config.oidcIssuer && (await listClients(store)).length === 0) {
@@ -72,6 +78,7 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
               "Get a token and read the ECB's latest rates:",
               `  TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=${firstClient.clientId} -d client_secret=${firstClient.clientSecret} -d scope=${firstClient.scope} ${tokenUrl} | sed 's/.*"access_token":"\\([^"]*\\)".*/\\1/')`,
               `  curl -H "Authorization: Bearer $TOKEN" ${server.url}/v1/Banks/ECB/DailyRates/Latest.json`,
+              "(ECB's rates are there once the catch-up has fetched it, within minutes; `exrates banks` shows each bank's state.)",
               "",
             ].join("\n"),
           );
@@ -87,7 +94,7 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
               log.error("shutdown took too long; exiting");
               process.exit(0);
             }, HARD_EXIT_MS).unref();
-            scheduler
+            void scheduler
               .stop(GRACE_MS)
               .catch((error: Error) => log.error({ err: error.message }, "scheduler stop failed"))
               .then(() => webhooks.stop())
