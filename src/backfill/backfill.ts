@@ -5,6 +5,7 @@
 import { UserError, describeError } from "../errors.js";
 import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { fetchAndStore } from "../ingest/ingest.js";
+import { readCurrentGeneration } from "../publish/tree.js";
 import { expectedNewestDate, publicationDaysBetween } from "../schedule/time.js";
 import type { Store } from "../store/database.js";
 import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
@@ -110,7 +111,15 @@ export interface BackfillRunOptions {
   now?: () => Date;
   /** A bank is abandoned after this many failed chunks in a row. Default 3. */
   maxConsecutiveFailures?: number;
+  /** A chunk is about to be fetched (skipped chunks are not). */
+  onChunkStart?: (chunk: ChunkStart) => void;
   onChunk?: (event: ChunkEvent) => void;
+}
+
+export interface ChunkStart {
+  bankId: string;
+  from: IsoDate;
+  to: IsoDate;
 }
 
 /** Ranges already completed for a bank. */
@@ -180,6 +189,7 @@ export async function runBackfill(
         options.onChunk?.(event({ status: "skipped" }));
         continue;
       }
+      options.onChunkStart?.({ bankId: bank.id, ...chunk });
       try {
         const result = await fetchAndStore(
           store,
@@ -279,4 +289,24 @@ export async function runBackfill(
     totals.errors += s.failed;
   }
   return { banks: summaries, totals, interrupted: options.signal?.aborted === true };
+}
+
+/**
+ * The banks whose stored data the published tree does not show yet: a newer date than the tree's, or
+ * figures of the tree's date stored after it was published (a run interrupted before its publish,
+ * a run with --no-publish). The publisher re-renders only what really differs.
+ */
+export async function unpublishedBanks(store: Store, outDir: string, bankIds: string[]): Promise<string[]> {
+  const tree = await readCurrentGeneration(outDir);
+  const newest = store.sqlite.prepare(
+    `select effective_date as date, max(stored_at) as storedAt from rates
+     where bank_id = ? and effective_date = (select max(effective_date) from rates where bank_id = ?)`,
+  );
+  return bankIds.filter((id) => {
+    const stored = newest.get(id, id) as { date: IsoDate | null; storedAt: string | null };
+    if (stored.date === null) return false;
+    const published = tree?.manifest.banks[id];
+    if (!published) return true;
+    return stored.date > published.effectiveDate || (stored.storedAt ?? "") > published.lastModified;
+  });
 }

@@ -1,9 +1,18 @@
+import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
 
-import { isCovered, planBackfill, runBackfill, type ChunkEvent } from "../../src/backfill/backfill.js";
+import {
+  isCovered,
+  planBackfill,
+  runBackfill,
+  unpublishedBanks,
+  type ChunkEvent,
+} from "../../src/backfill/backfill.js";
+import { publish } from "../../src/publish/publisher.js";
 import { addDays, weekday } from "../../src/feed/dates.js";
 import type { BankAdapter, FeedDocument, FetchRange, RateRecord } from "../../src/types.js";
-import { testBank } from "../support/publish.js";
+import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 import { fakeHttp } from "../support/http.js";
 
@@ -198,5 +207,23 @@ describe("runBackfill", () => {
     });
     expect(most).toBe(1);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe("unpublishedBanks", () => {
+  it("finds the banks whose stored data the tree does not show: a newer date, or newer figures of its date", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    const outDir = join(t.dir, "out");
+    const banks = [testBank("AAA"), testBank("BBB"), testBank("CCC")];
+    const usd = (date: string, rate = "20.5") => [{ effectiveDate: date, currency: "USD", rate }];
+    storeRates(t.store, "AAA", usd("2026-11-20"), new Date("2026-11-20T14:00:00Z"));
+    storeRates(t.store, "BBB", usd("2026-11-20"), new Date("2026-11-20T14:00:00Z"));
+    expect(await unpublishedBanks(t.store, outDir, ["AAA", "BBB", "CCC"])).toEqual(["AAA", "BBB"]); // no tree yet
+    await publish(t.store, banks, outDir);
+    expect(await unpublishedBanks(t.store, outDir, ["AAA", "BBB", "CCC"])).toEqual([]);
+    storeRates(t.store, "AAA", usd("2026-11-23"), new Date("2026-11-23T14:00:00Z"));
+    storeRates(t.store, "BBB", usd("2026-11-20", "20.6"), new Date("2026-11-23T14:00:00Z")); // a revision
+    expect(await unpublishedBanks(t.store, outDir, ["AAA", "BBB", "CCC"])).toEqual(["AAA", "BBB"]);
   });
 });

@@ -1,9 +1,15 @@
 // `exrates backfill <ID...>|--all [--from D] [--to D] [--concurrency N]`: load history, chunked,
 // resumable, polite; a progress bar on a terminal, one JSON log line per chunk otherwise.
-import cliProgress from "cli-progress";
 import type { Command } from "commander";
 
-import { planBackfill, runBackfill, type BackfillSummary, type ChunkEvent } from "../../backfill/backfill.js";
+import {
+  planBackfill,
+  runBackfill,
+  unpublishedBanks,
+  type BackfillSummary,
+  type ChunkEvent,
+} from "../../backfill/backfill.js";
+import { createProgress, formatDuration, type Progress } from "../../backfill/progress.js";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
@@ -86,6 +92,21 @@ export function formatSummary(summary: BackfillSummary): string {
   return lines.join("\n");
 }
 
+/** What Ctrl-C waits for, said at once. */
+export function stoppingMessage(
+  progress: Progress,
+  publishing: boolean,
+  willPublish: boolean,
+  now = Date.now(),
+): string {
+  if (publishing) return "publishing what was stored; again to quit at once (the next run publishes it)";
+  const flying = progress.inFlight();
+  const then = willPublish ? "then publishing what was stored" : "then stopping (--no-publish)";
+  if (!flying.length) return `stopping; ${then}`;
+  const chunks = flying.map((c) => `${c.bankId} ${c.from}..${c.to} (fetching for ${formatDuration(now - c.since)})`);
+  return `stopping: waiting for ${flying.length === 1 ? "the chunk" : `${flying.length} chunks`} in flight to finish: ${chunks.join(", ")}; ${then}; again to quit at once`;
+}
+
 export function registerBackfill(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("backfill")
@@ -124,39 +145,37 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
           onRetry: (info) => log.warn(info, "retrying a feed request"),
         });
         const controller = new AbortController();
+        const total = plans.reduce((n, p) => n + p.chunks.length, 0);
+        const tty = process.stderr.isTTY === true && !options.json;
+        const progress = createProgress(total, { stream: process.stderr, bar: tty });
         let signals = 0;
+        let publishing = false;
         const onSignal = (signal: NodeJS.Signals) => {
-          if (++signals > 1) process.exit(130);
-          process.stderr.write(
-            `\nexrates: ${signal}: finishing the chunks in flight, then stopping (again to quit at once)\n`,
-          );
+          if (++signals > 1) {
+            progress.clear();
+            process.stderr.write(
+              `exrates: ${signal} again: quitting now; run the same command again to publish what was stored\n`,
+            );
+            process.exit(130);
+          }
           controller.abort();
+          progress.clear();
+          process.stderr.write(`exrates: ${signal}: ${stoppingMessage(progress, publishing, options.publish)}\n`);
         };
         process.on("SIGINT", onSignal);
         process.on("SIGTERM", onSignal);
 
-        const total = plans.reduce((n, p) => n + p.chunks.length, 0);
-        const tty = process.stderr.isTTY === true && !options.json;
-        const bar = tty
-          ? new cliProgress.SingleBar(
-              {
-                format:
-                  "backfill {bar} {value}/{total} chunks | {bank} {range} | +{added} rows, {failed} failed | eta {eta_formatted}",
-                stream: process.stderr,
-                hideCursor: true,
-              },
-              cliProgress.Presets.shades_classic,
-            )
-          : undefined;
-        let added = 0;
-        let failed = 0;
-        bar?.start(total, 0, { bank: "", range: "", added, failed });
         const onChunk = (e: ChunkEvent) => {
-          added += e.inserted;
-          if (e.status === "failed") failed++;
-          if (bar) {
-            bar.update(e.done, { bank: e.bankId, range: `${e.from}..${e.to}`, added, failed });
-          } else {
+          progress.finished(e);
+          if (controller.signal.aborted && e.status !== "skipped") {
+            // Stopping: each chunk that was in flight says how it ended.
+            const left = progress.inFlight().length;
+            progress.note(
+              `exrates: ${e.bankId} ${e.from}..${e.to} ${e.status}${e.status === "stored" ? ` (+${e.inserted} rows)` : ""}` +
+                (left ? `; still waiting for ${left}` : ""),
+            );
+          }
+          if (!tty) {
             const { status, ...fields } = e;
             (status === "failed" ? log.warn.bind(log) : log.info.bind(log))(
               { event: "backfill-chunk", status, ...fields },
@@ -164,7 +183,8 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             );
           }
         };
-        let summary: BackfillSummary;
+        let summary: BackfillSummary | undefined;
+        let published: string[] = [];
         try {
           summary = await runBackfill(store, plans, {
             http,
@@ -172,20 +192,34 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             concurrency,
             pauseMs,
             signal: controller.signal,
+            onChunkStart: (chunk) => progress.started(chunk),
             onChunk,
           });
         } finally {
-          bar?.stop();
+          progress.clear();
+          // Whatever was stored is published, even after a failure or an interruption; and what an
+          // earlier run stored without publishing it (killed, --no-publish) is published now.
+          if (options.publish) {
+            publishing = true;
+            const changed = summary
+              ? summary.banks.filter((b) => b.inserted + b.revised > 0).map((b) => b.bankId)
+              : plans.map((p) => p.adapter.bank.id);
+            const behind = await unpublishedBanks(
+              store,
+              config.outDir,
+              plans.map((p) => p.adapter.bank.id),
+            );
+            const banks = [...new Set([...changed, ...behind])].sort();
+            if (banks.length) {
+              if (controller.signal.aborted) process.stderr.write(`exrates: publishing ${banks.join(", ")}\n`);
+              const result = await publish(store, [...(await loadAdapters()).values()], config.outDir, { only: banks });
+              published = result.rendered;
+            }
+          }
           process.off("SIGINT", onSignal);
           process.off("SIGTERM", onSignal);
         }
 
-        const changed = summary.banks.filter((b) => b.inserted + b.revised > 0).map((b) => b.bankId);
-        let published: string[] = [];
-        if (options.publish && changed.length) {
-          const result = await publish(store, [...(await loadAdapters()).values()], config.outDir, { only: changed });
-          published = result.rendered;
-        }
         ctx.print(
           options.json
             ? JSON.stringify({ ...summary, published }, null, 2)
