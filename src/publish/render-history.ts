@@ -3,7 +3,6 @@
 // number), CSV and XLSX with one row per date and currency. JSON, XML and CSV are produced piece by
 // piece from the store's chunks, so a ten-year range is never held whole; a one-date document is
 // byte for byte what the Latest renderers make of the same data. The rate is always the stored text.
-import { stringify as csvStringify } from "csv-stringify/sync";
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
@@ -87,10 +86,17 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
   });
 }
 
+/** A CSV field as csv-stringify writes it (Latest.csv): quoted only when it holds a quote, comma or line break. */
+const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
 /** CSV with Latest.csv's header and columns, one row per date and currency. */
 export function* historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
-  yield csvStringify([[...CSV_HEADER]], { record_delimiter: "unix" });
-  for (const day of days) if (day.rows.length) yield csvStringify(csvRows(header, day), { record_delimiter: "unix" });
+  yield `${CSV_HEADER.map(csvField).join(",")}\n`;
+  for (const day of days) {
+    let out = "";
+    for (const row of csvRows(header, day)) out += `${row.map(csvField).join(",")}\n`;
+    if (out) yield out;
+  }
 }
 
 export interface HistoryXlsxMeta {
