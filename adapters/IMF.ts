@@ -56,7 +56,6 @@ export const IMF_ALIASES: Readonly<Record<string, string>> = {
   "trinidadian dollar": "TTD",
   "u a e dirham": "AED",
   "u k pound": "GBP",
-  "u s dollar": "USD",
 };
 
 /** The ISO code of an IMF currency name (ICU's English names, then the IMF's own), or a RowProblem. */
