@@ -44,7 +44,6 @@ export const BOJA_ALIASES: Readonly<Record<string, string>> = {
   "e c dollar": "XCD",
   "great britain pound": "GBP",
   "guyana dollar": "GYD",
-  "u s dollar": "USD",
 };
 
 /**
