@@ -95,8 +95,11 @@ export interface BearerCheckerOptions {
   scope: string;
   /** Embedded SSO: the signing keys (re-read through this function, so a rotation counts at once). */
   keys?: () => KeySet;
-  /** Embedded SSO: each client's enabled flag and not-before (undefined: unknown client). */
-  clientState?: (clientId: string) => ClientState | undefined;
+  /**
+   * Embedded SSO: each client's enabled flag and not-before (undefined: unknown client); a promise
+   * when an unknown id makes the server re-read its clients first.
+   */
+  clientState?: (clientId: string) => ClientState | undefined | Promise<ClientState | undefined>;
   /** External issuer: the key getter (createRemoteJWKSet over the realm's jwks_uri). */
   remoteKeys?: JWTVerifyGetKey;
   now?: () => number;
@@ -146,9 +149,14 @@ export class BearerChecker {
     });
   }
 
-  private decide(entry: CachedToken): BearerResult {
+  private decide(entry: CachedToken): BearerResult | Promise<BearerResult> {
+    if (!this.options.clientState) return this.decideWith(entry, undefined);
+    const state = entry.clientId === undefined ? undefined : this.options.clientState(entry.clientId);
+    return state instanceof Promise ? state.then((s) => this.decideWith(entry, s)) : this.decideWith(entry, state);
+  }
+
+  private decideWith(entry: CachedToken, state: ClientState | undefined): BearerResult {
     if (this.options.clientState) {
-      const state = entry.clientId === undefined ? undefined : this.options.clientState(entry.clientId);
       if (!state || state.id !== entry.subject)
         return { kind: "invalid_token", description: "The client of this token no longer exists" };
       if (!state.enabled) return { kind: "invalid_token", description: "The client of this token is disabled" };

@@ -10,6 +10,11 @@ import { currentTarget, loadTree, type LoadedTree } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */
 const FAILED_GENERATION_RETRY_MS = 5000;
+/**
+ * A token naming a client the server does not know re-reads the clients at most this often (and only
+ * when the database has changed), so that tokens of deleted clients cannot make every request a read.
+ */
+export const CLIENT_MISS_RELOAD_MS = 100;
 
 /** The published tree in memory, re-loaded when `out/current` points at another generation. */
 class PublishedTree {
@@ -83,11 +88,17 @@ class SigningKeys {
  */
 class ClientStates {
   states = new Map<string, ClientState>();
+  /** Full reads of the clients table so far (tests check the bound on reloads). */
+  reads = 0;
   private dataVersion = -1;
+  private lastMissReload = -Infinity;
+  private pendingReload: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
+    private readonly now: () => number,
+    private readonly missReloadMs: number,
   ) {
     this.dataVersion = this.readDataVersion();
     this.read();
@@ -96,7 +107,37 @@ class ClientStates {
   /** Re-reads at once (a change made through this process's own connection). */
   read = (): void => {
     this.states = readClientStates(this.store);
+    this.reads++;
   };
+
+  /**
+   * A client's state; an id not known here (a client created by another process since the last poll)
+   * re-reads the clients first when the database has changed, at most once per `missReloadMs`: an
+   * unknown id within that interval waits for the next re-read (one for all of them), so neither a
+   * flood of unknown ids reads more often nor a fresh client is refused for having come too soon.
+   */
+  get(clientId: string): ClientState | undefined | Promise<ClientState | undefined> {
+    const known = this.states.get(clientId);
+    if (known !== undefined) return known;
+    const wait = this.lastMissReload + this.missReloadMs - this.now();
+    if (wait <= 0) {
+      this.missReload();
+      return this.states.get(clientId);
+    }
+    this.pendingReload ??= new Promise<void>((resolve) => {
+      setTimeout(() => {
+        this.pendingReload = undefined;
+        this.missReload();
+        resolve();
+      }, wait).unref();
+    });
+    return this.pendingReload.then(() => this.states.get(clientId));
+  }
+
+  private missReload(): void {
+    this.lastMissReload = this.now();
+    this.refreshIfChanged();
+  }
 
   refreshIfChanged = (): void => {
     try {
@@ -126,6 +167,8 @@ export interface LiveStateOptions {
   pollMs?: number;
   /** How often the clients table is checked for changes by other processes (ms). */
   clientPollMs?: number;
+  /** At most one re-read of the clients per this many ms for unknown client ids (CLIENT_MISS_RELOAD_MS). */
+  clientMissReloadMs?: number;
 }
 
 export interface LiveState {
@@ -133,8 +176,10 @@ export interface LiveState {
   tree: () => LoadedTree | undefined;
   /** The signing keys (embedded SSO only). */
   keys: () => KeySet;
-  /** A client's state (embedded SSO only). */
-  client: (clientId: string) => ClientState | undefined;
+  /** A client's state (embedded SSO only); an unknown id re-reads the clients (bounded, maybe after a wait). */
+  client: (clientId: string) => ClientState | undefined | Promise<ClientState | undefined>;
+  /** Full reads of the clients table so far (0 without the embedded SSO). */
+  clientReads: () => number;
   /** Checks every source now (the pollers do it anyway). */
   refresh: () => Promise<void>;
   /** Starts the pollers and the clients' change listener. */
@@ -147,7 +192,9 @@ export interface LiveState {
 export async function loadLiveState(options: LiveStateOptions): Promise<LiveState> {
   const { store, log } = options;
   const keys = store ? await SigningKeys.load(options.dataDir, log, options.now) : undefined;
-  const clients = store ? new ClientStates(store, log) : undefined;
+  const clients = store
+    ? new ClientStates(store, log, options.now, options.clientMissReloadMs ?? CLIENT_MISS_RELOAD_MS)
+    : undefined;
   const tree = new PublishedTree(options.outDir, log);
   await tree.refresh();
 
@@ -172,7 +219,8 @@ export async function loadLiveState(options: LiveStateOptions): Promise<LiveStat
   return {
     tree: () => tree.current,
     keys: () => keys!.current,
-    client: (clientId) => clients?.states.get(clientId),
+    client: (clientId) => clients?.get(clientId),
+    clientReads: () => clients?.reads ?? 0,
     async refresh() {
       await refreshFiles();
       clients?.refreshIfChanged();
