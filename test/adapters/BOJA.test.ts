@@ -43,7 +43,7 @@ describe("BOJA adapter", () => {
     };
     for (const [name, code] of Object.entries(names))
       expect(resolveCurrency("BOJA", name, { aliases: BOJA_ALIASES }), name).toBe(code);
-    expect(Object.keys(BOJA_ALIASES)).toHaveLength(9);
+    expect(Object.keys(BOJA_ALIASES)).toHaveLength(8);
     expect([...LEFT_OUT]).toEqual(["northern ireland pound"]);
   });
 
