@@ -17,17 +17,15 @@ export function registerPublish(program: Command, ctx: CliContext & { close(): P
         for (const id of ids) await adapterFor(id); // unknown ids fail before anything is written
         const adapters = [...(await loadAdapters()).values()];
         const result = await publish(await ctx.store(), adapters, ctx.config().outDir, ids.length ? { only: ids } : {});
-        ctx
-          .log()
-          .info(
-            {
-              generation: result.generation,
-              rendered: result.rendered,
-              carried: result.carried.length,
-              files: result.files,
-            },
-            "published",
-          );
+        ctx.log().info(
+          {
+            generation: result.generation,
+            rendered: result.rendered,
+            carried: result.carried.length,
+            files: result.files,
+          },
+          "published",
+        );
         ctx.print(
           `published generation ${result.generation}: ${result.rendered.length} rendered` +
             (result.rendered.length ? ` (${result.rendered.join(", ")})` : "") +
