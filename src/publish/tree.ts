@@ -123,4 +123,3 @@ export async function pruneGenerations(outDir: string, keep = 2): Promise<void> 
   }
   for (const n of doomed) await rm(join(root, n), { recursive: true, force: true });
 }
-
