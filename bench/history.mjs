@@ -1,0 +1,277 @@
+// History benchmark: date lookups and one-year ranges (JSON, CSV, XLSX) of a bank with 40 currencies,
+// against the same bank's Latest.json served by the same `exrates serve` in the same run.
+//
+//   npm run build && node bench/history.mjs
+//
+// The store holds eleven years of weekday rates of CNB (40 currencies, ~115,000 rows), published once
+// so that Latest exists. The server runs in its own process pinned to core 1 (taskset), autocannon on
+// core 0. Latest and the date lookup are measured at 50 connections (throughput); the ranges at one
+// connection (the latency of one response, which is what the target is about) and at 50. Each figure
+// is the median of BENCH_RUNS (default 3) runs of BENCH_SECONDS (default 5). The figures are printed
+// and written into BENCHMARKS.md under "## History" (that section only).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { fmt, machine, median } from "./lib.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const LOAD_BEFORE = loadavg()[0];
+
+// `node bench/history.mjs load <url> <bearer> <connections> <seconds>`: the load of the uncached date
+// lookups, run in its own process: every request asks for another date (any day of 2015-2025, each
+// format), so nearly every one misses the server's cache of dated answers.
+if (process.argv[2] === "load") {
+  const { default: run } = await import("autocannon");
+  const [url, bearer, connections, seconds] = process.argv.slice(3);
+  const formats = ["", ".json", ".xml", ".csv"];
+  const start = Date.UTC(2015, 0, 1);
+  const result = await run({
+    url,
+    connections: Number(connections),
+    duration: Number(seconds),
+    headers: { authorization: `Bearer ${bearer}` },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const day = new Date(start + Math.floor(Math.random() * 4017) * 86_400_000).toISOString().slice(0, 10);
+          return { ...req, path: `/v1/Banks/CNB/DailyRates/${day}${formats[Math.floor(Math.random() * 4)]}` };
+        },
+      },
+    ],
+  });
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
+
+if (!existsSync(CLI)) {
+  console.error("bench/history.mjs: run `npm run build` first");
+  process.exit(1);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+const TASKSET = has("taskset") && cpus().length >= 2;
+const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
+
+const dir = mkdtempSync(join(tmpdir(), "exrates-bench-history-"));
+const env = {
+  ...process.env,
+  EXRATES_DATA_DIR: join(dir, "data"),
+  EXRATES_OUT_DIR: join(dir, "out"),
+  EXRATES_HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
+};
+const children = new Set();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
+// ---- the data: 40 currencies, every weekday of 2015-2025
+const client = JSON.parse(
+  execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
+);
+const CURRENCIES = (
+  "AUD BGN BRL CAD CHF CNY DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD THB " +
+  "TRY USD XDR ZAR ARS CLP COP EGP KZT NGN PKR SAR UAH"
+).split(" ");
+const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
+const { ingestBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
+const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js"));
+const store = await openStore(join(env.EXRATES_DATA_DIR, "exrates.db"));
+let rows = 0;
+for (let year = 2015; year <= 2025; year++) {
+  const records = [];
+  for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86_400_000) {
+    const day = new Date(t);
+    if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+    const date = day.toISOString().slice(0, 10);
+    CURRENCIES.forEach((currency, c) => {
+      const n = ((t / 86_400_000) * 7919 + c * 104_729) % 100_000;
+      records.push({ effectiveDate: date, currency, rate: (1 + c + n / 100_000).toFixed(4) });
+    });
+  }
+  rows += records.length;
+  ingestBatches(store, "CNB", [
+    {
+      provenance: {
+        kind: "import",
+        method: "GET",
+        url: `https://bench.example/${year}`,
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        httpStatus: 200,
+        body: Buffer.from(String(year)),
+      },
+      records,
+    },
+  ]);
+}
+recordQuoting(store, "CNB", "CZK", "Direct");
+await store.close();
+execFileSync(process.execPath, [CLI, "publish", "CNB"], { env, stdio: "ignore" });
+
+// ---- the server
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+const port = await freePort();
+const [cmd, args] = pinned(1, [process.execPath, CLI, "serve"]);
+const server = spawn(cmd, args, { env: { ...env, EXRATES_PORT: String(port) }, stdio: "ignore" });
+children.add(server);
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  if (
+    await fetch(`${base}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    )
+  )
+    break;
+  if (i > 200) throw new Error("the server did not come up");
+  await sleep(50);
+}
+
+async function token(attempt = 0) {
+  // execFileSync blocks this loop for a whole run: a kept-alive socket may have been closed meanwhile.
+  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: client.scope,
+    }),
+  }).catch((error) => {
+    if (attempt < 2) return undefined;
+    throw error;
+  });
+  if (!res) return token(attempt + 1);
+  if (res.status !== 200) throw new Error(`token: ${res.status}`);
+  return (await res.json()).access_token;
+}
+
+function autocannon(path, bearer, connections, seconds = SECONDS) {
+  const argv =
+    path === "random dates"
+      ? [fileURLToPath(import.meta.url), "load", base, bearer, String(connections), String(seconds)]
+      : [AUTOCANNON, "-j", "-c", String(connections), "-d", String(seconds), "-p", "1"];
+  if (path !== "random dates") argv.push("-H", `authorization=Bearer ${bearer}`, `${base}${path}`);
+  const [c, a] = pinned(0, [process.execPath, ...argv]);
+  const r = JSON.parse(
+    execFileSync(c, a, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] }),
+  );
+  if (r.errors > 0 || r.non2xx > 0 || (r["2xx"] ?? 0) === 0)
+    throw new Error(`${path}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+const CASES = [
+  { name: "Latest.json (published file)", path: "/v1/Banks/CNB/DailyRates/Latest.json", connections: 50 },
+  {
+    name: "date lookup, JSON (a Saturday: Friday's set)",
+    path: "/v1/Banks/CNB/DailyRates/2025-06-14",
+    connections: 50,
+  },
+  { name: "date lookup, CSV", path: "/v1/Banks/CNB/DailyRates/2025-06-13.csv", connections: 50 },
+  { name: "date lookups, a random date and format each (cache misses)", path: "random dates", connections: 50 },
+  { name: "one-year range, JSON", path: "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31", connections: 1 },
+  { name: "one-year range, CSV", path: "/v1/Banks/CNB/DailyRates.csv?from=2025-01-01&to=2025-12-31", connections: 1 },
+  { name: "one-year range, XLSX", path: "/v1/Banks/CNB/DailyRates.xlsx?from=2025-01-01&to=2025-12-31", connections: 1 },
+  {
+    name: "one-year range, JSON, 50 connections",
+    path: "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31",
+    connections: 50,
+  },
+];
+
+const bearer0 = await token();
+for (const c of CASES) {
+  if (c.path === "random dates") {
+    c.bytes = NaN;
+    autocannon(c.path, bearer0, c.connections, 1);
+    continue;
+  }
+  const res = await fetch(`${base}${c.path}`, { headers: { authorization: `Bearer ${bearer0}` } });
+  if (res.status !== 200) throw new Error(`${c.path}: ${res.status}`);
+  c.bytes = (await res.arrayBuffer()).byteLength;
+  autocannon(c.path, bearer0, c.connections, 1); // warm-up
+}
+for (const c of CASES) {
+  c.runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    c.runs.push(autocannon(c.path, await token(), c.connections));
+    console.error(`${c.name} run ${i + 1}/${RUNS}: ${fmt(c.runs.at(-1).rps)} req/s, p50 ${c.runs.at(-1).p50} ms`);
+  }
+  c.rps = median(c.runs.map((r) => r.rps));
+  c.p50 = median(c.runs.map((r) => r.p50));
+  c.p99 = median(c.runs.map((r) => r.p99));
+}
+server.kill("SIGTERM");
+const LOAD_AFTER = loadavg()[0];
+
+const latest = CASES[0];
+const lookup = CASES[1];
+const rangeJson = CASES.find((c) => c.name === "one-year range, JSON");
+const misses = CASES.find((c) => c.path === "random dates");
+const table = [
+  "| request | bytes | connections | req/s | p50 ms | p99 ms |",
+  "|---|---:|---:|---:|---:|---:|",
+  ...CASES.map(
+    (c) =>
+      `| ${c.name} | ${Number.isNaN(c.bytes) ? "-" : fmt(c.bytes)} | ${c.connections} | ${fmt(c.rps)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} |`,
+  ),
+];
+const ratio = lookup.rps / latest.rps;
+const targets = [
+  "| Figure | Result | Target | |",
+  "|---|---:|---:|---|",
+  `| date lookup req/s / Latest req/s | ${fmt(ratio, 2)}x | >= 0.5x | ${ratio >= 0.5 ? "met" : "not met"} |`,
+  `| date lookups with cache misses, req/s / Latest req/s | ${fmt(misses.rps / latest.rps, 2)}x | >= 0.5x | ${misses.rps / latest.rps >= 0.5 ? "met" : "not met"} |`,
+  `| one-year JSON range, p50 at one connection | ${fmt(rangeJson.p50, 2)} ms | < 20 ms | ${rangeJson.p50 < 20 ? "met" : "not met"} |`,
+];
+const section = `## History
+
+Command: \`npm run build && node bench/history.mjs\` (autocannon, ${SECONDS} s per run, median of ${RUNS} runs; server
+pinned to core 1, load generator to core 0 with taskset). The store holds ${fmt(rows)} rows: every weekday of
+2015-2025 of CNB with 40 currencies; Latest.json is the published file of the same bank, served by the same
+server in the same run. Identity encoding, a bearer token verified once then cached.
+Machine: ${machine()}, Linux. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average
+${LOAD_BEFORE.toFixed(1)} before and ${LOAD_AFTER.toFixed(1)} after the runs.
+
+${table.join("\n")}
+
+${targets.join("\n")}
+
+The first date lookups ask for one date again and again: after the first request they are answered from
+the server's cache of dated answers (kept until the store changes). The random-date lookups ask for any day
+of the eleven years in any format, so most miss that cache and read the store: that is the cost of a first
+request for a date.${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in the same run, less so.` : ""}
+`;
+console.log(section);
+const file = join(ROOT, "BENCHMARKS.md");
+const text = readFileSync(file, "utf8");
+const start = text.indexOf("## History\n");
+const next = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
+writeFileSync(
+  file,
+  start < 0
+    ? `${text.trimEnd()}\n\n${section}`
+    : `${text.slice(0, start)}${section}${next < 0 ? "" : text.slice(next)}`,
+);
