@@ -5,8 +5,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { BearerChecker, BearerResult } from "../auth/tokens.js";
 import { redactSecrets } from "../secrets.js";
+import type { BankResource } from "../types.js";
 import { FORMATS, negotiate, type Format } from "./negotiate.js";
-import { sendJson, sendProblem, sendRepresentation } from "./respond.js";
+import { PROBLEM_TYPES, sendJson, sendProblem, sendRepresentation } from "./respond.js";
 import type { ApiHandlers, ResourceRoute } from "./routes.js";
 import type { LoadedTree } from "./tree.js";
 
@@ -20,6 +21,8 @@ export interface ApiContext {
   openapi: unknown;
   /** The banks' status rows; absent when no scheduler runs in this process. */
   status?: () => Promise<unknown[]>;
+  /** Every bank the service knows (the adapters' descriptors), published or not; absent: the tree's only. */
+  knownBanks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
 
 const NO_STORE = { "cache-control": "no-store" };
@@ -55,8 +58,64 @@ export function createApiHandlers(ctx: ApiContext): ApiHandlers {
       const text = redactSecrets(JSON.stringify({ banks: await ctx.status() }));
       sendJson(res, 200, JSON.parse(text) as unknown, NO_STORE, head);
     },
-    resource: (req, res, head, route, query) => sendResource(ctx, req, res, head, route, query),
+    resource: (req, res, head, route, query) => {
+      // A bank with nothing published yet is still a bank: `exrates start` adds its status (as JSON).
+      if (route.kind === "bank" && (ctx.status || !ctx.tree()?.banks.get(route.id)?.bank))
+        return sendBank(ctx, req, res, head, route, query);
+      return sendResource(ctx, req, res, head, route, query);
+    },
   };
+}
+
+/** A bank's status row from the scheduler, secrets masked; undefined without a scheduler. */
+async function statusOf(ctx: ApiContext, id: string): Promise<unknown> {
+  if (!ctx.status) return undefined;
+  const row = (await ctx.status()).find((r) => (r as { id?: unknown }).id === id);
+  return row === undefined ? undefined : (JSON.parse(redactSecrets(JSON.stringify(row))) as unknown);
+}
+
+/**
+ * `GET /v1/banks/{id}` answered from the descriptors: a bank known but not published, or any bank when
+ * a scheduler runs (the published resource plus `status`). Unknown: 404 of type unknown-bank.
+ */
+async function sendBank(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: Extract<ResourceRoute, { kind: "bank" }>,
+  query: string,
+): Promise<void> {
+  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, ["json"]);
+  if (!negotiation.ok) {
+    const { status, detail, supported } = negotiation;
+    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+  }
+  const published = ctx.tree()?.banks.get(route.id)?.bank;
+  const resource = published
+    ? (JSON.parse(published.identity.body.toString("utf8")) as BankResource)
+    : (await ctx.knownBanks?.())?.get(route.id);
+  if (!resource) return sendUnknownBank(res, head, route.id);
+  const status = await statusOf(ctx, route.id);
+  sendJson(res, 200, status === undefined ? resource : { ...resource, status }, { ...NO_STORE, vary: "Accept" }, head);
+}
+
+/** Latest of a bank with nothing published: known (no rates yet) or unknown, two problem types. */
+async function sendNoRates(ctx: ApiContext, res: ServerResponse, head: boolean, id: string): Promise<void> {
+  const known = ctx.tree()?.banks.has(id) || (await ctx.knownBanks?.())?.has(id);
+  if (!known) return sendUnknownBank(res, head, id);
+  const status = (await statusOf(ctx, id)) as { state?: string; nextRunAt?: string | null } | undefined;
+  const when = status?.nextRunAt ? `; next run ${status.nextRunAt}` : "";
+  sendProblem(res, 404, {
+    type: PROBLEM_TYPES.noRatesYet,
+    detail: `Bank ${id} is known but has no rates published yet${when}`,
+    extra: { bank: id, ...(status?.state ? { state: status.state } : {}) },
+    head,
+  });
+}
+
+function sendUnknownBank(res: ServerResponse, head: boolean, id: string): void {
+  sendProblem(res, 404, { type: PROBLEM_TYPES.unknownBank, detail: `Unknown bank ${id}`, extra: { bank: id }, head });
 }
 
 /** Answers a refused token with its challenge; false, for the router. */
@@ -74,7 +133,7 @@ function sendResource(
   head: boolean,
   route: ResourceRoute,
   query: string,
-): void {
+): void | Promise<void> {
   const offered: readonly Format[] = route.kind === "latest" ? FORMATS : ["json"];
   const suffix = route.kind === "banks" ? undefined : route.suffix;
   const negotiation = negotiate(suffix, formatValues(query), req.headers.accept, offered);
@@ -90,11 +149,7 @@ function sendResource(
   }
   const entry = tree.banks.get(route.id);
   const rep = route.kind === "bank" ? entry?.bank : entry?.latest[negotiation.format];
-  if (!rep) {
-    const what = route.kind === "bank" ? "data" : "rates";
-    const detail = entry ? `No ${what} published for bank ${route.id}` : `Unknown bank ${route.id}`;
-    return sendProblem(res, 404, { detail, head });
-  }
+  if (!rep) return sendNoRates(ctx, res, head, route.id);
   sendRepresentation(req, res, rep);
 }
 

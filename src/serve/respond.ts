@@ -6,6 +6,8 @@ import { pickEncoding } from "./negotiate.js";
 import type { Representation } from "./tree.js";
 
 export interface ProblemOptions {
+  /** A problem type URI (default about:blank, whose title is the reason phrase) and its title. */
+  type?: { uri: string; title: string };
   detail?: string;
   headers?: Record<string, string>;
   /** Extension members. */
@@ -16,8 +18,8 @@ export interface ProblemOptions {
 
 export function sendProblem(res: ServerResponse, status: number, options: ProblemOptions = {}): void {
   const body = JSON.stringify({
-    type: "about:blank",
-    title: STATUS_CODES[status] ?? "Error",
+    type: options.type?.uri ?? "about:blank",
+    title: options.type?.title ?? STATUS_CODES[status] ?? "Error",
     status,
     ...(options.detail !== undefined ? { detail: options.detail } : {}),
     ...options.extra,
@@ -31,6 +33,12 @@ export function sendProblem(res: ServerResponse, status: number, options: Proble
   });
   res.end(options.head ? undefined : body);
 }
+
+/** Problem types of the API beyond about:blank (docs/API.md, "Errors"). */
+export const PROBLEM_TYPES = {
+  unknownBank: { uri: "urn:exrates:problem:unknown-bank", title: "Unknown bank" },
+  noRatesYet: { uri: "urn:exrates:problem:no-rates-yet", title: "No rates published yet for this bank" },
+} as const;
 
 export function sendJson(
   res: ServerResponse,

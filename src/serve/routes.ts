@@ -128,7 +128,13 @@ export interface ApiHandlers {
   status: Handler;
   /** The server-sent event stream (src/serve/events.ts); absent: 404. */
   events?: (req: IncomingMessage, res: ServerResponse, head: boolean, query: string) => void;
-  resource: (req: IncomingMessage, res: ServerResponse, head: boolean, route: ResourceRoute, query: string) => void;
+  resource: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    head: boolean,
+    route: ResourceRoute,
+    query: string,
+  ) => void | Promise<void>;
   /** A date, a range or the currency list, from the store; absent: those routes answer 404. */
   history?: (
     req: IncomingMessage,

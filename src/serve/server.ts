@@ -15,8 +15,11 @@ import { issuerOf } from "../auth/discovery.js";
 import { FailureLimiter, GrantLimiter, type GrantOptions, type LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
+import { toBankResource } from "../feed/adapter.js";
+import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
+import type { BankResource } from "../types.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createEventStream, withEvents } from "./events.js";
 import { createApiHandlers } from "./handlers.js";
@@ -50,6 +53,8 @@ export interface ServerOptions {
   fetch?: typeof fetch;
   /** The banks' status rows for `GET /v1/status` (behind the token); `exrates start` passes the scheduler's. */
   status?: () => Promise<unknown[]>;
+  /** Every bank the service knows, published or not (default: the adapters' descriptors, loaded once). */
+  banks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
 
 export interface RunningServer {
@@ -134,6 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
     status: options.status,
+    knownBanks: options.banks ?? adapterBanks(log),
   });
   const router = createRouter(
     withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now }), events),
@@ -189,6 +195,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   };
+}
+
+/** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */
+function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResource>> {
+  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+  return () =>
+    (banks ??= loadAdapters().then(
+      (adapters) => new Map([...adapters].map(([id, a]) => [id, toBankResource(a.bank)])),
+      (error: Error) => {
+        log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
+        banks = undefined;
+        return new Map<string, BankResource>();
+      },
+    ));
 }
 
 async function listen(config: Config, limits: ConnectionLimits): Promise<Server> {

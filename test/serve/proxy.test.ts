@@ -365,7 +365,8 @@ describe("generations", () => {
       expect(await read(`${LATEST}.csv`)).toContain("CNB,USD,CZK,2026-04-03,21.000,1");
       expect(await read(`${LATEST}.json`)).toContain("2026-04-03");
       expect((await fetch(`${g.url}/v1/banks/NBP`, { headers })).status).toBe(200);
-      expect((await fetch(`${g.url}/v1/banks/ECB`, { headers })).status).toBe(404);
+      // ECB left the tree: its rates are gone, the bank itself is still known (from its descriptor).
+      expect((await fetch(`${g.url}/v1/Banks/ECB/DailyRates/Latest.json`, { headers })).status).toBe(404);
       // A generation whose file differs from its manifest is never served.
       const { writeFileSync } = await import("node:fs");
       publishGeneration(g.config.outDir, "g3", [{ id: "CNB", date: "2026-04-04", rate: "22.000" }]);
