@@ -227,6 +227,39 @@ describe("a range across a year boundary", () => {
   });
 });
 
+describe("a long range", () => {
+  it("is streamed in blocks (no Content-Length), across the store's read chunks, every row once", async () => {
+    const codes = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "PLN", "SEK", "USD", "ZAR"];
+    const records: RateRecord[] = [];
+    for (let t = Date.UTC(2016, 0, 1); t < Date.UTC(2026, 0, 1); t += 86_400_000) {
+      const d = new Date(t);
+      if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
+      codes.forEach((c, i) =>
+        records.push({
+          effectiveDate: d.toISOString().slice(0, 10),
+          currency: c,
+          rate: `${i + 1}.${(t / 86_400_000) % 1000}0`,
+        }),
+      );
+    }
+    ingest("BIG", records);
+    recordQuoting(h.store, "BIG", "XDR", "Indirect");
+    const res = await raw("GET", "/v1/Banks/BIG/DailyRates?from=2016-01-01&to=2025-12-31", {});
+    expect(res.status).toBe(200);
+    expect(res.headers["content-length"]).toBeUndefined();
+    expect(res.headers["transfer-encoding"]).toBe("chunked");
+    const rows = jsonRows(res.body.toString("utf8"));
+    expect(rows).toHaveLength(records.length);
+    expect(rows).toEqual(records.map((r) => [r.effectiveDate, r.currency, r.rate, 0]));
+    const gz = await raw("GET", "/v1/Banks/BIG/DailyRates.csv?from=2016-01-01&to=2025-12-31", {
+      "accept-encoding": "gzip",
+    });
+    const lines = gunzipSync(gz.body).toString("utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(records.length + 1);
+    expect(lines[1]).toBe(`BIG,XDR,AUD,2016-01-01,${records[0]!.rate},1`);
+  });
+});
+
 describe("the currency filter", () => {
   it("keeps the asked currencies and names those not quoted", async () => {
     const res = await get("/v1/Banks/CNB/DailyRates?from=2024-12-30&to=2024-12-31&currencies=usd,GBP,HUF");
@@ -337,16 +370,16 @@ describe("discovery", () => {
     const res = await get("/v1/currencies");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { currencies: Array<{ code: string; name: string; banks: unknown[] }> };
-    expect(body.currencies.map((c) => c.code)).toEqual(["EUR", "HUF", "USD"]);
-    expect(body.currencies[1]!.name).toBe("Hungarian Forint");
-    expect(body.currencies[2]).toEqual({
-      code: "USD",
-      name: "US Dollar",
-      banks: [
-        { bankId: "CNB", since: "2024-12-20", latest: "2025-01-03" },
-        { bankId: "ECB", since: "2025-01-02", latest: "2025-01-06" },
-      ],
-    });
+    const codes = body.currencies.map((c) => c.code);
+    expect(codes).toEqual([...codes].sort());
+    expect(codes).toEqual(expect.arrayContaining(["EUR", "HUF", "USD"]));
+    const of = (code: string) => body.currencies.find((c) => c.code === code)!;
+    expect(of("HUF").name).toBe("Hungarian Forint");
+    expect(of("USD").name).toBe("US Dollar");
+    expect(of("USD").banks.filter((b) => (b as { bankId: string }).bankId !== "BIG")).toEqual([
+      { bankId: "CNB", since: "2024-12-20", latest: "2025-01-03" },
+      { bankId: "ECB", since: "2025-01-02", latest: "2025-01-06" },
+    ]);
   });
 });
 
