@@ -11,6 +11,15 @@ export function issuerOf(publicUrl: string, realm: string): string {
   return `${publicUrl}${realmPath(realm)}`;
 }
 
+/**
+ * The same realm under /realms/<realm>, as Keycloak 17+ serves it. Its discovery document names this
+ * issuer: OpenID Connect Discovery requires the issuer to be the URL the document was found under,
+ * and openid-client checks it, so each path form is its own issuer and the bearer check accepts both.
+ */
+export function plainIssuerOf(publicUrl: string, realm: string): string {
+  return `${publicUrl}/realms/${realm}`;
+}
+
 export function discoveryDocument(issuer: string, scope: string): Record<string, unknown> {
   const oidc = `${issuer}/protocol/openid-connect`;
   return {

@@ -2,7 +2,8 @@
 // client credentials grant only. Checks in Keycloak's order, with Keycloak's statuses and bodies:
 // content type (415), grant_type missing (400 invalid_request) or other (400 unsupported_grant_type),
 // client authentication (client_secret_basic, each half URL-decoded per RFC 6749 §2.3.1, or
-// client_secret_post; 400/401), duplicated parameters (400), scope (required; 400 invalid_scope).
+// client_secret_post; 400/401), duplicated parameters (400), scope (required; 400 invalid_scope;
+// `openid` accepted from any client and granted first, as Keycloak grants it).
 // Limits (src/auth/ratelimit.ts): failed authentications of a known client count per (client id,
 // address), those of ids that name no client per address, and neither ever refuses a client's right
 // secret sent from elsewhere; successful grants are limited per client. All answer 429 + Retry-After.
@@ -39,6 +40,8 @@ export interface TokenEndpointContext {
 }
 
 const MAX_BODY = 16 * 1024;
+/** The OpenID Connect scope, accepted from every client as Keycloak does (no ID token is issued). */
+const OPENID = "openid";
 const INVALID_CREDENTIALS = "Invalid client or Invalid client credentials";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -239,11 +242,15 @@ export async function handleTokenRequest(
     return;
   }
   const requested = [...new Set(scopeParam.split(" ").filter(Boolean))];
-  if (requested.some((s) => !client.scopes.includes(s))) {
+  // `openid` is no client scope in Keycloak: any client may ask for it, and the granted scope then
+  // starts with it ("openid exchange-rates"), in the token's claim and in the answer alike.
+  if (requested.some((s) => s !== OPENID && !client.scopes.includes(s))) {
     oauthError(res, 400, "invalid_scope", `Invalid scopes: ${scopeParam}`);
     return;
   }
-  const scope = requested.join(" ");
+  const scope = requested.includes(OPENID)
+    ? [OPENID, ...requested.filter((s) => s !== OPENID)].join(" ")
+    : requested.join(" ");
   const wait = ctx.grants.take(client.clientId);
   if (wait > 0) {
     ctx.refusals.note(

@@ -90,7 +90,8 @@ const MAX_TOKEN_LENGTH = 8192;
 const CACHE_LIMIT = 50_000;
 
 export interface BearerCheckerOptions {
-  issuer: string;
+  /** The issuer tokens must name (the embedded realm has two: /auth/realms/<realm> and /realms/<realm>). */
+  issuer: string | string[];
   /** The scope a token must carry to read the API. */
   scope: string;
   /** Embedded SSO: the signing keys (re-read through this function, so a rotation counts at once). */

@@ -10,6 +10,8 @@ import type { RealmRoutes } from "./routes.js";
 export interface RealmContext {
   realm: string;
   issuer: string;
+  /** The issuer of the realm's /realms/<realm> form (Keycloak 17+ paths). */
+  plainIssuer: string;
   scope: string;
   keys: () => KeySet;
   now: () => number;
@@ -20,11 +22,14 @@ const NO_CACHE = { "cache-control": "no-cache" };
 
 export function createRealmHandlers(ctx: RealmContext): RealmRoutes {
   const discovery = discoveryDocument(ctx.issuer, ctx.scope);
+  const plainDiscovery = discoveryDocument(ctx.plainIssuer, ctx.scope);
+  const plainToken: TokenEndpointContext = { ...ctx.token, issuer: ctx.plainIssuer };
   return {
     embedded: true,
     realm: ctx.realm,
-    token: (req, res) => handleTokenRequest(req, res, ctx.token),
-    discovery: (_req, res, head) => sendJson(res, 200, discovery, NO_CACHE, head),
+    // Tokens carry the issuer of the path they were asked under, as Keycloak's do.
+    token: (req, res, plain) => handleTokenRequest(req, res, plain ? plainToken : ctx.token),
+    discovery: (_req, res, head, plain) => sendJson(res, 200, plain ? plainDiscovery : discovery, NO_CACHE, head),
     // The keys published now: the active one and retired ones whose tokens may not have expired yet.
     jwks: (_req, res, head) =>
       sendJson(res, 200, jwksDocument(publishedAt(ctx.keys(), ctx.now()).map((k) => k.jwk)), NO_CACHE, head),

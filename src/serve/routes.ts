@@ -23,7 +23,7 @@ export type Route =
   | { kind: "dated"; id: string; date: string; suffix: string | undefined }
   | { kind: "range"; id: string; suffix: string | undefined }
   | { kind: "currencies"; suffix: string | undefined }
-  | { kind: "realm"; realm: string; rest: string[] }
+  | { kind: "realm"; realm: string; rest: string[]; plain?: true }
   | { kind: "notFound" }
   | { kind: "bad"; status: 400 | 414; detail: string };
 
@@ -81,6 +81,9 @@ function matchRoute(segments: string[]): Route {
   if (n === 1 && lower[0] === "readyz") return { kind: "readyz" };
   if (n >= 3 && segments[0] === "auth" && segments[1] === "realms")
     return { kind: "realm", realm: segments[2]!, rest: segments.slice(3) };
+  // Keycloak 17+ serves its realms without the /auth prefix: the same realm, under its own issuer.
+  if (n >= 2 && segments[0] === "realms")
+    return { kind: "realm", realm: segments[1]!, rest: segments.slice(2), plain: true };
   if (lower[0] !== "v1") return NOT_FOUND;
   if (n === 2 && lower[1] === "openapi.json") return { kind: "openapi" };
   if (n === 3 && lower[1] === "schemas" && lower[2] === "exchange-rates-1.0.xsd") return { kind: "xsd" };
@@ -145,17 +148,23 @@ export interface ApiHandlers {
   ) => void | Promise<void>;
 }
 
-/** The embedded SSO's endpoints, or the external issuer that replaces them. */
+/**
+ * The embedded SSO's endpoints, or the external issuer that replaces them. `plain`: the request came
+ * under /realms/<realm> (Keycloak 17+), whose issuer has no /auth prefix.
+ */
 export type RealmRoutes =
   | {
       embedded: true;
       realm: string;
-      token: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-      discovery: Handler;
+      token: (req: IncomingMessage, res: ServerResponse, plain: boolean) => Promise<void>;
+      discovery: RealmHandler;
       jwks: Handler;
       authorization: Handler;
     }
   | { embedded: false; issuer: string };
+
+/** A realm endpoint whose answer names the issuer of the path it was asked under. */
+export type RealmHandler = (req: IncomingMessage, res: ServerResponse, head: boolean, plain: boolean) => void;
 
 type RealmEndpoint = "discovery" | "jwks" | "authorization";
 
@@ -174,7 +183,7 @@ export function createRouter(api: ApiHandlers, realms: RealmRoutes) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { route: r, query } = route(req.url ?? "/");
     const method = req.method ?? "GET";
-    if (r.kind === "realm") return routeRealm(req, res, realms, r.realm, r.rest);
+    if (r.kind === "realm") return routeRealm(req, res, realms, r.realm, r.rest, r.plain === true);
     // Nothing else takes a body.
     discardBody(req, res);
     const head = method === "HEAD";
@@ -224,9 +233,10 @@ async function routeRealm(
   realms: RealmRoutes,
   realm: string,
   rest: string[],
+  plain: boolean,
 ): Promise<void> {
   const path = rest.join("/");
-  if (realms.embedded && realm === realms.realm && path === TOKEN_PATH) return realms.token(req, res);
+  if (realms.embedded && realm === realms.realm && path === TOKEN_PATH) return realms.token(req, res, plain);
   discardBody(req, res);
   if (!realms.embedded)
     return sendProblem(res, 404, { detail: `The embedded SSO is off; tokens come from ${realms.issuer}` });
@@ -235,5 +245,5 @@ async function routeRealm(
   if (!endpoint) return sendOAuth(res, 404, { error: "Unable to find matching target resource method" });
   if (!isReadOnly(req.method))
     return sendOAuth(res, 405, { error: "HTTP 405 Method Not Allowed" }, { allow: API_ALLOW });
-  return realms[endpoint](req, res, req.method === "HEAD");
+  return realms[endpoint](req, res, req.method === "HEAD", plain);
 }

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-import { issuerOf } from "../auth/discovery.js";
+import { issuerOf, plainIssuerOf } from "../auth/discovery.js";
 import { FailureLimiter, GrantLimiter, type GrantOptions, type LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
@@ -127,6 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // With port 0 and no explicit public URL, the public URL is the one actually bound.
   const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`);
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
+  const plainIssuer = plainIssuerOf(publicUrl, config.realm);
 
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now);
@@ -134,7 +135,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const events = createEventStream({ databasePath: config.databasePath, publicUrl, log });
   const api = createApiHandlers({
     tree: state.tree,
-    checker: bearerChecker(options, state, issuer),
+    checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
     realm: config.realm,
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
@@ -144,7 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const router = createRouter(
     withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now }), events),
     embedded
-      ? realmRoutes(options, state, { issuer, publicUrl, refusals: summary, clientAddress })
+      ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
   );
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -241,12 +242,19 @@ function boundAddress(server: Server): { url: string; port: number } {
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */
-function bearerChecker(options: ServerOptions, state: LiveState, issuer: string): BearerChecker {
+function bearerChecker(options: ServerOptions, state: LiveState, issuers: string[]): BearerChecker {
   const { config, log } = options;
   const now = options.now ?? Date.now;
   if (!config.oidcIssuer) {
-    return new BearerChecker({ issuer, scope: config.scope, keys: state.keys, clientState: state.client, now });
+    return new BearerChecker({
+      issuer: issuers,
+      scope: config.scope,
+      keys: state.keys,
+      clientState: state.client,
+      now,
+    });
   }
+  const issuer = issuers[0]!;
   const remote = remoteKeyGetter(issuer, options.fetch);
   remote
     .ready()
@@ -261,13 +269,14 @@ function realmRoutes(
   state: LiveState,
   parts: {
     issuer: string;
+    plainIssuer: string;
     publicUrl: string;
     refusals: RepeatSummary;
     clientAddress: (req: IncomingMessage) => string;
   },
 ): RealmRoutes {
   const { config, log } = options;
-  const { issuer, publicUrl, refusals, clientAddress } = parts;
+  const { issuer, plainIssuer, publicUrl, refusals, clientAddress } = parts;
   const now = options.now ?? Date.now;
   const perClient = new FailureLimiter(options.rateLimit?.perClient ?? DEFAULT_PER_CLIENT, now);
   const perAddress = new FailureLimiter(options.rateLimit?.perAddress ?? DEFAULT_PER_ADDRESS, now);
@@ -275,6 +284,7 @@ function realmRoutes(
   return createRealmHandlers({
     realm: config.realm,
     issuer,
+    plainIssuer,
     scope: config.scope,
     keys: state.keys,
     now,

@@ -1,7 +1,15 @@
-// `exrates clients create <name> [--scope S] [--json] | list | reset-secret <id> | disable <id> | delete <id>`
+// `exrates clients create <name> [--scope S] [--json] | list | reset-secret <id> | disable <id> | enable <id> |
+// delete <id>`
 import type { Command } from "commander";
 
-import { createClient, deleteClient, disableClient, listClients, resetSecret } from "../../auth/clients.js";
+import {
+  createClient,
+  deleteClient,
+  disableClient,
+  enableClient,
+  listClients,
+  resetSecret,
+} from "../../auth/clients.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerClients(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -34,6 +42,12 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
         });
         ctx.log().info({ event: "client.created", clientId: created.clientId, scope: created.scope }, "client created");
         ctx.print(credentials(created, options.json));
+        const apiScope = ctx.config().scope;
+        if (!created.scope.split(" ").includes(apiScope))
+          process.stderr.write(
+            `exrates: warning: client ${created.clientId} has the scopes "${created.scope}" but not ${apiScope} ` +
+              `(EXRATES_SCOPE): its tokens cannot read the API; add it with --scope "${apiScope} ${created.scope}"\n`,
+          );
       }),
     );
 
@@ -93,6 +107,18 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
         await disableClient(await ctx.store(), id);
         ctx.log().info({ event: "client.disabled", clientId: id }, "client disabled");
         ctx.print(`client ${id} disabled; its tokens no longer work`);
+      }),
+    );
+
+  clients
+    .command("enable")
+    .description("let a disabled client get tokens again (tokens issued before it was disabled stay refused)")
+    .argument("<id>", "client_id")
+    .action(
+      action(ctx, async (id: string) => {
+        await enableClient(await ctx.store(), id);
+        ctx.log().info({ event: "client.enabled", clientId: id }, "client enabled");
+        ctx.print(`client ${id} enabled; it can get tokens again`);
       }),
     );
 
