@@ -589,7 +589,7 @@ async function sendBanks(deps: HistoryDeps, req: IncomingMessage, res: ServerRes
       };
     });
   const body = Buffer.from(`${JSON.stringify({ banks }, null, 2)}\n`, "utf8");
-  return sendJsonDocument(req, res, head, body, reader.currencies().maxStoredAt);
+  return sendJsonDocument(req, res, head, body, reader.lastFetchAt());
 }
 
 /** Latest, from the published tree, with only the asked currencies. */

@@ -114,6 +114,9 @@ export class HistoryReader {
       ),
       maxStoredAt: sqlite.prepare("select coalesce(max(stored_at), '') from rates").pluck(),
       dataVersion: sqlite.prepare("pragma data_version").pluck(),
+      lastFetch: sqlite
+        .prepare("select coalesce(finished_at, started_at) from fetches order by id desc limit 1")
+        .pluck(),
       onWithVersion: sqlite.prepare(
         `select ${ROW_COLUMNS}, stored_at as storedAt, fetch_id as fetchId from rates
            where bank_id = ? and effective_date = ? and ${FILTER} order by currency`,
@@ -311,6 +314,14 @@ export class HistoryReader {
       this.banksCache = out;
     }
     return this.banksCache;
+  }
+
+  /**
+   * When the newest answer or import was stored: at or after the newest change to any stored rate (a
+   * figure released from an anomaly is the exception), without reading the rates.
+   */
+  lastFetchAt(): string {
+    return (this.statements.lastFetch.get() as string | undefined) ?? "";
   }
 
   /** Every currency any bank quotes, by code, with each bank's first and latest date for it. */

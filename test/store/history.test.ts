@@ -146,6 +146,7 @@ describe("banks and currencies", () => {
       { bankId: "CNB", first: "2024-12-27", latest: "2025-01-02" },
       { bankId: "ECB", first: "2025-01-02", latest: "2025-01-03" },
     ]);
+    expect(reader.lastFetchAt()).toBe("2026-03-02T14:00:01.000Z");
   });
   it("lists each currency with the banks quoting it and since when", () => {
     expect(reader.currencies().list).toEqual([
