@@ -85,6 +85,11 @@ export class HistoryReader {
   private readonly datesCache = new Map<string, { dates: IsoDate[]; gap: number }>();
   private currenciesCache?: { list: CurrencyBanks[]; maxStoredAt: string };
   private banksCache?: BankSpan[];
+  /** Each bank's currencies, kept across changes of other banks (reading them is a scan of the bank's rows). */
+  private readonly bankCurrencies = new Map<
+    string,
+    { signature: string; rows: Array<{ currency: string; since: IsoDate; latest: IsoDate; maxStoredAt: string }> }
+  >();
   private readonly quotingCache = new Map<string, { baseCurrency: string; quoteType: QuoteType } | undefined>();
 
   constructor(
@@ -108,11 +113,17 @@ export class HistoryReader {
         `select count(*) as rows, coalesce(max(stored_at), '') as maxStoredAt, coalesce(max(fetch_id), 0) as maxFetchId
            from rates where bank_id = ? and effective_date between ? and ? and ${FILTER}`,
       ),
-      currencies: sqlite.prepare(
-        `select currency, bank_id as bankId, min(effective_date) as since, max(effective_date) as latest
-           from rates group by currency, bank_id order by currency, bank_id`,
+      currenciesOf: sqlite.prepare(
+        `select currency, min(effective_date) as since, max(effective_date) as latest, max(stored_at) as maxStoredAt
+           from rates where bank_id = ? group by currency`,
       ),
-      maxStoredAt: sqlite.prepare("select coalesce(max(stored_at), '') from rates").pluck(),
+      // What changes whenever a bank's rates do: a new answer or import (a fetch row), or a released figure.
+      bankSignature: sqlite
+        .prepare(
+          `select (select coalesce(max(id), 0) from fetches where bank_id = ?) || '/' ||
+                (select count(*) from anomalies where bank_id = ? and released_at is not null)`,
+        )
+        .pluck(),
       dataVersion: sqlite.prepare("pragma data_version").pluck(),
       lastFetch: sqlite
         .prepare("select coalesce(finished_at, started_at) from fetches order by id desc limit 1")
@@ -324,23 +335,43 @@ export class HistoryReader {
     return (this.statements.lastFetch.get() as string | undefined) ?? "";
   }
 
-  /** Every currency any bank quotes, by code, with each bank's first and latest date for it. */
+  /**
+   * Every currency any bank quotes, by code, with each bank's first and latest date for it. A bank's
+   * part is read again only when its signature (newest fetch, released figures) or its span has moved,
+   * so one bank's ingest does not make every bank's rows be read.
+   */
   currencies(): { list: CurrencyBanks[]; maxStoredAt: string } {
     this.fresh();
     if (!this.currenciesCache) {
-      const rows = this.statements.currencies.all() as Array<{
-        currency: string;
-        bankId: string;
-        since: IsoDate;
-        latest: IsoDate;
-      }>;
-      const list: CurrencyBanks[] = [];
-      for (const r of rows) {
-        let last = list[list.length - 1];
-        if (last?.currency !== r.currency) list.push((last = { currency: r.currency, banks: [] }));
-        last.banks.push({ bankId: r.bankId, since: r.since, latest: r.latest });
+      const byCurrency = new Map<string, CurrencyBanks["banks"]>();
+      let maxStoredAt = "";
+      const present = new Set<string>();
+      for (const bank of this.banks()) {
+        present.add(bank.bankId);
+        const signature = `${String(this.statements.bankSignature.get(bank.bankId, bank.bankId))}/${bank.first}/${bank.latest}`;
+        let entry = this.bankCurrencies.get(bank.bankId);
+        if (entry?.signature !== signature) {
+          entry = {
+            signature,
+            rows: this.statements.currenciesOf.all(bank.bankId) as Array<{
+              currency: string;
+              since: IsoDate;
+              latest: IsoDate;
+              maxStoredAt: string;
+            }>,
+          };
+          this.bankCurrencies.set(bank.bankId, entry);
+        }
+        for (const r of entry.rows) {
+          let banks = byCurrency.get(r.currency);
+          if (!banks) byCurrency.set(r.currency, (banks = []));
+          banks.push({ bankId: bank.bankId, since: r.since, latest: r.latest });
+          if (r.maxStoredAt > maxStoredAt) maxStoredAt = r.maxStoredAt;
+        }
       }
-      this.currenciesCache = { list, maxStoredAt: this.statements.maxStoredAt.get() as string };
+      for (const id of this.bankCurrencies.keys()) if (!present.has(id)) this.bankCurrencies.delete(id);
+      const list = [...byCurrency.keys()].sort().map((currency) => ({ currency, banks: byCurrency.get(currency)! }));
+      this.currenciesCache = { list, maxStoredAt };
     }
     return this.currenciesCache;
   }

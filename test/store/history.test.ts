@@ -160,6 +160,22 @@ describe("banks and currencies", () => {
         ],
       },
     ]);
+    // Another bank's new currency and a later date of one quoted already both show at once.
+    ingest("ECB", [rec("2025-01-06", "JPY", "162.50"), rec("2025-01-06", "USD", "1.0400")], "ecb later");
+    const after = reader.currencies().list;
+    expect(after.find((c) => c.currency === "JPY")).toEqual({
+      currency: "JPY",
+      banks: [{ bankId: "ECB", since: "2025-01-06", latest: "2025-01-06" }],
+    });
+    expect(after.find((c) => c.currency === "USD")!.banks[1]).toEqual({
+      bankId: "ECB",
+      since: "2025-01-02",
+      latest: "2025-01-06",
+    });
+    expect(after.find((c) => c.currency === "EUR")).toEqual({
+      currency: "EUR",
+      banks: [{ bankId: "CNB", since: "2024-12-27", latest: "2025-01-02" }],
+    });
     expect(reader.quotes("CNB", "HUF")).toBe(true);
     expect(reader.quotes("ECB", "HUF")).toBe(false);
   });
