@@ -23,6 +23,9 @@ export interface Config {
   trustedProxies?: string;
   /** Successful token grants per client per minute (burst: twice as many); 0: no limit. */
   tokenGrantsPerMinute: number;
+  /** `GET /metrics` is served on this port of metricsHost only (unset: not served at all). */
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 /** The levels LOG_LEVEL may name (pino's). */
@@ -61,6 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const grantsText = env.EXRATES_TOKEN_GRANTS_PER_MINUTE || "60";
   if (!/^\d+$/.test(grantsText))
     throw new UserError(`EXRATES_TOKEN_GRANTS_PER_MINUTE "${grantsText}" is not a whole number`);
+  const metricsText = env.EXRATES_METRICS_PORT;
+  if (metricsText && (!/^\d+$/.test(metricsText) || Number(metricsText) > 65535))
+    throw new UserError(`EXRATES_METRICS_PORT "${metricsText}" is not a port number`);
   return {
     dataDir,
     outDir,
@@ -75,5 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || "info",
     trustedProxies: env.EXRATES_TRUSTED_PROXIES || undefined,
     tokenGrantsPerMinute: Number(grantsText),
+    metricsPort: metricsText ? Number(metricsText) : undefined,
+    metricsHost: env.EXRATES_METRICS_HOST || "127.0.0.1",
   };
 }

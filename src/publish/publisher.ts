@@ -7,6 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import { recordPublications } from "../events/publication.js";
 import { toBankResource } from "../feed/adapter.js";
+import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
 import type { BankAdapter, LatestRatesDocument } from "../types.js";
 import { latestDocument } from "./document.js";
@@ -115,6 +116,15 @@ export async function publish(
   options: PublishOptions = {},
 ): Promise<PublishResult> {
   await mkdir(join(outDir, GENERATIONS_DIR), { recursive: true });
+  return timedPublish(() => publishLocked(store, adapters, outDir, options));
+}
+
+async function publishLocked(
+  store: Store,
+  adapters: BankAdapter[],
+  outDir: string,
+  options: PublishOptions,
+): Promise<PublishResult> {
   return withPublishLock(outDir, async () => {
     const previous = await readCurrentGeneration(outDir);
     const generation = newGenerationName(options.now);

@@ -25,6 +25,7 @@ import { createEventStream, withEvents } from "./events.js";
 import { createApiHandlers } from "./handlers.js";
 import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
+import { ServerMetrics, startMetricsServer } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
 import { sendProblem } from "./respond.js";
@@ -62,6 +63,8 @@ export interface RunningServer {
   /** The issuer whose tokens are accepted. */
   issuer: string;
   server: Server;
+  /** `GET /metrics` on its own listener (EXRATES_METRICS_PORT); undefined when not served. */
+  metricsUrl?: string;
   /** The tree currently served (undefined before the first publish). */
   tree(): LoadedTree | undefined;
   /** Checks for a new generation, key file or clients now (tests; the timers do it anyway). */
@@ -148,7 +151,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
   );
+  const metrics = new ServerMetrics(config.databasePath);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
     if (hostHeaders(req.rawHeaders) > 1) {
       res.shouldKeepAlive = false;
@@ -173,6 +178,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ),
   );
   const sockets = trackSockets(server);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics, config.metricsHost, config.metricsPort, log).catch((error: Error) => {
+          server.close();
+          history.close();
+          events.close();
+          throw error;
+        });
   state.watch();
 
   log.info({ url, issuer, embeddedSso: embedded, generation: state.tree()?.generation }, "serving");
@@ -180,10 +194,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url,
     issuer,
     server,
+    metricsUrl: metricsServer?.url,
     tree: state.tree,
     refresh: () => state.refresh(),
     async close() {
       state.close();
+      await metricsServer?.close();
+      metrics.close();
       summary.close();
       history.close();
       events.close();

@@ -1,0 +1,211 @@
+// `GET /metrics` in the Prometheus text format (prom-client): requests by route, status and format,
+// their latency, tokens issued and refused, and per bank (read from the store at each scrape) the
+// last successful fetch, the newest stored date, anomalies held and failed fetches; the process-wide
+// metrics (publish duration, src/metrics.ts) follow. Unauthenticated, so it is served only on its own
+// listener (EXRATES_METRICS_PORT, bound to EXRATES_METRICS_HOST, 127.0.0.1 by default), never on the
+// API's port: nothing exposes it with the API by accident.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import Database from "better-sqlite3";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+import type { Logger } from "../log.js";
+import { processRegistry } from "../metrics.js";
+import { route } from "./routes.js";
+
+type Row = { bank_id: string; v: string | number | null };
+
+/** The format of an answer, from its content type (a label with few values). */
+function formatOf(type: string): string {
+  if (type.startsWith("application/problem+json")) return "problem";
+  if (type.startsWith("application/json")) return "json";
+  if (type.includes("xml")) return "xml";
+  if (type.startsWith("text/csv")) return "csv";
+  if (type.includes("spreadsheetml")) return "xlsx";
+  if (type.startsWith("text/html")) return "html";
+  if (type.startsWith("text/event-stream")) return "events";
+  return type === "" ? "none" : "other";
+}
+
+/** The route label: the matched route's kind; the realm's token endpoint apart. */
+function routeOf(url: string): string {
+  const r = route(url).route;
+  if (r.kind !== "realm") return r.kind;
+  return r.rest.join("/") === "protocol/openid-connect/token" ? "token" : "realm";
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: "exrates_http_requests_total",
+    help: "HTTP requests answered, by route, status and format",
+    labelNames: ["route", "status", "format"] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: "exrates_http_request_duration_seconds",
+    help: "Time from a request's arrival to the end of its answer, in seconds, by route",
+    labelNames: ["route"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: "exrates_tokens_total",
+    help: "Token requests of the embedded SSO: issued, or refused (by status)",
+    labelNames: ["outcome", "status"] as const,
+    registers: [this.registry],
+  });
+  private readonly lastSuccess = this.bankGauge(
+    "exrates_bank_last_success_timestamp_seconds",
+    "When the newest successful fetch of the bank finished (Unix seconds)",
+  );
+  private readonly newestDate = this.bankGauge(
+    "exrates_bank_newest_date_timestamp_seconds",
+    "The bank's newest stored effective date, as midnight UTC of that date (Unix seconds)",
+  );
+  private readonly held = this.bankGauge("exrates_bank_anomalies_held", "Rows and figures held at ingest, unreleased");
+  private readonly failures = this.bankGauge("exrates_bank_fetch_failures", "Failed fetches of the bank on record");
+  private db: Database.Database | undefined;
+
+  constructor(private readonly databasePath: string) {}
+
+  private bankGauge(name: string, help: string): Gauge<"bank"> {
+    return new Gauge({ name, help, labelNames: ["bank"] as const, registers: [this.registry] });
+  }
+
+  /** Counts a request once its answer has been sent (or the connection closed). */
+  track(req: IncomingMessage, res: ServerResponse): void {
+    const start = process.hrtime.bigint();
+    // Answers set their headers in writeHead (not setHeader), where getHeader cannot see them.
+    let contentType = "";
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = (...args: unknown[]) => {
+      const headers = args.find((a): a is Record<string, unknown> => typeof a === "object" && a !== null);
+      const type = headers && !Array.isArray(headers) ? headers["content-type"] : undefined;
+      if (typeof type === "string") contentType = type;
+      return writeHead(...args);
+    };
+    let counted = false;
+    const count = () => {
+      if (counted) return;
+      counted = true;
+      const routeLabel = routeOf(req.url ?? "/");
+      const status = String(res.statusCode);
+      const type = contentType || String(res.getHeader("content-type") ?? "");
+      this.requests.inc({ route: routeLabel, status, format: formatOf(type) });
+      this.latency.observe({ route: routeLabel }, Number(process.hrtime.bigint() - start) / 1e9);
+      if (routeLabel === "token" && req.method === "POST")
+        this.tokens.inc({ outcome: res.statusCode === 200 ? "issued" : "refused", status });
+    };
+    // 'finish': the answer is handed to the socket (before the client can have read it); 'close': a
+    // connection that ended first.
+    res.once("finish", count);
+    res.once("close", count);
+  }
+
+  /** The exposition text: this server's metrics, the banks' from the store, the process's. */
+  async text(): Promise<string> {
+    this.readBanks();
+    return `${await this.registry.metrics()}\n${await processRegistry.metrics()}`;
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private readBanks(): void {
+    const db = this.open();
+    if (!db) return;
+    const set = (gauge: Gauge<"bank">, sql: string, value: (v: string | number) => number) => {
+      gauge.reset();
+      for (const r of db.prepare(sql).all() as Row[]) if (r.v !== null) gauge.set({ bank: r.bank_id }, value(r.v));
+    };
+    const seconds = (v: string | number) => Date.parse(String(v)) / 1000;
+    try {
+      set(
+        this.lastSuccess,
+        "select bank_id, max(finished_at) as v from fetches where error is null group by bank_id",
+        seconds,
+      );
+      set(this.newestDate, "select bank_id, max(effective_date) as v from rates group by bank_id", (v) =>
+        seconds(`${String(v)}T00:00:00Z`),
+      );
+      set(this.held, "select bank_id, count(*) as v from anomalies where status = 'held' group by bank_id", (v) =>
+        Number(v),
+      );
+      set(this.failures, "select bank_id, count(*) as v from fetches where error is not null group by bank_id", (v) =>
+        Number(v),
+      );
+    } catch {
+      // A store mid-migration or gone: the banks' series are left out of this scrape.
+      this.close();
+    }
+  }
+
+  private open(): Database.Database | undefined {
+    if (this.db) return this.db;
+    try {
+      this.db = new Database(this.databasePath, { readonly: true, fileMustExist: true });
+      this.db.pragma("busy_timeout = 1000");
+    } catch {
+      this.db = undefined;
+    }
+    return this.db;
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+  }
+}
+
+/** The metrics listener: `GET /metrics` only, on its own address and port. */
+export async function startMetricsServer(
+  metrics: ServerMetrics,
+  host: string,
+  port: number,
+  log: Logger,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Only /metrics is served here\n");
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    metrics.text().then(
+      (text) => {
+        res.writeHead(200, { "content-type": metrics.contentType, "cache-control": "no-store" });
+        res.end(req.method === "HEAD" ? undefined : text);
+      },
+      (error: Error) => {
+        log.error({ err: error.message }, "metrics failed");
+        res.writeHead(500).end();
+      },
+    );
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/metrics`;
+  log.info({ url }, "metrics served");
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
