@@ -15,6 +15,7 @@ const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
 
 export type Route =
   | { kind: "healthz" | "readyz" | "openapi" | "xsd" }
+  | { kind: "home" }
   | { kind: "banks" }
   | { kind: "status" }
   | { kind: "events" }
@@ -77,6 +78,7 @@ function pathSegments(rawPath: string): string[] | BadRoute {
 function matchRoute(segments: string[]): Route {
   const lower = segments.map((s) => s.toLowerCase());
   const n = segments.length;
+  if (n === 1 && segments[0] === "") return { kind: "home" };
   if (n === 1 && lower[0] === "healthz") return { kind: "healthz" };
   if (n === 1 && lower[0] === "readyz") return { kind: "readyz" };
   if (n >= 3 && segments[0] === "auth" && segments[1] === "realms")
@@ -126,6 +128,8 @@ export interface ApiHandlers {
   readyz: Handler;
   openapi: Handler;
   xsd: Handler;
+  /** The public status page (`GET /`, src/serve/status-page.ts); absent: 404. */
+  home?: Handler;
   /** The bearer check: true when the request may go on; otherwise it has answered the request. */
   authorize: (req: IncomingMessage, res: ServerResponse, head: boolean) => boolean | Promise<boolean>;
   status: Handler;
@@ -197,6 +201,8 @@ export function createRouter(api: ApiHandlers, realms: RealmRoutes) {
       case "openapi":
       case "xsd":
         return api[r.kind](req, res, head);
+      case "home":
+        return api.home ? api.home(req, res, head) : sendProblem(res, 404, { detail: "No such resource", head });
     }
     let allowed = api.authorize(req, res, head);
     if (allowed instanceof Promise) allowed = await allowed;

@@ -26,6 +26,7 @@ import { createApiHandlers } from "./handlers.js";
 import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
 import { ServerMetrics, startMetricsServer } from "./metrics.js";
+import { createStatusPage } from "./status-page.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
 import { sendProblem } from "./respond.js";
@@ -136,6 +137,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const history = historySource(config.databasePath, now);
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
   const events = createEventStream({ databasePath: config.databasePath, publicUrl, log });
+  const knownBanks = options.banks ?? adapterBanks(log);
+  const statusPage = createStatusPage({
+    databasePath: config.databasePath,
+    tree: state.tree,
+    knownBanks,
+    status: options.status,
+    now,
+  });
   const api = createApiHandlers({
     tree: state.tree,
     checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
@@ -143,8 +152,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
     status: options.status,
-    knownBanks: options.banks ?? adapterBanks(log),
+    knownBanks,
   });
+  api.home = statusPage.handler;
   const router = createRouter(
     withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now }), events),
     embedded
@@ -201,6 +211,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       state.close();
       await metricsServer?.close();
       metrics.close();
+      statusPage.close();
       summary.close();
       history.close();
       events.close();

@@ -156,7 +156,6 @@ describe("negotiation matrix (HTTP)", () => {
       "/v1/banks/C",
       "/v1/banks/TOOLONGBANKID",
       "/v2/banks/CNB",
-      "/",
       "/v1",
       "/v1/banks/CNB/",
     ]) {
