@@ -5,7 +5,7 @@
 import Papa from "papaparse";
 
 import { FeedError } from "../errors.js";
-import type { ParsedAnswer, RateRecord } from "../types.js";
+import type { ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 import { expectFeedText } from "./body.js";
 import { isIsoCurrency } from "./currency.js";
 import { isIsoDate } from "./dates.js";
@@ -54,7 +54,8 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
   let line = 0;
   let failure: FeedError | undefined;
   // A history repeats a few thousand dates: each is checked once.
-  const goodDates = new Set<string>();
+  const goodDates = new Map<string, string>();
+  const goodCurrencies = new Map<string, string>();
   const column = (name: string) => {
     const index = header!.indexOf(name);
     if (index < 0) {
@@ -62,6 +63,9 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
     }
     return index;
   };
+  // The place and fields are built only for a held line: a good line allocates nothing beyond its record.
+  const holdLine = (kind: RowProblemKind, reason: string, effectiveDate: string, currency: string, rate: string) =>
+    rows.hold(`line ${line}`, kind, reason, { effectiveDate, currency, rate });
   const readLine = (row: string[]): void => {
     if (header === undefined) {
       header = row.map((h) => h.trim());
@@ -83,29 +87,32 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
       const found = row[at.expect[k]!]?.trim();
       if (found !== value) throw new FeedError(bankId, `line ${line}: ${name} "${found}" is not ${value}`);
     }
-    const currency = row[at.currency]?.trim() ?? "";
+    const rawCurrency = row[at.currency]?.trim() ?? "";
     // Index and basket series (E5, H10) share the currency column: not a three-letter code, not a rate.
-    if (layout.skip?.has(currency) || !THREE_LETTERS.test(currency)) return;
+    if (layout.skip?.has(rawCurrency) || !THREE_LETTERS.test(rawCurrency)) return;
     const raw = row[at.value]?.trim() ?? "";
     if (noObservation.has(raw)) return; // no observation that day
-    const date = row[at.period]?.trim() ?? "";
-    const source = `line ${line}`;
-    const fields = { effectiveDate: date, currency, rate: raw };
-    if (!goodDates.has(date)) {
-      if (!isIsoDate(date)) return rows.hold(source, "bad-date", `TIME_PERIOD "${date}" is not a date`, fields);
-      goodDates.add(date);
+    const rawDate = row[at.period]?.trim() ?? "";
+    const hold = (kind: RowProblemKind, reason: string) => holdLine(kind, reason, rawDate, rawCurrency, raw);
+    // Each date and code is checked once, and every record of it shares one string.
+    let date = goodDates.get(rawDate);
+    if (date === undefined) {
+      if (!isIsoDate(rawDate)) return hold("bad-date", `TIME_PERIOD "${rawDate}" is not a date`);
+      goodDates.set(rawDate, (date = rawDate));
     }
-    if (!isIsoCurrency(currency)) {
-      return rows.hold(source, "unknown-currency", `${layout.currency} "${currency}" is not an ISO 4217 code`, fields);
+    let currency = goodCurrencies.get(rawCurrency);
+    if (currency === undefined) {
+      if (!isIsoCurrency(rawCurrency)) {
+        return hold("unknown-currency", `${layout.currency} "${rawCurrency}" is not an ISO 4217 code`);
+      }
+      goodCurrencies.set(rawCurrency, (currency = rawCurrency));
     }
     const rate = readDecimal(raw);
-    if (rate === undefined) return rows.hold(source, "bad-rate", `OBS_VALUE "${raw}" is not a decimal`, fields);
+    if (rate === undefined) return hold("bad-rate", `OBS_VALUE "${raw}" is not a decimal`);
     const record: RateRecord = { effectiveDate: date, currency, rate };
     if (at.unit >= 0) {
       const unit = row[at.unit]?.trim() ?? "";
-      if (!/^\d$/.test(unit)) {
-        return rows.hold(source, "unknown-unit", `${layout.unitMultiplier} "${unit}" is not 0-9`, fields);
-      }
+      if (!/^\d$/.test(unit)) return hold("unknown-unit", `${layout.unitMultiplier} "${unit}" is not 0-9`);
       if (unit !== "0") record.unitMultiplier = Number(unit);
     }
     rows.records.push(record);

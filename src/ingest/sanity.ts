@@ -259,8 +259,8 @@ export function crossCheck(input: CrossCheckInput, config: CrossCheckConfig = DE
 /** Unconfirmed candidates that move far from the bank's own previous figure: warnings, not holds. */
 function jumps(input: CrossCheckInput, unconfirmed: RateRecord[], config: CrossCheckConfig): Verdict[] {
   if (unconfirmed.length === 0) return [];
-  // This runs over every row of a first import of a whole history (hundreds of thousands): plain
-  // arrays per currency, one day number per distinct date, no per-row key strings.
+  // This runs over every row of a first import of a whole history (hundreds of thousands): one series
+  // of parallel arrays per currency, one day number per distinct date, no per-row objects or keys.
   const { quoteType } = input.quoting;
   const dayNumbers = new Map<IsoDate, number>();
   const dayOf = (date: IsoDate) => {
@@ -268,57 +268,56 @@ function jumps(input: CrossCheckInput, unconfirmed: RateRecord[], config: CrossC
     if (n === undefined) dayNumbers.set(date, (n = Date.parse(`${date}T00:00:00Z`) / 86_400_000));
     return n;
   };
-  interface Point {
-    day: number;
-    date: IsoDate;
-    price: number;
-    record?: RateRecord;
+  interface Series {
+    days: number[];
+    dates: IsoDate[];
+    prices: number[];
+    /** The candidate at each point; undefined for a stored figure. */
+    records: Array<RateRecord | undefined>;
   }
-  const series = new Map<string, Point[]>();
-  const add = (currency: string, point: Point) => {
-    const points = series.get(currency);
-    if (points) points.push(point);
-    else series.set(currency, [point]);
+  const series = new Map<string, Series>();
+  const add = (currency: string, date: IsoDate, price: number, record: RateRecord | undefined) => {
+    let s = series.get(currency);
+    if (!s) series.set(currency, (s = { days: [], dates: [], prices: [], records: [] }));
+    s.days.push(dayOf(date));
+    s.dates.push(date);
+    s.prices.push(price);
+    s.records.push(record);
   };
   if (input.own.length) {
     const candidateKeys = new Set(input.candidates.map((r) => `${r.effectiveDate} ${r.currency}`));
     for (const f of input.own) {
       if (candidateKeys.has(`${f.effectiveDate} ${f.currency}`)) continue;
-      add(f.currency, {
-        day: dayOf(f.effectiveDate),
-        date: f.effectiveDate,
-        price: priceOf(f.rate, f.unitMultiplier, quoteType),
-      });
+      add(f.currency, f.effectiveDate, priceOf(f.rate, f.unitMultiplier, quoteType), undefined);
     }
   }
-  for (const r of input.candidates) {
-    add(r.currency, {
-      day: dayOf(r.effectiveDate),
-      date: r.effectiveDate,
-      price: priceOf(r.rate, r.unitMultiplier ?? 0, quoteType),
-      record: r,
-    });
-  }
+  for (const r of input.candidates)
+    add(r.currency, r.effectiveDate, priceOf(r.rate, r.unitMultiplier ?? 0, quoteType), r);
   const flagged = unconfirmed.length === input.candidates.length ? undefined : new Set(unconfirmed);
   const tolerance = Math.log(1 + config.jump);
   const verdicts: Verdict[] = [];
-  for (const points of series.values()) {
-    let sorted = true;
-    for (let i = 1; i < points.length && sorted; i++) sorted = points[i - 1]!.day <= points[i]!.day;
-    if (!sorted) points.sort((a, b) => a.day - b.day);
-    for (let i = 1; i < points.length; i++) {
-      const point = points[i]!;
-      const previous = points[i - 1]!;
-      const r = point.record;
+  for (const s of series.values()) {
+    let order: number[] | undefined;
+    for (let i = 1; i < s.days.length; i++) {
+      if (s.days[i - 1]! > s.days[i]!) {
+        order = s.days.map((_d, k) => k).sort((a, b) => s.days[a]! - s.days[b]!);
+        break;
+      }
+    }
+    const at = (k: number) => (order ? order[k]! : k);
+    for (let k = 1; k < s.days.length; k++) {
+      const i = at(k);
+      const p = at(k - 1);
+      const r = s.records[i];
       if (!r || (flagged && !flagged.has(r))) continue;
-      if (point.day - previous.day > config.jumpWindowDays) continue;
-      const move = point.price / previous.price;
+      if (s.days[i]! - s.days[p]! > config.jumpWindowDays) continue;
+      const move = s.prices[i]! / s.prices[p]!;
       if (Math.abs(Math.log(move)) <= tolerance) continue;
       verdicts.push({
         record: r,
         kind: "jump",
         hold: false,
-        reason: `${r.currency} ${r.rate} on ${r.effectiveDate} moves ${significant(move)} times from the bank's figure of ${previous.date}; no other bank quotes it to confirm, published with a warning`,
+        reason: `${r.currency} ${r.rate} on ${r.effectiveDate} moves ${significant(move)} times from the bank's figure of ${s.dates[p]}; no other bank quotes it to confirm, published with a warning`,
       });
     }
   }
