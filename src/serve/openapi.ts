@@ -16,7 +16,9 @@ export function openApiDocument(options: {
     ),
     "401": err("No token, or an invalid, expired or revoked token (WWW-Authenticate: Bearer)."),
     "403": err('The token lacks the API scope (error="insufficient_scope").'),
-    "404": err("Unknown bank, or no rates published for it yet."),
+    "404": err(
+      "Unknown bank (type urn:exrates:problem:unknown-bank), or a known bank with no rates published yet (type urn:exrates:problem:no-rates-yet; the rates endpoints only: the Bank resource answers for every known bank).",
+    ),
     "405": err("Method other than GET or HEAD (see the Allow header)."),
   };
   const cacheHeaders = {
@@ -121,7 +123,8 @@ export function openApiDocument(options: {
           parameters: [bankId, ...conditional],
           responses: {
             "200": {
-              description: "The Bank resource.",
+              description:
+                "The Bank resource, for every known bank, published or not; under `exrates start` it adds `status`, the bank's row of /v1/status.",
               headers: cacheHeaders,
               content: { [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/Bank" } } },
             },
