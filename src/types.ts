@@ -13,14 +13,14 @@ export type QuoteType = "Direct" | "Indirect";
 /** ISO weekday: Monday 1 … Sunday 7. */
 export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
-/** One language's name of a bank (spec §2.1 `name[]`). */
+/** One language's name of a bank (the Bank resource's `name[]`). */
 export interface BankName {
   languageCode: string;
   name: string;
   abbreviatedName: string;
 }
 
-/** The Bank resource exactly as spec §2.1 publishes it. */
+/** The Bank resource exactly as the API publishes it (docs/API.md, "Bank"). */
 export interface BankResource {
   id: string;
   name: BankName[];
@@ -52,7 +52,7 @@ export interface BankDescriptor {
   names: BankName[];
   /** Local time of the daily publication, HH:MM:SS, in `timeZone`. */
   dailyUpdateTime: string;
-  /** The bank's own currency (spec §2.1 `bankCurrency`). */
+  /** The bank's own currency (the Bank resource's `bankCurrency`). */
   bankCurrency: string;
   /**
    * The currency the feed's rates are quoted against, when it is not `bankCurrency` (a few feeds
@@ -235,7 +235,7 @@ export interface PublishedRate {
   unitMultiplier?: number;
 }
 
-/** The latest rates of a bank as the publisher renders them (spec §2.2 to §2.5). */
+/** The latest rates of a bank as the publisher renders them in JSON, XML, CSV and XLSX (docs/API.md). */
 export interface LatestRatesDocument {
   bankId: string;
   baseCurrency: string;

@@ -125,11 +125,6 @@ export async function listClients(store: Store): Promise<ClientRecord[]> {
   return rows.map(toRecord);
 }
 
-export async function getClient(store: Store, clientId: string): Promise<ClientRecord | undefined> {
-  const row = await store.db.selectFrom("clients").selectAll().where("client_id", "=", clientId).executeTakeFirst();
-  return row ? toRecord(row) : undefined;
-}
-
 async function requireClient(store: Store, clientId: string): Promise<Row> {
   const row = await store.db.selectFrom("clients").selectAll().where("client_id", "=", clientId).executeTakeFirst();
   if (!row) throw new UserError(`no client "${clientId}"`);

@@ -1,10 +1,10 @@
 // Politeness towards the banks' servers during a backfill: one request at a time per host, and a
 // pause between two requests to the same host. Wraps the shared HttpClient; retries and the mirror
 // stay where they are (src/feed/http.ts).
+import { pause } from "../feed/helpers.js";
 import type { HttpClient } from "../types.js";
 
 export function politeHttp(http: HttpClient, pauseMs: number, hosts = new Map<string, Promise<unknown>>()): HttpClient {
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   function queued<T>(url: string, send: () => Promise<T>): Promise<T> {
     let host: string;
     try {
@@ -18,8 +18,8 @@ export function politeHttp(http: HttpClient, pauseMs: number, hosts = new Map<st
     hosts.set(
       host,
       mine.then(
-        () => sleep(pauseMs),
-        () => sleep(pauseMs),
+        () => pause(pauseMs),
+        () => pause(pauseMs),
       ),
     );
     return mine;

@@ -32,7 +32,7 @@ export function baseCurrencyOf(bank: BankDescriptor): string {
   return bank.baseCurrency ?? bank.bankCurrency;
 }
 
-/** The Bank resource of spec §2.1 for a descriptor. */
+/** The Bank resource (docs/API.md, "Bank") for a descriptor. */
 export function toBankResource(bank: BankDescriptor): BankResource {
   return {
     id: bank.id,

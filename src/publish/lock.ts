@@ -9,6 +9,8 @@ import { join } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
 
+import { pause } from "../feed/helpers.js";
+
 /** Whether a process with this id exists (EPERM: it does, owned by someone else). */
 export function alive(pid: number): boolean {
   try {
@@ -62,7 +64,7 @@ export async function withPublishLock<T>(outDir: string, fn: () => Promise<T>, t
       throw new Error(`another publish holds ${path} (waited ${Math.round(timeoutMs / 1000)} s)`, {
         cause: { code: "SQLITE_BUSY" },
       });
-    await new Promise((r) => setTimeout(r, RETRY_MS));
+    await pause(RETRY_MS);
   }
   try {
     return await fn();

@@ -2,6 +2,7 @@
 // holding one of the shared fetch slots (slots.ts) only while it fetches and stores, and waiting
 // between tries on a timer that holds none. Every state goes to the run log, the outcome to the
 // process log.
+import { pause } from "../feed/helpers.js";
 import type { FinishedRunState, RunReason } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { attemptRun, type AttemptDeps, type BankRun, type NextStep } from "./attempt.js";
@@ -145,17 +146,11 @@ function logOutcome(deps: RunDeps, reason: RunReason, outcome: RunOutcome): void
 }
 
 /** An abortable sleep on the real clock: resolves false when aborted. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await pause(ms, signal);
+    return true;
+  } catch {
+    return false; // aborted
+  }
 }
