@@ -26,7 +26,7 @@ import {
 import { HistoryReader, historyEtag, type HistoryRow } from "../store/history.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
 import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
-import { sendProblem } from "./respond.js";
+import { PROBLEM_TYPES, sendProblem } from "./respond.js";
 import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
 import { VARY, type LoadedTree, type Representation } from "./tree.js";
 
@@ -35,6 +35,8 @@ export interface HistoryDeps {
   reader: () => HistoryReader | undefined;
   tree: () => LoadedTree | undefined;
   now: () => number;
+  /** Every bank the service knows, so that a known bank with no rates is told from an unknown one. */
+  knownBanks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
 
 /** The longest range answered, in years. */
@@ -423,10 +425,7 @@ async function sendHistory(
     const tree = deps.tree();
     const header = headerOf(reader, tree, route.id);
     if (!header || reader.dates(route.id).length === 0)
-      return sendProblem(res, 404, {
-        detail: header ? `No rates stored for bank ${route.id}` : `Unknown bank ${route.id}`,
-        head,
-      });
+      return sendNoBank(deps, res, head, route.id, header !== undefined, `No rates stored for bank ${route.id}`);
     const resource = bankResource(tree?.banks.get(route.id)?.bank);
     const names = { bankName: resource?.name[0]?.name ?? route.id, website: resource?.website ?? "" };
     const format = negotiation.format;
@@ -618,10 +617,7 @@ async function sendFilteredLatest(
   const entry = tree.banks.get(route.id);
   const rep = entry?.latest.json;
   if (!rep)
-    return sendProblem(res, 404, {
-      detail: entry ? `No rates published for bank ${route.id}` : `Unknown bank ${route.id}`,
-      head,
-    });
+    return sendNoBank(deps, res, head, route.id, entry !== undefined, `No rates published for bank ${route.id}`);
   const { header, day } = parsedLatest(rep);
   const keep = new Set(currencies);
   const rows = day.rows.filter((r) => keep.has(r.currency));
@@ -649,5 +645,23 @@ async function sendFilteredLatest(
       to: day.date,
       storedAt,
     }),
+  });
+}
+
+/** 404 for a bank without rates: a known bank (no-rates-yet) or an unknown one, as the Latest routes answer. */
+async function sendNoBank(
+  deps: HistoryDeps,
+  res: ServerResponse,
+  head: boolean,
+  id: string,
+  seen: boolean,
+  detail: string,
+): Promise<void> {
+  const known = seen || ((await deps.knownBanks?.())?.has(id) ?? false);
+  sendProblem(res, 404, {
+    type: known ? PROBLEM_TYPES.noRatesYet : PROBLEM_TYPES.unknownBank,
+    detail: known ? detail : `Unknown bank ${id}`,
+    extra: { bank: id },
+    head,
   });
 }

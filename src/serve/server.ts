@@ -156,7 +156,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   api.home = statusPage.handler;
   const router = createRouter(
-    withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now }), events),
+    withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now, knownBanks }), events),
     embedded
       ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },

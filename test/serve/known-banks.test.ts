@@ -42,6 +42,21 @@ describe("known banks", () => {
       expect(unknown.body).toMatchObject({ type: "urn:exrates:problem:unknown-bank", title: "Unknown bank" });
     }
     expect(latest.body.title).not.toBe("Unknown bank");
+    // The same two problems from the store's routes and the filtered Latest.
+    for (const path of [
+      "/v1/Banks/SARB/DailyRates/2026-04-01",
+      "/v1/Banks/SARB/DailyRates?from=2026-01-01",
+      "/v1/Banks/SARB/DailyRates/Latest?currencies=USD",
+    ]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toMatchObject({ type: "urn:exrates:problem:no-rates-yet", bank: "SARB" });
+    }
+    for (const path of ["/v1/Banks/NOPE/DailyRates/2026-04-01", "/v1/Banks/NOPE/DailyRates/Latest?currencies=USD"]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toMatchObject({ type: "urn:exrates:problem:unknown-bank", bank: "NOPE" });
+    }
     // A published bank is still its published file.
     const cnb = await get("/v1/banks/CNB");
     expect(cnb.status).toBe(200);
