@@ -11,7 +11,7 @@ import { Webhook } from "standardwebhooks";
 
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import { dueDeliveries, recordAttempt, type DueDelivery, type StoredEvent } from "../store/events.js";
+import { dueDeliveries, eventPayload, recordAttempt, type DueDelivery, type StoredEvent } from "../store/events.js";
 
 export interface WebhookWorkerOptions {
   store: Store;
@@ -46,15 +46,7 @@ export const DELIVERY_DEFAULTS = {
 
 /** A Standard Webhooks message: `type`, `timestamp` and the event's data (Latest URLs absolute). */
 export function webhookBody(event: StoredEvent, publicUrl: string): string {
-  const base = publicUrl.replace(/\/+$/, "");
-  const d = event.data;
-  const latest = {
-    json: base + d.latest.json,
-    xml: base + d.latest.xml,
-    csv: base + d.latest.csv,
-    xlsx: base + d.latest.xlsx,
-  };
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt, data: { id: event.id, ...d, latest } });
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt, data: eventPayload(event, publicUrl) });
 }
 
 /** The message id of an event: the same for every attempt, so a receiver can drop duplicates. */

@@ -11,7 +11,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { decodeJwt } from "jose";
 
 import type { Logger } from "../log.js";
-import { toEvent, type StoredEvent } from "../store/events.js";
+import { eventPayload, toEvent, type StoredEvent } from "../store/events.js";
 import { sendProblem } from "./respond.js";
 import type { ApiHandlers } from "./routes.js";
 
@@ -52,7 +52,6 @@ export function createEventStream(options: EventsOptions): EventStream {
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? 50;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const base = options.publicUrl.replace(/\/+$/, "");
   const subscribers = new Set<Subscriber>();
   let db: BetterSqlite3.Database | undefined;
   let after: BetterSqlite3.Statement<[number, number], EventRow> | undefined;
@@ -104,15 +103,11 @@ export function createEventStream(options: EventsOptions): EventStream {
 
   /** An event as written to every subscriber: encoded once. */
   function eventFrame(event: StoredEvent): { bankId: string; bytes: Buffer } {
-    const d = event.data;
-    const latest = {
-      json: base + d.latest.json,
-      xml: base + d.latest.xml,
-      csv: base + d.latest.csv,
-      xlsx: base + d.latest.xlsx,
+    const data = JSON.stringify(eventPayload(event, options.publicUrl));
+    return {
+      bankId: event.data.bankId,
+      bytes: Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`),
     };
-    const data = JSON.stringify({ id: event.id, ...d, latest });
-    return { bankId: d.bankId, bytes: Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`) };
   }
 
   function send(s: Subscriber, frame: { bankId: string; bytes: Buffer }): void {

@@ -29,6 +29,20 @@ export interface StoredEvent {
   data: RatesPublished;
 }
 
+/**
+ * An event's data as subscribers receive it (server-sent events and webhooks alike): its id beside the
+ * publication, the Latest URLs made absolute with the service's public base URL.
+ */
+export function eventPayload(event: StoredEvent, publicUrl: string): RatesPublished & { id: number } {
+  const base = publicUrl.replace(/\/+$/, "");
+  const { latest } = event.data;
+  return {
+    id: event.id,
+    ...event.data,
+    latest: { json: base + latest.json, xml: base + latest.xml, csv: base + latest.csv, xlsx: base + latest.xlsx },
+  };
+}
+
 export interface NewEvent {
   data: RatesPublished;
   generation: string;
