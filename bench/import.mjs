@@ -11,39 +11,7 @@ import BetterSqlite3 from "better-sqlite3";
 import ecb from "../dist/adapters/ECB.js";
 import { parseDocuments, storeParsed } from "../dist/src/ingest/ingest.js";
 import { openStore } from "../dist/src/store/database.js";
-
-const CURRENCIES = [
-  "AUD",
-  "BGN",
-  "BRL",
-  "CAD",
-  "CHF",
-  "CNY",
-  "CZK",
-  "DKK",
-  "GBP",
-  "HKD",
-  "HUF",
-  "IDR",
-  "ILS",
-  "INR",
-  "ISK",
-  "JPY",
-  "KRW",
-  "MXN",
-  "MYR",
-  "NOK",
-  "NZD",
-  "PHP",
-  "PLN",
-  "RON",
-  "SEK",
-  "SGD",
-  "THB",
-  "TRY",
-  "USD",
-  "ZAR",
-];
+import { ECB_CURRENCIES } from "./lib.mjs";
 
 export function generateEcbCsv(years) {
   const lines = [
@@ -51,7 +19,7 @@ export function generateEcbCsv(years) {
   ];
   const start = Date.UTC(2026 - years, 0, 1);
   let rows = 0;
-  for (const [i, cur] of CURRENCIES.entries()) {
+  for (const [i, cur] of ECB_CURRENCIES.entries()) {
     for (let t = start; t < Date.UTC(2026, 0, 1); t += 86_400_000) {
       const day = new Date(t).getUTCDay();
       if (day === 0 || day === 6) continue;

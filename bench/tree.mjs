@@ -5,41 +5,12 @@ import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 
-const CURRENCIES = [
-  "AUD",
-  "BGN",
-  "BRL",
-  "CAD",
-  "CHF",
-  "CNY",
-  "DKK",
-  "EUR",
-  "GBP",
-  "HKD",
-  "HUF",
-  "IDR",
-  "ILS",
-  "INR",
-  "ISK",
-  "JPY",
-  "KRW",
-  "MXN",
-  "MYR",
-  "NOK",
-  "NZD",
-  "PHP",
-  "PLN",
-  "RON",
-  "SEK",
-  "SGD",
-  "THB",
-  "TRY",
-  "USD",
-  "ZAR",
-  "XDR",
-  "AED",
-  "SAR",
-];
+import { ECB_CURRENCIES } from "./lib.mjs";
+
+// A CZK-based bank's list: the ECB's currencies without the koruna, with the euro, XDR, AED and SAR.
+const CURRENCIES = ECB_CURRENCIES.filter((c) => c !== "CZK");
+CURRENCIES.splice(CURRENCIES.indexOf("DKK") + 1, 0, "EUR");
+CURRENCIES.push("XDR", "AED", "SAR");
 export const latestJson = `${JSON.stringify({
   bankId: "CNB",
   baseCurrency: "CZK",
