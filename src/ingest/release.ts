@@ -8,8 +8,7 @@ import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
 import { storeReleasedFigure } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
-
-const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
+import { POSITIVE_DECIMAL } from "./validate.js";
 
 /** The record a held anomaly stands for, or a UserError saying why it cannot be published. */
 export function releasableRecord(a: Anomaly): RateRecord {

@@ -7,7 +7,7 @@ import { isIsoDate } from "../feed/dates.js";
 import type { HeldRow, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 
 /** A positive plain decimal: digits, an optional fraction, at least one non-zero digit. */
-const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
+export const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
 
 const where = (r: RateRecord, index: number) => r.source ?? `record ${index + 1}`;
 
