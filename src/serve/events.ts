@@ -25,6 +25,12 @@ export interface EventsOptions {
   pollMs?: number;
   /** How often an idle stream gets a comment (ms). */
   keepAliveMs?: number;
+  /**
+   * Called before new events go out: the server loads the published tree they announce, so that a
+   * subscriber who reacts at once reads the new files from this server (another process may have
+   * published, and the tree's own poller runs less often than this one).
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 /** A stream whose client reads slower than events come is dropped past this many unsent bytes. */
@@ -36,6 +42,8 @@ const REPLAY_LIMIT = 10_000;
 interface Subscriber {
   res: ServerResponse;
   banks: Set<string> | undefined;
+  /** The newest event id this client has (been sent or was past when it connected): no event twice. */
+  sentUpTo: number;
   timers: NodeJS.Timeout[];
 }
 
@@ -58,6 +66,8 @@ export function createEventStream(options: EventsOptions): EventStream {
   let lastId = 0;
   let dataVersion = -1;
   let timer: NodeJS.Timeout | undefined;
+  /** Frames go out in order, each batch after `beforeSend` has settled. */
+  let sending: Promise<void> = Promise.resolve();
 
   /** The read-only connection, opened on first use (the database may not exist yet). */
   function reader(): BetterSqlite3.Database | undefined {
@@ -87,30 +97,42 @@ export function createEventStream(options: EventsOptions): EventStream {
       const version = conn.pragma("data_version", { simple: true }) as number;
       if (version === dataVersion) return;
       dataVersion = version;
+      const frames: Array<{ id: number; bankId: string; bytes: Buffer }> = [];
       for (;;) {
         const rows = after.all(lastId, 1000);
         for (const row of rows) {
           lastId = row.id;
-          const frame = eventFrame(toEvent(row));
-          for (const s of subscribers) send(s, frame);
+          frames.push(eventFrame(toEvent(row)));
         }
         if (rows.length < 1000) break;
       }
+      if (frames.length === 0) return;
+      const ready = options.beforeSend?.().catch((error: Error) => {
+        options.log.warn({ err: error.message }, "events: loading the published tree before sending failed");
+      });
+      sending = sending
+        .then(() => ready)
+        .then(() => {
+          for (const frame of frames) for (const s of subscribers) send(s, frame);
+        });
     } catch (error) {
       options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
     }
   }
 
   /** An event as written to every subscriber: encoded once. */
-  function eventFrame(event: StoredEvent): { bankId: string; bytes: Buffer } {
+  function eventFrame(event: StoredEvent): { id: number; bankId: string; bytes: Buffer } {
     const data = JSON.stringify(eventPayload(event, options.publicUrl));
     return {
+      id: event.id,
       bankId: event.data.bankId,
       bytes: Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`),
     };
   }
 
-  function send(s: Subscriber, frame: { bankId: string; bytes: Buffer }): void {
+  function send(s: Subscriber, frame: { id: number; bankId: string; bytes: Buffer }): void {
+    if (frame.id <= s.sentUpTo) return;
+    s.sentUpTo = frame.id;
     if (s.banks && !s.banks.has(frame.bankId)) return;
     if (s.res.writableLength > MAX_BUFFERED) {
       options.log.warn({ event: "events.slow-client" }, "events: a client reading too slowly was dropped");
@@ -177,7 +199,9 @@ export function createEventStream(options: EventsOptions): EventStream {
       } catch (error) {
         options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
       }
-      const s: Subscriber = { res, banks, timers: [] };
+      // Events up to lastId were sent before this client came (or are replayed now); a batch still
+      // waiting for the tree goes to it only for later ids.
+      const s: Subscriber = { res, banks, timers: [], sentUpTo: replayFrom ?? lastId };
       for (const event of catchUp) send(s, eventFrame(event));
       subscribers.add(s);
       timer ??= setInterval(poll, pollMs);

@@ -136,7 +136,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now);
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
-  const events = createEventStream({ databasePath: config.databasePath, publicUrl, log });
+  const events = createEventStream({
+    databasePath: config.databasePath,
+    publicUrl,
+    log,
+    beforeSend: () => state.refresh(),
+  });
   const knownBanks = options.banks ?? adapterBanks(log);
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
