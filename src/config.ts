@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 
 import { UserError } from "./errors.js";
+import { parseS3Url } from "./publish/s3-url.js";
 
 export interface Config {
   dataDir: string;
@@ -18,6 +19,8 @@ export interface Config {
   /** An external Keycloak realm URL; when set the embedded SSO is off. */
   oidcIssuer?: string;
   feedMirror?: string;
+  /** EXRATES_PUBLISH_URL: s3://bucket/prefix, where the tree is published and served from (unset: outDir). */
+  publishUrl?: string;
   logLevel: string;
   /** Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (comma-separated). */
   trustedProxies?: string;
@@ -61,6 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (value && !/^https?:\/\/[^/]/.test(value)) throw new UserError(`${name} "${value}" is not an http(s) URL`);
   }
+  const publishUrl = env.EXRATES_PUBLISH_URL || undefined;
+  if (publishUrl) parseS3Url(publishUrl); // a malformed URL fails here, before anything runs
   const grantsText = env.EXRATES_TOKEN_GRANTS_PER_MINUTE || "60";
   if (!/^\d+$/.test(grantsText))
     throw new UserError(`EXRATES_TOKEN_GRANTS_PER_MINUTE "${grantsText}" is not a whole number`);
@@ -78,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scope: env.EXRATES_SCOPE || "exchange-rates",
     oidcIssuer: env.EXRATES_OIDC_ISSUER?.replace(/\/+$/, "") || undefined,
     feedMirror: env.EXRATES_FEED_MIRROR || undefined,
+    publishUrl,
     logLevel: env.LOG_LEVEL || "info",
     trustedProxies: env.EXRATES_TRUSTED_PROXIES || undefined,
     tokenGrantsPerMinute: Number(grantsText),

@@ -5,7 +5,7 @@
 import { UserError, describeError } from "../errors.js";
 import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { fetchAndStore } from "../ingest/ingest.js";
-import { readCurrentGeneration } from "../publish/tree.js";
+import { asTreeTarget, type TreeTarget } from "../publish/target.js";
 import { expectedNewestDate, publicationDaysBetween } from "../schedule/time.js";
 import type { Store } from "../store/database.js";
 import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
@@ -296,8 +296,12 @@ export async function runBackfill(
  * figures of the tree's date stored after it was published (a run interrupted before its publish,
  * a run with --no-publish). The publisher re-renders only what really differs.
  */
-export async function unpublishedBanks(store: Store, outDir: string, bankIds: string[]): Promise<string[]> {
-  const tree = await readCurrentGeneration(outDir);
+export async function unpublishedBanks(
+  store: Store,
+  target: string | TreeTarget,
+  bankIds: string[],
+): Promise<string[]> {
+  const tree = await asTreeTarget(target).current();
   const newest = store.sqlite.prepare(
     `select effective_date as date, max(stored_at) as storedAt from rates
      where bank_id = ? and effective_date = (select max(effective_date) from rates where bank_id = ?)`,

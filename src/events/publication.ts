@@ -75,7 +75,10 @@ export function publicationOf(
 export async function recordPublications(
   store: Store,
   input: {
-    previousDir: string | undefined;
+    /** The previous generation's directory (out/.generations/<gen>), or: */
+    previousDir?: string | undefined;
+    /** A reader of the previous generation's files (a tree target's: src/publish/target.ts). */
+    readPrevious?: ((path: string) => Promise<string | undefined>) | undefined;
     generation: string;
     docs: LatestRatesDocument[];
     latestPath: (bankId: string, ext: "json" | "xml" | "csv" | "xlsx") => string;
@@ -87,9 +90,11 @@ export async function recordPublications(
     const events: NewEvent[] = [];
     for (const doc of input.docs) {
       const path = input.latestPath(doc.bankId, "json");
-      const text = input.previousDir
-        ? await readFile(join(input.previousDir, path), "utf8").catch(() => undefined)
-        : undefined;
+      const text = input.readPrevious
+        ? await input.readPrevious(path).catch(() => undefined)
+        : input.previousDir
+          ? await readFile(join(input.previousDir, path), "utf8").catch(() => undefined)
+          : undefined;
       const before = text === undefined ? undefined : figuresOfLatestJson(text);
       const paths = {
         json: `/${path}`,

@@ -1,8 +1,7 @@
 // Renders every bank's Bank document and latest rates in four formats into a new generation of the
-// tree, re-rendering only banks whose data changed (the others are hard-linked from the previous
-// generation), then switches to it atomically.
-import { copyFile, link, mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+// tree, re-rendering only banks whose data changed (the others are carried over from the previous
+// generation), then switches to it atomically. Where the generations live is the tree target's
+// business (src/publish/target.ts): the out/ directory, or a bucket.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import { recordPublications } from "../events/publication.js";
@@ -16,18 +15,8 @@ import { renderBank, renderBankList, renderJson, type BankListEntry } from "./re
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
-import {
-  GENERATIONS_DIR,
-  MANIFEST,
-  etagOf,
-  newGenerationName,
-  pruneGenerations,
-  readCurrentGeneration,
-  sha256Hex,
-  switchTo,
-  writeDurable,
-  type Manifest,
-} from "./tree.js";
+import { asTreeTarget, type FileBodies, type GenerationSink, type TreeTarget } from "./target.js";
+import { etagOf, newGenerationName, sha256Hex, type Manifest } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
 /** Bump when a renderer's output changes, so every bank is re-rendered once. */
@@ -65,38 +54,35 @@ export interface PublishResult {
   files: number;
 }
 
+/** Builds the manifest of a generation while its files go to the target's sink. */
 class GenerationWriter {
   readonly files: Manifest["files"] = {};
-  constructor(readonly dir: string) {}
+  constructor(private readonly sink: GenerationSink) {}
 
   async write(path: string, data: Buffer, contentType: string, lastModified: string, compress: boolean): Promise<void> {
-    const full = join(this.dir, path);
-    await mkdir(dirname(full), { recursive: true });
-    writeDurable(full, data);
+    const bodies: FileBodies = { identity: data };
     const encodings: Array<"br" | "gzip"> = [];
     if (compress) {
-      writeDurable(
-        `${full}.br`,
-        brotliCompressSync(data, {
-          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
-        }),
-      );
-      writeDurable(`${full}.gz`, gzipSync(data, { level: 9 }));
+      bodies.br = brotliCompressSync(data, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+      });
+      bodies.gzip = gzipSync(data, { level: 9 });
       encodings.push("br", "gzip");
     }
     const sha256 = sha256Hex(data);
-    this.files[path] = { bytes: data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
+    const file = { bytes: data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
+    await this.sink.write(path, file, bodies);
+    this.files[path] = file;
   }
 
-  /** Hard-links a file (and its siblings) from the previous generation; copies across devices. */
-  async carry(fromDir: string, path: string, entry: Manifest["files"][string]): Promise<void> {
-    const target = join(this.dir, path);
-    await mkdir(dirname(target), { recursive: true });
-    const suffixes = ["", ...entry.encodings.map((e) => (e === "br" ? ".br" : ".gz"))];
-    for (const s of suffixes) {
-      await link(join(fromDir, path + s), target + s).catch(() => copyFile(join(fromDir, path + s), target + s));
-    }
+  /** Takes a file (and its siblings) over from the previous generation. */
+  async carry(path: string, entry: Manifest["files"][string]): Promise<void> {
+    await this.sink.carry(path, entry);
     this.files[path] = entry;
+  }
+
+  finish(manifest: Manifest): Promise<void> {
+    return this.sink.finish(manifest);
   }
 }
 
@@ -109,27 +95,28 @@ async function bankInput(store: Store, adapter: BankAdapter) {
   return { doc, resource, inputHash };
 }
 
+/** Publishes to `target`: an out/ directory (as callers gave it before targets), or a tree target. */
 export async function publish(
   store: Store,
   adapters: BankAdapter[],
-  outDir: string,
+  target: string | TreeTarget,
   options: PublishOptions = {},
 ): Promise<PublishResult> {
-  await mkdir(join(outDir, GENERATIONS_DIR), { recursive: true });
-  return timedPublish(() => publishLocked(store, adapters, outDir, options));
+  const tree = asTreeTarget(target);
+  await tree.prepare();
+  return timedPublish(() => publishLocked(store, adapters, tree, options));
 }
 
 async function publishLocked(
   store: Store,
   adapters: BankAdapter[],
-  outDir: string,
+  target: TreeTarget,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  return withPublishLock(outDir, async () => {
-    const previous = await readCurrentGeneration(outDir);
+  return withPublishLock(target.lockDir, async () => {
+    const previous = await target.current();
     const generation = newGenerationName(options.now);
-    const writer = new GenerationWriter(join(outDir, GENERATIONS_DIR, generation));
-    await mkdir(writer.dir, { recursive: true });
+    const writer = new GenerationWriter(await target.begin(generation, previous));
     const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
 
     const banks: Manifest["banks"] = {};
@@ -145,7 +132,7 @@ async function publishLocked(
       const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
       if (only && !only.has(id)) {
         if (carriable) {
-          for (const p of paths) await writer.carry(previous.dir, p, previous.manifest.files[p]!);
+          for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
           banks[id] = before;
           list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
           result.carried.push(id);
@@ -160,7 +147,7 @@ async function publishLocked(
       const { doc, resource, inputHash } = input;
       const lastModified = doc.publishedAt;
       if (carriable && before.inputHash === inputHash) {
-        for (const p of paths) await writer.carry(previous.dir, p, previous.manifest.files[p]!);
+        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
         banks[id] = before;
         result.carried.push(id);
       } else {
@@ -195,11 +182,11 @@ async function publishLocked(
       files: writer.files,
       banks,
     };
-    writeDurable(join(writer.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-    await switchTo(outDir, generation);
+    await writer.finish(manifest);
+    await target.switchTo(generation);
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
-    await recordPublications(store, { previousDir: previous?.dir, generation, docs: renderedDocs, latestPath });
-    await pruneGenerations(outDir, options.keep ?? 2);
+    await recordPublications(store, { readPrevious: previous?.readText, generation, docs: renderedDocs, latestPath });
+    await target.prune(options.keep ?? 2);
     result.files = Object.keys(writer.files).length;
     return result;
   });

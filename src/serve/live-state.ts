@@ -6,7 +6,7 @@ import { onClientsChanged, readClientStates, type ClientState } from "../auth/cl
 import { keyFileStamp, loadOrCreateKeys, type KeySet } from "../auth/keys.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import { currentTarget, loadTree, type LoadedTree } from "./tree.js";
+import { localTreeSource, type LoadedTree, type TreeSource } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */
 const FAILED_GENERATION_RETRY_MS = 5000;
@@ -22,18 +22,18 @@ class PublishedTree {
   private failedTarget: string | undefined;
 
   constructor(
-    private readonly outDir: string,
+    private readonly source: TreeSource,
     private readonly log: Logger,
   ) {}
 
   async refresh(): Promise<void> {
-    const target = await currentTarget(this.outDir).catch((error: Error) => {
+    const target = await this.source.currentTarget().catch((error: Error) => {
       this.log.warn({ err: error.message }, "cannot read the published tree's current link");
       return undefined;
     });
     if (target === undefined || target === this.current?.target || target === this.failedTarget) return;
     try {
-      const loaded = await loadTree(this.outDir, target);
+      const loaded = await this.source.load(target);
       this.current = loaded;
       this.failedTarget = undefined;
       const { generation, files, banks } = loaded;
@@ -158,6 +158,8 @@ class ClientStates {
 
 export interface LiveStateOptions {
   outDir: string;
+  /** EXRATES_PUBLISH_URL: the tree is loaded from this bucket (and its pointer followed) instead of outDir. */
+  publishUrl?: string;
   dataDir: string;
   /** Given: the embedded SSO runs, and its keys and clients are kept live too. */
   store?: Store;
@@ -195,7 +197,11 @@ export async function loadLiveState(options: LiveStateOptions): Promise<LiveStat
   const clients = store
     ? new ClientStates(store, log, options.now, options.clientMissReloadMs ?? CLIENT_MISS_RELOAD_MS)
     : undefined;
-  const tree = new PublishedTree(options.outDir, log);
+  const source = options.publishUrl
+    ? (await import("./tree-s3.js")).S3TreeSource.fromUrl(options.publishUrl)
+    : localTreeSource(options.outDir);
+  await source.check?.();
+  const tree = new PublishedTree(source, log);
   await tree.refresh();
 
   const refreshFiles = async () => {

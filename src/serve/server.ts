@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const state = await loadLiveState({
     outDir: config.outDir,
+    publishUrl: config.publishUrl,
     dataDir: config.dataDir,
     store: embedded ? store : undefined,
     log,

@@ -1,6 +1,7 @@
-// The published tree, held in memory. `out/current` points at a complete, immutable generation; the
-// server loads every file it serves (and the precompressed siblings) from that generation, checks
-// each against the manifest's size and sha256, and swaps the whole tree in one assignment. A
+// The published tree, held in memory. `out/current` (or the bucket's pointer object, see
+// src/serve/tree-s3.ts) names a complete, immutable generation; the server loads every file it
+// serves (and the precompressed siblings) from that generation, checks each against the manifest's
+// size and sha256, and swaps the whole tree in one assignment. A
 // request therefore sees one generation, never a mix, and no file is read by path at request time:
 // a path in a URL is only ever a key into this map.
 import { readFile, readlink } from "node:fs/promises";
@@ -64,13 +65,27 @@ function encodedEtag(etag: string, encoding: "gzip" | "br"): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : `${etag}-${encoding}`;
 }
 
+/** Where the tree's files come from: one file of the generation being loaded, or a sibling of it. */
+export type ReadFile = (path: string, file: ManifestFile, encoding?: "br" | "gzip") => Promise<Buffer>;
+
+/** Where the server finds the current generation and loads it: out/ (below) or a bucket (src/serve/tree-s3.ts). */
+export interface TreeSource {
+  /** What to name in log lines. */
+  readonly description: string;
+  /** Names the current generation (a new name: a new tree to load); undefined before the first publish. */
+  currentTarget(): Promise<string | undefined>;
+  load(target: string): Promise<LoadedTree>;
+  /** Fails with a clear error when the source cannot be used at all (a missing bucket). */
+  check?(): Promise<void>;
+}
+
 async function loadRepresentation(
-  dir: string,
+  read: ReadFile,
   path: string,
   file: ManifestFile,
   disposition: string | undefined,
 ): Promise<Representation> {
-  const body = await readFile(join(dir, path));
+  const body = await read(path, file);
   if (body.length !== file.bytes) throw new Error(`${path}: ${body.length} bytes, the manifest says ${file.bytes}`);
   const sha = createHash("sha256").update(body).digest("hex");
   if (sha !== file.sha256) throw new Error(`${path}: sha256 differs from the manifest`);
@@ -101,8 +116,7 @@ async function loadRepresentation(
     notModified: { etag: file.etag, ...common },
   };
   for (const encoding of file.encodings ?? []) {
-    const suffix = encoding === "gzip" ? ".gz" : ".br";
-    const data = await readFile(join(dir, path + suffix));
+    const data = await read(path, file, encoding);
     const etag = encodedEtag(file.etag, encoding);
     rep[encoding] = variant(data, etag, encoding);
     rep.etags.add(etag);
@@ -126,6 +140,23 @@ export async function loadTree(outDir: string, target: string): Promise<LoadedTr
   const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${dir}/manifest.json lists no files`);
+  const suffix = { br: ".br", gzip: ".gz" } as const;
+  return buildTree(manifest, target, (path, _file, encoding) =>
+    readFile(join(dir, encoding ? path + suffix[encoding] : path)),
+  );
+}
+
+/** The out/ directory's `current` link and generations. */
+export function localTreeSource(outDir: string): TreeSource {
+  return {
+    description: outDir,
+    currentTarget: () => currentTarget(outDir),
+    load: (target) => loadTree(outDir, target),
+  };
+}
+
+/** A generation in memory from its manifest and its files as `read` gives them. */
+export async function buildTree(manifest: Manifest, target: string, read: ReadFile): Promise<LoadedTree> {
   const tree: LoadedTree = { generation: String(manifest.generation), target, banks: new Map(), files: 0 };
   const bankEntry = (id: string): BankEntry => {
     let entry = tree.banks.get(id);
@@ -135,11 +166,11 @@ export async function loadTree(outDir: string, target: string): Promise<LoadedTr
   for (const [path, file] of Object.entries(manifest.files)) {
     let m: RegExpExecArray | null;
     if (PATTERNS.banksList.test(path)) {
-      tree.banksList = await loadRepresentation(dir, path, file, undefined);
+      tree.banksList = await loadRepresentation(read, path, file, undefined);
     } else if (PATTERNS.xsd.test(path)) {
-      tree.xsd = await loadRepresentation(dir, path, file, undefined);
+      tree.xsd = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.bank.exec(path))) {
-      bankEntry(m[1]!).bank = await loadRepresentation(dir, path, file, undefined);
+      bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.latest.exec(path))) {
       const id = m[1]!;
       const format = m[2] as Format;
@@ -149,7 +180,7 @@ export async function loadTree(outDir: string, target: string): Promise<LoadedTr
         format === "csv" || format === "xlsx"
           ? `attachment; filename="${id}${date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `-${date}` : ""}.${format}"`
           : undefined;
-      entry.latest[format] = await loadRepresentation(dir, path, file, disposition);
+      entry.latest[format] = await loadRepresentation(read, path, file, disposition);
     } else {
       continue;
     }

@@ -8,6 +8,7 @@ import { UserError } from "../../errors.js";
 import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { releaseAnomaly } from "../../ingest/release.js";
 import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
 import { listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
 import { action, type CliContext } from "../context.js";
 
@@ -64,7 +65,7 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
         const store = await ctx.store();
         const by = options.by ?? currentUser();
         const released = await releaseAnomaly(store, Number(idText), by);
-        const result = await publish(store, [...(await loadAdapters()).values()], ctx.config().outDir, {
+        const result = await publish(store, [...(await loadAdapters()).values()], await treeTargetFor(ctx.config()), {
           only: [released.bankId],
         });
         ctx.log().info({ anomaly: released.id, bank: released.bankId, by, generation: result.generation }, "released");

@@ -14,6 +14,7 @@ import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
 import { action, type CliContext } from "../context.js";
 
 interface Options {
@@ -204,15 +205,16 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             const changed = summary
               ? summary.banks.filter((b) => b.inserted + b.revised > 0).map((b) => b.bankId)
               : plans.map((p) => p.adapter.bank.id);
+            const target = await treeTargetFor(config);
             const behind = await unpublishedBanks(
               store,
-              config.outDir,
+              target,
               plans.map((p) => p.adapter.bank.id),
             );
             const banks = [...new Set([...changed, ...behind])].sort();
             if (banks.length) {
               if (controller.signal.aborted) process.stderr.write(`exrates: publishing ${banks.join(", ")}\n`);
-              const result = await publish(store, [...(await loadAdapters()).values()], config.outDir, { only: banks });
+              const result = await publish(store, [...(await loadAdapters()).values()], target, { only: banks });
               published = result.rendered;
             }
           }

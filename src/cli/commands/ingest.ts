@@ -6,6 +6,8 @@ import type { Command } from "commander";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
 import { createScheduler, type RunOutcome } from "../../schedule/daemon.js";
 import { notScheduledBecause } from "../../schedule/status.js";
 import { action, type CliContext } from "../context.js";
@@ -33,13 +35,17 @@ export function registerIngest(program: Command, ctx: CliContext & { close(): Pr
           mirror: config.feedMirror,
           onRetry: (info) => log.warn(info, "retrying a feed request"),
         });
+        const adapters = [...(await loadAdapters()).values()];
+        // With EXRATES_PUBLISH_URL each run publishes to the bucket.
+        const target = config.publishUrl ? await treeTargetFor(config) : undefined;
         const scheduler = createScheduler({
           store,
-          adapters: [...(await loadAdapters()).values()],
+          adapters,
           outDir: config.outDir,
           log,
           http,
           cron: false,
+          publish: target ? (ids) => publish(store, adapters, target, ids.length ? { only: ids } : {}) : undefined,
         });
         // Every bank asked for at once; the scheduler's fetch slots let a few fetch at a time.
         const outcomes: RunOutcome[] = await Promise.all(

@@ -9,6 +9,8 @@ import type { Command } from "commander";
 import { createClient, listClients } from "../../auth/clients.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
+import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler } from "../../schedule/daemon.js";
 import { createWebhookWorker } from "../../events/webhooks.js";
@@ -38,7 +40,16 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
           mirror: config.feedMirror,
           onRetry: (info) => log.debug(info, "retrying a feed request"),
         });
-        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http });
+        // With EXRATES_PUBLISH_URL the daemon publishes to the bucket (no ids: every bank that changed).
+        const target = config.publishUrl ? await treeTargetFor(config) : undefined;
+        const scheduler = createScheduler({
+          store,
+          adapters,
+          outDir: config.outDir,
+          log,
+          http,
+          publish: target ? (ids) => publish(store, adapters, target, ids.length ? { only: ids } : {}) : undefined,
+        });
         const server = await startServer({ config, store, log, status: () => scheduler.status() });
         lock.describe({ url: server.url });
         // Only once the server is up (a busy port fails before): a secret is never created unseen.

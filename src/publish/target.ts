@@ -1,0 +1,125 @@
+// Where the publisher writes generations: a "tree target". The local directory (src/publish/tree.ts:
+// generation directories and the `current` symlink) is the default; an S3-compatible bucket
+// (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
+// whole, its manifest last, then one atomic switch makes it current; older generations are pruned
+// keeping a few for readers in flight.
+import { copyFile, link, mkdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+import {
+  GENERATIONS_DIR,
+  MANIFEST,
+  pruneGenerations,
+  readCurrentGeneration,
+  switchTo,
+  writeDurable,
+  type Manifest,
+  type ManifestFile,
+} from "./tree.js";
+
+/** A file's bytes and its precompressed siblings, keyed by the suffix the local tree gives them. */
+export interface FileBodies {
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+export const SUFFIX = { br: ".br", gzip: ".gz" } as const;
+
+/** The generation being written. Nothing of it is visible to readers until `switchTo`. */
+export interface GenerationSink {
+  /** Stores a new file (and its siblings) under `path`, relative to the generation. */
+  write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
+  /** Takes a file of the current generation over unchanged. */
+  carry(path: string, file: ManifestFile): Promise<void>;
+  /** Writes the manifest, durably: the generation is complete (not yet current). */
+  finish(manifest: Manifest): Promise<void>;
+}
+
+/** The current generation, as the publisher sees it before writing the next one. */
+export interface CurrentGeneration {
+  manifest: Manifest;
+  /** A file of it as text (the previous Latest.json, for the events), undefined when missing. */
+  readText: (path: string) => Promise<string | undefined>;
+}
+
+export interface TreeTarget {
+  /** A local directory where the publish lock (src/publish/lock.ts) lives. */
+  readonly lockDir: string;
+  /** What to name in messages: a directory or s3://bucket/prefix. */
+  readonly description: string;
+  /** Checks the target can be written (creates the directory; finds the bucket). */
+  prepare(): Promise<void>;
+  current(): Promise<CurrentGeneration | undefined>;
+  begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink>;
+  /** Makes a finished generation current, atomically. */
+  switchTo(generation: string): Promise<void>;
+  /** Removes generations neither current nor among the `keep` before it (and what only they used). */
+  prune(keep: number): Promise<void>;
+}
+
+/** The out/ directory with generation directories and the `current` symlink (src/publish/tree.ts). */
+export class LocalTreeTarget implements TreeTarget {
+  readonly lockDir: string;
+  readonly description: string;
+
+  constructor(readonly outDir: string) {
+    this.lockDir = outDir;
+    this.description = outDir;
+  }
+
+  async prepare(): Promise<void> {
+    await mkdir(join(this.outDir, GENERATIONS_DIR), { recursive: true });
+  }
+
+  async current(): Promise<(CurrentGeneration & { dir: string }) | undefined> {
+    const current = await readCurrentGeneration(this.outDir);
+    if (!current) return undefined;
+    return {
+      ...current,
+      readText: (path) => readFile(join(current.dir, path), "utf8").catch(() => undefined),
+    };
+  }
+
+  async begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink> {
+    const dir = join(this.outDir, GENERATIONS_DIR, generation);
+    await mkdir(dir, { recursive: true });
+    // The directory `current` resolved to (its name is the generation's, but the link is the truth).
+    const fromDir = (previous as { dir?: string } | undefined)?.dir;
+    return {
+      async write(path, _file, bodies) {
+        const full = join(dir, path);
+        await mkdir(dirname(full), { recursive: true });
+        writeDurable(full, bodies.identity);
+        if (bodies.br) writeDurable(full + SUFFIX.br, bodies.br);
+        if (bodies.gzip) writeDurable(full + SUFFIX.gzip, bodies.gzip);
+      },
+      // Hard-links a file (and its siblings) from the previous generation; copies across devices.
+      async carry(path, file) {
+        if (!fromDir) throw new Error(`nothing to carry ${path} from`);
+        const target = join(dir, path);
+        await mkdir(dirname(target), { recursive: true });
+        for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])]) {
+          await link(join(fromDir, path + s), target + s).catch(() => copyFile(join(fromDir, path + s), target + s));
+        }
+      },
+      finish(manifest) {
+        writeDurable(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+        return Promise.resolve();
+      },
+    };
+  }
+
+  switchTo(generation: string): Promise<void> {
+    return switchTo(this.outDir, generation);
+  }
+
+  prune(keep: number): Promise<void> {
+    return pruneGenerations(this.outDir, keep);
+  }
+}
+
+/** A target given as a directory (what callers passed before targets existed) or as a target. */
+export function asTreeTarget(target: string | TreeTarget): TreeTarget {
+  return typeof target === "string" ? new LocalTreeTarget(target) : target;
+}
