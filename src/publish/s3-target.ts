@@ -102,7 +102,7 @@ export class S3TreeTarget implements TreeTarget {
 
   async prepare(): Promise<void> {
     await mkdir(this.lockDir, { recursive: true });
-    await this.store.checkBucket();
+    await this.store.checkBucket(POINTER_KEY);
   }
 
   async current(): Promise<CurrentGeneration | undefined> {

@@ -5,7 +5,6 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -29,6 +28,9 @@ export function s3ClientFor(env: Readonly<Record<string, string | undefined>> = 
   // The secret halves are masked wherever text leaves the process (src/secrets.ts).
   registerSecret(env.AWS_SECRET_ACCESS_KEY);
   registerSecret(env.AWS_SESSION_TOKEN);
+  // The SDK warns once that its releases from 2027 need Node 22; the version locked here runs on 20,
+  // and the warning would only clutter every command's output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
   const config: S3ClientConfig = {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
@@ -81,7 +83,7 @@ export class ObjectStoreError extends UserError {
     const hint = HINTS[storeCode];
     super(
       redactSecrets(
-        `${operation} s3://${bucket}/${key} failed: ${storeCode}${status ? ` (HTTP ${status})` : ""}${hint ? `; ${hint}` : ""}`,
+        `${operation} s3://${bucket}${key ? `/${key}` : ""} failed: ${storeCode}${status ? ` (HTTP ${status})` : ""}${hint ? `; ${hint}` : ""}`,
       ),
     );
   }
@@ -137,16 +139,16 @@ export class ObjectStore {
 
   private fail(operation: string, relative: string, error: unknown): never {
     const { code, status } = codeOf(error);
-    throw new ObjectStoreError(operation, this.location.bucket, this.key(relative), code, status);
+    const key = relative === "" ? this.location.prefix : this.key(relative);
+    throw new ObjectStoreError(operation, this.location.bucket, key, code, status);
   }
 
-  /** Fails with a clear error when the bucket is missing or not ours to use. */
-  async checkBucket(): Promise<void> {
-    try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
-    } catch (error) {
-      this.fail("HEAD bucket", "", error);
-    }
+  /**
+   * Fails with a clear error when the bucket is missing or these credentials cannot read it: a GET of
+   * `probe` (a missing object is fine), which every store answers with its own error code.
+   */
+  async checkBucket(probe: string): Promise<void> {
+    await this.get(probe);
   }
 
   /** An object's bytes, or undefined when there is no such object. */

@@ -5,7 +5,7 @@
 // bank, the server fetches that bank's files and nothing else. Requests are then served from memory,
 // exactly as with a local tree.
 import { ObjectStore, eachLimited } from "../publish/s3.js";
-import { objectKey, readManifest, readPointer } from "../publish/s3-target.js";
+import { POINTER_KEY, objectKey, readManifest, readPointer } from "../publish/s3-target.js";
 import { buildTree, type TreeSource } from "./tree.js";
 
 /** Object downloads in flight at once while loading a generation. */
@@ -25,7 +25,7 @@ export class S3TreeSource implements TreeSource {
   }
 
   check(): Promise<void> {
-    return this.store.checkBucket();
+    return this.store.checkBucket(POINTER_KEY);
   }
 
   async currentTarget(): Promise<string | undefined> {
