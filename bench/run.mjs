@@ -1,6 +1,6 @@
 // `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
 // them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
-//   BENCH_RUNS=5 npm run bench [-- import publish serve soak]
+//   BENCH_RUNS=5 npm run bench [-- import publish serve latest-s3 soak]
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -56,6 +56,11 @@ if (want("publish")) {
 
 if (want("serve") && existsSync(`${here}/serve.mjs`)) {
   execFileSync(process.execPath, [`${here}/serve.mjs`], { stdio: "inherit" });
+}
+
+// Latest req/s with the tree loaded from a bucket vs from disk (bench/latest-s3.mjs).
+if (want("latest-s3")) {
+  execFileSync(process.execPath, [`${here}/latest-s3.mjs`], { stdio: "inherit" });
 }
 
 // The soak takes 3.5 minutes: only when named (`npm run bench -- soak`).

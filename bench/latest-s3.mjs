@@ -1,0 +1,254 @@
+// Serving from a bucket vs from disk: authenticated GET of Latest.json through two `exrates serve`
+// processes over the same published generation, one reading out/ (the default), the other loading
+// it from an S3-compatible bucket (EXRATES_PUBLISH_URL; s3rver, the pure-npm store the tests use, in
+// its own process). Both hold the tree in memory, so the figures should match; this checks it.
+//
+//   npm run build && node bench/latest-s3.mjs
+//
+// Each server runs pinned to core 1, autocannon to core 0; the two are measured alternately in the
+// same run (local, bucket, local, ...). Median of BENCH_RUNS (default 5) runs of BENCH_SECONDS
+// (default 8) at 50 connections. The figures are printed and written into BENCHMARKS.md under
+// "## Serve from a bucket" (that section only).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { fmt, machine, median } from "./lib.mjs";
+import { latestJson, writeTree } from "./tree.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const LOAD_BEFORE = loadavg()[0];
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const BUCKET = "exrates-bench";
+const PREFIX = "tree";
+
+if (!existsSync(CLI)) {
+  console.error("bench/latest-s3.mjs: run `npm run build` first");
+  process.exit(1);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+const TASKSET = has("taskset") && cpus().length >= 2;
+const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
+const SERVER_CORE = 1;
+const LOAD_CORE = 0;
+
+const dir = mkdtempSync(join(tmpdir(), "exrates-bench-s3-"));
+const outDir = join(dir, "out");
+const dataDir = join(dir, "data");
+writeTree(outDir);
+
+// ---- processes
+const children = new Set();
+function start(argv, options = {}) {
+  const [cmd, args] = argv;
+  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], ...options });
+  let stderr = "";
+  child.stderr?.on("data", (c) => (stderr += c));
+  child.stderrText = () => stderr;
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(5000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child) {
+  for (let i = 0; i < 400; i++) {
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
+    if (child && child.exitCode !== null) break;
+    await sleep(50);
+  }
+  throw new Error(`${url} did not come up${child ? `: ${child.stderrText()}` : ""}`);
+}
+
+function autocannon(url, headers, seconds = SECONDS) {
+  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(seconds), "-p", "1"];
+  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}=${v}`);
+  args.push(url);
+  const [cmd, argv] = pinned(LOAD_CORE, [process.execPath, ...args]);
+  const r = JSON.parse(
+    execFileSync(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] }),
+  );
+  if (r.errors > 0 || r.non2xx > 0 || (r["2xx"] ?? 0) === 0)
+    throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+// ---- the bucket: s3rver in its own process (DES for its continuation tokens needs OpenSSL's legacy provider)
+const s3Port = await freePort();
+const s3Script = `
+  const S3rver = require(${JSON.stringify(join(ROOT, "node_modules/@20minutes/s3rver"))});
+  new S3rver({ address: "127.0.0.1", port: ${s3Port}, silent: true, directory: ${JSON.stringify(join(dir, "s3"))},
+    configureBuckets: [{ name: ${JSON.stringify(BUCKET)} }], allowMismatchedSignatures: true }).run();`;
+const s3 = start(pinned(LOAD_CORE, [process.execPath, "--openssl-legacy-provider", "-e", s3Script]));
+const awsEnv = {
+  AWS_ENDPOINT_URL: `http://127.0.0.1:${s3Port}`,
+  AWS_ACCESS_KEY_ID: "S3RVER",
+  AWS_SECRET_ACCESS_KEY: "S3RVER",
+  AWS_REGION: "us-east-1",
+};
+await waitFor(`http://127.0.0.1:${s3Port}/`, s3);
+
+// Upload the generation writeTree made, in the layout the publisher writes (src/publish/s3-target.ts).
+const { ObjectStore } = await import(join(ROOT, "dist/src/publish/s3.js"));
+const { POINTER_KEY, manifestKey, objectKey } = await import(join(ROOT, "dist/src/publish/s3-target.js"));
+const store = ObjectStore.fromUrl(`s3://${BUCKET}/${PREFIX}`, awsEnv);
+const genDir = join(outDir, "current");
+const manifest = JSON.parse(readFileSync(join(genDir, "manifest.json"), "utf8"));
+for (const [path, file] of Object.entries(manifest.files)) {
+  await store.put(objectKey(file), readFileSync(join(genDir, path)), file.contentType);
+  for (const encoding of file.encodings) {
+    const suffix = encoding === "br" ? ".br" : ".gz";
+    await store.put(objectKey(file, encoding), readFileSync(join(genDir, path + suffix)), "application/octet-stream");
+  }
+}
+await store.put(manifestKey(manifest.generation), JSON.stringify(manifest), "application/json");
+await store.put(POINTER_KEY, JSON.stringify({ generation: manifest.generation }), "application/json");
+
+// ---- the two servers, on one data directory (one client for both)
+const baseEnv = {
+  ...process.env,
+  EXRATES_DATA_DIR: dataDir,
+  EXRATES_OUT_DIR: outDir,
+  EXRATES_HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
+};
+mkdirSync(dataDir, { recursive: true });
+const client = JSON.parse(
+  execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env: baseEnv, encoding: "utf8" }),
+);
+
+async function startServe(extraEnv) {
+  const port = await freePort();
+  const began = performance.now();
+  const child = start(pinned(SERVER_CORE, [process.execPath, CLI, "serve"]), {
+    env: { ...baseEnv, ...extraEnv, EXRATES_PORT: String(port) },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/readyz`, child);
+  return { child, base, readyMs: performance.now() - began };
+}
+
+async function token(base, attempt = 0) {
+  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: client.scope,
+    }),
+  }).catch((error) => {
+    if (attempt < 2) return undefined;
+    throw error;
+  });
+  if (!res) return token(base, attempt + 1);
+  if (res.status !== 200) throw new Error(`token: ${res.status}`);
+  return (await res.json()).access_token;
+}
+
+const path = "/v1/Banks/CNB/DailyRates/Latest.json";
+const disk = await startServe({});
+const bucket = await startServe({ ...awsEnv, EXRATES_PUBLISH_URL: `s3://${BUCKET}/${PREFIX}` });
+
+// Both serve the same bytes before anything is measured.
+for (const s of [disk, bucket]) {
+  const r = await fetch(`${s.base}${path}`, {
+    headers: { authorization: `Bearer ${await token(s.base)}`, "accept-encoding": "identity" },
+  });
+  if (r.status !== 200 || (await r.text()) !== latestJson) throw new Error(`${s.base}${path}: not the published bytes`);
+}
+// Warm-up (JIT, connection setup) for both.
+for (const s of [disk, bucket]) autocannon(`${s.base}${path}`, { authorization: `Bearer ${await token(s.base)}` }, 2);
+
+const results = { disk: [], bucket: [] };
+for (let i = 0; i < RUNS; i++) {
+  for (const [name, s] of [
+    ["disk", disk],
+    ["bucket", bucket],
+  ]) {
+    results[name].push(autocannon(`${s.base}${path}`, { authorization: `Bearer ${await token(s.base)}` }));
+  }
+  console.error(
+    `run ${i + 1}/${RUNS}: disk ${fmt(results.disk.at(-1).rps)} req/s, bucket ${fmt(results.bucket.at(-1).rps)} req/s`,
+  );
+}
+await stop(disk.child);
+await stop(bucket.child);
+await stop(s3);
+
+const m = (list, key) => median(list.map((r) => r[key]));
+const d = { rps: m(results.disk, "rps"), p50: m(results.disk, "p50"), p99: m(results.disk, "p99") };
+const b = { rps: m(results.bucket, "rps"), p50: m(results.bucket, "p50"), p99: m(results.bucket, "p99") };
+const ratio = b.rps / d.rps;
+
+const section = `## Serve from a bucket
+
+Command: \`npm run build && node bench/latest-s3.mjs\` (autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs,
+the two servers measured alternately in the same run; servers pinned to core ${SERVER_CORE}, load generator and s3rver to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
+Machine: ${machine()}. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average ${fmt(LOAD_BEFORE, 1)} before and
+${fmt(loadavg()[0], 1)} after the runs.
+
+Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding) from one \`exrates serve\` reading
+the generation from out/ (the default) and one loading the same generation from an S3-compatible bucket
+(\`EXRATES_PUBLISH_URL\`, s3rver on 127.0.0.1). Both answer from memory; the bucket is only read when its
+pointer moves. "Ready" is the time from spawning the process to its first \`/readyz\` answer (tree loaded).
+
+| Tree from | req/s | p50 ms | p99 ms | ready ms |
+|---|---:|---:|---:|---:|
+| out/ (disk) | ${fmt(d.rps)} | ${fmt(d.p50, 2)} | ${fmt(d.p99, 2)} | ${fmt(disk.readyMs)} |
+| bucket (S3) | ${fmt(b.rps)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ${fmt(bucket.readyMs)} |
+
+Bucket / disk req/s: ${fmt(ratio, 2)}x.
+`;
+
+console.log(section);
+const benchFile = join(ROOT, "BENCHMARKS.md");
+let doc = existsSync(benchFile) ? readFileSync(benchFile, "utf8") : "# Benchmarks\n";
+const at = doc.search(/^## Serve from a bucket\s*$/m);
+if (at >= 0) {
+  const rest = doc.slice(at + 1);
+  const next = rest.search(/^## /m);
+  doc = doc.slice(0, at) + section + (next >= 0 ? `\n${rest.slice(next)}` : "");
+} else {
+  doc = `${doc.replace(/\s*$/, "")}\n\n${section}`;
+}
+writeFileSync(benchFile, doc);
+console.error(`written to ${benchFile}`);
+process.exit(0);
