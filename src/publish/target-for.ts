@@ -1,5 +1,8 @@
 // Which tree target the configuration names (src/publish/target.ts).
 import type { Config } from "../config.js";
+import type { Store } from "../store/database.js";
+import type { BankAdapter } from "../types.js";
+import { publish, type PublishResult } from "./publisher.js";
 import { LocalTreeTarget, type TreeTarget } from "./target.js";
 
 /**
@@ -10,4 +13,18 @@ export async function treeTargetFor(config: Pick<Config, "outDir" | "publishUrl"
   if (!config.publishUrl) return new LocalTreeTarget(config.outDir);
   const { S3TreeTarget } = await import("./s3-target.js");
   return S3TreeTarget.fromUrl(config.publishUrl, config.outDir);
+}
+
+/**
+ * What the daemon's scheduler publishes with when the tree goes to a bucket (its `publish` option:
+ * no ids means every bank whose data changed); undefined keeps its default, the out/ directory.
+ */
+export async function bucketPublisher(
+  config: Pick<Config, "outDir" | "publishUrl">,
+  store: Store,
+  adapters: BankAdapter[],
+): Promise<((bankIds: string[]) => Promise<PublishResult>) | undefined> {
+  if (!config.publishUrl) return undefined;
+  const target = await treeTargetFor(config);
+  return (bankIds) => publish(store, adapters, target, bankIds.length ? { only: bankIds } : {});
 }

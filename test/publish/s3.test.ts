@@ -21,6 +21,8 @@ import {
   readPointer,
 } from "../../src/publish/s3-target.js";
 import { readCurrentGeneration, type Manifest } from "../../src/publish/tree.js";
+import { bucketPublisher, treeTargetFor } from "../../src/publish/target-for.js";
+import { LocalTreeTarget } from "../../src/publish/target.js";
 import { S3TreeSource } from "../../src/serve/tree-s3.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
@@ -206,6 +208,39 @@ describe("publishing to a bucket", () => {
     expect(await t.store.list(GENERATIONS_PREFIX)).toHaveLength(1);
     const objects = (await t.store.list(OBJECTS_PREFIX)).map((o) => o.key);
     expect(objects.length).toBeGreaterThan(objectKeysOf(await currentManifest(t)).size);
+  });
+});
+
+describe("the configuration's target", () => {
+  it("is out/ without EXRATES_PUBLISH_URL, and the daemon keeps its own publisher", async () => {
+    const config = loadConfig({ EXRATES_OUT_DIR: join(ctx.dir, "out") });
+    expect(await treeTargetFor(config)).toBeInstanceOf(LocalTreeTarget);
+    expect(await bucketPublisher(config, ctx.store, [AAA, BBB])).toBeUndefined();
+  });
+
+  it("is the bucket with it; the daemon's publisher renders the banks named, or every changed one", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env); // the SDK's own sources, as in production
+    try {
+      const config = loadConfig({ EXRATES_OUT_DIR: join(ctx.dir, "out"), EXRATES_PUBLISH_URL: url });
+      expect(await treeTargetFor(config)).toBeInstanceOf(S3TreeTarget);
+      const daemonPublish = (await bucketPublisher(config, ctx.store, [AAA, BBB]))!;
+      expect((await daemonPublish(["BBB"])).rendered).toEqual(["BBB"]);
+      correctAAA("24.400");
+      const all = await daemonPublish([]);
+      expect(all.rendered).toEqual(["AAA"]);
+      expect(all.carried).toEqual(["BBB"]);
+      const t = target();
+      expect((await readPointer(t.store))!.generation).toBe(all.generation);
+      expect(await (await t.current())!.readText(latestPath("AAA", "csv"))).toContain(
+        "AAA,EUR,CZK,2026-03-03,24.400,1",
+      );
+    } finally {
+      for (const name of Object.keys(s3.env)) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
   });
 });
 

@@ -9,8 +9,7 @@ import type { Command } from "commander";
 import { createClient, listClients } from "../../auth/clients.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
-import { publish } from "../../publish/publisher.js";
-import { treeTargetFor } from "../../publish/target-for.js";
+import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler } from "../../schedule/daemon.js";
 import { createWebhookWorker } from "../../events/webhooks.js";
@@ -40,16 +39,9 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
           mirror: config.feedMirror,
           onRetry: (info) => log.debug(info, "retrying a feed request"),
         });
-        // With EXRATES_PUBLISH_URL the daemon publishes to the bucket (no ids: every bank that changed).
-        const target = config.publishUrl ? await treeTargetFor(config) : undefined;
-        const scheduler = createScheduler({
-          store,
-          adapters,
-          outDir: config.outDir,
-          log,
-          http,
-          publish: target ? (ids) => publish(store, adapters, target, ids.length ? { only: ids } : {}) : undefined,
-        });
+        // With EXRATES_PUBLISH_URL the daemon publishes to the bucket.
+        const publish = await bucketPublisher(config, store, adapters);
+        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http, publish });
         const server = await startServer({ config, store, log, status: () => scheduler.status() });
         lock.describe({ url: server.url });
         // Only once the server is up (a busy port fails before): a secret is never created unseen.
