@@ -80,6 +80,32 @@ export interface S3TargetOptions {
   abandonedAfterMs?: number;
 }
 
+/**
+ * Uploads in the background, at most `limit` at a time. After a failure no new one starts, and the
+ * first error is thrown (once every upload in flight has settled, so nothing runs on after the
+ * publish has given up and released its lock).
+ */
+class Uploads {
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  async add(task: () => Promise<void>): Promise<void> {
+    while (this.inFlight.size >= this.limit && !this.failure) await Promise.race(this.inFlight);
+    if (this.failure) return this.drain();
+    const running: Promise<void> = task()
+      .catch((error: unknown) => void (this.failure ??= { error }))
+      .finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure) throw this.failure.error;
+  }
+}
+
 export class S3TreeTarget implements TreeTarget {
   readonly description: string;
 
@@ -122,25 +148,25 @@ export class S3TreeTarget implements TreeTarget {
     const store = this.store;
     // What the current generation names exists (prune never removes it): no need to upload it again.
     const present = previous ? objectKeysOf(previous.manifest) : new Set<string>();
-    const uploads: Array<{ key: string; body: Buffer; contentType: string }> = [];
+    // Uploads run while the next banks render.
+    const uploads = new Uploads(UPLOAD_CONCURRENCY);
     return Promise.resolve({
-      write(_path: string, file: ManifestFile, bodies: FileBodies) {
-        const queue = (key: string, body: Buffer, contentType: string) => {
+      async write(_path: string, file: ManifestFile, bodies: FileBodies) {
+        const upload = async (key: string, body: Buffer, contentType: string) => {
           if (present.has(key)) return;
           present.add(key);
-          uploads.push({ key, body, contentType });
+          await uploads.add(() => store.put(key, body, contentType));
         };
-        queue(objectKey(file), bodies.identity, file.contentType);
-        if (bodies.br) queue(objectKey(file, "br"), bodies.br, "application/octet-stream");
-        if (bodies.gzip) queue(objectKey(file, "gzip"), bodies.gzip, "application/octet-stream");
-        return Promise.resolve();
+        await upload(objectKey(file), bodies.identity, file.contentType);
+        if (bodies.br) await upload(objectKey(file, "br"), bodies.br, "application/octet-stream");
+        if (bodies.gzip) await upload(objectKey(file, "gzip"), bodies.gzip, "application/octet-stream");
       },
       carry(path: string, file: ManifestFile) {
         if (!present.has(objectKey(file))) return Promise.reject(new Error(`nothing to carry ${path} from`));
         return Promise.resolve();
       },
       async finish(manifest: Manifest) {
-        await eachLimited(uploads, UPLOAD_CONCURRENCY, (u) => store.put(u.key, u.body, u.contentType));
+        await uploads.drain();
         await store.put(manifestKey(generation), `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
       },
     });
