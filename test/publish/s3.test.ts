@@ -263,6 +263,12 @@ describe("bad configuration", () => {
     expect(loadConfig({}).publishUrl).toBeUndefined();
   });
 
+  it("refuses an AWS_ENDPOINT_URL that is not an http(s) URL", () => {
+    expect(() =>
+      S3TreeTarget.fromUrl(url, join(ctx.dir, "out"), { ...s3.env, AWS_ENDPOINT_URL: "127.0.0.1:9000" }),
+    ).toThrow('AWS_ENDPOINT_URL "127.0.0.1:9000" is not an http(s) URL');
+  });
+
   it("names a missing bucket and the store's code, and writes nothing", async () => {
     const t = S3TreeTarget.fromUrl("s3://no-such-bucket/x", join(ctx.dir, "out"), s3.env);
     const failure = await publish(ctx.store, [AAA], t).catch((error: unknown) => error);

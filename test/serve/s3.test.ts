@@ -12,7 +12,7 @@ import { createClient } from "../../src/auth/clients.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { latestPath, publish } from "../../src/publish/publisher.js";
 import { ObjectStoreError } from "../../src/publish/s3.js";
-import { OBJECTS_PREFIX, S3TreeTarget, readPointer } from "../../src/publish/s3-target.js";
+import { OBJECTS_PREFIX, S3TreeTarget, manifestKey, readPointer } from "../../src/publish/s3-target.js";
 import { startServer } from "../../src/serve/server.js";
 import { openStore, type Store } from "../../src/store/database.js";
 import { CLI } from "../support/cli.js";
@@ -112,6 +112,46 @@ describe("serve from a bucket", () => {
       const previousJson = `${objectPath}${manifest.files[latestPath("AAA", "json")]!.sha256}`;
       expect(fetched.filter((p) => p === previousJson)).toHaveLength(1);
       expect([...new Set(fetched.filter((p) => p !== previousJson))].sort()).toEqual(uploaded.sort());
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
+  it("keeps serving the previous generation when the pointer names one it cannot load", async () => {
+    const config = configFor("broken", `s3://${s3.bucket}/serve/broken`);
+    const store: Store = await openStore(config.databasePath);
+    const target = S3TreeTarget.fromUrl(config.publishUrl!, config.outDir, s3.env);
+    storeRates(store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
+    const first = await publish(store, [AAA], target);
+    const client = await createClient(store, { clientId: "erp", scope: config.scope });
+    const server = await startServer({ config, store, log: silentLog, pollMs: 50 });
+    try {
+      const token = await tokenFor(server.issuer, client.clientId, client.clientSecret, config.scope);
+      const csv = () =>
+        fetch(`${server.url}/${latestPath("AAA", "csv")}`, { headers: { authorization: `Bearer ${token}` } }).then(
+          (r) => r.text(),
+        );
+      // A generation whose manifest names an object that is not there (removed, or never uploaded).
+      const manifest = structuredClone((await target.current())!.manifest);
+      manifest.generation = `${first.generation}-broken`;
+      manifest.files[latestPath("AAA", "csv")]!.sha256 = "0".repeat(64);
+      await target.store.put(manifestKey(manifest.generation), JSON.stringify(manifest), "application/json");
+      s3.reset();
+      await target.switchTo(manifest.generation);
+      for (let i = 0; i < 50 && !s3.requests.some((r) => r.path.includes("0".repeat(64))); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(s3.requests.some((r) => r.path.includes("0".repeat(64)))).toBe(true);
+      expect(await csv()).toContain("AAA,EUR,CZK,2026-03-03,24.180,1");
+      // The next good publish is followed.
+      storeRates(store, "AAA", [{ effectiveDate: "2026-03-04", currency: "EUR", rate: "24.250" }]);
+      await publish(store, [AAA], target);
+      let body = "";
+      for (let i = 0; i < 100 && !body.includes("24.250"); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        body = await csv();
+      }
+      expect(body).toContain("AAA,EUR,CZK,2026-03-04,24.250,1");
     } finally {
       await server.close();
       await store.close();
