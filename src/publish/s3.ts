@@ -34,6 +34,8 @@ export function s3ClientFor(env: Readonly<Record<string, string | undefined>> = 
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
   const config: S3ClientConfig = {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
+    // On AWS, a bucket in another region than the one configured is still found (one extra request).
+    followRegionRedirects: true,
   };
   if (endpoint) {
     if (!/^https?:\/\/[^/]/.test(endpoint)) throw new UserError(`AWS_ENDPOINT_URL "${endpoint}" is not an http(s) URL`);
@@ -64,6 +66,7 @@ const HINTS: Record<string, string> = {
   Forbidden: "access denied: check the credentials' permissions on the bucket",
   InvalidAccessKeyId: "the access key is not known to the store: check AWS_ACCESS_KEY_ID",
   SignatureDoesNotMatch: "the store refused the signature: check AWS_SECRET_ACCESS_KEY",
+  PermanentRedirect: "the bucket is in another region: set AWS_REGION to it",
   ECONNREFUSED: "the store refused the connection: check AWS_ENDPOINT_URL",
   ENOTFOUND: "the store's host does not resolve: check AWS_ENDPOINT_URL",
 };
