@@ -92,7 +92,7 @@ describe("serve from a bucket", () => {
       expect((await readPointer(target.store))!.generation).toBe(second.generation);
       expect(second.generation).not.toBe(first.generation);
       let body = "";
-      for (let i = 0; i < 100 && !body.includes("24.250"); i++) {
+      for (let i = 0; i < 200 && !body.includes("24.250"); i++) {
         await new Promise((r) => setTimeout(r, 50));
         body = await (await get(latestPath("AAA", "csv"))).text();
       }
@@ -139,7 +139,7 @@ describe("serve from a bucket", () => {
       await target.store.put(manifestKey(manifest.generation), JSON.stringify(manifest), "application/json");
       s3.reset();
       await target.switchTo(manifest.generation);
-      for (let i = 0; i < 50 && !s3.requests.some((r) => r.path.includes("0".repeat(64))); i++)
+      for (let i = 0; i < 200 && !s3.requests.some((r) => r.path.includes("0".repeat(64))); i++)
         await new Promise((r) => setTimeout(r, 50));
       expect(s3.requests.some((r) => r.path.includes("0".repeat(64)))).toBe(true);
       expect(await csv()).toContain("AAA,EUR,CZK,2026-03-03,24.180,1");
@@ -147,7 +147,7 @@ describe("serve from a bucket", () => {
       storeRates(store, "AAA", [{ effectiveDate: "2026-03-04", currency: "EUR", rate: "24.250" }]);
       await publish(store, [AAA], target);
       let body = "";
-      for (let i = 0; i < 100 && !body.includes("24.250"); i++) {
+      for (let i = 0; i < 200 && !body.includes("24.250"); i++) {
         await new Promise((r) => setTimeout(r, 50));
         body = await csv();
       }
