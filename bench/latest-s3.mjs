@@ -226,7 +226,8 @@ const section = `## Serve from a bucket
 Command: \`npm run build && node bench/latest-s3.mjs\` (autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs,
 the two servers measured alternately in the same run; servers pinned to core ${SERVER_CORE}, load generator and s3rver to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
 Machine: ${machine()}. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average ${fmt(LOAD_BEFORE, 1)} before and
-${fmt(loadavg()[0], 1)} after the runs.
+${fmt(loadavg()[0], 1)} after the runs (anything well above 2 means other processes shared the two cores: the absolute
+figures are then theirs as much as ours, and only the comparison, measured alternately, says something).
 
 Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding) from one \`exrates serve\` reading
 the generation from out/ (the default) and one loading the same generation from an S3-compatible bucket
