@@ -1,4 +1,5 @@
 // Configuration from the environment (flags override where natural). Read once, passed down.
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 
 import { UserError } from "./errors.js";
@@ -26,6 +27,10 @@ export interface Config {
   /** `GET /metrics` is served on this port of metricsHost only (unset: not served at all). */
   metricsPort?: number;
   metricsHost: string;
+  /** This instance's id in `/v1/status` (EXRATES_INSTANCE_ID; default host name and process id). */
+  instanceId: string;
+  /** On a shared database: how often a standby tries to take the scheduler's lead (ms). */
+  leaderRetryMs: number;
 }
 
 /** The levels LOG_LEVEL may name (pino's). */
@@ -67,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsText = env.EXRATES_METRICS_PORT;
   if (metricsText && (!/^\d+$/.test(metricsText) || Number(metricsText) > 65535))
     throw new UserError(`EXRATES_METRICS_PORT "${metricsText}" is not a port number`);
+  const retryText = env.EXRATES_LEADER_RETRY_SECONDS || "5";
+  if (!/^\d+(\.\d+)?$/.test(retryText) || Number(retryText) < 0.1 || Number(retryText) > 3600)
+    throw new UserError(`EXRATES_LEADER_RETRY_SECONDS "${retryText}" is not a number of seconds from 0.1 to 3600`);
   return {
     dataDir,
     outDir,
@@ -83,5 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenGrantsPerMinute: Number(grantsText),
     metricsPort: metricsText ? Number(metricsText) : undefined,
     metricsHost: env.EXRATES_METRICS_HOST || "127.0.0.1",
+    instanceId: env.EXRATES_INSTANCE_ID || `${hostname()}-${process.pid}`,
+    leaderRetryMs: Math.round(Number(retryText) * 1000),
   };
 }

@@ -125,7 +125,7 @@ async function publishLocked(
   outDir: string,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  return withPublishLock(outDir, async () => {
+  return withPublishLock({ outDir, store }, async () => {
     const previous = await readCurrentGeneration(outDir);
     const generation = newGenerationName(options.now);
     const writer = new GenerationWriter(join(outDir, GENERATIONS_DIR, generation));

@@ -1,8 +1,11 @@
 // The status of every bank, for `exrates banks` and `GET /v1/status`: newest stored date, the date it
 // should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
 // from the database (so any process can show it) plus what the running daemon knows.
+import { sql } from "kysely";
+
 import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
+import { sqliteOf } from "../store/dialect-of.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -86,14 +89,14 @@ interface FetchRow {
   error: string | null;
 }
 
-/** The newest successful (or failed) fetch of every bank, in one pass. */
-function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
-  const rows = store.sqlite
-    .prepare(
-      `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
-       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,
-    )
-    .all() as FetchRow[];
+/** The newest successful (or failed) fetch of every bank, in one pass (portable SQL: both dialects). */
+async function lastFetches(store: Store, failed: boolean): Promise<Map<string, FetchRow>> {
+  const query = `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
+       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`;
+  const sqlite = sqliteOf(store);
+  const rows = sqlite
+    ? (sqlite.prepare(query).all() as FetchRow[])
+    : (await sql<FetchRow>`${sql.raw(query)}`.execute(store.db)).rows;
   return new Map(rows.map((r) => [r.bank_id, r]));
 }
 
@@ -126,8 +129,8 @@ export async function bankStatuses(
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
   const newest = await newestDates(store);
-  const successes = lastFetches(store, false);
-  const failures = lastFetches(store, true);
+  const successes = await lastFetches(store, false);
+  const failures = await lastFetches(store, true);
   const runs = await latestRuns(store);
   const anomalies = await anomalyCounts(store);
 

@@ -18,6 +18,7 @@ import type { Config } from "../config.js";
 import { toBankResource } from "../feed/adapter.js";
 import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
+import type { SchedulerRole } from "../schedule/leader.js";
 import type { Store } from "../store/database.js";
 import type { BankResource } from "../types.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
@@ -55,6 +56,8 @@ export interface ServerOptions {
   fetch?: typeof fetch;
   /** The banks' status rows for `GET /v1/status` (behind the token); `exrates start` passes the scheduler's. */
   status?: () => Promise<unknown[]>;
+  /** Which instance runs the scheduler, for `/v1/status` (`exrates start`). */
+  scheduler?: () => Promise<SchedulerRole>;
   /** Every bank the service knows, published or not (default: the adapters' descriptors, loaded once). */
   banks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
@@ -157,6 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
     status: options.status,
+    scheduler: options.scheduler,
     knownBanks,
   });
   api.home = statusPage.handler;

@@ -1,6 +1,7 @@
 // Which engine a store runs on, for the few modules that keep a faster path on SQLite (prepared
 // better-sqlite3 statements, data_version) and a portable kysely path for PostgreSQL.
 import type BetterSqlite3 from "better-sqlite3";
+import type { Pool } from "pg";
 
 import type { Store } from "./database.js";
 
@@ -12,4 +13,9 @@ export function sqliteOf(store: Store): BetterSqlite3.Database | undefined {
 /** True when the store is a shared PostgreSQL database. */
 export function isShared(store: Store): boolean {
   return sqliteOf(store) === undefined;
+}
+
+/** The connection pool of a shared PostgreSQL store; undefined on SQLite. */
+export function poolOf(store: Store): Pool | undefined {
+  return (store as { pool?: Pool }).pool;
 }
