@@ -20,6 +20,7 @@ import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import type { Store } from "../store/database.js";
+import { isShared } from "../store/dialect-of.js";
 import type { BankResource } from "../types.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createEventStream, withEvents } from "./events.js";
@@ -36,7 +37,10 @@ import type { LoadedTree } from "./tree.js";
 
 export interface ServerOptions {
   config: Config;
-  /** Needed for the embedded SSO (clients); unused with an external issuer. */
+  /**
+   * Needed for the embedded SSO (clients); with an external issuer, only a shared PostgreSQL store is
+   * read (status page, metrics).
+   */
   store?: Store;
   log: Logger;
   /** How often `out/current` and the key file are checked for changes (ms). */
@@ -146,8 +150,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     beforeSend: () => state.refresh(),
   });
   const knownBanks = options.banks ?? adapterBanks(log);
+  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
+  const shared = store && isShared(store) ? store : undefined;
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
+    shared,
     tree: state.tree,
     knownBanks,
     status: options.status,
@@ -170,7 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
   );
-  const metrics = new ServerMetrics(config.databasePath);
+  const metrics = new ServerMetrics(shared ?? config.databasePath);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
