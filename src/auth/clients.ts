@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 
 import { UserError } from "../errors.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import type { ClientsTable } from "../store/schema.js";
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -195,9 +195,9 @@ export interface ClientState {
 
 /** Reads every client's state (id, enabled, not-before) keyed by client_id. */
 export function readClientStates(store: Store): Map<string, ClientState> {
-  const rows = store.sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as Array<
-    Pick<Row, "id" | "client_id" | "enabled" | "not_before">
-  >;
+  const rows = sqliteOf(store, "client lookup")
+    .prepare("select id, client_id, enabled, not_before from clients")
+    .all() as Array<Pick<Row, "id" | "client_id" | "enabled" | "not_before">>;
   return new Map(rows.map((r) => [r.client_id, { id: r.id, enabled: r.enabled === 1, notBefore: r.not_before }]));
 }
 
@@ -214,7 +214,7 @@ const lookups = new WeakMap<Store, (clientId: string) => Row | undefined>();
 export function authenticateClient(store: Store, clientId: string, secret: string): Authentication {
   let lookup = lookups.get(store);
   if (!lookup) {
-    const statement = store.sqlite.prepare("select * from clients where client_id = ?");
+    const statement = sqliteOf(store, "client lookup").prepare("select * from clients where client_id = ?");
     lookup = (id: string) => statement.get(id) as Row | undefined;
     lookups.set(store, lookup);
   }

@@ -2,7 +2,7 @@
 // should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
 // from the database (so any process can show it) plus what the running daemon knows.
 import { alive } from "../publish/lock.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -88,7 +88,7 @@ interface FetchRow {
 
 /** The newest successful (or failed) fetch of every bank, in one pass. */
 function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
-  const rows = store.sqlite
+  const rows = sqliteOf(store, "run status")
     .prepare(
       `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
        join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,

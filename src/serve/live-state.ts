@@ -5,7 +5,7 @@
 import { onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
 import { keyFileStamp, loadOrCreateKeys, type KeySet } from "../auth/keys.js";
 import type { Logger } from "../log.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import { currentTarget, loadTree, type LoadedTree } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */
@@ -152,7 +152,7 @@ class ClientStates {
   };
 
   private readDataVersion(): number {
-    return this.store.sqlite.pragma("data_version", { simple: true }) as number;
+    return sqliteOf(this.store, "change detection").pragma("data_version", { simple: true }) as number;
   }
 }
 
