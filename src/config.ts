@@ -3,12 +3,15 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 
 import { UserError } from "./errors.js";
+import { isDatabaseUrl, maskDatabaseUrl } from "./store/dialect.js";
 
 export interface Config {
   dataDir: string;
   outDir: string;
-  /** SQLite file inside dataDir. */
+  /** SQLite file inside dataDir (used when databaseUrl is unset). */
   databasePath: string;
+  /** EXRATES_DATABASE_URL: a `postgres://` URL; unset: SQLite at databasePath. Holds a password: never log it. */
+  databaseUrl?: string;
   host: string;
   port: number;
   /** Public base URL for links and the token issuer; defaults to http://host:port. */
@@ -66,6 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (value && !/^https?:\/\/[^/]/.test(value)) throw new UserError(`${name} "${value}" is not an http(s) URL`);
   }
+  const databaseUrl = env.EXRATES_DATABASE_URL || undefined;
+  if (databaseUrl && !isDatabaseUrl(databaseUrl))
+    throw new UserError(
+      `EXRATES_DATABASE_URL "${maskDatabaseUrl(databaseUrl)}" is not a postgres:// or postgresql:// URL (unset it to use SQLite in EXRATES_DATA_DIR)`,
+    );
   const grantsText = env.EXRATES_TOKEN_GRANTS_PER_MINUTE || "60";
   if (!/^\d+$/.test(grantsText))
     throw new UserError(`EXRATES_TOKEN_GRANTS_PER_MINUTE "${grantsText}" is not a whole number`);
@@ -79,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     outDir,
     databasePath: resolve(dataDir, "exrates.db"),
+    databaseUrl,
     host,
     port,
     publicUrl,
@@ -94,4 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: env.EXRATES_INSTANCE_ID || `${hostname()}-${process.pid}`,
     leaderRetryMs: Math.round(Number(retryText) * 1000),
   };
+}
+
+/** Where the store lives: the PostgreSQL URL when configured, else the SQLite file. */
+export function storeLocation(config: Pick<Config, "databasePath" | "databaseUrl">): string {
+  return config.databaseUrl ?? config.databasePath;
 }

@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 
 import { UserError } from "../errors.js";
 import type { Store } from "../store/database.js";
-import { sqliteOf } from "../store/dialect-of.js";
+import { rawSqlite } from "../store/dialect-of.js";
 import type { ClientsTable } from "../store/schema.js";
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -206,7 +206,7 @@ const toStates = (rows: StateRow[]): Map<string, ClientState> =>
  * prepared statement), through the pool on a shared database.
  */
 export function readClientStates(store: Store): Map<string, ClientState> | Promise<Map<string, ClientState>> {
-  const sqlite = sqliteOf(store);
+  const sqlite = rawSqlite(store);
   if (sqlite)
     return toStates(sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as StateRow[]);
   return store.db.selectFrom("clients").select(["id", "client_id", "enabled", "not_before"]).execute().then(toStates);
@@ -241,7 +241,7 @@ export function authenticateClient(
   clientId: string,
   secret: string,
 ): Authentication | Promise<Authentication> {
-  const sqlite = sqliteOf(store);
+  const sqlite = rawSqlite(store);
   if (!sqlite)
     return store.db
       .selectFrom("clients")

@@ -7,7 +7,7 @@ import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { fetchAndStore } from "../ingest/ingest.js";
 import { readCurrentGeneration } from "../publish/tree.js";
 import { expectedNewestDate, publicationDaysBetween } from "../schedule/time.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
 import { politeHttp } from "./polite.js";
 
@@ -133,7 +133,7 @@ export async function completedChunks(store: Store, bankId: string): Promise<Dat
 }
 
 function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoDate): Set<IsoDate> {
-  const rows = store.sqlite
+  const rows = sqliteOf(store, "backfill")
     .prepare("select distinct effective_date from rates where bank_id = ? and effective_date between ? and ?")
     .pluck()
     .all(bankId, from, to) as string[];
@@ -206,7 +206,7 @@ export async function runBackfill(
         ).length;
         // A chunk reaching past the newest expected publication is not recorded: it is fetched again next time.
         if (chunk.to < expected) {
-          store.sqlite
+          sqliteOf(store, "backfill")
             .prepare(
               `insert into backfill_chunks (bank_id, from_date, to_date, completed_at, inserted, revised, unchanged, days_without)
                values (?, ?, ?, ?, ?, ?, ?, ?)
@@ -298,7 +298,7 @@ export async function runBackfill(
  */
 export async function unpublishedBanks(store: Store, outDir: string, bankIds: string[]): Promise<string[]> {
   const tree = await readCurrentGeneration(outDir);
-  const newest = store.sqlite.prepare(
+  const newest = sqliteOf(store, "backfill").prepare(
     `select effective_date as date, max(stored_at) as storedAt from rates
      where bank_id = ? and effective_date = (select max(effective_date) from rates where bank_id = ?)`,
   );

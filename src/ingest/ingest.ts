@@ -7,7 +7,7 @@ import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
@@ -114,7 +114,7 @@ export function storeParsed(
   check: CrossCheckConfig | false = crossCheckConfig(),
 ): IngestOutcome {
   const now = new Date();
-  const run = store.sqlite.transaction(() => {
+  const run = sqliteOf(store, "ingest").transaction(() => {
     const screened = screenAnswers(store, bank, parsed, check);
     const batches: IngestBatch[] = parsed.map(({ doc }, i) => ({
       provenance: {

@@ -5,7 +5,7 @@ import { UserError } from "../errors.js";
 import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
 import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import { storeReleasedFigure } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
 import { POSITIVE_DECIMAL } from "./validate.js";
@@ -33,7 +33,7 @@ export async function releaseAnomaly(store: Store, id: number, by: string, now: 
   if (!anomaly) throw new UserError(`no anomaly ${id} (exrates anomalies lists them)`);
   if (anomaly.status !== "held") throw new UserError(`anomaly ${id} is ${anomaly.status}, not held`);
   const record = releasableRecord(anomaly);
-  store.sqlite.transaction(() => {
+  sqliteOf(store, "release").transaction(() => {
     storeReleasedFigure(store, anomaly.bankId, record, anomaly.fetchId, now);
     markReleased(store, id, by, now);
   })();

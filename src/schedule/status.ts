@@ -5,7 +5,7 @@ import { sql } from "kysely";
 
 import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
-import { sqliteOf } from "../store/dialect-of.js";
+import { rawSqlite } from "../store/dialect-of.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -93,7 +93,7 @@ interface FetchRow {
 async function lastFetches(store: Store, failed: boolean): Promise<Map<string, FetchRow>> {
   const query = `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
        join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`;
-  const sqlite = sqliteOf(store);
+  const sqlite = rawSqlite(store);
   const rows = sqlite
     ? (sqlite.prepare(query).all() as FetchRow[])
     : (await sql<FetchRow>`${sql.raw(query)}`.execute(store.db)).rows;

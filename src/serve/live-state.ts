@@ -8,7 +8,7 @@ import { clientsMarker, onClientsChanged, readClientStates, type ClientState } f
 import { keyStorageFor, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import { sqliteOf } from "../store/dialect-of.js";
+import { rawSqlite } from "../store/dialect-of.js";
 import { currentTarget, loadTree, type LoadedTree } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */
@@ -110,7 +110,7 @@ class ClientStates {
     private readonly now: () => number,
     private readonly missReloadMs: number,
   ) {
-    this.sqlite = sqliteOf(store);
+    this.sqlite = rawSqlite(store);
   }
 
   static async load(store: Store, log: Logger, now: () => number, missReloadMs: number): Promise<ClientStates> {

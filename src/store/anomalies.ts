@@ -2,7 +2,7 @@
 // figure and reason: an answer re-sent every day with the same bad row updates `last_seen_at` and
 // `times_seen`, and adds nothing. A held figure is never published until a person releases it.
 import type { AnomalyKind, IsoDate, QuoteType } from "../types.js";
-import type { Store } from "./database.js";
+import { sqliteOf, type Store } from "./database.js";
 import type { Selectable } from "kysely";
 
 import type { AnomaliesTable } from "./schema.js";
@@ -60,7 +60,7 @@ export function figureKey(date: string, currency: string, rate: string, unitMult
 const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
 
 function prepare(store: Store) {
-  const { sqlite } = store;
+  const sqlite = sqliteOf(store, "anomalies");
   return {
     find: sqlite.prepare("select id from anomalies where fingerprint = ?").pluck(),
     seenAgain: sqlite.prepare(
@@ -154,7 +154,9 @@ export function recordQuoting(store: Store, bankId: string, baseCurrency: string
 
 /** How every bank that ingested quotes its rates. */
 export function quotingOfBanks(store: Store): Map<string, { baseCurrency: string; quoteType: QuoteType }> {
-  const rows = store.sqlite.prepare("select bank_id, base_currency, quote_type from bank_quoting").all() as Array<{
+  const rows = sqliteOf(store, "anomalies")
+    .prepare("select bank_id, base_currency, quote_type from bank_quoting")
+    .all() as Array<{
     bank_id: string;
     base_currency: string;
     quote_type: QuoteType;
@@ -220,7 +222,7 @@ export async function anomalyCounts(store: Store): Promise<Map<string, { held: n
 
 /** Marks an anomaly released by a person (call in the transaction that stores its figure). */
 export function markReleased(store: Store, id: number, by: string, now: Date): void {
-  store.sqlite
+  sqliteOf(store, "anomalies")
     .prepare("update anomalies set status = 'released', released_at = ?, released_by = ? where id = ?")
     .run(now.toISOString(), by, id);
 }

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 
 import type { IsoDate, QuoteType, RateRecord } from "../types.js";
 import { recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
-import type { Store } from "./database.js";
+import { sqliteOf, type Store } from "./database.js";
 
 /** Where a batch of records came from: one HTTP answer or one imported file. */
 export interface Provenance {
@@ -67,7 +67,7 @@ const INSERT_FETCH = `
 const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
 
 function prepare(store: Store) {
-  const { sqlite } = store;
+  const sqlite = sqliteOf(store, "rates");
   return {
     upsertMany: sqlite.prepare(upsertSql(ROWS_PER_STATEMENT)),
     upsertOne: sqlite.prepare(upsertSql(1)),
@@ -169,7 +169,7 @@ export function ingestBatches(
   };
   // Inside the caller's transaction (storeParsed screens and stores in one) it runs as part of it: a
   // nested transaction would be a savepoint, which costs a quarter more on a large import.
-  return store.sqlite.inTransaction ? run() : store.sqlite.transaction(run).immediate();
+  return sqliteOf(store, "rates").inTransaction ? run() : sqliteOf(store, "rates").transaction(run).immediate();
 }
 
 /** A stored figure, for the cross-bank check (src/ingest/sanity.ts). */
@@ -189,7 +189,7 @@ const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, curr
  * so no index beyond the key is needed (another index would slow every import).
  */
 export function figuresOfBanks(store: Store, bankIds: Iterable<string>, from: IsoDate, to: IsoDate): StoredFigure[] {
-  const statement = store.sqlite.prepare(`${FIGURES} where bank_id = ? and effective_date between ? and ?`);
+  const statement = sqliteOf(store, "rates").prepare(`${FIGURES} where bank_id = ? and effective_date between ? and ?`);
   const out: StoredFigure[] = [];
   for (const id of bankIds) for (const f of statement.all(id, from, to) as StoredFigure[]) out.push(f);
   return out;

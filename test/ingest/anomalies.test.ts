@@ -11,7 +11,7 @@ import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
 import { releaseAnomaly } from "../../src/ingest/release.js";
 import { publish } from "../../src/publish/publisher.js";
 import { listAnomalies } from "../../src/store/anomalies.js";
-import type { Store } from "../../src/store/database.js";
+import type { SqliteStore as Store } from "../../src/store/database.js";
 import type { FeedDocument, RateRecord } from "../../src/types.js";
 import { testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
