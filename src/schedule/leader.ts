@@ -65,6 +65,8 @@ export function createElection(options: ElectionOptions): Election {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let tick: Promise<void> | undefined;
+  /** After a lost connection, this instance does not contend before then. */
+  let heldOffUntil = 0;
   /** The lead changing hands here (a start or a stop of the scheduler), awaited by stop(). */
   let transition: Promise<void> = Promise.resolve();
 
@@ -75,12 +77,16 @@ export function createElection(options: ElectionOptions): Election {
     // Stays attached after the release: a destroyed client may still emit an error, never unhandled.
     const drop = (error: Error) => {
       if (connection === client) connection = undefined;
+      lose(error);
       if (!released) {
         released = true;
         // Destroyed, not returned to the pool: a session that held the lock must end with it.
-        client.release(error);
+        try {
+          client.release(error);
+        } catch (releaseError) {
+          log.debug({ err: describeError(releaseError) }, "releasing the lost lock connection failed");
+        }
       }
-      lose(error);
     };
     client.on("error", drop);
     client.on("end", () => drop(new Error("the connection ended")));
@@ -91,6 +97,8 @@ export function createElection(options: ElectionOptions): Election {
   function lose(error: Error): void {
     if (!leading) return;
     leading = false;
+    // Its connection is suspect: a standby should take over rather than this instance at once.
+    heldOffUntil = Date.now() + 2 * retryMs;
     log.error(
       { instance, err: describeError(error) },
       "lost the connection holding the scheduler lock: scheduling stops here (a standby may take over)",
@@ -101,7 +109,7 @@ export function createElection(options: ElectionOptions): Election {
   const logFailure = (what: string) => (error: unknown) => log.error({ err: describeError(error) }, `${what} failed`);
 
   async function contend(): Promise<void> {
-    if (stopped) return;
+    if (stopped || (!leading && Date.now() < heldOffUntil)) return;
     let client: PoolClient | undefined;
     try {
       client = await connect();
