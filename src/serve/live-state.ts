@@ -223,6 +223,8 @@ export interface LiveState {
   clientReads: () => number;
   /** Checks every source now (the pollers do it anyway). */
   refresh: () => Promise<void>;
+  /** Re-reads the signing keys if they changed (a token signed with a key not known here yet). */
+  refreshKeys: () => Promise<void>;
   /** Starts the pollers and the clients' change listener. */
   watch: () => void;
   /** Stops them. */
@@ -262,6 +264,7 @@ export async function loadLiveState(options: LiveStateOptions): Promise<LiveStat
     keys: () => keys!.current,
     client: (clientId) => clients?.get(clientId),
     clientReads: () => clients?.reads ?? 0,
+    refreshKeys: async () => keys?.refresh(),
     async refresh() {
       await refreshFiles();
       await clients?.refreshIfChanged();

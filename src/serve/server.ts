@@ -295,6 +295,8 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       scope: config.scope,
       keys: state.keys,
       clientState: state.client,
+      // On a shared database another replica may sign with a key this one has not read yet.
+      refreshKeys: options.store && isShared(options.store) ? state.refreshKeys : undefined,
       now,
     });
   }
