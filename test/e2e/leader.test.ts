@@ -93,15 +93,13 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
     expect((await finished(alpha.child)).signal).toBe("SIGKILL");
 
     // The standby takes over within a minute, and says so.
-    let took = 0;
     for (;;) {
       const { scheduler } = await status(beta.url);
       if (scheduler.leader) {
         expect(scheduler).toEqual({ instance: "beta", leader: true, leaderInstance: "beta" });
         break;
       }
-      took = Date.now() - killedAt.getTime();
-      expect(took).toBeLessThan(60_000);
+      expect(Date.now() - killedAt.getTime()).toBeLessThan(60_000);
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(beta.child.out.stderr).toContain("this instance leads the scheduler");
