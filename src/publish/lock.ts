@@ -62,6 +62,9 @@ function tryLock(path: string): BetterSqlite3.Database | undefined {
   }
 }
 
+/** The file locks held now. */
+const heldLocks = new Set<BetterSqlite3.Database>();
+
 /** Where to publish: the out/ directory, and the store (a shared PostgreSQL one: its advisory lock). */
 export interface PublishTarget {
   outDir: string;
@@ -86,9 +89,12 @@ export async function withPublishLock<T>(
       });
     await pause(RETRY_MS);
   }
+  // Held from here, not only by this call's frame: a collected connection would close and drop the lock.
+  heldLocks.add(lock);
   try {
     return await fn();
   } finally {
+    heldLocks.delete(lock);
     lock.exec("rollback");
     lock.close();
   }

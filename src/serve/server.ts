@@ -142,16 +142,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now);
+  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
+  const shared = store && isShared(store) ? store : undefined;
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
   const events = createEventStream({
     databasePath: config.databasePath,
+    shared,
     publicUrl,
     log,
     beforeSend: () => state.refresh(),
   });
   const knownBanks = options.banks ?? adapterBanks(log);
-  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
-  const shared = store && isShared(store) ? store : undefined;
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
     shared,
