@@ -1,7 +1,8 @@
 // Two `exrates start` (real child processes) on one PostgreSQL database (a real server,
 // test/support/postgres.ts) with a feed mirror: exactly one schedules, and both say which in
 // `/v1/status`; the leader killed with SIGKILL, the standby takes over within a minute (here within
-// a few seconds: EXRATES_LEADER_RETRY_SECONDS=1) and catches up (a run of its own happens).
+// a few seconds: EXRATES_LEADER_RETRY_SECONDS=1) and catches up (a run of its own happens). With
+// SQLite (no EXRATES_DATABASE_URL) the one daemon says it leads.
 import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -120,5 +121,43 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
     const end = await finished(beta.child, 15_000);
     expect(end.code, end.stderr.slice(-1500)).toBe(0);
     expect(`${end.stdout}${end.stderr}`).not.toContain(cluster.password);
+  });
+});
+
+describe("the scheduler in /v1/status with SQLite", { timeout: 90_000 }, () => {
+  it("the one daemon leads, under its EXRATES_INSTANCE_ID", async () => {
+    const root = mkdtempSync(join(tmpdir(), "exrates-leader-sqlite-"));
+    const daemon = spawnCli(["start"], {
+      EXRATES_DATA_DIR: join(root, "data"),
+      EXRATES_OUT_DIR: join(root, "out"),
+      EXRATES_PORT: "0",
+      EXRATES_FEED_MIRROR: "http://127.0.0.1:9",
+      EXRATES_INSTANCE_ID: "solo",
+    });
+    try {
+      await waitFor(daemon, (o) => o.stdout.includes("client_secret:"), 60_000);
+      const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
+      const secret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
+      const res = await fetch(`${url}/auth/realms/exrates/protocol/openid-connect/token`, {
+        method: "POST",
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: "exrates-client",
+          client_secret: secret,
+          scope: "exchange-rates",
+        }),
+      });
+      const { access_token: token } = (await res.json()) as { access_token: string };
+      const status = (await (
+        await fetch(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as Status;
+      expect(status.scheduler).toEqual({ instance: "solo", leader: true, leaderInstance: "solo" });
+      expect(status.banks.length).toBeGreaterThan(50);
+    } finally {
+      daemon.kill("SIGTERM");
+      const end = await finished(daemon, 15_000);
+      expect(end.code, end.stderr.slice(-1500)).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -112,6 +112,19 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     expect(atA.status).toBe(200);
     expect(await atA.text()).toBe(body);
 
+    // The status page and the event stream read the shared database too.
+    const page = await fetch(`${b}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("CNB");
+    const stream = new AbortController();
+    const events = await fetch(`${a}/v1/events`, {
+      headers: { authorization: `Bearer ${fromB}` },
+      signal: stream.signal,
+    });
+    expect(events.status).toBe(200);
+    expect(events.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    stream.abort();
+
     // A client created while both run (through the CLI, as an operator does on any host) is good on both.
     const late = JSON.parse(await run(["clients", "create", "late", "--json"], "replica-a")) as {
       client_secret: string;
