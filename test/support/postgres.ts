@@ -11,6 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import pg from "pg";
+import { afterAll } from "vitest";
+
+import { openStore, type Store } from "../../src/store/database.js";
+import { tempStore } from "./store.js";
 
 const ROOT = "/usr/lib/postgresql";
 
@@ -188,4 +192,32 @@ export async function startPostgres(): Promise<PostgresCluster> {
     onExit();
     throw error;
   }
+}
+
+/** A store of each dialect, for suites that must behave the same on both (`describe.each`). */
+export interface StoreDialect {
+  name: "sqlite" | "postgres";
+  /** A fresh, migrated, empty store; cleanup closes it (and drops its directory or leaves its database). */
+  open(): Promise<{ store: Store; cleanup: () => Promise<void> }>;
+}
+
+/**
+ * SQLite always; PostgreSQL unless skipped (no binaries outside CI). One cluster per test file, started
+ * on first use and stopped after the file's tests (call at the top level of the file).
+ */
+export function storeDialects(): StoreDialect[] {
+  let cluster: Promise<PostgresCluster> | undefined;
+  afterAll(async () => {
+    if (cluster) await (await cluster.catch(() => undefined))?.stop();
+  });
+  const sqlite: StoreDialect = { name: "sqlite", open: () => tempStore() };
+  const postgres: StoreDialect = {
+    name: "postgres",
+    async open() {
+      const c = await (cluster ??= startPostgres());
+      const store = await openStore(await c.createDatabase());
+      return { store, cleanup: () => store.close() };
+    },
+  };
+  return skipPostgres ? [sqlite] : [sqlite, postgres];
 }
