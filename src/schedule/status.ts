@@ -2,7 +2,7 @@
 // should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
 // from the database (so any process can show it) plus what the running daemon knows.
 import { alive } from "../publish/lock.js";
-import type { Store } from "../store/database.js";
+import { sqliteOf, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -87,18 +87,13 @@ interface FetchRow {
 }
 
 /** The newest successful (or failed) fetch of every bank, in one pass. */
-async function lastFetches(store: Store, failed: boolean): Promise<Map<string, FetchRow>> {
-  const newest = store.db
-    .selectFrom("fetches")
-    .select(["bank_id", (eb) => eb.fn.max("id").as("id")])
-    .where("error", failed ? "is not" : "is", null)
-    .groupBy("bank_id")
-    .as("m");
-  const rows = await store.db
-    .selectFrom("fetches as f")
-    .innerJoin(newest, "m.id", "f.id")
-    .select(["f.bank_id", (eb) => eb.fn.coalesce("f.finished_at", "f.started_at").as("at"), "f.error"])
-    .execute();
+function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
+  const rows = sqliteOf(store, "run status")
+    .prepare(
+      `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
+       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,
+    )
+    .all() as FetchRow[];
   return new Map(rows.map((r) => [r.bank_id, r]));
 }
 
@@ -131,8 +126,8 @@ export async function bankStatuses(
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
   const newest = await newestDates(store);
-  const successes = await lastFetches(store, false);
-  const failures = await lastFetches(store, true);
+  const successes = lastFetches(store, false);
+  const failures = lastFetches(store, true);
   const runs = await latestRuns(store);
   const anomalies = await anomalyCounts(store);
 
