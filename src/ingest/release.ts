@@ -5,7 +5,8 @@ import { UserError } from "../errors.js";
 import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
 import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
-import { sqliteOf, type Store } from "../store/database.js";
+import type { Store } from "../store/database.js";
+import { markReleasedPg, storeReleasedFigurePg } from "../store/postgres-ingest.js";
 import { storeReleasedFigure } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
 import { POSITIVE_DECIMAL } from "./validate.js";
@@ -33,7 +34,14 @@ export async function releaseAnomaly(store: Store, id: number, by: string, now: 
   if (!anomaly) throw new UserError(`no anomaly ${id} (exrates anomalies lists them)`);
   if (anomaly.status !== "held") throw new UserError(`anomaly ${id} is ${anomaly.status}, not held`);
   const record = releasableRecord(anomaly);
-  sqliteOf(store, "release").transaction(() => {
+  if (store.dialect === "postgres") {
+    await store.db.transaction().execute(async (tx) => {
+      await storeReleasedFigurePg(tx, anomaly.bankId, record, anomaly.fetchId, now);
+      await markReleasedPg(tx, id, by, now);
+    });
+    return anomaly;
+  }
+  store.sqlite.transaction(() => {
     storeReleasedFigure(store, anomaly.bankId, record, anomaly.fetchId, now);
     markReleased(store, id, by, now);
   })();

@@ -1,9 +1,9 @@
 // Opening a PostgreSQL store (EXRATES_DATABASE_URL=postgres://...): a pg pool behind kysely, migrated
 // on open with the same migrations as SQLite (each branches on the dialect where the engines differ).
-import { Kysely } from "kysely";
+import { Kysely, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 
-import { registerSecret } from "../secrets.js";
+import { redactWriteParameters, registerSecret } from "../secrets.js";
 import { ExratesPostgresDialect, maskDatabaseUrl } from "./dialect.js";
 import type { Database } from "./schema.js";
 
@@ -46,6 +46,26 @@ export async function connectPostgres(url: string, options: { readonly?: boolean
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`cannot connect to the database ${maskDatabaseUrl(url)}: ${reason}`, { cause: error });
   }
-  const db = new Kysely<Database>({ dialect: new ExratesPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new ExratesPostgresDialect({ pool: redactingPool(pool) }) });
   return { db, pool };
+}
+
+/**
+ * The pool as kysely sees it: every statement's parameters pass through the secret net first (the
+ * counterpart of SQLite's redaction triggers, see src/secrets.ts).
+ */
+function redactingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      return {
+        query: ((text: unknown, parameters?: readonly unknown[]) =>
+          typeof text === "string"
+            ? client.query(text, redactWriteParameters(text, parameters ?? []) as unknown[])
+            : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient["query"],
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
 }

@@ -86,7 +86,7 @@ describe.skipIf(skipPostgres)("PostgreSQL store", () => {
   });
 
   it("runs a migration written with the portable schema builder alone (as 006+ are)", async () => {
-    const db = store.db as unknown as Kysely<{ probe: { id: Generated<number>; name: string; n: number } }>;
+    const db = store.db as unknown as Kysely<{ probe: { id: Generated<number>; name: string; n: Generated<number> } }>;
     await db.schema
       .createTable("probe")
       .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
