@@ -11,12 +11,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { skipPostgres, startPostgres, type PostgresCluster } from "../support/postgres.js";
-import { cli, finished, spawnCli, startSlowMirror, waitFor } from "./support.js";
+import { LAST, cli, finished, spawnCli, startSlowMirror, waitFor } from "./support.js";
 
 type Child = ReturnType<typeof spawnCli>;
 
 interface Status {
-  banks: Array<{ id: string; lastRun: { startedAt: string; reason: string } | null }>;
+  banks: Array<{
+    id: string;
+    lastRun: { startedAt: string; reason: string } | null;
+    lastSuccessAt: string | null;
+    newestDate: string | null;
+  }>;
   scheduler: { instance: string; leader: boolean; leaderInstance: string | null };
 }
 
@@ -105,12 +110,15 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
     }
     expect(beta.child.out.stderr).toContain("this instance leads the scheduler");
 
-    // It catches up: CNB (behind: the mirror's newest day is past) gets a run started by beta after the kill.
+    // It catches up: CNB (behind: the mirror's newest day is past) gets a catch-up run started by beta
+    // after the kill, which fetches from the mirror and stores through the mirror's newest day.
     const deadline = Date.now() + 60_000;
     for (;;) {
       const cnb = (await status(beta.url)).banks.find((b) => b.id === "CNB");
-      if (cnb?.lastRun && cnb.lastRun.startedAt >= killedAt.toISOString()) {
+      if (cnb?.lastRun && cnb.lastRun.startedAt >= killedAt.toISOString() && cnb.lastSuccessAt) {
         expect(cnb.lastRun.reason).toBe("catch-up");
+        expect(cnb.lastSuccessAt >= killedAt.toISOString()).toBe(true);
+        expect(cnb.newestDate).toBe(LAST);
         break;
       }
       expect(Date.now()).toBeLessThan(deadline);
