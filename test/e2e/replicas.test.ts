@@ -120,7 +120,23 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     });
     expect(events.status).toBe(200);
     expect(events.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    stream.abort();
+    // A publication by another process (the CLI) reaches A's subscribers through the database.
+    await run(["import", "ECB", join(FIXTURES_DIR, "ECB/live-shape.csv")]);
+    await run(["publish"]);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let received = "";
+    const timeout = setTimeout(() => stream.abort(), 10_000);
+    try {
+      while (!/event: rates\.published\ndata: .*"bankId":"ECB"/.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        received += Buffer.from(value).toString("utf8");
+      }
+    } finally {
+      clearTimeout(timeout);
+      stream.abort();
+    }
+    expect(received).toMatch(/event: rates\.published\ndata: .*"bankId":"ECB"/);
 
     // A client created while both run (through the CLI, as an operator does on any host) is good on both.
     const late = JSON.parse(await run(["clients", "create", "late", "--json"], "replica-a")) as {
