@@ -172,8 +172,8 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     const reset = JSON.parse(await run(["clients", "reset-secret", "erp", "--json"], "replica-a")) as {
       client_secret: string;
     };
-    expect(await refusedWithin(b, fromA, 1000)).toBeLessThanOrEqual(1000);
-    expect((await latest(a, fromA)).status).toBe(401);
+    const refusals = await Promise.all([refusedWithin(b, fromA, 1000), refusedWithin(a, fromA, 1000)]);
+    for (const ms of refusals) expect(ms).toBeLessThanOrEqual(1000);
     // Tokens carry whole seconds: a token issued in the second of the reset would be refused too.
     await new Promise((r) => setTimeout(r, 1100));
     const afterReset = await token(a, "erp", reset.client_secret);
@@ -181,8 +181,8 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
 
     // A disable: its tokens are refused by both within a second, and it gets no more.
     await run(["clients", "disable", "erp"], "replica-b");
-    expect(await refusedWithin(a, afterReset, 1000)).toBeLessThanOrEqual(1000);
-    expect(await refusedWithin(b, afterReset, 1000)).toBeLessThanOrEqual(1000);
+    const disabled = await Promise.all([refusedWithin(a, afterReset, 1000), refusedWithin(b, afterReset, 1000)]);
+    for (const ms of disabled) expect(ms).toBeLessThanOrEqual(1000);
     const refused = await fetch(`${b}${TOKEN_PATH}`, {
       method: "POST",
       body: new URLSearchParams({
