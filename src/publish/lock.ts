@@ -122,8 +122,9 @@ async function withAdvisoryLock<T>(pool: Pool, fn: () => Promise<T>, timeoutMs: 
     broken ??= error as Error;
     throw error;
   } finally {
-    client.off("error", ignore);
-    // A session whose unlock failed is ended, not reused: its lock must not outlive this call.
+    // A session whose unlock failed is ended, not reused: its lock must not outlive this call (and a
+    // late error from it stays ignored).
+    if (!broken) client.off("error", ignore);
     client.release(broken);
   }
 }

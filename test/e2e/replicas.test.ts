@@ -53,7 +53,11 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
   }
 
   async function serve(name: string): Promise<string> {
-    const child = spawnCli(["serve"], envOf(name));
+    // Replica A also serves its metrics (on a port of its own).
+    const child = spawnCli(["serve"], {
+      ...envOf(name),
+      ...(name === "replica-a" ? { EXRATES_METRICS_PORT: "0" } : {}),
+    });
     children.push(child);
     await waitFor(child, (o) => o.stdout.includes("exrates serving on"), 60_000);
     return /exrates serving on (http:\/\/\S+) /.exec(child.out.stdout)![1]!;
@@ -109,7 +113,13 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     expect(atA.status).toBe(200);
     expect(await atA.text()).toBe(body);
 
-    // The status page and the event stream read the shared database too.
+    // The banks' metrics, the status page and the event stream read the shared database too.
+    const metricsUrl = /"url":"(http:\/\/[^"]+\/metrics)"/.exec(children[0]!.out.stderr)?.[1];
+    expect(metricsUrl).toBeDefined();
+    const metrics = await (await fetch(metricsUrl!)).text();
+    expect(metrics).toContain(
+      `exrates_bank_newest_date_timestamp_seconds{bank="CNB"} ${Date.parse("2026-03-03T00:00:00Z") / 1000}`,
+    );
     const page = await fetch(`${b}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("CNB");
