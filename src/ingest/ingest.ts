@@ -8,7 +8,7 @@ import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import { ingestBatchesPg } from "../store/postgres-ingest.js";
+import { ingestBatchesPg, lockBankForIngest } from "../store/postgres-ingest.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
@@ -119,6 +119,7 @@ export async function storeParsed(
   const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
   if (store.dialect === "postgres") {
     return store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, bank.id);
       const screened = await screenAnswersPg(tx, bank, parsed, check);
       const result = await ingestBatchesPg(tx, bank.id, toBatches(parsed, screened, kind), now, quoting);
       return outcome(result, screened);

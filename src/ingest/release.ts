@@ -6,7 +6,7 @@ import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
 import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
-import { markReleasedPg, storeReleasedFigurePg } from "../store/postgres-ingest.js";
+import { lockBankForIngest, markReleasedPg, storeReleasedFigurePg } from "../store/postgres-ingest.js";
 import { storeReleasedFigure } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
 import { POSITIVE_DECIMAL } from "./validate.js";
@@ -36,6 +36,7 @@ export async function releaseAnomaly(store: Store, id: number, by: string, now: 
   const record = releasableRecord(anomaly);
   if (store.dialect === "postgres") {
     await store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, anomaly.bankId);
       await storeReleasedFigurePg(tx, anomaly.bankId, record, anomaly.fetchId, now);
       await markReleasedPg(tx, id, by, now);
     });

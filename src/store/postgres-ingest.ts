@@ -13,6 +13,18 @@ import type { Database } from "./schema.js";
 
 type Db = Kysely<Database>;
 
+/** The first key of the per-bank ingest locks (two-int advisory locks: apart from any bigint-keyed lock). */
+const INGEST_LOCK_SPACE = 0x45585254; // "EXRT"
+
+/**
+ * Serialises ingests of one bank across instances for the rest of the transaction (a backfill and the
+ * daemon, say), as SQLite's immediate transaction does for the whole file: what screening reads is then
+ * still what the ingest writes over. Other banks are not held up.
+ */
+export async function lockBankForIngest(db: Db, bankId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${INGEST_LOCK_SPACE}::int, hashtext(${bankId}))`.execute(db);
+}
+
 /** Rows per upsert statement: large enough that round trips vanish, small enough to bound memory. */
 const ROWS_PER_STATEMENT = 5000;
 

@@ -29,6 +29,8 @@ export interface PostgresConnection {
 export async function connectPostgres(url: string, options: { readonly?: boolean } = {}): Promise<PostgresConnection> {
   const parsed = new URL(url);
   registerSecret(decodeURIComponent(parsed.password));
+  // pg also takes the password from the environment.
+  registerSecret(process.env.PGPASSWORD);
   const pool = new pg.Pool({
     connectionString: url,
     application_name: "exrates",

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { IsoDate, QuoteType, RateRecord } from "../types.js";
 import { recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
 import type { SqliteStore, Store } from "./database.js";
-import { figuresOfBanksPg, ingestBatchesPg, insertFetchPg } from "./postgres-ingest.js";
+import { figuresOfBanksPg, ingestBatchesPg, insertFetchPg, lockBankForIngest } from "./postgres-ingest.js";
 
 /** Where a batch of records came from: one HTTP answer or one imported file. */
 export interface Provenance {
@@ -128,7 +128,10 @@ export async function storeBatches(
   quoting?: { baseCurrency: string; quoteType: QuoteType },
 ): Promise<IngestResult> {
   if (store.dialect === "sqlite") return ingestBatches(store, bankId, batches, now, quoting);
-  return store.db.transaction().execute((tx) => ingestBatchesPg(tx, bankId, batches, now, quoting));
+  return store.db.transaction().execute(async (tx) => {
+    await lockBankForIngest(tx, bankId);
+    return ingestBatchesPg(tx, bankId, batches, now, quoting);
+  });
 }
 
 /**

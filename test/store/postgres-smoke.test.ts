@@ -4,6 +4,8 @@ import { sql, type Generated, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { isPostgres, openStore, type Store } from "../../src/store/database.js";
+import { lockBankForIngest } from "../../src/store/postgres-ingest.js";
+import { storeBatches } from "../../src/store/rates.js";
 import { skipPostgres, startPostgres, type PostgresCluster } from "../support/postgres.js";
 
 describe.skipIf(skipPostgres)("PostgreSQL store", () => {
@@ -101,6 +103,40 @@ describe.skipIf(skipPostgres)("PostgreSQL store", () => {
       .execute();
     expect(ids.map((r) => r.id)).toEqual([1, 2]);
     await db.schema.dropTable("probe").execute();
+  });
+
+  it("serialises two instances' ingests of one bank, not of two banks", async () => {
+    const other = await openStore(url);
+    try {
+      const records = [{ effectiveDate: "2026-11-20", currency: "CHF", rate: "0.9400" }];
+      const provenance = {
+        kind: "import" as const,
+        method: "GET" as const,
+        url: "https://x/",
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        body: Buffer.from("x"),
+      };
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const holding = store.db.transaction().execute(async (tx) => {
+        await lockBankForIngest(tx, "LOCKED");
+        await held;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      let sameBankDone = false;
+      const sameBank = storeBatches(other, "LOCKED", [{ provenance, records }]).then(() => (sameBankDone = true));
+      // Another bank goes through while the first is held.
+      await storeBatches(other, "FREE", [{ provenance, records }]);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sameBankDone).toBe(false);
+      release();
+      await holding;
+      await sameBank;
+      expect(sameBankDone).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it("opens read-only: writes are refused", async () => {
