@@ -7,6 +7,7 @@ import { isPostgres, openStore, type Store } from "../../src/store/database.js";
 import { lockBankForIngest } from "../../src/store/postgres-ingest.js";
 import { storeBatches } from "../../src/store/rates.js";
 import { skipPostgres, startPostgres, type PostgresCluster } from "../support/postgres.js";
+import { tempStore } from "../support/store.js";
 
 describe.skipIf(skipPostgres)("PostgreSQL store", () => {
   let cluster: PostgresCluster;
@@ -22,22 +23,57 @@ describe.skipIf(skipPostgres)("PostgreSQL store", () => {
     await cluster?.stop();
   });
 
-  it("migrates to the same tables as SQLite", async () => {
+  it("migrates to the same tables and columns as SQLite", async () => {
     expect(isPostgres(store)).toBe(true);
-    const tables = await store.db.introspection.getTables();
-    expect(tables.map((t) => t.name).sort()).toEqual([
-      "anomalies",
-      "backfill_chunks",
-      "bank_quoting",
-      "bank_runs",
-      "clients",
-      "events",
-      "fetches",
-      "rate_revisions",
-      "rates",
-      "webhook_deliveries",
-      "webhooks",
-    ]);
+    const sqlite = await tempStore();
+    try {
+      // Every table of every migration (later ones included), each column with its nullability and
+      // whether the engine fills it (identity / autoincrement). A primary-key column counts as not null
+      // (SQLite lets a lone text key hold NULL, PostgreSQL never does; nothing writes one).
+      const keys = new Set<string>();
+      // SQLite's introspection calls every `integer primary key` auto-incrementing (a rowid alias);
+      // what a migration asked for is `autoincrement` in the table's DDL.
+      const auto = new Set<string>();
+      for (const { name, sql: ddl } of sqlite.store.sqlite
+        .prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+        .all() as Array<{ name: string; sql: string }>) {
+        for (const c of sqlite.store.sqlite.pragma(`table_info("${name}")`) as Array<{ name: string; pk: number }>)
+          if (c.pk > 0) keys.add(`${name}.${c.name}`);
+        for (const m of ddl.matchAll(/"(\w+)" integer primary key autoincrement/gi)) auto.add(`${name}.${m[1]}`);
+      }
+      const shape = async (s: Store) =>
+        (await s.db.introspection.getTables())
+          .map((t) => ({
+            table: t.name,
+            columns: t.columns
+              .map((c) => {
+                const key = `${t.name}.${c.name}`;
+                const nullable = c.isNullable && !keys.has(key);
+                const filled = s.dialect === "sqlite" ? auto.has(key) : c.isAutoIncrementing;
+                return `${c.name}${nullable ? "?" : ""}${filled ? " auto" : ""}`;
+              })
+              .sort(),
+          }))
+          .sort((a, b) => (a.table < b.table ? -1 : 1));
+      const expected = await shape(sqlite.store);
+      expect(expected.map((t) => t.table)).toEqual(expect.arrayContaining(["rates", "rate_revisions", "clients"]));
+      expect(await shape(store)).toEqual(expected);
+      // The same secondary indexes (keys and unique constraints have engine-made names on both).
+      const sqliteIndexes = (
+        sqlite.store.sqlite
+          .prepare("select name from sqlite_master where type = 'index' and sql is not null")
+          .all() as Array<{ name: string }>
+      )
+        .map((r) => r.name)
+        .sort();
+      const { rows } = await sql<{ name: string }>`
+        select indexname as name from pg_indexes i where schemaname = current_schema()
+          and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`.execute(store.db);
+      expect(rows.map((r) => r.name).sort()).toEqual(sqliteIndexes);
+      expect(sqliteIndexes).toContain("rate_revisions_key");
+    } finally {
+      await sqlite.cleanup();
+    }
   });
 
   it("writes and reads a client row through kysely, numbers as numbers", async () => {
