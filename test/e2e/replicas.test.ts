@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { decodeProtectedHeader } from "jose";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { FIXTURES_DIR } from "../support/fixtures.js";
@@ -204,12 +205,22 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     });
     expect(refused.status).toBe(401);
 
-    // Nothing of the database's password in what either replica wrote.
+    // Nothing of the database's password or of a private key in what either replica wrote.
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const { rows } = await db.query<{ content: string }>("select content from signing_keys");
+    await db.end();
+    const privateParts = (JSON.parse(rows[0]!.content) as { keys: Array<{ privateJwk: Record<string, string> }> }).keys
+      .flatMap((k) => ["d", "p", "q", "dp", "dq", "qi"].map((part) => k.privateJwk[part]!))
+      .filter(Boolean);
+    expect(privateParts.length).toBeGreaterThanOrEqual(12);
     for (const child of children) {
       child.kill("SIGTERM");
       const end = await finished(child, 15_000);
       expect(end.code, end.stderr.slice(-1500)).toBe(0);
-      expect(`${end.stdout}${end.stderr}`).not.toContain(cluster.password);
+      const written = `${end.stdout}${end.stderr}`;
+      expect(written).not.toContain(cluster.password);
+      for (const part of privateParts) expect(written).not.toContain(part);
     }
   });
 });
