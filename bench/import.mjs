@@ -11,26 +11,7 @@ import BetterSqlite3 from "better-sqlite3";
 import ecb from "../dist/adapters/ECB.js";
 import { parseDocuments, storeParsed } from "../dist/src/ingest/ingest.js";
 import { openStore } from "../dist/src/store/database.js";
-import { ECB_CURRENCIES } from "./lib.mjs";
-
-export function generateEcbCsv(years) {
-  const lines = [
-    "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE,OBS_STATUS,OBS_CONF,TITLE",
-  ];
-  const start = Date.UTC(2026 - years, 0, 1);
-  let rows = 0;
-  for (const [i, cur] of ECB_CURRENCIES.entries()) {
-    for (let t = start; t < Date.UTC(2026, 0, 1); t += 86_400_000) {
-      const day = new Date(t).getUTCDay();
-      if (day === 0 || day === 6) continue;
-      const date = new Date(t).toISOString().slice(0, 10);
-      const value = (1 + i * 3.7 + ((t / 86_400_000) % 97) / 1000).toFixed(4);
-      lines.push(`EXR.D.${cur}.EUR.SP00.A,D,${cur},EUR,SP00,A,${date},${value},A,F,"${cur}/Euro, daily"`);
-      rows++;
-    }
-  }
-  return { body: Buffer.from(`${lines.join("\n")}\n`), rows };
-}
+import { generateEcbCsv } from "./lib.mjs";
 
 const [mode = "pipeline", yearsText = "26"] = process.argv.slice(2);
 const { body, rows } = generateEcbCsv(Number(yearsText));
@@ -51,7 +32,7 @@ if (mode === "pipeline") {
   };
   const parsed = await parseDocuments(ecb, [doc]);
   phases.parseMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const result = storeParsed(store, ecb.bank, parsed, "import");
+  const result = await storeParsed(store, ecb.bank, parsed, "import");
   phases.storeMs = Number(process.hrtime.bigint() - started) / 1e6 - phases.parseMs;
   if (result.inserted !== rows) throw new Error(`stored ${result.inserted} of ${rows}`);
   await store.close();

@@ -64,3 +64,23 @@ export const ECB_CURRENCIES = [
   "USD",
   "ZAR",
 ];
+
+/** A generated multi-year ECB SDMX-CSV (live column layout): one row per currency and weekday. */
+export function generateEcbCsv(years) {
+  const lines = [
+    "KEY,FREQ,CURRENCY,CURRENCY_DENOM,EXR_TYPE,EXR_SUFFIX,TIME_PERIOD,OBS_VALUE,OBS_STATUS,OBS_CONF,TITLE",
+  ];
+  const start = Date.UTC(2026 - years, 0, 1);
+  let rows = 0;
+  for (const [i, cur] of ECB_CURRENCIES.entries()) {
+    for (let t = start; t < Date.UTC(2026, 0, 1); t += 86_400_000) {
+      const day = new Date(t).getUTCDay();
+      if (day === 0 || day === 6) continue;
+      const date = new Date(t).toISOString().slice(0, 10);
+      const value = (1 + i * 3.7 + ((t / 86_400_000) % 97) / 1000).toFixed(4);
+      lines.push(`EXR.D.${cur}.EUR.SP00.A,D,${cur},EUR,SP00,A,${date},${value},A,F,"${cur}/Euro, daily"`);
+      rows++;
+    }
+  }
+  return { body: Buffer.from(`${lines.join("\n")}\n`), rows };
+}

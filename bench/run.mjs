@@ -1,10 +1,11 @@
 // `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
 // them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
-//   BENCH_RUNS=5 npm run bench [-- import publish serve latest-s3 soak]
+//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 soak]
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+import { postgresBinDir } from "../scripts/test-postgres.mjs";
 import { fmt, machine, median, repeat, RUNS } from "./lib.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -52,6 +53,37 @@ if (want("publish")) {
   console.log(
     `publish: ${p.banks} banks x 4 formats in ${fmt(p.fullMs)} ms (${fmt(p.msPerBank, 1)} ms/bank), one changed bank ${fmt(p.oneChangedMs)} ms, peak RSS ${fmt(p.maxRssMB)} MB; JSON-only baseline ${fmt(p.baselineMs)} ms; ratio ${fmt(p.ratio, 1)}x`,
   );
+}
+
+// The store on PostgreSQL vs SQLite (needs Debian's postgresql binaries; skipped with a note without).
+if (want("store-pg")) {
+  if (postgresBinDir() === undefined)
+    console.log("store-pg: skipped (no PostgreSQL server binaries; apt-get install postgresql)");
+  else {
+    const run = (what, engine) => repeat(`${here}/store-pg.mjs`, [what, engine, "26"]);
+    const figures = {};
+    for (const what of ["import", "publish"]) {
+      for (const engine of ["sqlite", "postgres"]) {
+        const r = run(what, engine);
+        figures[`${what}-${engine}`] = {
+          ms: median(r.map((x) => x.ms)),
+          ...(what === "import"
+            ? {
+                rows: r[0].rows,
+                rowsPerSecond: median(r.map((x) => x.rowsPerSecond)),
+                storeMs: median(r.map((x) => x.storeMs)),
+              }
+            : { banks: r[0].banks, msPerBank: median(r.map((x) => x.msPerBank)) }),
+        };
+      }
+    }
+    results.storePg = figures;
+    const i = (e) => figures[`import-${e}`];
+    const p = (e) => figures[`publish-${e}`];
+    console.log(
+      `store-pg: import ${fmt(i("postgres").rowsPerSecond)} rows/s on PostgreSQL vs ${fmt(i("sqlite").rowsPerSecond)} on SQLite (${i("sqlite").rows} rows; store ${fmt(i("postgres").storeMs)} vs ${fmt(i("sqlite").storeMs)} ms); publish ${fmt(p("postgres").msPerBank, 1)} vs ${fmt(p("sqlite").msPerBank, 1)} ms/bank (${p("sqlite").banks} banks)`,
+    );
+  }
 }
 
 if (want("serve") && existsSync(`${here}/serve.mjs`)) {

@@ -1,14 +1,18 @@
 // Configuration from the environment (flags override where natural). Read once, passed down.
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 
 import { UserError } from "./errors.js";
 import { parseS3Url } from "./publish/s3-url.js";
+import { isDatabaseUrl, maskDatabaseUrl } from "./store/dialect.js";
 
 export interface Config {
   dataDir: string;
   outDir: string;
-  /** SQLite file inside dataDir. */
+  /** SQLite file inside dataDir (used when databaseUrl is unset). */
   databasePath: string;
+  /** EXRATES_DATABASE_URL: a `postgres://` URL; unset: SQLite at databasePath. Holds a password: never log it. */
+  databaseUrl?: string;
   host: string;
   port: number;
   /** Public base URL for links and the token issuer; defaults to http://host:port. */
@@ -29,6 +33,10 @@ export interface Config {
   /** `GET /metrics` is served on this port of metricsHost only (unset: not served at all). */
   metricsPort?: number;
   metricsHost: string;
+  /** This instance's id in `/v1/status` (EXRATES_INSTANCE_ID; default host name and process id). */
+  instanceId: string;
+  /** On a shared database: how often a standby tries to take the scheduler's lead (ms). */
+  leaderRetryMs: number;
 }
 
 /** The levels LOG_LEVEL may name (pino's). */
@@ -66,16 +74,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const publishUrl = env.EXRATES_PUBLISH_URL || undefined;
   if (publishUrl) parseS3Url(publishUrl); // a malformed URL fails here, before anything runs
+  const databaseUrl = env.EXRATES_DATABASE_URL || undefined;
+  if (databaseUrl && !isDatabaseUrl(databaseUrl))
+    throw new UserError(
+      `EXRATES_DATABASE_URL "${maskDatabaseUrl(databaseUrl)}" is not a postgres:// or postgresql:// URL (unset it to use SQLite in EXRATES_DATA_DIR)`,
+    );
   const grantsText = env.EXRATES_TOKEN_GRANTS_PER_MINUTE || "60";
   if (!/^\d+$/.test(grantsText))
     throw new UserError(`EXRATES_TOKEN_GRANTS_PER_MINUTE "${grantsText}" is not a whole number`);
   const metricsText = env.EXRATES_METRICS_PORT;
   if (metricsText && (!/^\d+$/.test(metricsText) || Number(metricsText) > 65535))
     throw new UserError(`EXRATES_METRICS_PORT "${metricsText}" is not a port number`);
+  const retryText = env.EXRATES_LEADER_RETRY_SECONDS || "5";
+  if (!/^\d+(\.\d+)?$/.test(retryText) || Number(retryText) < 0.1 || Number(retryText) > 3600)
+    throw new UserError(`EXRATES_LEADER_RETRY_SECONDS "${retryText}" is not a number of seconds from 0.1 to 3600`);
   return {
     dataDir,
     outDir,
     databasePath: resolve(dataDir, "exrates.db"),
+    databaseUrl,
     host,
     port,
     publicUrl,
@@ -89,5 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenGrantsPerMinute: Number(grantsText),
     metricsPort: metricsText ? Number(metricsText) : undefined,
     metricsHost: env.EXRATES_METRICS_HOST || "127.0.0.1",
+    instanceId: env.EXRATES_INSTANCE_ID || `${hostname()}-${process.pid}`,
+    leaderRetryMs: Math.round(Number(retryText) * 1000),
   };
+}
+
+/** Where the store lives: the PostgreSQL URL when configured, else the SQLite file. */
+export function storeLocation(config: Pick<Config, "databasePath" | "databaseUrl">): string {
+  return config.databaseUrl ?? config.databasePath;
 }

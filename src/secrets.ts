@@ -3,7 +3,8 @@
 // `user:password` pair, the signing keys' private parts, a value registered at run time - is replaced
 // by `***` wherever text leaves the process or reaches the database: log lines (src/log.ts), error
 // lines (src/errors.ts), URLs (src/feed/redact.ts), the database's text columns (installed on every
-// connection by src/store/database.ts) and the status API. Whatever a parameter, header or message
+// SQLite connection by src/store/database.ts; on PostgreSQL every write's parameters pass through
+// redactWriteParameters, src/store/postgres.ts) and the status API. Whatever a parameter, header or message
 // calls the value, it is the value that is found. Masking by parameter name (src/feed/redact.ts)
 // stays as a second net for values this process was never told about.
 import type BetterSqlite3 from "better-sqlite3";
@@ -137,4 +138,26 @@ export function installSecretRedaction(
       sqlite.prepare(`update main."${table}" set ${set} where bank_id in (${ids}) and (${changed("")})`).run(...banks);
     }
   }
+}
+
+/** The table an insert or update writes, or undefined for any other statement. */
+const WRITTEN_TABLE = /^\s*(?:insert\s+into|update)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
+
+const redactParameter = (value: unknown): unknown =>
+  typeof value === "string"
+    ? redactSecrets(value)
+    : Array.isArray(value)
+      ? value.map((v: unknown) => (typeof v === "string" ? redactSecrets(v) : v))
+      : value;
+
+/**
+ * PostgreSQL's net, the counterpart of the SQLite triggers above: the text parameters (and text array
+ * elements) of every insert or update of a table other than the figures' pass through redactSecrets
+ * before the statement is sent. Reads and the figure tables are left as they are.
+ */
+export function redactWriteParameters(text: string, parameters: readonly unknown[]): readonly unknown[] {
+  if (parameters.length === 0 || currentPattern() === undefined) return parameters;
+  const table = WRITTEN_TABLE.exec(text)?.[1];
+  if (table === undefined || FIGURE_TABLES.has(table.toLowerCase())) return parameters;
+  return parameters.map(redactParameter);
 }

@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 
 import { UserError } from "../errors.js";
 import type { Store } from "../store/database.js";
+import { rawSqlite } from "../store/dialect-of.js";
 import type { ClientsTable } from "../store/schema.js";
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -61,8 +62,8 @@ function toRecord(row: Row): ClientRecord {
     id: row.id,
     clientId: row.client_id,
     scopes: row.scope.split(" ").filter(Boolean),
-    enabled: row.enabled === 1,
-    notBefore: row.not_before,
+    enabled: Number(row.enabled) === 1,
+    notBefore: Number(row.not_before),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -193,12 +194,35 @@ export interface ClientState {
   notBefore: number;
 }
 
-/** Reads every client's state (id, enabled, not-before) keyed by client_id. */
-export function readClientStates(store: Store): Map<string, ClientState> {
-  const rows = store.sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as Array<
-    Pick<Row, "id" | "client_id" | "enabled" | "not_before">
-  >;
-  return new Map(rows.map((r) => [r.client_id, { id: r.id, enabled: r.enabled === 1, notBefore: r.not_before }]));
+type StateRow = Pick<Row, "id" | "client_id" | "enabled" | "not_before">;
+
+const toStates = (rows: StateRow[]): Map<string, ClientState> =>
+  new Map(
+    rows.map((r) => [r.client_id, { id: r.id, enabled: Number(r.enabled) === 1, notBefore: Number(r.not_before) }]),
+  );
+
+/**
+ * Reads every client's state (id, enabled, not-before) keyed by client_id: at once on SQLite (one
+ * prepared statement), through the pool on a shared database.
+ */
+export function readClientStates(store: Store): Map<string, ClientState> | Promise<Map<string, ClientState>> {
+  const sqlite = rawSqlite(store);
+  if (sqlite)
+    return toStates(sqlite.prepare("select id, client_id, enabled, not_before from clients").all() as StateRow[]);
+  return store.db.selectFrom("clients").select(["id", "client_id", "enabled", "not_before"]).execute().then(toStates);
+}
+
+/**
+ * A cheap value that moves whenever a client is created, changed or deleted (every write sets
+ * updated_at to now; a delete lowers the count): replicas on a shared database poll it and re-read
+ * the clients only when it moved.
+ */
+export async function clientsMarker(store: Store): Promise<string> {
+  const row = await store.db
+    .selectFrom("clients")
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("updated_at").as("u")])
+    .executeTakeFirst();
+  return `${String(row?.n ?? 0)} ${row?.u ?? ""}`;
 }
 
 export type Authentication =
@@ -208,23 +232,39 @@ const lookups = new WeakMap<Store, (clientId: string) => Row | undefined>();
 
 /**
  * Checks a client's credentials against the database (read at each grant, so a reset made by
- * another process counts at once). The comparison of hashes is constant-time; an unknown client
- * costs the same hash as a known one.
+ * another process counts at once): synchronously on SQLite (a prepared statement), through the
+ * pool on a shared database. The comparison of hashes is constant-time; an unknown client costs the
+ * same hash as a known one.
  */
-export function authenticateClient(store: Store, clientId: string, secret: string): Authentication {
+export function authenticateClient(
+  store: Store,
+  clientId: string,
+  secret: string,
+): Authentication | Promise<Authentication> {
+  const sqlite = rawSqlite(store);
+  if (!sqlite)
+    return store.db
+      .selectFrom("clients")
+      .selectAll()
+      .where("client_id", "=", clientId)
+      .executeTakeFirst()
+      .then((row) => checkSecret(row, secret));
   let lookup = lookups.get(store);
   if (!lookup) {
-    const statement = store.sqlite.prepare("select * from clients where client_id = ?");
+    const statement = sqlite.prepare("select * from clients where client_id = ?");
     lookup = (id: string) => statement.get(id) as Row | undefined;
     lookups.set(store, lookup);
   }
-  const row = lookup(clientId);
+  return checkSecret(lookup(clientId), secret);
+}
+
+function checkSecret(row: Row | undefined, secret: string): Authentication {
   const salt = row?.secret_salt ?? "AAAAAAAAAAAAAAAAAAAAAA";
   const expected = row ? Buffer.from(row.secret_hash, "base64url") : Buffer.alloc(32);
   const actual = hashSecret(salt, secret);
   const match = expected.length === actual.length && timingSafeEqual(expected, actual);
   if (!row) return { ok: false, reason: "unknown" };
-  if (row.enabled !== 1) return { ok: false, reason: "disabled" };
+  if (Number(row.enabled) !== 1) return { ok: false, reason: "disabled" };
   if (!match) return { ok: false, reason: "secret" };
   return { ok: true, client: toRecord(row) };
 }

@@ -206,7 +206,7 @@ export async function handleTokenRequest(
   }
   // The secret is checked first (a hash: cheap), but its answer is given only once the limits allow:
   // a refused key learns nothing, right secret or not.
-  const auth = authenticateClient(ctx.store, clientId, secret ?? "");
+  const auth = await authenticateClient(ctx.store, clientId, secret ?? "");
   const known = auth.ok || auth.reason !== "unknown";
   // A known client's failures are its own at this address; made-up ids count against the address.
   const limiter = known ? ctx.perClient : ctx.perAddress;

@@ -101,14 +101,24 @@ export interface BearerCheckerOptions {
    * when an unknown id makes the server re-read its clients first.
    */
   clientState?: (clientId: string) => ClientState | undefined | Promise<ClientState | undefined>;
+  /**
+   * Embedded SSO on a shared database: re-reads the keys now. A token signed with a key this server
+   * does not know yet (another replica's, just after a rotation) makes it re-read them first, at most
+   * once per KEY_MISS_RELOAD_MS.
+   */
+  refreshKeys?: () => Promise<void>;
   /** External issuer: the key getter (createRemoteJWKSet over the realm's jwks_uri). */
   remoteKeys?: JWTVerifyGetKey;
   now?: () => number;
 }
 
+/** Unknown `kid`s re-read the keys at most this often (tokens with made-up kids cost one read a second). */
+export const KEY_MISS_RELOAD_MS = 1000;
+
 export class BearerChecker {
   private readonly cache = new Map<string, CachedToken>();
   private readonly now: () => number;
+  private lastKeyRefresh = -Infinity;
 
   constructor(private readonly options: BearerCheckerOptions) {
     this.now = options.now ?? Date.now;
@@ -185,19 +195,24 @@ export class BearerChecker {
   }
 
   private async verify(token: string, nowMs: number): Promise<CachedToken | BearerResult> {
-    const getKey: JWTVerifyGetKey | undefined = this.options.remoteKeys ?? this.localKeyGetter(nowMs);
-    if (!getKey) return { kind: "invalid_token", description: "No signing keys" };
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, getKey, {
-        algorithms: [...ALLOWED_ALGS],
-        issuer: this.options.issuer,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        requiredClaims: ["exp", "iat"],
-        currentDate: new Date(nowMs),
-      }));
+      payload = await this.verifySignature(token, nowMs);
     } catch (error) {
-      return { kind: "invalid_token", description: describeJoseError(error) };
+      const refresh = this.options.refreshKeys;
+      if (
+        !(error instanceof joseErrors.JWKSNoMatchingKey) ||
+        !refresh ||
+        nowMs - this.lastKeyRefresh < KEY_MISS_RELOAD_MS
+      )
+        return { kind: "invalid_token", description: describeJoseError(error) };
+      this.lastKeyRefresh = nowMs;
+      try {
+        await refresh();
+        payload = await this.verifySignature(token, nowMs);
+      } catch (again) {
+        return { kind: "invalid_token", description: describeJoseError(again) };
+      }
     }
     // An ID token or refresh token of the same realm is not an access token (Keycloak's `typ` claim).
     if (payload.typ !== undefined && payload.typ !== "Bearer")
@@ -220,6 +235,19 @@ export class BearerChecker {
       hasScope: scopes.includes(this.options.scope),
       ok: { kind: "ok", clientId, subject: payload.sub },
     };
+  }
+
+  private async verifySignature(token: string, nowMs: number): Promise<JWTPayload> {
+    const getKey: JWTVerifyGetKey | undefined = this.options.remoteKeys ?? this.localKeyGetter(nowMs);
+    if (!getKey) throw new joseErrors.JWKSNoMatchingKey();
+    const { payload } = await jwtVerify(token, getKey, {
+      algorithms: [...ALLOWED_ALGS],
+      issuer: this.options.issuer,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ["exp", "iat"],
+      currentDate: new Date(nowMs),
+    });
+    return payload;
   }
 
   private localKeyGetter(nowMs: number): JWTVerifyGetKey | undefined {

@@ -7,7 +7,10 @@ import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { fetchAndStore } from "../ingest/ingest.js";
 import { asTreeTarget, type TreeTarget } from "../publish/target.js";
 import { expectedNewestDate, publicationDaysBetween } from "../schedule/time.js";
+import type { Insertable } from "kysely";
+
 import type { Store } from "../store/database.js";
+import type { BackfillChunksTable } from "../store/schema.js";
 import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
 import { politeHttp } from "./polite.js";
 
@@ -132,12 +135,30 @@ export async function completedChunks(store: Store, bankId: string): Promise<Dat
   return rows.map((r) => ({ from: r.from_date, to: r.to_date }));
 }
 
-function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoDate): Set<IsoDate> {
-  const rows = store.sqlite
-    .prepare("select distinct effective_date from rates where bank_id = ? and effective_date between ? and ?")
-    .pluck()
-    .all(bankId, from, to) as string[];
-  return new Set(rows);
+async function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoDate): Promise<Set<IsoDate>> {
+  const rows = await store.db
+    .selectFrom("rates")
+    .select("effective_date")
+    .distinct()
+    .where("bank_id", "=", bankId)
+    .where("effective_date", ">=", from)
+    .where("effective_date", "<=", to)
+    .execute();
+  return new Set(rows.map((r) => r.effective_date));
+}
+
+/** Remembers a completed chunk (a later run skips it). */
+async function recordChunk(store: Store, row: Insertable<BackfillChunksTable>): Promise<void> {
+  const { completed_at, inserted, revised, unchanged, days_without } = row;
+  await store.db
+    .insertInto("backfill_chunks")
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(["bank_id", "from_date", "to_date"])
+        .doUpdateSet({ completed_at, inserted, revised, unchanged, days_without }),
+    )
+    .execute();
 }
 
 export async function runBackfill(
@@ -200,29 +221,22 @@ export async function runBackfill(
         // Publication days up to what should exist by now, without any stored rate.
         const expected = expectedNewestDate(bank, now());
         const last = chunk.to < expected ? chunk.to : expected;
-        const have = storedDates(store, bank.id, chunk.from, last);
+        const have = await storedDates(store, bank.id, chunk.from, last);
         const daysWithout = publicationDaysBetween(bank, addDays(chunk.from, -1), last).filter(
           (d) => !have.has(d),
         ).length;
         // A chunk reaching past the newest expected publication is not recorded: it is fetched again next time.
         if (chunk.to < expected) {
-          store.sqlite
-            .prepare(
-              `insert into backfill_chunks (bank_id, from_date, to_date, completed_at, inserted, revised, unchanged, days_without)
-               values (?, ?, ?, ?, ?, ?, ?, ?)
-               on conflict (bank_id, from_date, to_date) do update set completed_at = excluded.completed_at,
-                 inserted = excluded.inserted, revised = excluded.revised, unchanged = excluded.unchanged, days_without = excluded.days_without`,
-            )
-            .run(
-              bank.id,
-              chunk.from,
-              chunk.to,
-              now().toISOString(),
-              result.inserted,
-              result.revised,
-              result.unchanged,
-              daysWithout,
-            );
+          await recordChunk(store, {
+            bank_id: bank.id,
+            from_date: chunk.from,
+            to_date: chunk.to,
+            completed_at: now().toISOString(),
+            inserted: result.inserted,
+            revised: result.revised,
+            unchanged: result.unchanged,
+            days_without: daysWithout,
+          });
         }
         summary.stored++;
         summary.inserted += result.inserted;
@@ -291,6 +305,30 @@ export async function runBackfill(
   return { banks: summaries, totals, interrupted: options.signal?.aborted === true };
 }
 
+/** Each bank's newest effective date and when its figures of that date were last stored. */
+async function newestStored(
+  store: Store,
+  bankIds: string[],
+): Promise<Map<string, { date: IsoDate | null; storedAt: string | null }>> {
+  const out = new Map<string, { date: IsoDate | null; storedAt: string | null }>();
+  for (const id of bankIds) {
+    const row = await store.db
+      .selectFrom("rates")
+      .select(["effective_date as date", (eb) => eb.fn.max("stored_at").as("storedAt")])
+      .where("bank_id", "=", id)
+      .where("effective_date", "=", (eb) =>
+        eb
+          .selectFrom("rates")
+          .select((e) => e.fn.max("effective_date").as("d"))
+          .where("bank_id", "=", id),
+      )
+      .groupBy("effective_date")
+      .executeTakeFirst();
+    out.set(id, { date: row?.date ?? null, storedAt: row?.storedAt ?? null });
+  }
+  return out;
+}
+
 /**
  * The banks whose stored data the published tree does not show yet: a newer date than the tree's, or
  * figures of the tree's date stored after it was published (a run interrupted before its publish,
@@ -302,12 +340,9 @@ export async function unpublishedBanks(
   bankIds: string[],
 ): Promise<string[]> {
   const tree = await asTreeTarget(target).current();
-  const newest = store.sqlite.prepare(
-    `select effective_date as date, max(stored_at) as storedAt from rates
-     where bank_id = ? and effective_date = (select max(effective_date) from rates where bank_id = ?)`,
-  );
+  const newest = await newestStored(store, bankIds);
   return bankIds.filter((id) => {
-    const stored = newest.get(id, id) as { date: IsoDate | null; storedAt: string | null };
+    const stored = newest.get(id) ?? { date: null, storedAt: null };
     if (stored.date === null) return false;
     const published = tree?.manifest.banks[id];
     if (!published) return true;

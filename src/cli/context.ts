@@ -1,7 +1,7 @@
 // What every command gets: configuration, a logger, the store, and a uniform way to fail.
 import { statSync } from "node:fs";
 
-import { loadConfig, type Config } from "../config.js";
+import { loadConfig, storeLocation, type Config } from "../config.js";
 import { FeedError, HttpError, UserError, describeError } from "../errors.js";
 import { logger, type Logger } from "../log.js";
 import { openStore, type Store } from "../store/database.js";
@@ -32,10 +32,11 @@ export function createCliContext(): CliContext & { close(): Promise<void> } {
   };
 }
 
-async function openFor(config: Config, readonly: boolean): Promise<Store> {
-  if (readonly) requireDatabase(config);
+/** The one way every command opens the configured store (SQLite file or EXRATES_DATABASE_URL). */
+export async function openFor(config: Config, readonly: boolean): Promise<Store> {
+  if (readonly && !config.databaseUrl) requireDatabase(config);
   try {
-    return await openStore(config.databasePath, { readonly });
+    return await openStore(storeLocation(config), { readonly });
   } catch (error) {
     throw new UserError(knownError(error, config) ?? describeError(error), { cause: error });
   }

@@ -8,6 +8,7 @@ import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
+import { ingestBatchesPg, lockBankForIngest } from "../store/postgres-ingest.js";
 import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
@@ -21,7 +22,7 @@ import type {
   RateRecord,
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
-import { screenAnswers } from "./screen.js";
+import { screenAnswers, screenAnswersPg, type ScreenedAnswer } from "./screen.js";
 import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
@@ -104,42 +105,57 @@ export interface IngestOutcome extends IngestResult {
 
 /**
  * Stores parsed documents of one bank as one transaction: screening (src/ingest/screen.ts), the rows,
- * the anomalies and the fetch provenance land together or not at all.
+ * the anomalies and the fetch provenance land together or not at all. On SQLite the transaction is
+ * synchronous (nothing else runs inside it); on PostgreSQL it is one kysely transaction.
  */
-export function storeParsed(
+export async function storeParsed(
   store: Store,
   bank: BankDescriptor,
   parsed: ParsedDocument[],
   kind: "fetch" | "import",
   check: CrossCheckConfig | false = crossCheckConfig(),
-): IngestOutcome {
+): Promise<IngestOutcome> {
   const now = new Date();
+  const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
+  if (store.dialect === "postgres") {
+    return store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, bank.id);
+      const screened = await screenAnswersPg(tx, bank, parsed, check);
+      const result = await ingestBatchesPg(tx, bank.id, toBatches(parsed, screened, kind), now, quoting);
+      return outcome(result, screened);
+    });
+  }
   const run = store.sqlite.transaction(() => {
     const screened = screenAnswers(store, bank, parsed, check);
-    const batches: IngestBatch[] = parsed.map(({ doc }, i) => ({
-      provenance: {
-        kind,
-        method: doc.method,
-        url: redactUrl(doc.url),
-        startedAt: doc.startedAt,
-        finishedAt: doc.finishedAt,
-        httpStatus: doc.status,
-        body: doc.body,
-      },
-      records: screened[i]!.records,
-      anomalies: screened[i]!.anomalies,
-    }));
-    const result = ingestBatches(store, bank.id, batches, now, {
-      baseCurrency: baseCurrencyOf(bank),
-      quoteType: bank.quoteType,
-    });
-    return {
-      ...result,
-      held: screened.reduce((n, s) => n + s.heldCount, 0),
-      warned: screened.reduce((n, s) => n + s.warnedCount, 0),
-    };
+    const result = ingestBatches(store, bank.id, toBatches(parsed, screened, kind), now, quoting);
+    return outcome(result, screened);
   });
   return run.immediate();
+}
+
+/** One batch per answer: its provenance, the records screening let through, its anomalies. */
+function toBatches(parsed: ParsedDocument[], screened: ScreenedAnswer[], kind: "fetch" | "import"): IngestBatch[] {
+  return parsed.map(({ doc }, i) => ({
+    provenance: {
+      kind,
+      method: doc.method,
+      url: redactUrl(doc.url),
+      startedAt: doc.startedAt,
+      finishedAt: doc.finishedAt,
+      httpStatus: doc.status,
+      body: doc.body,
+    },
+    records: screened[i]!.records,
+    anomalies: screened[i]!.anomalies,
+  }));
+}
+
+function outcome(result: IngestResult, screened: ScreenedAnswer[]): IngestOutcome {
+  return {
+    ...result,
+    held: screened.reduce((n, s) => n + s.heldCount, 0),
+    warned: screened.reduce((n, s) => n + s.warnedCount, 0),
+  };
 }
 
 /** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
@@ -210,7 +226,7 @@ export async function fetchAndStore(
     return await storeDocuments(store, adapter, docs, "fetch");
   } catch (error) {
     const last = docs.at(-1);
-    recordFailedFetch(
+    await recordFailedFetch(
       store,
       adapter.bank.id,
       {

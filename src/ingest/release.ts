@@ -6,6 +6,7 @@ import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
 import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
+import { lockBankForIngest, markReleasedPg, storeReleasedFigurePg } from "../store/postgres-ingest.js";
 import { storeReleasedFigure } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
 import { POSITIVE_DECIMAL } from "./validate.js";
@@ -33,6 +34,14 @@ export async function releaseAnomaly(store: Store, id: number, by: string, now: 
   if (!anomaly) throw new UserError(`no anomaly ${id} (exrates anomalies lists them)`);
   if (anomaly.status !== "held") throw new UserError(`anomaly ${id} is ${anomaly.status}, not held`);
   const record = releasableRecord(anomaly);
+  if (store.dialect === "postgres") {
+    await store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, anomaly.bankId);
+      await storeReleasedFigurePg(tx, anomaly.bankId, record, anomaly.fetchId, now);
+      await markReleasedPg(tx, id, by, now);
+    });
+    return anomaly;
+  }
   store.sqlite.transaction(() => {
     storeReleasedFigure(store, anomaly.bankId, record, anomaly.fetchId, now);
     markReleased(store, id, by, now);

@@ -113,7 +113,7 @@ async function publishLocked(
   target: TreeTarget,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  return withPublishLock(target.lockDir, async () => {
+  return withPublishLock({ outDir: target.lockDir, store }, async () => {
     const previous = await target.current();
     const generation = newGenerationName(options.now);
     const writer = new GenerationWriter(await target.begin(generation, previous));

@@ -1,8 +1,11 @@
 // The status of every bank, for `exrates banks` and `GET /v1/status`: newest stored date, the date it
 // should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
 // from the database (so any process can show it) plus what the running daemon knows.
+import { sql } from "kysely";
+
 import { alive } from "../publish/lock.js";
 import type { Store } from "../store/database.js";
+import { isShared, rawSqlite } from "../store/dialect-of.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -86,14 +89,14 @@ interface FetchRow {
   error: string | null;
 }
 
-/** The newest successful (or failed) fetch of every bank, in one pass. */
-function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
-  const rows = store.sqlite
-    .prepare(
-      `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
-       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`,
-    )
-    .all() as FetchRow[];
+/** The newest successful (or failed) fetch of every bank, in one pass (portable SQL: both dialects). */
+async function lastFetches(store: Store, failed: boolean): Promise<Map<string, FetchRow>> {
+  const query = `select f.bank_id, coalesce(f.finished_at, f.started_at) as at, f.error from fetches f
+       join (select bank_id, max(id) as id from fetches where error is ${failed ? "not " : ""}null group by bank_id) m on m.id = f.id`;
+  const sqlite = rawSqlite(store);
+  const rows = sqlite
+    ? (sqlite.prepare(query).all() as FetchRow[])
+    : (await sql<FetchRow>`${sql.raw(query)}`.execute(store.db)).rows;
   return new Map(rows.map((r) => [r.bank_id, r]));
 }
 
@@ -101,13 +104,17 @@ function lastFetches(store: Store, failed: boolean): Map<string, FetchRow> {
  * Whether the run is fetching in a process that still lives (the row alone cannot tell a crash from a
  * run going on). A run waiting to poll again is not running: the bank shows what it waits for.
  */
-const runAlive = (run: BankRunRow) =>
-  run.state === "running" && run.finished_at === null && run.pid !== null && alive(run.pid);
+const runAlive = (run: BankRunRow, localPids: boolean) =>
+  run.state === "running" && run.finished_at === null && (!localPids || (run.pid !== null && alive(run.pid)));
 
-function lastRunView(run: BankRunRow | undefined, runningHere: boolean): BankStatus["lastRun"] {
+/**
+ * `localPids`: false on a shared database, where the run may be another host's (its pid means nothing
+ * here), so an unfinished run is never called interrupted.
+ */
+function lastRunView(run: BankRunRow | undefined, runningHere: boolean, localPids: boolean): BankStatus["lastRun"] {
   if (!run) return null;
   // A run left unfinished by a process that is gone (kill -9, power cut) says so.
-  const interrupted = run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !runningHere;
+  const interrupted = localPids && run.finished_at === null && !(run.pid !== null && alive(run.pid)) && !runningHere;
   return {
     state: run.state,
     reason: run.reason,
@@ -125,9 +132,10 @@ export async function bankStatuses(
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
+  const localPids = !isShared(store);
   const newest = await newestDates(store);
-  const successes = lastFetches(store, false);
-  const failures = lastFetches(store, true);
+  const successes = await lastFetches(store, false);
+  const failures = await lastFetches(store, true);
   const runs = await latestRuns(store);
   const anomalies = await anomalyCounts(store);
 
@@ -148,7 +156,7 @@ export async function bankStatuses(
       lastSuccessAt: success?.at ?? null,
       lastErrorAt: failure?.at ?? null,
       lastError: failure?.error ?? null,
-      lastRun: lastRunView(run, options.running?.has(bank.id) ?? false),
+      lastRun: lastRunView(run, options.running?.has(bank.id) ?? false, localPids),
       anomalies: anomalies.get(bank.id) ?? { held: 0, warned: 0 },
     };
     if (why) {
@@ -173,7 +181,7 @@ export async function bankStatuses(
       previous,
       stale,
       windowMs: poll.windowMs,
-      running: options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run),
+      running: options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run, localPids),
       run,
       lastRunMessage: base.lastRun?.message ?? null,
       failing: failure !== undefined && (success === undefined || failure.at > success.at) ? failure : undefined,

@@ -2,6 +2,8 @@
 // publisher (src/events/publication.ts), whichever process published. The server learns of them by
 // polling its own read-only connection: `PRAGMA data_version` (a counter SQLite moves when another
 // connection commits) every `pollMs` while anyone listens, and the events table only when it moved.
+// On a shared PostgreSQL database, the events after the newest one seen are read through the store
+// (a range of the primary key) every `pollMs` (250 ms by default there) while anyone listens.
 // `Last-Event-ID` replays what a reconnecting client missed (events are kept RETENTION_DAYS);
 // `?banks=ECB,CNB` filters; a comment every `keepAliveMs` keeps proxies from cutting an idle stream;
 // when the client's token expires it gets a `token.expired` event and the stream ends.
@@ -11,12 +13,15 @@ import BetterSqlite3 from "better-sqlite3";
 import { decodeJwt } from "jose";
 
 import type { Logger } from "../log.js";
+import type { Store } from "../store/database.js";
 import { eventPayload, toEvent, type StoredEvent } from "../store/events.js";
 import { sendProblem } from "./respond.js";
 import type { ApiHandlers } from "./routes.js";
 
 export interface EventsOptions {
   databasePath: string;
+  /** A shared PostgreSQL store: events are read through it instead of a SQLite file. */
+  shared?: Store;
   /** The API's base URL: the events' Latest paths are made absolute with it. */
   publicUrl: string;
   log: Logger;
@@ -52,54 +57,99 @@ export interface EventStream {
   /** Subscribers connected now. */
   size(): number;
   /** Checks for new events now (tests; the timer does it while anyone listens). */
-  poll(): void;
+  poll(): Promise<void>;
   close(): void;
+}
+
+/** Where the events are read: SQLite's file (synchronously) or a shared store (through its pool). */
+interface EventReader {
+  /** False when nothing can have changed since the last call (SQLite's data_version did not move). */
+  changed(): boolean | Promise<boolean>;
+  after(id: number, limit: number): EventRow[] | Promise<EventRow[]>;
+  newestId(): number | Promise<number>;
+  close(): void;
+}
+
+/** The read-only SQLite connection, or undefined while the database does not exist yet. */
+function sqliteReader(path: string): EventReader | undefined {
+  let conn: BetterSqlite3.Database;
+  try {
+    conn = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    conn.pragma("busy_timeout = 2000");
+  } catch {
+    return undefined;
+  }
+  const after = conn.prepare<[number, number], EventRow>(
+    "SELECT id, type, payload, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?",
+  );
+  let dataVersion = -1;
+  return {
+    changed() {
+      const version = conn.pragma("data_version", { simple: true }) as number;
+      if (version === dataVersion) return false;
+      dataVersion = version;
+      return true;
+    },
+    after: (id, limit) => after.all(id, limit),
+    newestId: () => conn.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM events").get()?.id ?? 0,
+    close: () => conn.close(),
+  };
+}
+
+function sharedReader(store: Store): EventReader {
+  return {
+    changed: () => true,
+    after: (id, limit) =>
+      store.db
+        .selectFrom("events")
+        .select(["id", "type", "payload", "created_at"])
+        .where("id", ">", id)
+        .orderBy("id")
+        .limit(limit)
+        .execute()
+        .then((rows) => rows.map((r) => ({ ...r, id: Number(r.id) }))),
+    newestId: () =>
+      store.db
+        .selectFrom("events")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst()
+        .then((row) => Number(row?.id ?? 0)),
+    close: () => undefined,
+  };
 }
 
 export function createEventStream(options: EventsOptions): EventStream {
   const now = options.now ?? Date.now;
-  const pollMs = options.pollMs ?? 50;
+  const pollMs = options.pollMs ?? (options.shared ? 250 : 50);
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const subscribers = new Set<Subscriber>();
-  let db: BetterSqlite3.Database | undefined;
-  let after: BetterSqlite3.Statement<[number, number], EventRow> | undefined;
+  let reader: EventReader | undefined;
   let lastId = 0;
-  let dataVersion = -1;
   let timer: NodeJS.Timeout | undefined;
   /** Frames go out in order, each batch after `beforeSend` has settled. */
   let sending: Promise<void> = Promise.resolve();
+  /** Polls and new subscribers' set-ups run one at a time, so that no event falls between them. */
+  let exclusive: Promise<unknown> = Promise.resolve();
+  const serially = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = exclusive.then(fn);
+    exclusive = run.catch(() => undefined);
+    return run;
+  };
 
-  /** The read-only connection, opened on first use (the database may not exist yet). */
-  function reader(): BetterSqlite3.Database | undefined {
-    if (db) return db;
-    try {
-      const conn = new BetterSqlite3(options.databasePath, { readonly: true, fileMustExist: true });
-      conn.pragma("busy_timeout = 2000");
-      after = conn.prepare<[number, number], EventRow>(
-        "SELECT id, type, payload, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?",
-      );
-      db = conn;
-      return db;
-    } catch {
-      return undefined;
-    }
+  /** The reader, opened on first use (a SQLite database may not exist yet). */
+  function open(): EventReader | undefined {
+    reader ??= options.shared ? sharedReader(options.shared) : sqliteReader(options.databasePath);
+    return reader;
   }
 
-  function newestId(conn: BetterSqlite3.Database): number {
-    const row = conn.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM events").get();
-    return row?.id ?? 0;
-  }
-
-  function poll(): void {
-    const conn = reader();
-    if (!conn || !after) return;
+  async function pollNow(): Promise<void> {
+    const source = open();
+    if (!source) return;
     try {
-      const version = conn.pragma("data_version", { simple: true }) as number;
-      if (version === dataVersion) return;
-      dataVersion = version;
+      if (!(await source.changed())) return;
       const frames: Array<{ id: number; bankId: string; bytes: Buffer }> = [];
       for (;;) {
-        const rows = after.all(lastId, 1000);
+        const rows = await source.after(lastId, 1000);
         for (const row of rows) {
           lastId = row.id;
           frames.push(eventFrame(toEvent(row)));
@@ -118,6 +168,14 @@ export function createEventStream(options: EventsOptions): EventStream {
     } catch (error) {
       options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
     }
+  }
+
+  let polling = false;
+  function poll(): Promise<void> {
+    // A tick while the previous poll still reads is skipped (a slow database never piles them up).
+    if (polling) return exclusive.then(() => undefined);
+    polling = true;
+    return serially(pollNow).finally(() => (polling = false));
   }
 
   /** An event as written to every subscriber: encoded once. */
@@ -169,8 +227,9 @@ export function createEventStream(options: EventsOptions): EventStream {
           return sendProblem(res, 400, { detail: "Last-Event-ID must be an event id", head });
         replayFrom = Number(lastEventId.trim());
       }
-      const conn = reader();
-      if (!conn) return sendProblem(res, 503, { detail: "No event store yet", headers: { "retry-after": "5" }, head });
+      const source = open();
+      if (!source)
+        return sendProblem(res, 503, { detail: "No event store yet", headers: { "retry-after": "5" }, head });
 
       res.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
@@ -182,48 +241,7 @@ export function createEventStream(options: EventsOptions): EventStream {
       // The server's idle timeout is for requests; this response is meant to stay open.
       req.socket.setTimeout(0);
       res.write(`retry: 3000\n\n`);
-
-      let catchUp: StoredEvent[] = [];
-      try {
-        if (subscribers.size === 0) {
-          // Nobody listened, nothing was polled: start from what is there now.
-          poll();
-          lastId = Math.max(lastId, newestId(conn));
-          dataVersion = conn.pragma("data_version", { simple: true }) as number;
-        }
-        if (replayFrom !== undefined && replayFrom < lastId)
-          catchUp = after!
-            .all(replayFrom, REPLAY_LIMIT)
-            .filter((r) => r.id <= lastId)
-            .map(toEvent);
-      } catch (error) {
-        options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
-      }
-      // Events up to lastId were sent before this client came (or are replayed now); a batch still
-      // waiting for the tree goes to it only for later ids.
-      const s: Subscriber = { res, banks, timers: [], sentUpTo: replayFrom ?? lastId };
-      for (const event of catchUp) send(s, eventFrame(event));
-      subscribers.add(s);
-      timer ??= setInterval(poll, pollMs);
-      timer.unref();
-
-      s.timers.push(setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs).unref());
-      const expiresAt = tokenExpiry(req.headers.authorization);
-      if (expiresAt !== undefined) {
-        const expire = () => {
-          const data = JSON.stringify({ detail: "The access token has expired; reconnect with a new one" });
-          res.end(`event: token.expired\ndata: ${data}\n\n`);
-          drop(s);
-        };
-        // setTimeout holds at most 2^31-1 ms; a token living longer is checked again then.
-        const arm = (): void => {
-          const wait = expiresAt - now();
-          if (wait <= 0) return expire();
-          s.timers.push(setTimeout(wait > 0x7fffffff ? arm : expire, Math.min(wait, 0x7fffffff)).unref());
-        };
-        arm();
-      }
-      res.on("close", () => drop(s));
+      void serially(() => subscribe(source, req, res, banks, replayFrom));
     },
     size: () => subscribers.size,
     poll,
@@ -234,10 +252,61 @@ export function createEventStream(options: EventsOptions): EventStream {
       }
       if (timer) clearInterval(timer);
       timer = undefined;
-      db?.close();
-      db = undefined;
+      reader?.close();
+      reader = undefined;
     },
   };
+
+  /** Replays what the client missed and adds it to the subscribers (run serially with the polls). */
+  async function subscribe(
+    source: EventReader,
+    req: IncomingMessage,
+    res: ServerResponse,
+    banks: Set<string> | undefined,
+    replayFrom: number | undefined,
+  ): Promise<void> {
+    let catchUp: StoredEvent[] = [];
+    try {
+      if (subscribers.size === 0) {
+        // Nobody listened, nothing was polled: start from what is there now.
+        await pollNow();
+        lastId = Math.max(lastId, await source.newestId());
+        await source.changed();
+      }
+      if (replayFrom !== undefined && replayFrom < lastId) {
+        const upTo = lastId;
+        catchUp = (await source.after(replayFrom, REPLAY_LIMIT)).filter((r) => r.id <= upTo).map(toEvent);
+      }
+    } catch (error) {
+      options.log.warn({ err: (error as Error).message }, "events: reading the store failed");
+    }
+    if (res.destroyed) return;
+    // Events up to lastId were sent before this client came (or are replayed now); a batch still
+    // waiting for the tree goes to it only for later ids.
+    const s: Subscriber = { res, banks, timers: [], sentUpTo: replayFrom ?? lastId };
+    for (const event of catchUp) send(s, eventFrame(event));
+    subscribers.add(s);
+    timer ??= setInterval(() => void poll(), pollMs);
+    timer.unref();
+
+    s.timers.push(setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs).unref());
+    const expiresAt = tokenExpiry(req.headers.authorization);
+    if (expiresAt !== undefined) {
+      const expire = () => {
+        const data = JSON.stringify({ detail: "The access token has expired; reconnect with a new one" });
+        res.end(`event: token.expired\ndata: ${data}\n\n`);
+        drop(s);
+      };
+      // setTimeout holds at most 2^31-1 ms; a token living longer is checked again then.
+      const arm = (): void => {
+        const wait = expiresAt - now();
+        if (wait <= 0) return expire();
+        s.timers.push(setTimeout(wait > 0x7fffffff ? arm : expire, Math.min(wait, 0x7fffffff)).unref());
+      };
+      arm();
+    }
+    res.on("close", () => drop(s));
+  }
 }
 
 interface EventRow {

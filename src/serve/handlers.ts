@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { BearerChecker, BearerResult } from "../auth/tokens.js";
+import type { SchedulerRole } from "../schedule/leader.js";
 import { redactSecrets } from "../secrets.js";
 import type { BankResource } from "../types.js";
 import { FORMATS, negotiate, type Format } from "./negotiate.js";
@@ -21,6 +22,8 @@ export interface ApiContext {
   openapi: unknown;
   /** The banks' status rows; absent when no scheduler runs in this process. */
   status?: () => Promise<unknown[]>;
+  /** Which instance runs the scheduler (`exrates start`): `scheduler` in `/v1/status`. */
+  scheduler?: () => Promise<SchedulerRole>;
   /** Every bank the service knows (the adapters' descriptors), published or not; absent: the tree's only. */
   knownBanks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
@@ -55,7 +58,8 @@ export function createApiHandlers(ctx: ApiContext): ApiHandlers {
         return sendProblem(res, 404, { detail, head });
       }
       // Every client of the API reads this: a secret that reached a stored error is masked here too.
-      const text = redactSecrets(JSON.stringify({ banks: await ctx.status() }));
+      const [banks, scheduler] = await Promise.all([ctx.status(), ctx.scheduler?.()]);
+      const text = redactSecrets(JSON.stringify(scheduler ? { banks, scheduler } : { banks }));
       sendJson(res, 200, JSON.parse(text) as unknown, NO_STORE, head);
     },
     resource: (req, res, head, route, query) => {

@@ -1,11 +1,14 @@
 // What the server serves that changes while it runs: the published tree (`out/current`), the signing
-// keys (their file) and the clients' states (the database, which other processes change too). Each
-// is re-read when its source changes, by pollers, and replaced in one assignment so that a request
-// sees either the old value or the new one.
-import { onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
-import { keyFileStamp, loadOrCreateKeys, type KeySet } from "../auth/keys.js";
+// keys (their file, or their row of a shared database) and the clients' states (the database, which
+// other processes and other replicas change too). Each is re-read when its source changes, by
+// pollers, and replaced in one assignment so that a request sees either the old value or the new one.
+import type BetterSqlite3 from "better-sqlite3";
+
+import { clientsMarker, onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
+import { keyStorageFor, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
+import { rawSqlite } from "../store/dialect-of.js";
 import { localTreeSource, type LoadedTree, type TreeSource } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */
@@ -52,26 +55,27 @@ class PublishedTree {
   }
 }
 
-/** The embedded SSO's signing keys, re-loaded when their file changes (`exrates keys rotate`). */
+/** The embedded SSO's signing keys, re-loaded when their file or row changes (`exrates keys rotate`). */
 class SigningKeys {
   private constructor(
-    private readonly dataDir: string,
+    private readonly storage: KeyStorage,
     private readonly log: Logger,
     private readonly now: () => number,
     public current: KeySet,
     private stamp: string | undefined,
   ) {}
 
-  static async load(dataDir: string, log: Logger, now: () => number): Promise<SigningKeys> {
-    const keys = await loadOrCreateKeys(dataDir, now());
-    return new SigningKeys(dataDir, log, now, keys, await keyFileStamp(dataDir));
+  static async load(storage: KeyStorage, log: Logger, now: () => number): Promise<SigningKeys> {
+    const keys = await loadOrCreateKeys(storage, now());
+    return new SigningKeys(storage, log, now, keys, await storage.stamp());
   }
 
   async refresh(): Promise<void> {
-    if ((await keyFileStamp(this.dataDir)) === this.stamp) return;
     try {
-      this.current = await loadOrCreateKeys(this.dataDir, this.now());
-      this.stamp = await keyFileStamp(this.dataDir);
+      const stamp = await this.storage.stamp();
+      if (stamp === this.stamp) return;
+      this.current = await loadOrCreateKeys(this.storage, this.now());
+      this.stamp = stamp;
       this.log.info(
         { kid: this.current.active.kid, published: this.current.published.length },
         "signing keys reloaded",
@@ -83,30 +87,45 @@ class SigningKeys {
 }
 
 /**
- * Every client's state (enabled, not-before), re-read when the database has changed: SQLite's
- * data_version moves when another connection commits, as `exrates clients` from a shell does.
+ * Every client's state (enabled, not-before), re-read when the database has changed. On SQLite,
+ * data_version moves when another connection commits, as `exrates clients` from a shell does, and
+ * the read is synchronous. On a shared database, a cheap marker (count and newest updated_at,
+ * clients.ts) is polled and the clients re-read through the pool when it moved, one read at a time.
  */
 class ClientStates {
   states = new Map<string, ClientState>();
   /** Full reads of the clients table so far (tests check the bound on reloads). */
   reads = 0;
-  private dataVersion = -1;
+  private marker: number | string = -1;
   private lastMissReload = -Infinity;
   private pendingReload: Promise<void> | undefined;
+  /** Shared database: the refresh in flight (they run one after another). */
+  private sharedRefresh: Promise<void> = Promise.resolve();
+  private sharedBusy = 0;
+  private readonly sqlite: BetterSqlite3.Database | undefined;
 
-  constructor(
+  private constructor(
     private readonly store: Store,
     private readonly log: Logger,
     private readonly now: () => number,
     private readonly missReloadMs: number,
   ) {
-    this.dataVersion = this.readDataVersion();
-    this.read();
+    this.sqlite = rawSqlite(store);
+  }
+
+  static async load(store: Store, log: Logger, now: () => number, missReloadMs: number): Promise<ClientStates> {
+    const states = new ClientStates(store, log, now, missReloadMs);
+    if (states.sqlite) {
+      states.marker = states.readDataVersion(states.sqlite);
+      states.read();
+    } else await states.refreshIfChanged();
+    return states;
   }
 
   /** Re-reads at once (a change made through this process's own connection). */
   read = (): void => {
-    this.states = readClientStates(this.store);
+    if (!this.sqlite) return void this.refreshIfChanged();
+    this.states = readClientStates(this.store) as Map<string, ClientState>;
     this.reads++;
   };
 
@@ -121,29 +140,38 @@ class ClientStates {
     if (known !== undefined) return known;
     const wait = this.lastMissReload + this.missReloadMs - this.now();
     if (wait <= 0) {
-      this.missReload();
-      return this.states.get(clientId);
+      const reloaded = this.missReload();
+      return reloaded ? reloaded.then(() => this.states.get(clientId)) : this.states.get(clientId);
     }
     this.pendingReload ??= new Promise<void>((resolve) => {
       setTimeout(() => {
         this.pendingReload = undefined;
-        this.missReload();
-        resolve();
+        void Promise.resolve(this.missReload()).then(resolve);
       }, wait).unref();
     });
     return this.pendingReload.then(() => this.states.get(clientId));
   }
 
-  private missReload(): void {
+  private missReload(): void | Promise<void> {
     this.lastMissReload = this.now();
-    this.refreshIfChanged();
+    return this.refreshIfChanged();
   }
 
-  refreshIfChanged = (): void => {
+  /** For the poller: skips a tick while a shared-database refresh is still going. */
+  poll = (): void => {
+    if (this.sharedBusy === 0) void this.refreshIfChanged();
+  };
+
+  refreshIfChanged = (): void | Promise<void> => {
+    if (!this.sqlite) {
+      this.sharedBusy++;
+      this.sharedRefresh = this.sharedRefresh.then(() => this.refreshShared()).finally(() => this.sharedBusy--);
+      return this.sharedRefresh;
+    }
     try {
-      const version = this.readDataVersion();
-      if (version === this.dataVersion) return;
-      this.dataVersion = version;
+      const version = this.readDataVersion(this.sqlite);
+      if (version === this.marker) return;
+      this.marker = version;
       this.read();
     } catch (error) {
       // The store closed under us (shutdown) or is busy: keep the last known states, try again later.
@@ -151,8 +179,21 @@ class ClientStates {
     }
   };
 
-  private readDataVersion(): number {
-    return this.store.sqlite.pragma("data_version", { simple: true }) as number;
+  private async refreshShared(): Promise<void> {
+    try {
+      const marker = await clientsMarker(this.store);
+      if (marker === this.marker) return;
+      // The marker is taken before the read: a change made in between moves it again, and is read then.
+      this.states = await readClientStates(this.store);
+      this.marker = marker;
+      this.reads++;
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message }, "cannot re-read the clients");
+    }
+  }
+
+  private readDataVersion(sqlite: BetterSqlite3.Database): number {
+    return sqlite.pragma("data_version", { simple: true }) as number;
   }
 }
 
@@ -184,6 +225,8 @@ export interface LiveState {
   clientReads: () => number;
   /** Checks every source now (the pollers do it anyway). */
   refresh: () => Promise<void>;
+  /** Re-reads the signing keys if they changed (a token signed with a key not known here yet). */
+  refreshKeys: () => Promise<void>;
   /** Starts the pollers and the clients' change listener. */
   watch: () => void;
   /** Stops them. */
@@ -193,9 +236,9 @@ export interface LiveState {
 /** Loads the keys, the clients and the tree once, ready to be watched. */
 export async function loadLiveState(options: LiveStateOptions): Promise<LiveState> {
   const { store, log } = options;
-  const keys = store ? await SigningKeys.load(options.dataDir, log, options.now) : undefined;
+  const keys = store ? await SigningKeys.load(keyStorageFor(options.dataDir, store), log, options.now) : undefined;
   const clients = store
-    ? new ClientStates(store, log, options.now, options.clientMissReloadMs ?? CLIENT_MISS_RELOAD_MS)
+    ? await ClientStates.load(store, log, options.now, options.clientMissReloadMs ?? CLIENT_MISS_RELOAD_MS)
     : undefined;
   const source = options.publishUrl
     ? (await import("./tree-s3.js")).S3TreeSource.fromUrl(options.publishUrl)
@@ -227,9 +270,10 @@ export async function loadLiveState(options: LiveStateOptions): Promise<LiveStat
     keys: () => keys!.current,
     client: (clientId) => clients?.get(clientId),
     clientReads: () => clients?.reads ?? 0,
+    refreshKeys: async () => keys?.refresh(),
     async refresh() {
       await refreshFiles();
-      clients?.refreshIfChanged();
+      await clients?.refreshIfChanged();
     },
     watch() {
       if (store && clients) stops.push(onClientsChanged(store, clients.read));
@@ -237,7 +281,7 @@ export async function loadLiveState(options: LiveStateOptions): Promise<LiveStat
       fileTimer.unref();
       stops.push(() => clearInterval(fileTimer));
       if (clients) {
-        const clientTimer = setInterval(clients.refreshIfChanged, options.clientPollMs ?? 250);
+        const clientTimer = setInterval(clients.poll, options.clientPollMs ?? 250);
         clientTimer.unref();
         stops.push(() => clearInterval(clientTimer));
       }

@@ -8,10 +8,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 import Database from "better-sqlite3";
+import { sql } from "kysely";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 import type { Logger } from "../log.js";
 import { processRegistry } from "../metrics.js";
+import type { Store } from "../store/database.js";
 import { route } from "./routes.js";
 
 type Row = { bank_id: string; v: string | number | null };
@@ -68,7 +70,8 @@ export class ServerMetrics {
   private readonly failures = this.bankGauge("exrates_bank_fetch_failures", "Failed fetches of the bank on record");
   private db: Database.Database | undefined;
 
-  constructor(private readonly databasePath: string) {}
+  /** A SQLite file (opened read-only on first use), or a shared PostgreSQL store to read through. */
+  constructor(private readonly source: string | Store) {}
 
   private bankGauge(name: string, help: string): Gauge<"bank"> {
     return new Gauge({ name, help, labelNames: ["bank"] as const, registers: [this.registry] });
@@ -106,7 +109,7 @@ export class ServerMetrics {
 
   /** The exposition text: this server's metrics, the banks' from the store, the process's. */
   async text(): Promise<string> {
-    this.readBanks();
+    await this.readBanks();
     return `${await this.registry.metrics()}\n${await processRegistry.metrics()}`;
   }
 
@@ -114,28 +117,34 @@ export class ServerMetrics {
     return this.registry.contentType;
   }
 
-  private readBanks(): void {
-    const db = this.open();
-    if (!db) return;
-    const set = (gauge: Gauge<"bank">, sql: string, value: (v: string | number) => number) => {
+  private async readBanks(): Promise<void> {
+    const shared = typeof this.source === "string" ? undefined : this.source;
+    const db = shared ? undefined : this.open();
+    if (!shared && !db) return;
+    const read = async (query: string): Promise<Row[]> =>
+      shared ? (await sql<Row>`${sql.raw(query)}`.execute(shared.db)).rows : (db!.prepare(query).all() as Row[]);
+    const set = async (gauge: Gauge<"bank">, query: string, value: (v: string | number) => number) => {
+      const rows = await read(query);
       gauge.reset();
-      for (const r of db.prepare(sql).all() as Row[]) if (r.v !== null) gauge.set({ bank: r.bank_id }, value(r.v));
+      for (const r of rows) if (r.v !== null) gauge.set({ bank: r.bank_id }, value(r.v));
     };
     const seconds = (v: string | number) => Date.parse(String(v)) / 1000;
     try {
-      set(
+      await set(
         this.lastSuccess,
         "select bank_id, max(finished_at) as v from fetches where error is null group by bank_id",
         seconds,
       );
-      set(this.newestDate, "select bank_id, max(effective_date) as v from rates group by bank_id", (v) =>
+      await set(this.newestDate, "select bank_id, max(effective_date) as v from rates group by bank_id", (v) =>
         seconds(`${String(v)}T00:00:00Z`),
       );
-      set(this.held, "select bank_id, count(*) as v from anomalies where status = 'held' group by bank_id", (v) =>
+      await set(this.held, "select bank_id, count(*) as v from anomalies where status = 'held' group by bank_id", (v) =>
         Number(v),
       );
-      set(this.failures, "select bank_id, count(*) as v from fetches where error is not null group by bank_id", (v) =>
-        Number(v),
+      await set(
+        this.failures,
+        "select bank_id, count(*) as v from fetches where error is not null group by bank_id",
+        (v) => Number(v),
       );
     } catch {
       // A store mid-migration or gone: the banks' series are left out of this scrape.
@@ -144,9 +153,9 @@ export class ServerMetrics {
   }
 
   private open(): Database.Database | undefined {
-    if (this.db) return this.db;
+    if (this.db || typeof this.source !== "string") return this.db;
     try {
-      this.db = new Database(this.databasePath, { readonly: true, fileMustExist: true });
+      this.db = new Database(this.source, { readonly: true, fileMustExist: true });
       this.db.pragma("busy_timeout = 1000");
     } catch {
       this.db = undefined;

@@ -2,6 +2,7 @@
 import { MEDIA_TYPES } from "./negotiate.js";
 import { eventsPaths, eventsWebhooks } from "./openapi-events.js";
 import { currenciesParameter, historyPaths, notQuotedHeader } from "./openapi-history.js";
+import { statusPaths, statusSchema } from "./openapi-status.js";
 
 export function openApiDocument(options: {
   publicUrl: string;
@@ -113,7 +114,7 @@ export function openApiDocument(options: {
     },
     servers: [{ url: options.publicUrl }],
     security: [{ oauth2: [options.scope] }],
-    tags: [{ name: "banks" }, { name: "rates" }],
+    tags: [{ name: "banks" }, { name: "rates" }, { name: "status" }],
     paths: {
       "/v1/banks/{bankId}": {
         get: {
@@ -138,6 +139,7 @@ export function openApiDocument(options: {
       "/v1/Banks/{bankId}/DailyRates/Latest.{format}": rates(true),
       ...historyPaths({ bankId, conditional, cacheHeaders, bearerErrors, err, scope: options.scope }),
       ...eventsPaths({ bearerErrors, err, scope: options.scope }),
+      ...statusPaths({ bearerErrors, err, scope: options.scope }),
     },
     webhooks: eventsWebhooks(),
     components: {
@@ -151,6 +153,7 @@ export function openApiDocument(options: {
         },
       },
       schemas: {
+        Status: statusSchema,
         Problem: {
           type: "object",
           required: ["type", "title", "status"],

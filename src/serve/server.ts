@@ -18,7 +18,9 @@ import type { Config } from "../config.js";
 import { toBankResource } from "../feed/adapter.js";
 import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
+import type { SchedulerRole } from "../schedule/leader.js";
 import type { Store } from "../store/database.js";
+import { isShared } from "../store/dialect-of.js";
 import type { BankResource } from "../types.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createEventStream, withEvents } from "./events.js";
@@ -35,7 +37,10 @@ import type { LoadedTree } from "./tree.js";
 
 export interface ServerOptions {
   config: Config;
-  /** Needed for the embedded SSO (clients); unused with an external issuer. */
+  /**
+   * Needed for the embedded SSO (clients); with an external issuer, only a shared PostgreSQL store is
+   * read (status page, metrics).
+   */
   store?: Store;
   log: Logger;
   /** How often `out/current` and the key file are checked for changes (ms). */
@@ -55,6 +60,8 @@ export interface ServerOptions {
   fetch?: typeof fetch;
   /** The banks' status rows for `GET /v1/status` (behind the token); `exrates start` passes the scheduler's. */
   status?: () => Promise<unknown[]>;
+  /** Which instance runs the scheduler, for `/v1/status` (`exrates start`). */
+  scheduler?: () => Promise<SchedulerRole>;
   /** Every bank the service knows, published or not (default: the adapters' descriptors, loaded once). */
   banks?: () => Promise<ReadonlyMap<string, BankResource>>;
 }
@@ -136,9 +143,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now);
+  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
+  const shared = store && isShared(store) ? store : undefined;
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
   const events = createEventStream({
     databasePath: config.databasePath,
+    shared,
     publicUrl,
     log,
     beforeSend: () => state.refresh(),
@@ -146,6 +156,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const knownBanks = options.banks ?? adapterBanks(log);
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
+    shared,
     tree: state.tree,
     knownBanks,
     status: options.status,
@@ -158,6 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
     status: options.status,
+    scheduler: options.scheduler,
     knownBanks,
   });
   api.home = statusPage.handler;
@@ -167,7 +179,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
       : { embedded: false, issuer },
   );
-  const metrics = new ServerMetrics(config.databasePath);
+  const metrics = new ServerMetrics(shared ?? config.databasePath);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
@@ -285,6 +297,8 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       scope: config.scope,
       keys: state.keys,
       clientState: state.client,
+      // On a shared database another replica may sign with a key this one has not read yet.
+      refreshKeys: options.store && isShared(options.store) ? state.refreshKeys : undefined,
       now,
     });
   }

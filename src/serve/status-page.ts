@@ -8,6 +8,7 @@ import type { ServerResponse } from "node:http";
 import Database from "better-sqlite3";
 
 import { redactSecrets } from "../secrets.js";
+import type { Store } from "../store/database.js";
 import type { BankResource } from "../types.js";
 import type { Handler } from "./routes.js";
 import type { LoadedTree } from "./tree.js";
@@ -19,6 +20,8 @@ const MAIN_CURRENCIES = ["USD", "EUR"];
 
 export interface StatusPageOptions {
   databasePath: string;
+  /** A shared PostgreSQL store: the charts are read through it instead of a SQLite file. */
+  shared?: Store;
   tree: () => LoadedTree | undefined;
   knownBanks?: () => Promise<ReadonlyMap<string, BankResource>>;
   /** The scheduler's status rows (`exrates start`); absent, the page shows what is published. */
@@ -70,8 +73,32 @@ export function createStatusPage(options: StatusPageOptions): { handler: Handler
     return db;
   };
 
+  type SeriesRow = { date: string; rate: string; unit: number };
+  const toSeries = (currency: string, rows: SeriesRow[]) => ({
+    currency,
+    points: rows.map((r) => ({ date: r.date, value: Number(r.rate) / 10 ** Number(r.unit) })),
+  });
+
   /** The bank's main currency over the last DAYS days (empty without a store or rates). */
-  const series = (bankId: string, since: string): { currency: string; points: Point[] } | undefined => {
+  const series = async (bankId: string, since: string): Promise<{ currency: string; points: Point[] } | undefined> => {
+    if (options.shared) {
+      try {
+        for (const currency of MAIN_CURRENCIES) {
+          const rows = await options.shared.db
+            .selectFrom("rates")
+            .select(["effective_date as date", "rate", "unit_multiplier as unit"])
+            .where("bank_id", "=", bankId)
+            .where("effective_date", ">=", since)
+            .where("currency", "=", currency)
+            .orderBy("effective_date")
+            .execute();
+          if (rows.length > 0) return toSeries(currency, rows);
+        }
+      } catch {
+        // The database unreachable for a moment: no chart this time.
+      }
+      return undefined;
+    }
     const conn = open();
     if (!conn) return undefined;
     try {
@@ -79,9 +106,8 @@ export function createStatusPage(options: StatusPageOptions): { handler: Handler
         "select effective_date as date, rate, unit_multiplier as unit from rates where bank_id = ? and effective_date >= ? and currency = ? order by effective_date",
       );
       for (const currency of MAIN_CURRENCIES) {
-        const rows = query.all(bankId, since, currency) as Array<{ date: string; rate: string; unit: number }>;
-        if (rows.length > 0)
-          return { currency, points: rows.map((r) => ({ date: r.date, value: Number(r.rate) / 10 ** r.unit })) };
+        const rows = query.all(bankId, since, currency) as SeriesRow[];
+        if (rows.length > 0) return toSeries(currency, rows);
       }
     } catch {
       // A store being migrated or replaced: no chart this time.
@@ -127,7 +153,8 @@ export function createStatusPage(options: StatusPageOptions): { handler: Handler
     const banks = await rows();
     const counts = new Map<string, number>();
     for (const b of banks) counts.set(b.state, (counts.get(b.state) ?? 0) + 1);
-    const cards = banks.map((b) => card(b, series(b.id, since))).join("\n");
+    const charts = await Promise.all(banks.map((b) => series(b.id, since)));
+    const cards = banks.map((b, i) => card(b, charts[i])).join("\n");
     const summary = [...counts].map(([state, n]) => `${n} ${escape(state)}`).join(" · ");
     const generation = options.tree()?.generation;
     const html = `<!doctype html>

@@ -2,7 +2,7 @@
 // figure and reason: an answer re-sent every day with the same bad row updates `last_seen_at` and
 // `times_seen`, and adds nothing. A held figure is never published until a person releases it.
 import type { AnomalyKind, IsoDate, QuoteType } from "../types.js";
-import type { Store } from "./database.js";
+import type { SqliteStore, Store } from "./database.js";
 import type { Selectable } from "kysely";
 
 import type { AnomaliesTable } from "./schema.js";
@@ -57,9 +57,9 @@ export function figureKey(date: string, currency: string, rate: string, unitMult
   return `${date} ${currency} ${rate} ${unitMultiplier}`;
 }
 
-const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
+const prepared = new WeakMap<SqliteStore, ReturnType<typeof prepare>>();
 
-function prepare(store: Store) {
+function prepare(store: SqliteStore) {
   const { sqlite } = store;
   return {
     find: sqlite.prepare("select id from anomalies where fingerprint = ?").pluck(),
@@ -79,7 +79,7 @@ function prepare(store: Store) {
   };
 }
 
-function statements(store: Store) {
+function statements(store: SqliteStore) {
   let s = prepared.get(store);
   if (!s) prepared.set(store, (s = prepare(store)));
   return s;
@@ -90,7 +90,7 @@ function statements(store: Store) {
  * the first time, so that they are logged once and not at every poll.
  */
 export function recordAnomalies(
-  store: Store,
+  store: SqliteStore,
   bankId: string,
   fetchId: number,
   inputs: readonly AnomalyInput[],
@@ -130,7 +130,12 @@ export function recordAnomalies(
  * Figures of a bank between two dates that a person or the check already decided on: `held` ones stay
  * held when sent again, `released` ones are taken without a new check. Keyed by figureKey.
  */
-export function decidedFigures(store: Store, bankId: string, from: IsoDate, to: IsoDate): Map<string, AnomalyStatus> {
+export function decidedFigures(
+  store: SqliteStore,
+  bankId: string,
+  from: IsoDate,
+  to: IsoDate,
+): Map<string, AnomalyStatus> {
   const rows = statements(store).decisions.all(bankId, from, to) as Array<{
     effective_date: string;
     currency: string;
@@ -148,12 +153,12 @@ export function decidedFigures(store: Store, bankId: string, from: IsoDate, to: 
 }
 
 /** Remembers how a bank quotes (call inside the ingest's transaction). */
-export function recordQuoting(store: Store, bankId: string, baseCurrency: string, quoteType: QuoteType): void {
+export function recordQuoting(store: SqliteStore, bankId: string, baseCurrency: string, quoteType: QuoteType): void {
   statements(store).quoting.run(bankId, baseCurrency, quoteType);
 }
 
 /** How every bank that ingested quotes its rates. */
-export function quotingOfBanks(store: Store): Map<string, { baseCurrency: string; quoteType: QuoteType }> {
+export function quotingOfBanks(store: SqliteStore): Map<string, { baseCurrency: string; quoteType: QuoteType }> {
   const rows = store.sqlite.prepare("select bank_id, base_currency, quote_type from bank_quoting").all() as Array<{
     bank_id: string;
     base_currency: string;
@@ -219,7 +224,7 @@ export async function anomalyCounts(store: Store): Promise<Map<string, { held: n
 }
 
 /** Marks an anomaly released by a person (call in the transaction that stores its figure). */
-export function markReleased(store: Store, id: number, by: string, now: Date): void {
+export function markReleased(store: SqliteStore, id: number, by: string, now: Date): void {
   store.sqlite
     .prepare("update anomalies set status = 'released', released_at = ?, released_by = ? where id = ?")
     .run(now.toISOString(), by, id);

@@ -1,19 +1,50 @@
-// Opening the database: SQLite in WAL mode through kysely on better-sqlite3, migrated on open.
+// Opening the database: SQLite in WAL mode through kysely on better-sqlite3 (a file path, the
+// default), or PostgreSQL through kysely on pg (a postgres:// URL); migrated on open.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import type pg from "pg";
 
 import { installSecretRedaction } from "../secrets.js";
+import { isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
+import { connectPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
 
-export interface Store {
+export { dialectOf, isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
+
+interface StoreBase {
   db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface SqliteStore extends StoreBase {
+  dialect: "sqlite";
   /** The raw connection, for the few hot statements prepared once (see rates.ts). */
   sqlite: BetterSqlite3.Database;
-  close(): Promise<void>;
+}
+
+export interface PostgresStore extends StoreBase {
+  dialect: "postgres";
+  pool: pg.Pool;
+}
+
+export type Store = SqliteStore | PostgresStore;
+
+export function isPostgres(store: Store): store is PostgresStore {
+  return store.dialect === "postgres";
+}
+
+/**
+ * The SQLite connection of a store, for code that has no PostgreSQL path yet: a PostgreSQL store gets
+ * a clear error naming what is missing rather than a crash on `undefined`.
+ */
+export function sqliteOf(store: Store, what: string): BetterSqlite3.Database {
+  if (store.dialect === "sqlite") return store.sqlite;
+  throw new Error(`${what} is not available on PostgreSQL yet`);
 }
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
@@ -42,16 +73,13 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
-export async function openStore(path: string, options: OpenOptions = {}): Promise<Store> {
-  if (options.readonly) return openReadOnly(path);
-  if (path !== ":memory:") ownerOnly(path);
-  const sqlite = new BetterSqlite3(path);
-  sqlite.pragma("journal_mode = WAL");
-  // FULL: a committed ingest survives a power cut; ingest is small, so the fsync costs little.
-  sqlite.pragma("synchronous = FULL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 10000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+/** A SQLite file path (or `:memory:`), or a `postgres://` / `postgresql://` URL. */
+export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  return isDatabaseUrl(location) ? openPostgresStore(location, options) : openSqliteStore(location, options);
+}
+
+/** Brings the schema to this version; a failure names the migration. */
+async function migrate(db: Kysely<Database>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
@@ -60,10 +88,36 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
       `database migration ${failed?.migrationName ?? ""} failed: ${(error as Error)?.message ?? "unknown"}`,
     );
   }
+}
+
+/** A reader cannot migrate: the database must carry every migration of this version. */
+async function requireMigrated(db: Kysely<Database>, where: string): Promise<void> {
+  const applied = new Set(
+    (await new Migrator({ db, provider }).getMigrations()).filter((m) => m.executedAt).map((m) => m.name),
+  );
+  const missing = Object.keys(migrations).filter((name) => !applied.has(name));
+  if (missing.length)
+    throw new Error(
+      `the database ${where} predates this version (without ${missing.join(", ")}); a command that writes (exrates start) upgrades it`,
+    );
+}
+
+export async function openSqliteStore(path: string, options: OpenOptions = {}): Promise<SqliteStore> {
+  if (options.readonly) return openSqliteReadOnly(path);
+  if (path !== ":memory:") ownerOnly(path);
+  const sqlite = new BetterSqlite3(path);
+  sqlite.pragma("journal_mode = WAL");
+  // FULL: a committed ingest survives a power cut; ingest is small, so the fsync costs little.
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 10000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrate(db);
   installSecretRedaction(sqlite);
   let closed = false;
   return {
     db,
+    dialect: "sqlite",
     sqlite,
     async close() {
       if (closed) return;
@@ -77,22 +131,46 @@ export async function openStore(path: string, options: OpenOptions = {}): Promis
  * Opens an existing database read-only (`exrates banks`, `clients list`...): it must exist and carry
  * every migration of this version, since a reader cannot apply them.
  */
-async function openReadOnly(path: string): Promise<Store> {
+async function openSqliteReadOnly(path: string): Promise<SqliteStore> {
   const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   try {
     sqlite.pragma("busy_timeout = 10000");
-    const applied = new Set(
-      (await new Migrator({ db, provider }).getMigrations()).filter((m) => m.executedAt).map((m) => m.name),
-    );
-    const missing = Object.keys(migrations).filter((name) => !applied.has(name));
-    if (missing.length)
-      throw new Error(
-        `the database ${path} predates this version (without ${missing.join(", ")}); a command that writes (exrates start) upgrades it`,
-      );
+    await requireMigrated(db, path);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return { db, sqlite, close: () => db.destroy() };
+  return { db, dialect: "sqlite", sqlite, close: () => db.destroy() };
+}
+
+/**
+ * PostgreSQL: migrated on open (kysely's migrator takes an advisory lock, so instances starting
+ * together migrate once); read-only sessions only check that the schema is current.
+ */
+export async function openPostgresStore(url: string, options: OpenOptions = {}): Promise<PostgresStore> {
+  const { db, pool } = await connectPostgres(url, options);
+  const where = maskDatabaseUrl(url);
+  if (options.readonly) {
+    try {
+      await requireMigrated(db, where);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  } else {
+    await migrate(db);
+  }
+  let closed = false;
+  return {
+    db,
+    dialect: "postgres",
+    pool,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // kysely's destroy ends the pool.
+      await db.destroy();
+    },
+  };
 }

@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 
 import type { IsoDate, QuoteType, RateRecord } from "../types.js";
 import { recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
-import type { Store } from "./database.js";
+import type { SqliteStore, Store } from "./database.js";
+import { figuresOfBanksPg, ingestBatchesPg, insertFetchPg, lockBankForIngest } from "./postgres-ingest.js";
 
 /** Where a batch of records came from: one HTTP answer or one imported file. */
 export interface Provenance {
@@ -64,9 +65,9 @@ const INSERT_FETCH = `
   insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-const prepared = new WeakMap<Store, ReturnType<typeof prepare>>();
+const prepared = new WeakMap<SqliteStore, ReturnType<typeof prepare>>();
 
-function prepare(store: Store) {
+function prepare(store: SqliteStore) {
   const { sqlite } = store;
   return {
     upsertMany: sqlite.prepare(upsertSql(ROWS_PER_STATEMENT)),
@@ -83,7 +84,7 @@ function prepare(store: Store) {
   };
 }
 
-function statements(store: Store) {
+function statements(store: SqliteStore) {
   let s = prepared.get(store);
   if (!s) prepared.set(store, (s = prepare(store)));
   return s;
@@ -116,9 +117,29 @@ export function sha256(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
 }
 
-/** Stores one bank's batches in one transaction. Records must already be validated. */
-export function ingestBatches(
+/**
+ * Stores one bank's batches in one transaction on either engine. Records must already be validated.
+ */
+export async function storeBatches(
   store: Store,
+  bankId: string,
+  batches: IngestBatch[],
+  now: Date = new Date(),
+  quoting?: { baseCurrency: string; quoteType: QuoteType },
+): Promise<IngestResult> {
+  if (store.dialect === "sqlite") return ingestBatches(store, bankId, batches, now, quoting);
+  return store.db.transaction().execute(async (tx) => {
+    await lockBankForIngest(tx, bankId);
+    return ingestBatchesPg(tx, bankId, batches, now, quoting);
+  });
+}
+
+/**
+ * SQLite: stores one bank's batches in one transaction, synchronously (the hot import path; see
+ * postgres-ingest.ts for PostgreSQL's). Records must already be validated.
+ */
+export function ingestBatches(
+  store: SqliteStore,
   bankId: string,
   batches: IngestBatch[],
   now: Date = new Date(),
@@ -188,11 +209,27 @@ const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, curr
  * The stored figures of the given banks between two dates (inclusive). One primary-key range per bank,
  * so no index beyond the key is needed (another index would slow every import).
  */
-export function figuresOfBanks(store: Store, bankIds: Iterable<string>, from: IsoDate, to: IsoDate): StoredFigure[] {
+export function figuresOfBanks(
+  store: SqliteStore,
+  bankIds: Iterable<string>,
+  from: IsoDate,
+  to: IsoDate,
+): StoredFigure[] {
   const statement = store.sqlite.prepare(`${FIGURES} where bank_id = ? and effective_date between ? and ?`);
   const out: StoredFigure[] = [];
   for (const id of bankIds) for (const f of statement.all(id, from, to) as StoredFigure[]) out.push(f);
   return out;
+}
+
+/** The stored figures of the given banks between two dates, on either engine. */
+export async function storedFigures(
+  store: Store,
+  bankIds: Iterable<string>,
+  from: IsoDate,
+  to: IsoDate,
+): Promise<StoredFigure[]> {
+  if (store.dialect === "postgres") return figuresOfBanksPg(store.db, bankIds, from, to);
+  return figuresOfBanks(store, bankIds, from, to);
 }
 
 /**
@@ -200,7 +237,7 @@ export function figuresOfBanks(store: Store, bankIds: Iterable<string>, from: Is
  * (`fetchId`). A different stored figure becomes a revision, as with any correction.
  */
 export function storeReleasedFigure(
-  store: Store,
+  store: SqliteStore,
   bankId: string,
   record: RateRecord,
   fetchId: number,
@@ -222,12 +259,13 @@ export function storeReleasedFigure(
 }
 
 /** Records a fetch that failed (network, HTTP status, or a body the adapter rejected). */
-export function recordFailedFetch(
+export async function recordFailedFetch(
   store: Store,
   bankId: string,
   p: Omit<Provenance, "body"> & { body?: Uint8Array },
   error: string,
-): number {
+): Promise<number> {
+  if (store.dialect === "postgres") return insertFetchPg(store.db, bankId, p, error);
   return insertFetch(statements(store), bankId, p, error);
 }
 

@@ -165,6 +165,22 @@ export interface WebhookDeliveriesTable {
   attempted_at: string | null;
 }
 
+/** The embedded SSO's signing keys on a shared database (migration 006): one row, id 1. */
+export interface SigningKeysTable {
+  id: number;
+  revision: number;
+  /** JSON `{ keys: [...] }` with the private JWKs. Never logged. */
+  content: string;
+  updated_at: string;
+}
+
+/** Which instance runs the scheduler on a shared database (migration 006): one row, id 1. */
+export interface SchedulerLeaderTable {
+  id: number;
+  instance: string;
+  since: string;
+}
+
 export interface Database {
   fetches: FetchesTable;
   rates: RatesTable;
@@ -177,4 +193,6 @@ export interface Database {
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  signing_keys: SigningKeysTable;
+  scheduler_leader: SchedulerLeaderTable;
 }

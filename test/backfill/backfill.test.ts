@@ -10,50 +10,12 @@ import {
   type ChunkEvent,
 } from "../../src/backfill/backfill.js";
 import { publish } from "../../src/publish/publisher.js";
-import { addDays, weekday } from "../../src/feed/dates.js";
-import type { BankAdapter, FeedDocument, FetchRange, RateRecord } from "../../src/types.js";
+import type { FeedDocument } from "../../src/types.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
-import { fakeHttp } from "../support/http.js";
+import { echo, rangeBank } from "./range-bank.js";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
-
-/** A bank whose feed answers a range with one USD rate per weekday (rate derived from the date). */
-function rangeBank(
-  id: string,
-  options: { maxRangeDays?: number; failFrom?: string } = {},
-): BankAdapter & { calls: FetchRange[] } {
-  const calls: FetchRange[] = [];
-  const base = testBank(id, {
-    coverageStart: "2026-01-01",
-    maxRangeDays: options.maxRangeDays ?? 30,
-    sourceUrl: `https://${id.toLowerCase()}.example/feed`,
-  });
-  return {
-    ...base,
-    calls,
-    async fetch(range, { http }) {
-      calls.push(range);
-      if (range.kind !== "range") throw new Error("only ranges");
-      return [await http.get(`https://${id.toLowerCase()}.example/feed?from=${range.from}&to=${range.to}`)];
-    },
-    parse(body) {
-      const { from, to } = JSON.parse(Buffer.from(body).toString()) as { from: string; to: string };
-      if (options.failFrom && from >= options.failFrom) throw new Error("boom");
-      const records: RateRecord[] = [];
-      for (let d = from; d <= to; d = addDays(d, 1)) {
-        if (weekday(d) <= 5 && d !== "2026-01-01")
-          records.push({ effectiveDate: d, currency: "USD", rate: `20.${d.slice(5, 7)}${d.slice(8, 10)}` });
-      }
-      return records;
-    },
-  };
-}
-
-const echo = fakeHttp((req) => {
-  const u = new URL(req.url);
-  return { body: JSON.stringify({ from: u.searchParams.get("from"), to: u.searchParams.get("to") }) };
-});
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function authenticates(clientId: string, secret: string): Promise<string> {
   const store = await openStore(join(env.EXRATES_DATA_DIR!, "exrates.db"));
   try {
-    const auth = authenticateClient(store, clientId, secret);
+    const auth = await authenticateClient(store, clientId, secret);
     return auth.ok ? "ok" : auth.reason;
   } finally {
     await store.close();

@@ -11,7 +11,7 @@ import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
 import { releaseAnomaly } from "../../src/ingest/release.js";
 import { publish } from "../../src/publish/publisher.js";
 import { listAnomalies } from "../../src/store/anomalies.js";
-import type { Store } from "../../src/store/database.js";
+import type { SqliteStore as Store } from "../../src/store/database.js";
 import type { FeedDocument, RateRecord } from "../../src/types.js";
 import { testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
@@ -37,18 +37,18 @@ const answer = (rows: Array<{ date?: string; code: string; amount?: number | str
 const eurBank = testBank("EURB", { bankCurrency: "EUR", quoteType: "Indirect" });
 const plnBank = testBank("PLNB", { bankCurrency: "PLN", quoteType: "Direct" });
 
-function storeOther(store: Store, bank: typeof eurBank, records: RateRecord[]): void {
+async function storeOther(store: Store, bank: typeof eurBank, records: RateRecord[]): Promise<void> {
   const at = new Date();
   const doc: FeedDocument = { ...answer([]), url: `https://${bank.bank.id}.example/`, startedAt: at, finishedAt: at };
-  storeParsed(store, bank.bank, [{ doc, records, held: [] }], "import");
+  await storeParsed(store, bank.bank, [{ doc, records, held: [] }], "import");
 }
 
-function othersOn(store: Store, date: string, czkPerEur: string, plnPerCzk: string): void {
-  storeOther(store, eurBank, [
+async function othersOn(store: Store, date: string, czkPerEur: string, plnPerCzk: string): Promise<void> {
+  await storeOther(store, eurBank, [
     { effectiveDate: date, currency: "USD", rate: "1.0850" },
     { effectiveDate: date, currency: "CZK", rate: czkPerEur },
   ]);
-  storeOther(store, plnBank, [
+  await storeOther(store, plnBank, [
     { effectiveDate: date, currency: "USD", rate: "3.9500" },
     { effectiveDate: date, currency: "CZK", rate: plnPerCzk },
   ]);
@@ -156,7 +156,7 @@ describe("the cross-bank check at ingest", () => {
 
   it("lets through a devaluation two other banks show on the same day", async () => {
     await ingest(ctx.store, answer([{ date: "2026-02-27", code: "USD", rate: "22.300" }]));
-    othersOn(ctx.store, "2026-03-03", "33.875", "0.1265");
+    await othersOn(ctx.store, "2026-03-03", "33.875", "0.1265");
     const outcome = await ingest(ctx.store, answer([{ date: "2026-03-03", code: "USD", rate: "31.220" }]));
     expect([outcome.inserted, outcome.held, outcome.warned]).toEqual([1, 0, 0]);
     expect(stored(ctx.store, "USD", "2026-03-03")).toBe("31.220");

@@ -49,7 +49,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       } catch {
         continue; // a recording the adapter refuses (pinned in the conformance test)
       }
-      storeParsed(ctx.store, adapter.bank, parsed, "import");
+      await storeParsed(ctx.store, adapter.bank, parsed, "import");
     }
     await publish(ctx.store, [...adapters.values()], out);
     for (const adapter of adapters.values()) {

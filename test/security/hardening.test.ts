@@ -12,7 +12,7 @@ import { describeError, FeedError, HttpError } from "../../src/errors.js";
 import { redactUrl } from "../../src/feed/redact.js";
 import { createLogger } from "../../src/log.js";
 import { loadSecretsFromEnv, MASK, redactSecrets, registerSecret } from "../../src/secrets.js";
-import { openStore } from "../../src/store/database.js";
+import { openSqliteStore as openStore } from "../../src/store/database.js";
 import { startHarness } from "../serve/support.js";
 
 const dirs: string[] = [];

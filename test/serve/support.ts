@@ -10,7 +10,7 @@ import pino from "pino";
 
 import { createClient } from "../../src/auth/clients.js";
 import { loadConfig, type Config } from "../../src/config.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openSqliteStore, type SqliteStore } from "../../src/store/database.js";
 import { startServer, type RunningServer, type ServerOptions } from "../../src/serve/server.js";
 
 export const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -108,7 +108,7 @@ export function publishGeneration(
 export interface Harness {
   root: string;
   config: Config;
-  store: Store;
+  store: SqliteStore;
   server: RunningServer;
   url: string;
   issuer: string;
@@ -136,7 +136,7 @@ export async function startHarness(
       { id: "CNB", date: "2026-04-02" },
       { id: "ECB", date: "2026-04-01" },
     ]);
-  const store = await openStore(config.databasePath);
+  const store = await openSqliteStore(config.databasePath);
   const created = await createClient(store, { clientId: "erp", scope: config.scope });
   const server = await startServer({ config, store, log: silentLog, ...options.server });
   const tokenUrl = `${server.issuer}/protocol/openid-connect/token`;

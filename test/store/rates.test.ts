@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import type { Store } from "../../src/store/database.js";
+import type { SqliteStore as Store } from "../../src/store/database.js";
 import { ingestBatches, newestDate, newestDates, ratesOn, type Provenance } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";
 import { tempStore } from "../support/store.js";

@@ -1,5 +1,5 @@
 // Building a store with known rates and publishing it, for publisher and CLI tests.
-import type { Store } from "../../src/store/database.js";
+import type { SqliteStore } from "../../src/store/database.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { BankAdapter, BankDescriptor, RateRecord } from "../../src/types.js";
 
@@ -33,7 +33,7 @@ export function testBank(id: string, overrides: Partial<BankDescriptor> = {}): B
 }
 
 export function storeRates(
-  store: Store,
+  store: SqliteStore,
   bankId: string,
   records: RateRecord[],
   at = new Date("2026-03-02T13:31:00Z"),

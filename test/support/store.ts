@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { openStore, type Store } from "../../src/store/database.js";
+import { openSqliteStore, type SqliteStore } from "../../src/store/database.js";
 
-export async function tempStore(): Promise<{ store: Store; dir: string; cleanup: () => Promise<void> }> {
+export async function tempStore(): Promise<{ store: SqliteStore; dir: string; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "exrates-test-"));
-  const store = await openStore(join(dir, "exrates.db"));
+  const store = await openSqliteStore(join(dir, "exrates.db"));
   return {
     store,
     dir,

@@ -1,7 +1,7 @@
 // `exrates keys rotate`: a new active signing key; the retired one stays in the JWKS until its tokens expire.
 import type { Command } from "commander";
 
-import { loadOrCreateKeys, rotateKeys } from "../../auth/keys.js";
+import { keyStorageFor, loadOrCreateKeys, rotateKeys } from "../../auth/keys.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerKeys(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -11,9 +11,11 @@ export function registerKeys(program: Command, ctx: CliContext & { close(): Prom
     .description("make a new signing key active; the previous one stays published until its tokens have expired")
     .action(
       action(ctx, async () => {
-        const { dataDir } = ctx.config();
-        await loadOrCreateKeys(dataDir);
-        const result = await rotateKeys(dataDir);
+        const { dataDir, databaseUrl } = ctx.config();
+        // A shared database holds the keys of every replica; otherwise they are a file in the data directory.
+        const storage = keyStorageFor(dataDir, databaseUrl ? await ctx.store() : undefined);
+        await loadOrCreateKeys(storage);
+        const result = await rotateKeys(storage);
         ctx
           .log()
           .info(

@@ -14,7 +14,8 @@ export function registerServe(program: Command, ctx: CliContext & { close(): Pro
       action(ctx, async () => {
         const config = ctx.config();
         const log = ctx.log();
-        const store = config.oidcIssuer ? undefined : await ctx.store();
+        // A shared database is read with an external issuer too (status page, metrics); SQLite only for clients.
+        const store = config.oidcIssuer && !config.databaseUrl ? undefined : await ctx.store();
         const running = await startServer({ config, store, log });
         ctx.print(`exrates serving on ${running.url} (issuer ${running.issuer})`);
         await new Promise<void>((resolve) => {

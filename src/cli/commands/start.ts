@@ -1,7 +1,9 @@
 // `exrates start` (what `npm start` runs): the daemon. Takes the data directory's daemon lock (one
 // daemon per data directory), opens and migrates the database, ensures the signing keys, creates a
 // first client on a first start (printing its secret once), serves the published tree with the
-// embedded SSO, and runs every enabled bank on its schedule, in one process.
+// embedded SSO, and runs every enabled bank on its schedule, in one process. On a shared PostgreSQL
+// database several may run: each serves, and one at a time schedules (src/schedule/leader.ts); the
+// others stand by and take over when it dies.
 // SIGTERM/SIGINT: stop scheduling, let runs in flight finish (or abandon them: nothing half-stored),
 // close the server and the database, exit 0 within 10 seconds.
 import type { Command } from "commander";
@@ -11,9 +13,13 @@ import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
-import { createScheduler } from "../../schedule/daemon.js";
+import { createScheduler, type Scheduler } from "../../schedule/daemon.js";
+import { createElection, type Election, type SchedulerRole } from "../../schedule/leader.js";
+import { bankStatuses } from "../../schedule/status.js";
 import { createWebhookWorker } from "../../events/webhooks.js";
 import { startServer } from "../../serve/server.js";
+import type { Store } from "../../store/database.js";
+import { poolOf } from "../../store/dialect-of.js";
 import { action, type CliContext } from "../context.js";
 
 /** Runs in flight get this long to finish; the server and the database close in what is left of 10 s. */
@@ -30,8 +36,9 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         const config = ctx.config();
         const log = ctx.log();
         // Before anything else: a second daemon on this data directory stops here, naming the first.
-        const lock = acquireDaemonLock(config.dataDir);
-        process.once("exit", () => lock.release());
+        // On a shared database the scheduler's advisory lock takes this role (any number may serve).
+        const lock = config.databaseUrl ? undefined : acquireDaemonLock(config.dataDir);
+        if (lock) process.once("exit", () => lock.release());
         const store = await ctx.store();
         const adapters = [...(await loadAdapters()).values()];
 
@@ -41,30 +48,84 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         });
         // With EXRATES_PUBLISH_URL the daemon publishes to the bucket.
         const publish = await bucketPublisher(config, store, adapters);
-        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http, publish });
-        const server = await startServer({ config, store, log, status: () => scheduler.status() });
-        lock.describe({ url: server.url });
-        // Only once the server is up (a busy port fails before): a secret is never created unseen.
+        const newScheduler = () => createScheduler({ store, adapters, outDir: config.outDir, log, http, publish });
+        const pool = poolOf(store);
+        // SQLite: this process is the one daemon, its scheduler is made now. Shared: once it leads.
+        let scheduler: Scheduler | undefined = pool ? undefined : newScheduler();
+        const soleRole: SchedulerRole = {
+          instance: config.instanceId,
+          leader: true,
+          leaderInstance: config.instanceId,
+        };
+        let election: Election | undefined;
+        const server = await startServer({
+          config,
+          store,
+          log,
+          status: () => scheduler?.status() ?? standbyStatus(store, adapters),
+          scheduler: () => election?.role() ?? Promise.resolve(soleRole),
+        });
+        lock?.describe({ url: server.url });
         let firstClient: { clientId: string; clientSecret: string; scope: string } | undefined;
-        if (!config.oidcIssuer && (await listClients(store)).length === 0) {
-          firstClient = await createClient(store, { clientId: FIRST_CLIENT, scope: config.scope });
+        try {
+          firstClient = await ensureFirstClient(store, config.oidcIssuer, config.scope);
+        } catch (error) {
+          await server.close();
+          throw error;
+        }
+        if (firstClient)
           log.info(
             { event: "client.created", clientId: firstClient.clientId, scope: firstClient.scope },
             "first start: client created",
           );
-        }
+
+        // Each publication's webhooks, from the queue in the store (src/events/webhooks.ts): sent by
+        // the instance that schedules, so that no delivery goes out twice.
+        const publicUrl = config.publicUrl.replace(/:0$/, `:${new URL(server.url).port}`);
+        let webhooks: ReturnType<typeof createWebhookWorker> | undefined;
+        const lead = async () => {
+          const running = (scheduler ??= newScheduler());
+          try {
+            await running.start();
+          } catch (error) {
+            scheduler = undefined;
+            await running.stop(0);
+            throw error;
+          }
+          webhooks = createWebhookWorker({ store, log, publicUrl });
+          webhooks.start();
+        };
+        const abdicate = async (graceMs = 0) => {
+          const running = scheduler;
+          scheduler = undefined;
+          const worker = webhooks;
+          webhooks = undefined;
+          await running?.stop(graceMs);
+          await worker?.stop();
+        };
         try {
-          await scheduler.start();
+          if (pool) {
+            election = createElection({
+              pool,
+              db: store.db,
+              instance: config.instanceId,
+              log,
+              retryMs: config.leaderRetryMs,
+              lead,
+              abdicate: () => abdicate(0),
+            });
+            await election.start();
+            if (!election.leader())
+              log.info(
+                { instance: config.instanceId },
+                "standing by: another instance schedules; serving, and trying to take over every few seconds",
+              );
+          } else await lead();
         } catch (error) {
-          await scheduler.stop(0);
+          await election?.stop();
           await server.close();
           throw error;
         }
-
-        // Each publication's webhooks, from the queue in the store (src/events/webhooks.ts).
-        const publicUrl = config.publicUrl.replace(/:0$/, `:${new URL(server.url).port}`);
-        const webhooks = createWebhookWorker({ store, log, publicUrl });
-        webhooks.start();
 
         ctx.print(
           `exrates started: serving on ${server.url} (issuer ${server.issuer}); ${adapters.length} banks${config.feedMirror ? `, feeds from the mirror ${config.feedMirror}` : ""}`,
@@ -97,10 +158,10 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
               log.error("shutdown took too long; exiting");
               process.exit(0);
             }, HARD_EXIT_MS).unref();
-            void scheduler
-              .stop(GRACE_MS)
+            // A leader on a shared database then gives the lock back and clears its row.
+            void abdicate(GRACE_MS)
+              .then(() => election?.stop())
               .catch((error: Error) => log.error({ err: error.message }, "scheduler stop failed"))
-              .then(() => webhooks.stop())
               .then(() => server.close())
               .catch((error: Error) => log.error({ err: error.message }, "server close failed"))
               .then(resolve);
@@ -114,4 +175,27 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         process.exit(0);
       }),
     );
+}
+
+/** A standby's `/v1/status`: every bank as the database shows it (runs, fetches, rates), none running here. */
+function standbyStatus(store: Store, adapters: Parameters<typeof bankStatuses>[1]) {
+  return bankStatuses(store, adapters, { running: new Set() });
+}
+
+/**
+ * On a first start (no client yet, embedded SSO), a first client whose secret is printed once. Two
+ * instances starting at once on a shared database: one creates it; the other finds it made.
+ */
+async function ensureFirstClient(
+  store: Store,
+  oidcIssuer: string | undefined,
+  scope: string,
+): Promise<{ clientId: string; clientSecret: string; scope: string } | undefined> {
+  if (oidcIssuer || (await listClients(store)).length > 0) return undefined;
+  try {
+    return await createClient(store, { clientId: FIRST_CLIENT, scope });
+  } catch (error) {
+    if ((await listClients(store)).length > 0) return undefined;
+    throw error;
+  }
 }

@@ -1,7 +1,10 @@
 import { sql, type Kysely, type Migration } from "kysely";
 
+import { dialectOf } from "../dialect.js";
+
 export const migration001Rates: Migration = {
   async up(db: Kysely<unknown>) {
+    const postgres = dialectOf(db) === "postgres";
     await db.schema
       .createTable("fetches")
       .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
@@ -29,7 +32,8 @@ export const migration001Rates: Migration = {
       .addColumn("fetch_id", "integer", (c) => c.notNull().references("fetches.id"))
       .addColumn("stored_at", "text", (c) => c.notNull())
       .addPrimaryKeyConstraint("rates_pk", ["bank_id", "effective_date", "currency"])
-      .modifyEnd(sql`without rowid`)
+      // SQLite: the key is the table (no rowid b-tree beside it). PostgreSQL has no such option.
+      .$call((t) => (postgres ? t : t.modifyEnd(sql`without rowid`)))
       .execute();
 
     await db.schema
@@ -55,6 +59,23 @@ export const migration001Rates: Migration = {
       .execute();
 
     // A correction is never lost: whenever a stored figure changes, the old one is kept here.
+    if (postgres) {
+      await sql`
+        create function rates_keep_revision() returns trigger language plpgsql as $$
+        begin
+          insert into rate_revisions (bank_id, effective_date, currency, old_rate, old_unit_multiplier, old_derivation,
+            old_fetch_id, new_rate, new_unit_multiplier, new_derivation, new_fetch_id, revised_at)
+          values (old.bank_id, old.effective_date, old.currency, old.rate, old.unit_multiplier, old.derivation,
+            old.fetch_id, new.rate, new.unit_multiplier, new.derivation, new.fetch_id, new.stored_at);
+          return null;
+        end $$`.execute(db);
+      await sql`
+        create trigger rates_keep_revision after update on rates for each row
+        when (old.rate is distinct from new.rate or old.unit_multiplier is distinct from new.unit_multiplier
+          or old.derivation is distinct from new.derivation)
+        execute function rates_keep_revision()`.execute(db);
+      return;
+    }
     await sql`
       create trigger rates_keep_revision after update on rates
       when old.rate is not new.rate or old.unit_multiplier is not new.unit_multiplier or old.derivation is not new.derivation
@@ -66,6 +87,7 @@ export const migration001Rates: Migration = {
       end`.execute(db);
   },
   async down(db: Kysely<unknown>) {
+    if (dialectOf(db) === "postgres") await sql`drop function if exists rates_keep_revision() cascade`.execute(db);
     await db.schema.dropTable("rate_revisions").execute();
     await db.schema.dropTable("rates").execute();
     await db.schema.dropTable("fetches").execute();

@@ -1,5 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
+import { dialectOf } from "../dialect.js";
+
 // Clients of the embedded single sign-on. Secrets are 256-bit random values, so a salted SHA-256 is
 // the right hash (a slow password KDF would only cap the token endpoint). `not_before` (epoch
 // seconds) is raised by a secret reset or a disable: tokens issued before it stop working at once.
@@ -13,7 +15,8 @@ export const migration002Auth: Migration = {
       .addColumn("secret_hash", "text", (c) => c.notNull())
       .addColumn("scope", "text", (c) => c.notNull())
       .addColumn("enabled", "integer", (c) => c.notNull().defaultTo(1))
-      .addColumn("not_before", "integer", (c) => c.notNull().defaultTo(0))
+      // PostgreSQL's integer is 32 bits: epoch seconds past 2038 need bigint (read back as a number).
+      .addColumn("not_before", dialectOf(db) === "postgres" ? "bigint" : "integer", (c) => c.notNull().defaultTo(0))
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();

@@ -6,6 +6,7 @@ import { migration002Auth } from "./002_auth.js";
 import { migration003Runs } from "./003_runs.js";
 import { migration004Anomalies } from "./004_anomalies.js";
 import { migration005Events } from "./005_events.js";
+import { migration006Scale } from "./006_scale.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "003_runs": migration003Runs,
   "004_anomalies": migration004Anomalies,
   "005_events": migration005Events,
+  "006_scale": migration006Scale,
 };

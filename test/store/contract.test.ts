@@ -1,0 +1,440 @@
+// The store contract, run on SQLite and on a real PostgreSQL server alike: ingest (insert, unchanged,
+// revised with the old figure kept, all or nothing), anomalies (recorded once, seen again, decided
+// figures, release), runs, events and webhooks, fetch provenance, newest dates, the figures the
+// cross-bank check reads, and the secret net on provenance columns. Decimals compared as strings.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { storeParsed, type ParsedDocument } from "../../src/ingest/ingest.js";
+import { releaseAnomaly } from "../../src/ingest/release.js";
+import { clearSecrets, registerSecret } from "../../src/secrets.js";
+import { anomalyCounts, listAnomalies } from "../../src/store/anomalies.js";
+import type { Store } from "../../src/store/database.js";
+import { addWebhook, dueDeliveries, eventsAfter, listWebhooks, recordEvents } from "../../src/store/events.js";
+import {
+  lastFetch,
+  newestDate,
+  newestDates,
+  ratesOn,
+  recordFailedFetch,
+  storeBatches,
+  storedFigures,
+  type Provenance,
+} from "../../src/store/rates.js";
+import { latestRuns, recordRunFinished, recordRunStarted, recordRunWaiting } from "../../src/store/runs.js";
+import type { FeedDocument, HeldRow, RateRecord } from "../../src/types.js";
+import { storeDialects } from "../support/postgres.js";
+import { testBank } from "../support/publish.js";
+
+const AT = new Date("2026-03-02T13:31:00.000Z");
+
+const provenance = (url = "https://bank.example/feed", body = "answer"): Provenance => ({
+  kind: "fetch",
+  method: "GET",
+  url,
+  startedAt: AT,
+  finishedAt: AT,
+  httpStatus: 200,
+  body: Buffer.from(body),
+});
+
+const rec = (effectiveDate: string, currency: string, rate: string, unitMultiplier?: number): RateRecord =>
+  unitMultiplier === undefined ? { effectiveDate, currency, rate } : { effectiveDate, currency, rate, unitMultiplier };
+
+const doc = (url = "https://bank.example/feed"): FeedDocument => ({
+  url,
+  method: "GET",
+  status: 200,
+  contentType: "application/json",
+  body: Buffer.from("{}"),
+  startedAt: AT,
+  finishedAt: AT,
+});
+
+const parsedOf = (records: RateRecord[], held: HeldRow[] = []): ParsedDocument[] => [{ doc: doc(), records, held }];
+
+/** Every stored row of a table, in a fixed order, through kysely (the same query on both engines). */
+async function ratesRows(store: Store) {
+  return store.db
+    .selectFrom("rates")
+    .select(["bank_id", "effective_date", "currency", "rate", "unit_multiplier", "derivation"])
+    .orderBy("bank_id")
+    .orderBy("effective_date")
+    .orderBy("currency")
+    .execute();
+}
+
+async function count(store: Store, table: "rates" | "fetches" | "rate_revisions" | "anomalies"): Promise<number> {
+  const row = await store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const CNB = testBank("CNB");
+const EURB = testBank("EURB", { bankCurrency: "EUR", quoteType: "Indirect" });
+const PLNB = testBank("PLNB", { bankCurrency: "PLN", quoteType: "Direct" });
+
+describe.each(storeDialects())("store contract on $name", (dialect) => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ store, cleanup } = await dialect.open());
+  });
+  afterEach(async () => {
+    clearSecrets();
+    await cleanup();
+  });
+
+  describe("ingest", () => {
+    it("inserts, records the fetch, and keeps the exact decimal text", async () => {
+      const r = await storeBatches(
+        store,
+        "CNB",
+        [
+          {
+            provenance: provenance(),
+            records: [
+              rec("2026-03-02", "EUR", "24.170"),
+              rec("2026-03-02", "HUF", "6.3040", 2),
+              rec("2026-03-03", "EUR", "0.000012345678901234567890"),
+            ],
+          },
+        ],
+        AT,
+      );
+      expect(r).toMatchObject({ inserted: 3, revised: 0, unchanged: 0, changedDates: ["2026-03-02", "2026-03-03"] });
+      expect(r.fetchIds).toHaveLength(1);
+      expect(await ratesRows(store)).toEqual([
+        {
+          bank_id: "CNB",
+          effective_date: "2026-03-02",
+          currency: "EUR",
+          rate: "24.170",
+          unit_multiplier: 0,
+          derivation: null,
+        },
+        {
+          bank_id: "CNB",
+          effective_date: "2026-03-02",
+          currency: "HUF",
+          rate: "6.3040",
+          unit_multiplier: 2,
+          derivation: null,
+        },
+        {
+          bank_id: "CNB",
+          effective_date: "2026-03-03",
+          currency: "EUR",
+          rate: "0.000012345678901234567890",
+          unit_multiplier: 0,
+          derivation: null,
+        },
+      ]);
+      const fetch = await lastFetch(store, "CNB");
+      expect(fetch).toMatchObject({
+        id: r.fetchIds[0],
+        kind: "fetch",
+        method: "GET",
+        url: "https://bank.example/feed",
+        http_status: 200,
+        bytes: 6,
+        error: null,
+        started_at: AT.toISOString(),
+      });
+      expect(fetch!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it("leaves an unchanged row alone and keeps a changed one's old figure as a revision", async () => {
+      const batch = (records: RateRecord[]) => [{ provenance: provenance(), records }];
+      await storeBatches(store, "CNB", batch([rec("2026-03-02", "EUR", "24.170"), rec("2026-03-02", "USD", "22.300")]));
+      const same = await storeBatches(store, "CNB", batch([rec("2026-03-02", "EUR", "24.170")]));
+      expect(same).toMatchObject({ inserted: 0, revised: 0, unchanged: 1, changedDates: [] });
+      // Same value, other text: a revision (we publish the bank's text).
+      const later = new Date("2026-03-02T15:00:00.000Z");
+      const changed = await storeBatches(
+        store,
+        "CNB",
+        batch([rec("2026-03-02", "EUR", "24.17"), rec("2026-03-02", "USD", "22.300", 1)]),
+        later,
+      );
+      expect(changed).toMatchObject({ inserted: 0, revised: 2, unchanged: 0, changedDates: ["2026-03-02"] });
+      const revisions = await store.db.selectFrom("rate_revisions").selectAll().orderBy("currency").execute();
+      expect(revisions).toMatchObject([
+        {
+          currency: "EUR",
+          old_rate: "24.170",
+          new_rate: "24.17",
+          old_unit_multiplier: 0,
+          revised_at: later.toISOString(),
+        },
+        { currency: "USD", old_rate: "22.300", new_rate: "22.300", old_unit_multiplier: 0, new_unit_multiplier: 1 },
+      ]);
+      expect((await ratesOn(store, "CNB", "2026-03-02")).map((r) => [r.currency, r.rate, r.unitMultiplier])).toEqual([
+        ["EUR", "24.17", 0],
+        ["USD", "22.300", 1],
+      ]);
+    });
+
+    it("stores many rows in one ingest, and a key sent twice lands in order", async () => {
+      const records: RateRecord[] = [];
+      for (let i = 0; i < 12_000; i++) {
+        const day = String(1 + (i % 28)).padStart(2, "0");
+        const month = String(1 + Math.floor(i / 28 / 400)).padStart(2, "0");
+        records.push(
+          rec(
+            `20${10 + (Math.floor(i / 28 / 12) % 20)}-${month}-${day}`,
+            `C${String(i % 400).padStart(2, "0")}`,
+            `1.${i}`,
+          ),
+        );
+      }
+      const unique = new Map(records.map((r) => [`${r.effectiveDate} ${r.currency}`, r]));
+      const r = await storeBatches(store, "BIG", [
+        { provenance: provenance(), records },
+        // A second answer repeating one figure and correcting another.
+        { provenance: provenance(), records: [records[0]!, { ...records[1]!, rate: "9.99" }] },
+      ]);
+      expect(r.inserted).toBe(unique.size);
+      expect(r.revised).toBe(1 + (records.length - unique.size));
+      expect(await count(store, "rates")).toBe(unique.size);
+      const second = await ratesOn(store, "BIG", records[1]!.effectiveDate);
+      expect(second.find((s) => s.currency === records[1]!.currency)!.rate).toBe("9.99");
+    });
+
+    it("is one transaction: a failure mid-ingest leaves nothing", async () => {
+      const bad = { effectiveDate: "2026-03-03", currency: "USD", rate: null } as unknown as RateRecord;
+      await expect(
+        storeBatches(store, "CNB", [
+          { provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] },
+          {
+            provenance: provenance(),
+            records: [rec("2026-03-02", "USD", "22.300"), bad],
+            anomalies: [{ kind: "bad-rate", reason: "x", status: "held" }],
+          },
+        ]),
+      ).rejects.toThrow();
+      expect(await count(store, "rates")).toBe(0);
+      expect(await count(store, "fetches")).toBe(0);
+      expect(await count(store, "anomalies")).toBe(0);
+      // And through storeParsed (screening, quoting, anomalies, rows).
+      await expect(
+        storeParsed(
+          store,
+          CNB.bank,
+          parsedOf([rec("2026-03-02", "EUR", "24.170"), bad], [{ kind: "bad-row", reason: "no", source: "row 3" }]),
+          "fetch",
+          false,
+        ),
+      ).rejects.toThrow();
+      expect([await count(store, "rates"), await count(store, "fetches"), await count(store, "anomalies")]).toEqual([
+        0, 0, 0,
+      ]);
+    });
+
+    it("records a failed fetch as provenance; lastFetch tells successful from failed", async () => {
+      await storeBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] }]);
+      const id = await recordFailedFetch(
+        store,
+        "CNB",
+        {
+          kind: "fetch",
+          method: "GET",
+          url: "https://bank.example/feed?2",
+          startedAt: AT,
+          finishedAt: AT,
+          httpStatus: 503,
+        },
+        "HTTP 503",
+      );
+      expect(await lastFetch(store, "CNB")).toMatchObject({ id, error: "HTTP 503", http_status: 503, bytes: null });
+      expect(await lastFetch(store, "CNB", true)).toMatchObject({ error: null, url: "https://bank.example/feed" });
+    });
+
+    it("answers newest dates and rates of a date sorted by currency", async () => {
+      await storeBatches(store, "CNB", [
+        { provenance: provenance(), records: [rec("2026-03-03", "USD", "22.1"), rec("2026-03-03", "AUD", "15.2")] },
+      ]);
+      await storeBatches(store, "ECB", [{ provenance: provenance(), records: [rec("2026-02-27", "USD", "1.0850")] }]);
+      expect(await newestDate(store, "CNB")).toBe("2026-03-03");
+      expect(await newestDate(store, "NOPE")).toBeUndefined();
+      expect([...(await newestDates(store))].sort()).toEqual([
+        ["CNB", "2026-03-03"],
+        ["ECB", "2026-02-27"],
+      ]);
+      expect((await ratesOn(store, "CNB", "2026-03-03")).map((r) => r.currency)).toEqual(["AUD", "USD"]);
+    });
+
+    it("gives the cross-bank check the figures of the banks asked, in a date range", async () => {
+      await storeBatches(store, "AAA", [
+        { provenance: provenance(), records: [rec("2026-03-01", "USD", "1.1"), rec("2026-03-05", "USD", "1.5")] },
+      ]);
+      await storeBatches(store, "BBB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "2.20", 1)] }]);
+      expect(await storedFigures(store, ["BBB", "AAA"], "2026-03-01", "2026-03-04")).toEqual([
+        { bankId: "BBB", effectiveDate: "2026-03-02", currency: "EUR", rate: "2.20", unitMultiplier: 1 },
+        { bankId: "AAA", effectiveDate: "2026-03-01", currency: "USD", rate: "1.1", unitMultiplier: 0 },
+      ]);
+      expect(await storedFigures(store, [], "2026-03-01", "2026-03-04")).toEqual([]);
+    });
+  });
+
+  describe("anomalies", () => {
+    const held: HeldRow[] = [
+      { kind: "bad-rate", reason: 'rate "n/a" is not a decimal', source: "row 2", currency: "XAU", rate: "n/a" },
+    ];
+
+    it("records a held row once; the same row again counts as seen again", async () => {
+      const first = await storeParsed(
+        store,
+        CNB.bank,
+        parsedOf([rec("2026-03-02", "EUR", "24.170")], held),
+        "fetch",
+        false,
+      );
+      expect(first).toMatchObject({ inserted: 1, held: 1, warned: 0 });
+      expect(first.newAnomalies).toHaveLength(1);
+      const again = await storeParsed(
+        store,
+        CNB.bank,
+        parsedOf([rec("2026-03-02", "EUR", "24.170")], held),
+        "fetch",
+        false,
+      );
+      expect(again).toMatchObject({ inserted: 0, unchanged: 1, held: 1, newAnomalies: [] });
+      const list = await listAnomalies(store);
+      expect(list).toMatchObject([
+        {
+          bankId: "CNB",
+          kind: "bad-rate",
+          currency: "XAU",
+          rate: "n/a",
+          status: "held",
+          timesSeen: 2,
+          source: "row 2",
+        },
+      ]);
+      expect(await anomalyCounts(store)).toEqual(new Map([["CNB", { held: 1, warned: 0 }]]));
+    });
+
+    it("holds a direction slip against other banks, keeps it held, and takes it once released", async () => {
+      const others = async (date: string, czkPerEur: string, plnPerCzk: string) => {
+        await storeParsed(
+          store,
+          EURB.bank,
+          parsedOf([rec(date, "USD", "1.0850"), rec(date, "CZK", czkPerEur)]),
+          "import",
+        );
+        await storeParsed(
+          store,
+          PLNB.bank,
+          parsedOf([rec(date, "USD", "3.9500"), rec(date, "CZK", plnPerCzk)]),
+          "import",
+        );
+      };
+      await others("2026-03-02", "24.196", "0.1771");
+      const slip = [rec("2026-03-02", "USD", "0.04484")];
+      const first = await storeParsed(store, CNB.bank, parsedOf(slip), "fetch");
+      expect(first).toMatchObject({ inserted: 0, held: 1 });
+      const [anomaly] = await listAnomalies(store, { banks: ["CNB"] });
+      expect(anomaly).toMatchObject({ kind: "direction-slip", status: "held", rate: "0.04484", currency: "USD" });
+      // Sent again: still held, without a second anomaly.
+      const again = await storeParsed(store, CNB.bank, parsedOf(slip), "fetch");
+      expect(again).toMatchObject({ inserted: 0, held: 1, newAnomalies: [] });
+      expect(await listAnomalies(store, { banks: ["CNB"] })).toHaveLength(1);
+      // Released by a person: stored as from the answer it was held from; the next ingest takes it.
+      await releaseAnomaly(store, anomaly!.id, "reviewer", new Date("2026-03-02T15:00:00.000Z"));
+      expect((await ratesOn(store, "CNB", "2026-03-02")).map((r) => r.rate)).toEqual(["0.04484"]);
+      expect(await listAnomalies(store, { banks: ["CNB"] })).toMatchObject([
+        { status: "released", releasedBy: "reviewer", releasedAt: "2026-03-02T15:00:00.000Z" },
+      ]);
+      const stored = await store.db
+        .selectFrom("rates")
+        .select("fetch_id")
+        .where("bank_id", "=", "CNB")
+        .executeTakeFirst();
+      expect(stored!.fetch_id).toBe(anomaly!.fetchId);
+      const after = await storeParsed(store, CNB.bank, parsedOf(slip), "fetch");
+      expect(after).toMatchObject({ inserted: 0, unchanged: 1, held: 0 });
+      await expect(releaseAnomaly(store, anomaly!.id, "reviewer")).rejects.toThrow(/is released, not held/);
+    });
+  });
+
+  it("keeps each bank's latest run", async () => {
+    await recordRunStarted(store, "CNB", "catch-up", AT);
+    await recordRunWaiting(store, "CNB", { message: "waiting", expected: "2026-03-02", error: "HTTP 503" }, AT);
+    await recordRunFinished(store, "CNB", { state: "ok", message: "stored" }, new Date("2026-03-02T14:00:00.000Z"));
+    const run = (await latestRuns(store)).get("CNB");
+    expect(run).toMatchObject({
+      state: "ok",
+      reason: "catch-up",
+      started_at: AT.toISOString(),
+      finished_at: "2026-03-02T14:00:00.000Z",
+      expected_date: "2026-03-02",
+      last_error: "HTTP 503",
+      pid: process.pid,
+    });
+  });
+
+  it("stores events in order and queues them for webhooks", async () => {
+    const hook = await addWebhook(store, { url: "https://hooks.example/x", banks: ["cnb"] }, AT);
+    const data = (bankId: string) => ({
+      bankId,
+      effectiveDate: "2026-03-02",
+      publishedAt: AT.toISOString(),
+      currencies: ["EUR", "USD"],
+      revision: false,
+      latest: { json: "/a.json", xml: "/a.xml", csv: "/a.csv", xlsx: "/a.xlsx" },
+    });
+    const ids = await recordEvents(
+      store,
+      [
+        { data: data("CNB"), generation: "g1" },
+        { data: data("ECB"), generation: "g1" },
+      ],
+      AT,
+    );
+    expect(ids).toHaveLength(2);
+    expect(ids[1]! > ids[0]!).toBe(true);
+    const events = await eventsAfter(store, 0);
+    expect(events.map((e) => [e.id, e.data.bankId, e.data.currencies])).toEqual([
+      [ids[0], "CNB", ["EUR", "USD"]],
+      [ids[1], "ECB", ["EUR", "USD"]],
+    ]);
+    expect((await eventsAfter(store, ids[0]!)).map((e) => e.id)).toEqual([ids[1]]);
+    const due = await dueDeliveries(store, new Date(AT.getTime() + 1000));
+    expect(due.map((d) => [d.webhookId, d.event.data.bankId])).toEqual([[hook.id, "CNB"]]);
+    expect((await listWebhooks(store)).map((w) => w.id)).toEqual([hook.id]);
+  });
+
+  it("redacts a secret written into a provenance column, never the figures", async () => {
+    const secret = "k3y-0f-the-bank-1234";
+    registerSecret(secret);
+    await storeParsed(
+      store,
+      CNB.bank,
+      [
+        {
+          doc: doc(`https://bank.example/feed?apikey=${secret}`),
+          records: [rec("2026-03-02", "EUR", "24.170")],
+          held: [{ kind: "bad-row", reason: `row mentions ${secret}`, source: "row 9" }],
+        },
+      ],
+      "fetch",
+      false,
+    );
+    await recordFailedFetch(
+      store,
+      "CNB",
+      { kind: "fetch", method: "GET", url: `https://bank.example/${secret}/`, startedAt: AT, finishedAt: AT },
+      `HTTP 401 for key ${secret}`,
+    );
+    const fetches = await store.db.selectFrom("fetches").select(["url", "error"]).orderBy("id").execute();
+    expect(fetches).toEqual([
+      { url: "https://bank.example/feed?apikey=***", error: null },
+      // Written as given (the store's callers redact URLs first): the net catches it.
+      { url: "https://bank.example/***/", error: "HTTP 401 for key ***" },
+    ]);
+    expect((await listAnomalies(store)).map((a) => a.reason)).toEqual(["row mentions ***"]);
+    expect((await ratesOn(store, "CNB", "2026-03-02")).map((r) => r.rate)).toEqual(["24.170"]);
+  });
+});
