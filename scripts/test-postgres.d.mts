@@ -9,6 +9,8 @@ export interface PostgresCluster {
   port: number;
   /** The admin password (to check that it never leaks). */
   password: string;
+  /** The cluster's directory (data, socket, log), removed by stop(). */
+  dir: string;
   /** A new, empty database (UTF-8, C collation); its URL, password included. */
   createDatabase(name?: string): Promise<string>;
   /** Stops the server (by its postmaster's pid) and removes its directory. */

@@ -3,7 +3,7 @@
 // initdb into a fresh temp directory, started on a free 127.0.0.1 port with fsync off, one database
 // per caller, stopped by its postmaster's pid and removed by stop(). The server refuses to run as
 // root, so as root it runs as the `postgres` user through runuser.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -38,11 +38,31 @@ function freePort() {
   });
 }
 
-/** Runs a server binary as the user the server accepts (postgres when this process is root). */
+/** The command line that runs a server binary as the user the server accepts (postgres when this process is root). */
+function asServerUser(bin, args) {
+  return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+}
+
 function runAsServerUser(bin, args) {
-  const asRoot = process.getuid?.() === 0;
-  const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const [file, argv] = asServerUser(bin, args);
   return execFileSync(file, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+}
+
+const quote = (text) => `'${text.replace(/'/g, "'\\''")}'`;
+
+/**
+ * A detached shell that stops the server and removes its directory once this process is gone, however
+ * it ended (a test worker killed with SIGKILL or SIGTERM runs no exit handler). stop() ends it first.
+ */
+function watchdog(binDir, data, dir) {
+  const [file, argv] = asServerUser(join(binDir, "pg_ctl"), ["stop", "-D", data, "-m", "immediate", "-w", "-t", "20"]);
+  const script =
+    `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ` +
+    `[ -f ${quote(join(data, "postmaster.pid"))} ] && ${[file, ...argv].map(quote).join(" ")} >/dev/null 2>&1; ` +
+    `rm -rf ${quote(dir)}`;
+  const child = spawn("sh", ["-c", script], { detached: true, stdio: "ignore" });
+  child.unref();
+  return child;
 }
 
 function postgresIds() {
@@ -75,6 +95,7 @@ export async function startPostgres() {
     chownSync(pwfile, uid, gid);
   }
   let pid;
+  const guard = watchdog(binDir, data, dir);
   const stopNow = () => {
     if (pid === undefined) return;
     try {
@@ -90,6 +111,11 @@ export async function startPostgres() {
   };
   // A crashed worker must not leave a server behind.
   const onExit = () => {
+    try {
+      if (guard.pid !== undefined && guard.exitCode === null) process.kill(guard.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
     stopNow();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -141,6 +167,7 @@ export async function startPostgres() {
     return {
       port,
       password,
+      dir,
       async createDatabase(name = `t${++databases}_${randomBytes(3).toString("hex")}`) {
         const client = new pg.Client({ connectionString: `${admin}/postgres` });
         await client.connect();
