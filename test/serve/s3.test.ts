@@ -14,7 +14,7 @@ import { latestPath, publish } from "../../src/publish/publisher.js";
 import { ObjectStoreError } from "../../src/publish/s3.js";
 import { OBJECTS_PREFIX, S3TreeTarget, manifestKey, readPointer } from "../../src/publish/s3-target.js";
 import { startServer } from "../../src/serve/server.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openSqliteStore, type SqliteStore } from "../../src/store/database.js";
 import { CLI } from "../support/cli.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { S3_SECRET, startS3Server, type S3TestServer } from "../publish/s3-server.js";
@@ -62,7 +62,7 @@ async function tokenFor(issuer: string, id: string, secret: string, scope: strin
 describe("serve from a bucket", () => {
   it("serves the bucket's generation from memory and follows the pointer, fetching only new objects", async () => {
     const config = configFor("follow", `s3://${s3.bucket}/serve/tree`);
-    const store: Store = await openStore(config.databasePath);
+    const store: SqliteStore = await openSqliteStore(config.databasePath);
     const target = S3TreeTarget.fromUrl(config.publishUrl!, config.outDir, s3.env);
     storeRates(store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
     storeRates(store, "BBB", [{ effectiveDate: "2026-03-03", currency: "USD", rate: "1.0850" }]);
@@ -120,7 +120,7 @@ describe("serve from a bucket", () => {
 
   it("keeps serving the previous generation when the pointer names one it cannot load", async () => {
     const config = configFor("broken", `s3://${s3.bucket}/serve/broken`);
-    const store: Store = await openStore(config.databasePath);
+    const store: SqliteStore = await openSqliteStore(config.databasePath);
     const target = S3TreeTarget.fromUrl(config.publishUrl!, config.outDir, s3.env);
     storeRates(store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
     const first = await publish(store, [AAA], target);
@@ -160,7 +160,7 @@ describe("serve from a bucket", () => {
 
   it("refuses to start on a missing bucket, naming it and the store's code", async () => {
     const config = configFor("missing", "s3://no-such-bucket/tree");
-    const store = await openStore(config.databasePath);
+    const store = await openSqliteStore(config.databasePath);
     try {
       const failure = await startServer({ config, store, log: silentLog }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ObjectStoreError);
@@ -191,7 +191,7 @@ function runCli(
 describe("exrates publish with EXRATES_PUBLISH_URL", () => {
   it("publishes the stored rates to the bucket", async () => {
     const config = configFor("cli", `s3://${s3.bucket}/cli`);
-    const store = await openStore(config.databasePath);
+    const store = await openSqliteStore(config.databasePath);
     storeRates(store, "CNB", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
     await store.close();
     const env = {
