@@ -42,6 +42,7 @@ if (process.argv[2] === "load") {
       {
         setupRequest: (req) => {
           const day = new Date(start + Math.floor(Math.random() * 4017) * 86_400_000).toISOString().slice(0, 10);
+          if (process.env.BENCH_LOADER_LATEST) return { ...req, path: `/v1/Banks/CNB/DailyRates/Latest.json` };
           return { ...req, path: `/v1/Banks/CNB/DailyRates/${day}${formats[Math.floor(Math.random() * 4)]}` };
         },
       },
@@ -131,7 +132,9 @@ function freePort() {
   });
 }
 const port = await freePort();
-const [cmd, args] = pinned(1, [process.execPath, CLI, "serve"]);
+// BENCH_PROFILE=dir: the server writes a CPU profile there (node --cpu-prof) when it stops.
+const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const [cmd, args] = pinned(1, [process.execPath, ...PROFILE, CLI, "serve"]);
 const server = spawn(cmd, args, { env: { ...env, EXRATES_PORT: String(port) }, stdio: "ignore" });
 children.add(server);
 const base = `http://127.0.0.1:${port}`;
@@ -201,6 +204,12 @@ const CASES = [
   },
 ];
 
+// BENCH_ONLY=regex: only Latest and the cases whose name matches, printed, BENCHMARKS.md left alone.
+if (process.env.BENCH_ONLY) {
+  const only = new RegExp(process.env.BENCH_ONLY, "i");
+  for (let i = CASES.length - 1; i > 0; i--) if (!only.test(CASES[i].name)) CASES.splice(i, 1);
+}
+
 const bearer0 = await token();
 for (const c of CASES) {
   if (c.path === "random dates") {
@@ -225,6 +234,11 @@ for (const c of CASES) {
 }
 server.kill("SIGTERM");
 const LOAD_AFTER = loadavg()[0];
+if (process.env.BENCH_ONLY) {
+  await new Promise((resolve) => server.once("exit", resolve));
+  for (const c of CASES) console.log(`${c.name}: ${fmt(c.rps)} req/s (${fmt(c.rps / CASES[0].rps, 2)}x Latest)`);
+  process.exit(0);
+}
 
 const latest = CASES[0];
 const lookup = CASES[1];

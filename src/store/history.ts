@@ -128,10 +128,7 @@ export class HistoryReader {
       lastFetch: sqlite
         .prepare("select coalesce(finished_at, started_at) from fetches order by id desc limit 1")
         .pluck(),
-      onWithVersion: sqlite.prepare(
-        `select ${ROW_COLUMNS}, stored_at as storedAt, fetch_id as fetchId from rates
-           where bank_id = ? and effective_date = ? and ${FILTER} order by currency`,
-      ),
+      day: dayStatement(sqlite),
       quoting: sqlite.prepare(
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
@@ -235,29 +232,23 @@ export class HistoryReader {
     return this.statements.on.all(bankId, date, filter, filter) as HistoryRow[];
   }
 
-  /** The rows of one effective date and their version, in one statement. */
+  /**
+   * The rows of one effective date and their version, in one statement: the path of every dated
+   * request that misses the server's cache. See `dayStatement` for why it is shaped as it is.
+   */
   ratesWithVersion(
     bankId: string,
     date: IsoDate,
     currencies?: readonly string[],
   ): { rows: HistoryRow[]; version: RowsVersion } {
     const filter = currencies ? JSON.stringify(currencies) : null;
-    const all = this.statements.onWithVersion.all(bankId, date, filter, filter) as Array<
-      HistoryRow & { storedAt: string; fetchId: number }
-    >;
-    const version: RowsVersion = { rows: all.length, maxStoredAt: "", maxFetchId: 0 };
-    const rows: HistoryRow[] = [];
-    for (const r of all) {
-      if (r.storedAt > version.maxStoredAt) version.maxStoredAt = r.storedAt;
-      if (r.fetchId > version.maxFetchId) version.maxFetchId = r.fetchId;
-      rows.push({
-        effectiveDate: r.effectiveDate,
-        currency: r.currency,
-        rate: r.rate,
-        unitMultiplier: r.unitMultiplier,
-      });
-    }
-    return { rows, version };
+    const [count, maxStoredAt, maxFetchId, packed] = this.statements.day.get(bankId, date, filter, filter) as [
+      number,
+      string,
+      number,
+      string | null,
+    ];
+    return { rows: unpackDay(date, packed), version: { rows: count, maxStoredAt, maxFetchId } };
   }
 
   /**
@@ -375,6 +366,41 @@ export class HistoryReader {
     }
     return this.currenciesCache;
   }
+}
+
+// ---------------------------------------------------------------- the one-date fast path
+
+const FIELD = "\u001f";
+const RECORD = "\u001e";
+
+/**
+ * One date's rows as a single row: their count, newest stored_at and fetch id, and the rows packed in one
+ * string (currency, rate, unit multiplier; unit and record separators, which no code or decimal holds).
+ * better-sqlite3 spends most of a 40-row read making one JavaScript string per column of each row (60
+ * of ~70 microseconds); one packed string and a split take a third of that. group_concat is SQLite's
+ * (PostgreSQL's is string_agg); the rows arrive in the primary key's order, which unpackDay checks.
+ */
+function dayStatement(sqlite: BetterSqlite3.Database) {
+  return sqlite
+    .prepare(
+      `select count(*), coalesce(max(stored_at), ''), coalesce(max(fetch_id), 0),
+         group_concat(currency || '${FIELD}' || rate || '${FIELD}' || unit_multiplier, '${RECORD}')
+       from rates where bank_id = ? and effective_date = ? and ${FILTER}`,
+    )
+    .raw(true);
+}
+
+/** The rows packed by dayStatement, sorted by currency. */
+function unpackDay(date: IsoDate, packed: string | null): HistoryRow[] {
+  if (!packed) return [];
+  const rows: HistoryRow[] = [];
+  let sorted = true;
+  for (const record of packed.split(RECORD)) {
+    const [currency, rate, unit] = record.split(FIELD) as [string, string, string];
+    if (sorted && rows.length && rows[rows.length - 1]!.currency > currency) sorted = false;
+    rows.push({ effectiveDate: date, currency, rate, unitMultiplier: Number(unit) });
+  }
+  return sorted ? rows : rows.sort((a, b) => (a.currency < b.currency ? -1 : 1));
 }
 
 /** A strong ETag naming a version of the data behind a response and the request that shaped it. */
