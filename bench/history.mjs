@@ -25,12 +25,18 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LOAD_BEFORE = loadavg()[0];
 
+// 40 currencies, as CNB quotes.
+const CURRENCIES = (
+  "AUD BGN BRL CAD CHF CNY DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD THB " +
+  "TRY USD XDR ZAR ARS CLP COP EGP KZT NGN PKR SAR UAH"
+).split(" ");
+
 // `node bench/history.mjs load <url> <bearer> <connections> <seconds>`: the load of the uncached date
 // lookups, run in its own process: every request asks for another date (any day of 2015-2025, each
 // format), so nearly every one misses the server's cache of dated answers.
 if (process.argv[2] === "load") {
   const { default: run } = await import("autocannon");
-  const [url, bearer, connections, seconds] = process.argv.slice(3);
+  const [url, bearer, connections, seconds, mode] = process.argv.slice(3);
   const formats = ["", ".json", ".xml", ".csv"];
   const start = Date.UTC(2015, 0, 1);
   const result = await run({
@@ -43,7 +49,11 @@ if (process.argv[2] === "load") {
         setupRequest: (req) => {
           const day = new Date(start + Math.floor(Math.random() * 4017) * 86_400_000).toISOString().slice(0, 10);
           if (process.env.BENCH_LOADER_LATEST) return { ...req, path: `/v1/Banks/CNB/DailyRates/Latest.json` };
-          return { ...req, path: `/v1/Banks/CNB/DailyRates/${day}${formats[Math.floor(Math.random() * 4)]}` };
+          const path = `/v1/Banks/CNB/DailyRates/${day}${formats[Math.floor(Math.random() * 4)]}`;
+          if (mode !== "subsets") return { ...req, path };
+          // Every currency but one, the one at random: ~40 times as many distinct answers as dates and formats.
+          const drop = Math.floor(Math.random() * CURRENCIES.length);
+          return { ...req, path: `${path}?currencies=${CURRENCIES.filter((_, i) => i !== drop).join(",")}` };
         },
       },
     ],
@@ -82,10 +92,6 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exi
 const client = JSON.parse(
   execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
 );
-const CURRENCIES = (
-  "AUD BGN BRL CAD CHF CNY DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD THB " +
-  "TRY USD XDR ZAR ARS CLP COP EGP KZT NGN PKR SAR UAH"
-).split(" ");
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
 const { ingestBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
 const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js"));
@@ -132,10 +138,14 @@ function freePort() {
   });
 }
 const port = await freePort();
+const metricsPort = await freePort();
 // BENCH_PROFILE=dir: the server writes a CPU profile there (node --cpu-prof) when it stops.
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const [cmd, args] = pinned(1, [process.execPath, ...PROFILE, CLI, "serve"]);
-const server = spawn(cmd, args, { env: { ...env, EXRATES_PORT: String(port) }, stdio: "ignore" });
+const server = spawn(cmd, args, {
+  env: { ...env, EXRATES_PORT: String(port), EXRATES_METRICS_PORT: String(metricsPort) },
+  stdio: "ignore",
+});
 children.add(server);
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
@@ -170,12 +180,19 @@ async function token(attempt = 0) {
   return (await res.json()).access_token;
 }
 
+/** The server's count of dated answers served from its cache (hit) and read and rendered (miss). */
+async function answerCache() {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const count = (result) =>
+    Number(new RegExp(`^exrates_history_answer_cache_total\\{result="${result}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
+  return { hit: count("hit"), miss: count("miss") };
+}
+
 function autocannon(path, bearer, connections, seconds = SECONDS) {
-  const argv =
-    path === "random dates"
-      ? [fileURLToPath(import.meta.url), "load", base, bearer, String(connections), String(seconds)]
-      : [AUTOCANNON, "-j", "-c", String(connections), "-d", String(seconds), "-p", "1"];
-  if (path !== "random dates") argv.push("-H", `authorization=Bearer ${bearer}`, `${base}${path}`);
+  const argv = path.startsWith("random ")
+    ? [fileURLToPath(import.meta.url), "load", base, bearer, String(connections), String(seconds), path.slice(7)]
+    : [AUTOCANNON, "-j", "-c", String(connections), "-d", String(seconds), "-p", "1"];
+  if (!path.startsWith("random ")) argv.push("-H", `authorization=Bearer ${bearer}`, `${base}${path}`);
   const [c, a] = pinned(0, [process.execPath, ...argv]);
   const r = JSON.parse(
     execFileSync(c, a, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] }),
@@ -193,7 +210,12 @@ const CASES = [
     connections: 50,
   },
   { name: "date lookup, CSV", path: "/v1/Banks/CNB/DailyRates/2025-06-13.csv", connections: 50 },
-  { name: "date lookups, a random date and format each (cache misses)", path: "random dates", connections: 50 },
+  { name: "date lookups, a random date and format each", path: "random dates", connections: 50 },
+  {
+    name: "date lookups, a random date, format and 39-currency filter each",
+    path: "random subsets",
+    connections: 50,
+  },
   { name: "one-year range, JSON", path: "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31", connections: 1 },
   { name: "one-year range, CSV", path: "/v1/Banks/CNB/DailyRates.csv?from=2025-01-01&to=2025-12-31", connections: 1 },
   { name: "one-year range, XLSX", path: "/v1/Banks/CNB/DailyRates.xlsx?from=2025-01-01&to=2025-12-31", connections: 1 },
@@ -212,7 +234,7 @@ if (process.env.BENCH_ONLY) {
 
 const bearer0 = await token();
 for (const c of CASES) {
-  if (c.path === "random dates") {
+  if (c.path.startsWith("random ")) {
     c.bytes = NaN;
     autocannon(c.path, bearer0, c.connections, 1);
     continue;
@@ -222,21 +244,50 @@ for (const c of CASES) {
   c.bytes = (await res.arrayBuffer()).byteLength;
   autocannon(c.path, bearer0, c.connections, 1); // warm-up
 }
-for (const c of CASES) {
-  c.runs = [];
-  for (let i = 0; i < RUNS; i++) {
-    c.runs.push(autocannon(c.path, await token(), c.connections));
-    console.error(`${c.name} run ${i + 1}/${RUNS}: ${fmt(c.runs.at(-1).rps)} req/s, p50 ${c.runs.at(-1).p50} ms`);
+/** CPU seconds the server process has used (user + system), from /proc (Linux). */
+function serverCpu() {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+// The cases take turns (run 1 of each, then run 2 of each...), so that other work on the machine
+// weighs on each case alike; each run's server CPU time per request is recorded too (what a busy
+// machine changes least).
+for (const c of CASES) Object.assign(c, { runs: [], hit: 0, miss: 0 });
+for (let i = 0; i < RUNS; i++) {
+  for (const c of CASES) {
+    const bearer = await token();
+    const cacheBefore = await answerCache();
+    const cpuBefore = serverCpu();
+    const run = autocannon(c.path, bearer, c.connections);
+    run.cpuPerRequest = (serverCpu() - cpuBefore) / (run.rps * SECONDS);
+    const cacheAfter = await answerCache();
+    c.hit += cacheAfter.hit - cacheBefore.hit;
+    c.miss += cacheAfter.miss - cacheBefore.miss;
+    c.runs.push(run);
+    console.error(
+      `${c.name} run ${i + 1}/${RUNS}: ${fmt(run.rps)} req/s, p50 ${run.p50} ms, ${fmt(run.cpuPerRequest * 1e6)} µs CPU/request`,
+    );
   }
+}
+for (const c of CASES) {
+  c.missShare = c.hit + c.miss ? c.miss / (c.hit + c.miss) : NaN;
   c.rps = median(c.runs.map((r) => r.rps));
   c.p50 = median(c.runs.map((r) => r.p50));
   c.p99 = median(c.runs.map((r) => r.p99));
+  c.cpu = median(c.runs.map((r) => r.cpuPerRequest));
+  // Each run against the Latest run of the same round.
+  c.ratio = median(c.runs.map((r, i) => r.rps / CASES[0].runs[i].rps));
 }
 server.kill("SIGTERM");
 const LOAD_AFTER = loadavg()[0];
 if (process.env.BENCH_ONLY) {
   await new Promise((resolve) => server.once("exit", resolve));
-  for (const c of CASES) console.log(`${c.name}: ${fmt(c.rps)} req/s (${fmt(c.rps / CASES[0].rps, 2)}x Latest)`);
+  for (const c of CASES)
+    console.log(
+      `${c.name}: ${fmt(c.rps)} req/s (${fmt(c.ratio, 2)}x Latest), ${fmt(c.cpu * 1e6)} µs CPU/request` +
+        (Number.isNaN(c.missShare) ? "" : `, ${fmt(100 * c.missShare)}% cache misses`),
+    );
   process.exit(0);
 }
 

@@ -56,7 +56,8 @@ export function* historyJson(header: HistoryHeader, days: Iterable<HistoryDay>):
   yield firstDay ? "}\n}\n" : "\n  }\n}\n";
 }
 
-const xmlAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const xmlAttr = (s: string) =>
+  /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
 
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 export function* historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
@@ -92,9 +93,18 @@ const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}
 /** CSV with Latest.csv's header and columns, one row per date and currency. */
 export function* historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
   yield `${CSV_HEADER.map(csvField).join(",")}\n`;
+  // The bank and base fields are the same on every row: quoted once.
+  const bank = csvField(header.bankId);
+  const base = csvField(header.baseCurrency);
+  const direct = header.quoteType === "Direct";
   for (const day of days) {
     let out = "";
-    for (const row of csvRows(header, day)) out += `${row.map(csvField).join(",")}\n`;
+    const date = csvField(day.date);
+    for (const r of day.rows) {
+      const currency = csvField(r.currency);
+      const pair = direct ? `${currency},${base}` : `${base},${currency}`;
+      out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
+    }
     if (out) yield out;
   }
 }
@@ -177,11 +187,7 @@ const PACKAGE_FILES = {
  * 40-currency bank in a tenth of the time a workbook library takes, zipped by node:zlib), the rate as its
  * stored text; the zip entries carry the data's own timestamp, so the bytes depend on the data only.
  */
-export async function historyXlsx(
-  header: HistoryHeader,
-  days: Iterable<HistoryDay>,
-  meta: HistoryXlsxMeta,
-): Promise<Buffer> {
+export function historyXlsxBytes(header: HistoryHeader, days: Iterable<HistoryDay>, meta: HistoryXlsxMeta): Buffer {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   const parts: string[] = [
     `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
@@ -229,12 +235,15 @@ export async function historyXlsx(
     }),
     "xl/worksheets/sheet2.xml": sheetXml(info, { widths: [16, 60] }),
   };
-  return Promise.resolve(
-    zip(
-      Object.keys(files)
-        .sort()
-        .map((name) => ({ name, data: files[name]! })),
-      stamp,
-    ),
+  return zip(
+    Object.keys(files)
+      .sort()
+      .map((name) => ({ name, data: files[name]! })),
+    stamp,
   );
+}
+
+/** historyXlsxBytes, as a promise. */
+export function historyXlsx(header: HistoryHeader, days: Iterable<HistoryDay>, meta: HistoryXlsxMeta): Promise<Buffer> {
+  return Promise.resolve(historyXlsxBytes(header, days, meta));
 }
