@@ -318,6 +318,23 @@ describe("caching, encodings, HEAD, the token", () => {
     expect((await get(`${path}.csv`)).headers.get("etag")).not.toBe(changed.headers.get("etag"));
   });
 
+  it("serves a cached answer, in every encoding, only while its own rows are unchanged", async () => {
+    const path = "/v1/Banks/CNB/DailyRates/2024-12-23.csv";
+    const before = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(gunzipSync(before.body).toString("utf8")).toContain("CNB,USD,CZK,2024-12-23,24.107,1\n");
+    // A commit of another date: the same answer, the same ETag.
+    ingest("CNB", [{ effectiveDate: "2024-12-20", currency: "EUR", rate: "25.555" }], "another date");
+    const again = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(again.headers.etag).toBe(before.headers.etag);
+    expect(again.body.equals(before.body)).toBe(true);
+    // A revision of one of its figures: new rows, a new ETag, in the compressed encoding as well.
+    ingest("CNB", [{ effectiveDate: "2024-12-23", currency: "USD", rate: "24.180" }], "revision");
+    const revised = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(revised.headers.etag).not.toBe(before.headers.etag);
+    expect(gunzipSync(revised.body).toString("utf8")).toContain("CNB,USD,CZK,2024-12-23,24.180,1\n");
+    expect((await get(path)).headers.get("content-location")).toBe(path);
+  });
+
   it("compresses with gzip and br, and HEAD sends the headers alone", async () => {
     const path = "/v1/Banks/CNB/DailyRates?from=2024-12-20&to=2025-01-03&format=xml";
     const plain = await raw("GET", path, {});
