@@ -18,8 +18,8 @@ import {
   daysOf,
   historyCsv,
   historyJson,
-  historyXlsx,
   historyXlsxBytes,
+  historyXlsxStream,
   historyXml,
   type HistoryDay,
   type HistoryHeader,
@@ -162,6 +162,9 @@ let today = { minute: NaN, date: "" };
 
 // ---------------------------------------------------------------- responses
 
+/** A body: text pieces (JSON, XML, CSV; compressed as negotiated), or a binary document's bytes (XLSX). */
+type Body = { text: Iterable<string> } | { binary: Iterable<Buffer> };
+
 /** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
 interface Dynamic {
   format: Format;
@@ -169,7 +172,7 @@ interface Dynamic {
   /** ISO 8601 time of the newest data behind it, if any. */
   lastModified?: string;
   headers?: Record<string, string>;
-  body: () => Iterable<string> | Promise<Buffer>;
+  body: () => Body;
   /** A complete answer's bytes by encoding, when they are already known (the dated answers' cache). */
   bytes?: (encoding: Encoding) => Buffer;
 }
@@ -250,14 +253,9 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     return;
   }
   const body = d.body();
-  if (body instanceof Promise) {
-    const bytes = await body;
-    res.writeHead(200, { ...headers, "content-length": bytes.length });
-    res.end(bytes);
-    return;
-  }
+  if ("binary" in body) return sendBinary(res, headers, body.binary);
   // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
-  const blocks = coalesce(body);
+  const blocks = coalesce(body.text);
   const first = blocks.next();
   if (first.done || first.value.last) {
     const text = first.done ? "" : first.value.text;
@@ -279,6 +277,37 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
   return pipeline(source, compressor, res);
 }
 
+/** Bytes as they are made: whole with their length when they fit one block, else streamed. */
+function sendBinary(res: ServerResponse, headers: Record<string, string | number>, pieces: Iterable<Buffer>) {
+  const iterator = pieces[Symbol.iterator]();
+  const start: Buffer[] = [];
+  let size = 0;
+  let next = iterator.next();
+  while (!next.done && size < BLOCK) {
+    start.push(next.value);
+    size += next.value.length;
+    next = iterator.next();
+  }
+  if (next.done) {
+    const bytes = Buffer.concat(start);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const pending = next.value;
+  return pipeline(
+    Readable.from(
+      (function* () {
+        yield Buffer.concat(start);
+        yield pending;
+        for (let n = iterator.next(); !n.done; n = iterator.next()) yield n.value;
+      })(),
+    ),
+    res,
+  );
+}
+
 function sendJsonDocument(
   req: IncomingMessage,
   res: ServerResponse,
@@ -287,25 +316,30 @@ function sendJsonDocument(
   lastModified: string,
 ) {
   const etag = historyEtag(createHash("sha256").update(body).digest("hex"));
-  return sendDynamic(req, res, head, { format: "json", etag, lastModified, body: () => [body.toString("utf8")] });
+  return sendDynamic(req, res, head, {
+    format: "json",
+    etag,
+    lastModified,
+    body: () => ({ text: [body.toString("utf8")] }),
+  });
 }
 
-/** A document's rendering in `format`, streamed (JSON, XML, CSV) or whole (XLSX). */
+/** A document's rendering in `format`, streamed: rows are read as the bytes go out. */
 function render(
   format: Format,
   header: HistoryHeader,
   days: () => Iterable<HistoryDay>,
-  meta: { bankName: string; website: string; from: IsoDate; to: IsoDate; storedAt: string },
-): () => Iterable<string> | Promise<Buffer> {
+  meta: HistoryXlsxMeta,
+): () => Body {
   switch (format) {
     case "json":
-      return () => historyJson(header, days());
+      return () => ({ text: historyJson(header, days()) });
     case "xml":
-      return () => historyXml(header, days());
+      return () => ({ text: historyXml(header, days()) });
     case "csv":
-      return () => historyCsv(header, days());
+      return () => ({ text: historyCsv(header, days()) });
     case "xlsx":
-      return () => historyXlsx(header, days(), meta);
+      return () => ({ binary: historyXlsxStream(header, days(), meta) });
   }
 }
 

@@ -257,6 +257,18 @@ describe("a long range", () => {
     const lines = gunzipSync(gz.body).toString("utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(records.length + 1);
     expect(lines[1]).toBe(`BIG,XDR,AUD,2016-01-01,${records[0]!.rate},1`);
+    // XLSX too is streamed as it is zipped (never held whole), and reads back with every digit.
+    const xlsx = await raw("GET", "/v1/Banks/BIG/DailyRates.xlsx?from=2016-01-01&to=2025-12-31", {});
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers["content-type"]).toBe(XLSX_TYPE);
+    expect(xlsx.headers["content-length"]).toBeUndefined();
+    expect(xlsx.headers["transfer-encoding"]).toBe("chunked");
+    const wb = XLSX.read(xlsx.body, { cellDates: true, cellNF: true });
+    const sheet = wb.Sheets.Rates!;
+    expect(sheet["!autofilter"]).toEqual({ ref: `A1:F${records.length + 1}` });
+    const cells = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, dateNF: "yyyy-mm-dd" });
+    expect(cells[0]).toEqual(["BankId", "From Currency", "To Currency", "Effective Date", "Exchange Rate", "Unit"]);
+    expect(cells.slice(1)).toEqual(records.map((r) => ["BIG", "XDR", r.currency, r.effectiveDate, r.rate, "1"]));
   });
 });
 
