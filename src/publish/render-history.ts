@@ -1,8 +1,9 @@
 // Documents of many effective dates (the history endpoints), in the Latest documents' layouts: JSON
 // with one key per date in `rates`, XML with one `Rates` element per date (the 1.0 schema allows any
-// number), CSV and XLSX with one row per date and currency. All four are produced piece by piece from
-// the store's chunks (the XLSX zipped as it goes), so a ten-year range is never held whole; a one-date document is
-// byte for byte what the Latest renderers make of the same data. The rate is always the stored text.
+// number), CSV and XLSX with one row per date and currency. All four are produced piece by piece
+// from the store's chunks (the XLSX zipped as it goes), so a ten-year range is never held whole; a
+// one-date document is byte for byte what the Latest renderers make of the same data. The rate is
+// always the stored text.
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
