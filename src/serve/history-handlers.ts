@@ -1,10 +1,10 @@
-// The history and discovery endpoints, answered from the store through a read-only connection (a WAL
-// reader: the daemon keeps writing, and every statement here runs to its end before the response
-// goes on, so no read transaction spans a request): the set in force on a date, a range of dates,
-// `GET /v1/banks` with each bank's stored dates, `GET /v1/currencies`, and the `currencies` filter on
-// Latest (which stays answered from the published tree). Negotiation, conditional requests and
-// encodings follow the published files': the ETag names the rows behind the response (their count,
-// newest stored_at and fetch id) and the request that shaped it, so it changes exactly when either does.
+// The history and discovery endpoints, answered from the store through read-only connections (WAL
+// readers: the daemon keeps writing): the set in force on a date (from a cache of rendered answers,
+// src/serve/history-cache.ts), a range of dates (read in one snapshot of its own, streamed), `GET
+// /v1/banks` with each bank's stored dates, `GET /v1/currencies`, and the `currencies` filter on Latest
+// (which stays answered from the published tree). Negotiation, conditional requests and encodings
+// follow the published files': the ETag names the rows behind the response (their count, newest
+// stored_at and fetch id) and the request that shaped it, so it changes exactly when either does.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
@@ -491,32 +491,39 @@ async function sendHistory(
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
       throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
-    const version = reader.versionOf(route.id, from, to, currencies);
-    const present = currencies ? reader.quotedIn(route.id, from, to, currencies) : new Set<string>();
-    const id = route.id;
-    return await sendDynamic(req, res, head, {
-      format,
-      etag: historyEtag(
-        "range",
-        id,
-        from,
-        to,
+    // One read transaction for the version, the currencies and every row: the ETag names the body.
+    const snapshot = reader.snapshot();
+    res.once("close", () => snapshot.release());
+    try {
+      const version = snapshot.versionOf(route.id, from, to, currencies);
+      const present = currencies ? snapshot.quotedIn(route.id, from, to, currencies) : new Set<string>();
+      const id = route.id;
+      return await sendDynamic(req, res, head, {
         format,
-        currencies?.join(",") ?? "*",
-        factsKey,
-        version.rows,
-        version.maxStoredAt,
-        version.maxFetchId,
-      ),
-      lastModified: version.maxStoredAt,
-      headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
-      body: render(format, header, () => daysOf(reader.range(id, from, to, currencies)), {
-        ...names,
-        from,
-        to,
-        storedAt: version.maxStoredAt,
-      }),
-    });
+        etag: historyEtag(
+          "range",
+          id,
+          from,
+          to,
+          format,
+          currencies?.join(",") ?? "*",
+          factsKey,
+          version.rows,
+          version.maxStoredAt,
+          version.maxFetchId,
+        ),
+        lastModified: version.maxStoredAt,
+        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+        body: render(format, header, () => daysOf(snapshot.range(id, from, to, currencies)), {
+          ...names,
+          from,
+          to,
+          storedAt: version.maxStoredAt,
+        }),
+      });
+    } finally {
+      snapshot.release();
+    }
   } catch (error) {
     if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
     throw error;

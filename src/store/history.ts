@@ -1,7 +1,8 @@
 // Read-only queries over the stored rates for the history endpoints: the set in force on a date, every
-// date of a range (read in keyset chunks, so no statement or read transaction stays open while a
-// response is written), the first and latest stored dates of each bank, and every quoted currency with
-// its banks. The server opens its own read-only connection (a WAL reader beside the daemon's writer).
+// date of a range (read in keyset chunks, in one read transaction of a connection of its own: a WAL
+// snapshot, so the body is one state of the store while the daemon writes), the first and latest stored
+// dates of each bank, and every quoted currency with its banks. The server opens its own read-only
+// connection (a WAL reader beside the daemon's writer).
 // The per-bank date lists and the currency list are cached until another connection commits
 // (`PRAGMA data_version`).
 import { hash } from "node:crypto";
@@ -91,6 +92,7 @@ export class HistoryReader {
     { signature: string; rows: Array<{ currency: string; since: IsoDate; latest: IsoDate; maxStoredAt: string }> }
   >();
   private readonly quotingCache = new Map<string, { baseCurrency: string; quoteType: QuoteType } | undefined>();
+  private readonly idleSnapshots: RangeReader[] = [];
 
   constructor(
     readonly sqlite: BetterSqlite3.Database,
@@ -105,14 +107,7 @@ export class HistoryReader {
       on: sqlite.prepare(
         `select ${ROW_COLUMNS} from rates where bank_id = ? and effective_date = ? and ${FILTER} order by currency`,
       ),
-      chunk: sqlite.prepare(
-        `select ${ROW_COLUMNS} from rates where bank_id = ? and (effective_date, currency) > (?, ?)
-           and effective_date <= ? and ${FILTER} order by effective_date, currency limit ${CHUNK_ROWS}`,
-      ),
-      version: sqlite.prepare(
-        `select count(*) as rows, coalesce(max(stored_at), '') as maxStoredAt, coalesce(max(fetch_id), 0) as maxFetchId
-           from rates where bank_id = ? and effective_date between ? and ? and ${FILTER}`,
-      ),
+      ...rangeStatements(sqlite),
       currenciesOf: sqlite.prepare(
         `select currency, min(effective_date) as since, max(effective_date) as latest, max(stored_at) as maxStoredAt
            from rates where bank_id = ? group by currency`,
@@ -133,12 +128,6 @@ export class HistoryReader {
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
       knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
-      quotedIn: sqlite
-        .prepare(
-          `select distinct currency from rates where bank_id = ? and effective_date between ? and ?
-             and currency in (select value from json_each(?))`,
-        )
-        .pluck(),
     };
   }
 
@@ -150,6 +139,7 @@ export class HistoryReader {
   }
 
   close(): void {
+    for (const snapshot of this.idleSnapshots.splice(0)) snapshot.close();
     if (this.ownsConnection) this.sqlite.close();
   }
 
@@ -257,40 +247,42 @@ export class HistoryReader {
     return { rows: unpackDay(date, packed), version: { rows: count, maxStoredAt, maxFetchId } };
   }
 
-  /**
-   * Every row from `from` to `to` (inclusive), by date then currency, read CHUNK_ROWS at a time: each
-   * chunk is one statement run to its end, so nothing stays open between two chunks.
-   */
-  *range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Generator<HistoryRow[]> {
-    const filter = currencies ? JSON.stringify(currencies) : null;
-    // Keyset start just before `from`: any currency code sorts after "".
-    let afterDate = from;
-    let afterCurrency = "";
-    for (;;) {
-      const rows = this.statements.chunk.all(bankId, afterDate, afterCurrency, to, filter, filter) as HistoryRow[];
-      if (rows.length === 0) return;
-      yield rows;
-      if (rows.length < CHUNK_ROWS) return;
-      const last = rows[rows.length - 1]!;
-      afterDate = last.effectiveDate;
-      afterCurrency = last.currency;
-    }
+  /** Every row from `from` to `to` (inclusive), by date then currency, in chunks (see readRange). */
+  range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Generator<HistoryRow[]> {
+    return readRange(this.statements, bankId, from, to, currencies);
   }
 
   /** How many rows a response reads, and the newest stored_at and fetch id among them. */
   versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): RowsVersion {
-    const filter = currencies ? JSON.stringify(currencies) : null;
-    return this.statements.version.get(bankId, from, to, filter, filter) as RowsVersion;
+    return rangeVersion(this.statements, bankId, from, to, currencies);
+  }
+
+  /** Which of `currencies` the bank quoted on some date from `from` to `to`. */
+  quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
+    return rangeQuotedIn(this.statements, bankId, from, to, currencies);
+  }
+
+  /**
+   * A read transaction on a connection of its own, for a range: its version, the currencies it holds
+   * and its rows then all come from one state of the store (a WAL snapshot: the daemon keeps writing,
+   * and nothing it commits meanwhile shows), so the body is exactly what its ETag names. Release it
+   * when the response ends; up to IDLE_SNAPSHOTS connections are kept for the next ranges.
+   */
+  snapshot(): RangeReader {
+    const snapshot = this.idleSnapshots.pop() ?? new RangeReader(this.sqlite.name, this);
+    snapshot.begin();
+    return snapshot;
+  }
+
+  /** Takes back a released snapshot's connection. */
+  keep(snapshot: RangeReader): void {
+    if (this.idleSnapshots.length < IDLE_SNAPSHOTS && this.sqlite.open) this.idleSnapshots.push(snapshot);
+    else snapshot.close();
   }
 
   /** Whether the bank has ever quoted the currency. */
   quotes(bankId: string, currency: string): boolean {
     return this.statements.knownCurrency.get(bankId, currency) !== undefined;
-  }
-
-  /** Which of `currencies` the bank quoted on some date from `from` to `to`. */
-  quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
-    return new Set(this.statements.quotedIn.all(bankId, from, to, JSON.stringify(currencies)) as string[]);
   }
 
   /** How the bank quotes (recorded at ingest), or undefined for a bank that never ingested. */
@@ -371,6 +363,125 @@ export class HistoryReader {
       this.currenciesCache = { list, maxStoredAt };
     }
     return this.currenciesCache;
+  }
+}
+
+// ---------------------------------------------------------------- ranges
+
+/** Idle snapshot connections kept (a range needs one while it is written). */
+const IDLE_SNAPSHOTS = 4;
+
+/** The statements a range is read with, on one connection. */
+function rangeStatements(sqlite: BetterSqlite3.Database) {
+  return {
+    chunk: sqlite.prepare(
+      `select ${ROW_COLUMNS} from rates where bank_id = ? and (effective_date, currency) > (?, ?)
+         and effective_date <= ? and ${FILTER} order by effective_date, currency limit ${CHUNK_ROWS}`,
+    ),
+    version: sqlite.prepare(
+      `select count(*) as rows, coalesce(max(stored_at), '') as maxStoredAt, coalesce(max(fetch_id), 0) as maxFetchId
+         from rates where bank_id = ? and effective_date between ? and ? and ${FILTER}`,
+    ),
+    quotedIn: sqlite
+      .prepare(
+        `select distinct currency from rates where bank_id = ? and effective_date between ? and ?
+           and currency in (select value from json_each(?))`,
+      )
+      .pluck(),
+  };
+}
+type RangeStatements = ReturnType<typeof rangeStatements>;
+
+/**
+ * Every row from `from` to `to` (inclusive), by date then currency, read CHUNK_ROWS at a time: each
+ * chunk is one statement run to its end, so no statement stays open between two chunks.
+ */
+function* readRange(
+  statements: RangeStatements,
+  bankId: string,
+  from: IsoDate,
+  to: IsoDate,
+  currencies?: readonly string[],
+): Generator<HistoryRow[]> {
+  const filter = currencies ? JSON.stringify(currencies) : null;
+  // Keyset start just before `from`: any currency code sorts after "".
+  let afterDate = from;
+  let afterCurrency = "";
+  for (;;) {
+    const rows = statements.chunk.all(bankId, afterDate, afterCurrency, to, filter, filter) as HistoryRow[];
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < CHUNK_ROWS) return;
+    const last = rows[rows.length - 1]!;
+    afterDate = last.effectiveDate;
+    afterCurrency = last.currency;
+  }
+}
+
+function rangeVersion(
+  statements: RangeStatements,
+  bankId: string,
+  from: IsoDate,
+  to: IsoDate,
+  currencies?: readonly string[],
+): RowsVersion {
+  const filter = currencies ? JSON.stringify(currencies) : null;
+  return statements.version.get(bankId, from, to, filter, filter) as RowsVersion;
+}
+
+function rangeQuotedIn(
+  statements: RangeStatements,
+  bankId: string,
+  from: IsoDate,
+  to: IsoDate,
+  currencies: readonly string[],
+): Set<string> {
+  return new Set(statements.quotedIn.all(bankId, from, to, JSON.stringify(currencies)) as string[]);
+}
+
+/** A range's reads in one read transaction (HistoryReader.snapshot). */
+export class RangeReader {
+  private readonly sqlite: BetterSqlite3.Database;
+  private readonly statements: RangeStatements;
+  private open = false;
+
+  constructor(
+    path: string,
+    private readonly owner: HistoryReader,
+  ) {
+    this.sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    this.sqlite.pragma("busy_timeout = 5000");
+    this.statements = rangeStatements(this.sqlite);
+  }
+
+  /** Starts the read transaction: its snapshot is taken at the first read. */
+  begin(): void {
+    this.sqlite.exec("begin");
+    this.open = true;
+  }
+
+  versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): RowsVersion {
+    return rangeVersion(this.statements, bankId, from, to, currencies);
+  }
+
+  quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
+    return rangeQuotedIn(this.statements, bankId, from, to, currencies);
+  }
+
+  range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Generator<HistoryRow[]> {
+    return readRange(this.statements, bankId, from, to, currencies);
+  }
+
+  /** Ends the read transaction and gives the connection back (once; later calls do nothing). */
+  release(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.sqlite.exec("commit");
+    this.owner.keep(this);
+  }
+
+  close(): void {
+    this.sqlite.close();
   }
 }
 
