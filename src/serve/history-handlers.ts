@@ -438,7 +438,7 @@ async function sendHistory(
     const params = parameters(query);
     const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
     const reader = deps.reader();
-    reader?.refresh();
+    reader?.refreshThisTurn();
     if (!reader)
       return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
     if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);

@@ -93,6 +93,7 @@ export class HistoryReader {
   >();
   private readonly quotingCache = new Map<string, { baseCurrency: string; quoteType: QuoteType } | undefined>();
   private readonly idleSnapshots: RangeReader[] = [];
+  private checkedThisTurn = false;
 
   constructor(
     readonly sqlite: BetterSqlite3.Database,
@@ -123,7 +124,7 @@ export class HistoryReader {
       lastFetch: sqlite
         .prepare("select coalesce(finished_at, started_at) from fetches order by id desc limit 1")
         .pluck(),
-      day: dayStatement(sqlite),
+      ...dayStatements(sqlite),
       quoting: sqlite.prepare(
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
@@ -157,6 +158,20 @@ export class HistoryReader {
    */
   refresh(): number {
     this.check();
+    return this.version;
+  }
+
+  /**
+   * refresh, at most once per turn of the event loop: the requests a turn handles arrived together,
+   * and under load a turn handles many (the check is a statement, a good part of a cached answer's
+   * cost). A commit seen at the next turn is seen by every request read after it.
+   */
+  refreshThisTurn(): number {
+    if (!this.checkedThisTurn) {
+      this.checkedThisTurn = true;
+      this.check();
+      setImmediate(() => (this.checkedThisTurn = false));
+    }
     return this.version;
   }
 
@@ -237,8 +252,8 @@ export class HistoryReader {
     date: IsoDate,
     currencies?: readonly string[],
   ): { rows: HistoryRow[]; version: RowsVersion } {
-    const filter = currencies ? JSON.stringify(currencies) : null;
-    const [count, maxStoredAt, maxFetchId, packed] = this.statements.day.get(bankId, date, filter, filter) as [
+    if (currencies) return filterDay(date, this.statements.dayRows.get(bankId, date) as string | null, currencies);
+    const [count, maxStoredAt, maxFetchId, packed] = this.statements.day.get(bankId, date) as [
       number,
       string,
       number,
@@ -497,17 +512,48 @@ const SEPARATOR = "\u001f";
  * of ~70 microseconds); one packed string and a split take a third of that. group_concat is SQLite's
  * (PostgreSQL's is string_agg); the rows arrive in the primary key's order, which unpackDay checks.
  */
-function dayStatement(sqlite: BetterSqlite3.Database) {
-  return sqlite
-    .prepare(
-      `select count(*), coalesce(max(stored_at), ''), coalesce(max(fetch_id), 0),
-         group_concat(currency || '${SEPARATOR}' || rate || '${SEPARATOR}' || unit_multiplier, '${SEPARATOR}')
-       from rates where bank_id = ? and effective_date = ? and ${FILTER}`,
-    )
-    .raw(true);
+function dayStatements(sqlite: BetterSqlite3.Database) {
+  const pack = (...columns: string[]) => `group_concat(${columns.join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
+  return {
+    day: sqlite
+      .prepare(
+        `select count(*), coalesce(max(stored_at), ''), coalesce(max(fetch_id), 0),
+           ${pack("currency", "rate", "unit_multiplier")} from rates where bank_id = ? and effective_date = ?`,
+      )
+      .raw(true),
+    // With a currency filter, each row's version too: the filter is applied here (a json_each filter in
+    // the statement costs more than the whole read).
+    dayRows: sqlite
+      .prepare(
+        `select ${pack("currency", "rate", "unit_multiplier", "stored_at", "fetch_id")}
+           from rates where bank_id = ? and effective_date = ?`,
+      )
+      .pluck(),
+  };
 }
 
-/** The rows packed by dayStatement, sorted by currency. */
+/** The rows packed by the dayRows statement that are of `currencies`, sorted by currency, and their version. */
+function filterDay(
+  date: IsoDate,
+  packed: string | null,
+  currencies: readonly string[],
+): { rows: HistoryRow[]; version: RowsVersion } {
+  const keep = new Set(currencies);
+  const rows: HistoryRow[] = [];
+  const version: RowsVersion = { rows: 0, maxStoredAt: "", maxFetchId: 0 };
+  const fields = packed ? packed.split(SEPARATOR) : [];
+  for (let i = 0; i + 4 < fields.length; i += 5) {
+    const currency = fields[i]!;
+    if (!keep.has(currency)) continue;
+    rows.push({ effectiveDate: date, currency, rate: fields[i + 1]!, unitMultiplier: Number(fields[i + 2]) });
+    version.rows++;
+    if (fields[i + 3]! > version.maxStoredAt) version.maxStoredAt = fields[i + 3]!;
+    version.maxFetchId = Math.max(version.maxFetchId, Number(fields[i + 4]));
+  }
+  return { rows: rows.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)), version };
+}
+
+/** The rows packed by the day statement, sorted by currency. */
 function unpackDay(date: IsoDate, packed: string | null): HistoryRow[] {
   if (!packed) return [];
   const fields = packed.split(SEPARATOR);

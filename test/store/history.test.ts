@@ -104,6 +104,22 @@ describe("rates and ranges", () => {
     ]);
     expect(reader.ratesOn("CNB", "2024-12-30", ["USD", "GBP"]).map((r) => r.currency)).toEqual(["USD"]);
   });
+  it("gives a date's rows and their version in one read, the version over the kept rows only", () => {
+    const all = reader.ratesWithVersion("CNB", "2024-12-30");
+    expect(all.rows).toEqual(reader.ratesOn("CNB", "2024-12-30"));
+    expect(all.version).toEqual(reader.versionOf("CNB", "2024-12-30", "2024-12-30"));
+    ingest("CNB", [rec("2024-12-30", "EUR", "25.211")], "EUR revised");
+    const usd = reader.ratesWithVersion("CNB", "2024-12-30", ["USD", "GBP"]);
+    expect(usd.rows).toEqual([{ effectiveDate: "2024-12-30", currency: "USD", rate: "24.200", unitMultiplier: 0 }]);
+    // The EUR revision is not behind the USD answer: its version is the USD row's alone.
+    expect(usd.version).toEqual(reader.versionOf("CNB", "2024-12-30", "2024-12-30", ["USD", "GBP"]));
+    expect(usd.version.maxFetchId).toBeLessThan(reader.ratesWithVersion("CNB", "2024-12-30").version.maxFetchId);
+    expect(reader.ratesWithVersion("CNB", "2024-12-29")).toEqual({
+      rows: [],
+      version: { rows: 0, maxStoredAt: "", maxFetchId: 0 },
+    });
+    expect(reader.ratesWithVersion("CNB", "2024-12-29", ["USD"]).rows).toEqual([]);
+  });
   it("reads a range across a year boundary oldest first, in chunks that resume exactly", () => {
     const records: RateRecord[] = [];
     // 3000 rows over 100 days: more than one chunk.
