@@ -186,8 +186,14 @@ async function token(attempt = 0) {
 }
 
 /** The server's count of dated answers served from its cache (hit) and read and rendered (miss). */
-async function answerCache() {
-  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+async function answerCache(attempt = 0) {
+  // As token(): a kept-alive socket may have been closed while autocannon ran.
+  const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch((error) => {
+    if (attempt < 2) return undefined;
+    throw error;
+  });
+  if (!res) return answerCache(attempt + 1);
+  const text = await res.text();
   const count = (result) =>
     Number(new RegExp(`^exrates_history_answer_cache_total\\{result="${result}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
   return { hit: count("hit"), miss: count("miss") };
