@@ -389,10 +389,15 @@ const IDLE_SNAPSHOTS = 4;
 /** The statements a range is read with, on one connection. */
 function rangeStatements(sqlite: BetterSqlite3.Database) {
   return {
-    chunk: sqlite.prepare(
-      `select ${ROW_COLUMNS} from rates where bank_id = ? and (effective_date, currency) > (?, ?)
-         and effective_date <= ? and ${FILTER} order by effective_date, currency limit ${CHUNK_ROWS}`,
-    ),
+    // One packed row per chunk, as a date's rows are (see dayStatements): a third of the time.
+    chunk: sqlite
+      .prepare(
+        `select ${pack("effective_date", "currency", "rate", "unit_multiplier")} from (
+           select effective_date, currency, rate, unit_multiplier from rates
+           where bank_id = ? and (effective_date, currency) > (?, ?) and effective_date <= ? and ${FILTER}
+           order by effective_date, currency limit ${CHUNK_ROWS})`,
+      )
+      .pluck(),
     version: sqlite.prepare(
       `select count(*) as rows, coalesce(max(stored_at), '') as maxStoredAt, coalesce(max(fetch_id), 0) as maxFetchId
          from rates where bank_id = ? and effective_date between ? and ? and ${FILTER}`,
@@ -423,7 +428,9 @@ function* readRange(
   let afterDate = from;
   let afterCurrency = "";
   for (;;) {
-    const rows = statements.chunk.all(bankId, afterDate, afterCurrency, to, filter, filter) as HistoryRow[];
+    const rows = unpackChunk(
+      statements.chunk.get(bankId, afterDate, afterCurrency, to, filter, filter) as string | null,
+    );
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < CHUNK_ROWS) return;
@@ -512,8 +519,10 @@ const SEPARATOR = "\u001f";
  * of ~70 microseconds); one packed string and a split take a third of that. group_concat is SQLite's
  * (PostgreSQL's is string_agg); the rows arrive in the primary key's order, which unpackDay checks.
  */
+/** The columns of each row joined by SEPARATOR, and the rows too, in one string. */
+const pack = (...columns: string[]) => `group_concat(${columns.join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
+
 function dayStatements(sqlite: BetterSqlite3.Database) {
-  const pack = (...columns: string[]) => `group_concat(${columns.join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
   return {
     day: sqlite
       .prepare(
@@ -551,6 +560,36 @@ function filterDay(
     version.maxFetchId = Math.max(version.maxFetchId, Number(fields[i + 4]));
   }
   return { rows: rows.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)), version };
+}
+
+/** The rows of a range chunk (date, currency, rate, unit), by date then currency. */
+function unpackChunk(packed: string | null): HistoryRow[] {
+  if (!packed) return [];
+  const fields = packed.split(SEPARATOR);
+  const rows: HistoryRow[] = [];
+  let sorted = true;
+  let previous = "";
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    const effectiveDate = fields[i]!;
+    const currency = fields[i + 1]!;
+    const key = `${effectiveDate} ${currency}`;
+    if (key < previous) sorted = false;
+    previous = key;
+    rows.push({ effectiveDate, currency, rate: fields[i + 2]!, unitMultiplier: Number(fields[i + 3]) });
+  }
+  if (!sorted)
+    rows.sort((a, b) =>
+      a.effectiveDate !== b.effectiveDate
+        ? a.effectiveDate < b.effectiveDate
+          ? -1
+          : 1
+        : a.currency < b.currency
+          ? -1
+          : a.currency > b.currency
+            ? 1
+            : 0,
+    );
+  return rows;
 }
 
 /** The rows packed by the day statement, sorted by currency. */
