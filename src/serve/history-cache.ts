@@ -57,6 +57,17 @@ const lookups = new Counter({
 const hits = lookups.labels("hit");
 const misses = lookups.labels("miss");
 
+/**
+ * The bytes in memory of their own: a small Buffer is often a slice of a larger block (Node's 8 KB pool,
+ * zlib's 16 KB output chunk) that it keeps alive whole, which would make the byte bound a fiction.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
@@ -100,7 +111,7 @@ export class AnswerCache {
     if (encoding === "identity") return answer.identity;
     let bytes = answer[encoding];
     if (!bytes) {
-      bytes = encoding === "gzip" ? gzipSync(answer.identity) : brotliCompressSync(answer.identity, BROTLI);
+      bytes = ownBytes(encoding === "gzip" ? gzipSync(answer.identity) : brotliCompressSync(answer.identity, BROTLI));
       answer[encoding] = bytes;
       const entry = this.entries.get(key);
       if (entry?.answer === answer) {

@@ -27,7 +27,7 @@ import {
 } from "../publish/render-history.js";
 import { HistoryReader, historyEtag, type HistoryRow, type RowsVersion } from "../store/history.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
-import { AnswerCache, BROTLI, type Answer, type Encoding } from "./history-cache.js";
+import { AnswerCache, BROTLI, ownBytes, type Answer, type Encoding } from "./history-cache.js";
 import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
 import { PROBLEM_TYPES, sendProblem } from "./respond.js";
 import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
@@ -477,7 +477,7 @@ async function sendHistory(
             lastModified: version.maxStoredAt,
             headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
             version: versionKey(version),
-            identity: renderWhole(format, header, [{ date, rows }], meta),
+            identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
           };
         },
       );

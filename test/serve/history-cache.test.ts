@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 
 import { describe, expect, it } from "vitest";
 
-import { AnswerCache, type Answer } from "../../src/serve/history-cache.js";
+import { AnswerCache, ownBytes, type Answer } from "../../src/serve/history-cache.js";
 
 const answer = (text: string, version = "v1"): Answer => ({
   etag: `"${text.slice(0, 8)}"`,
@@ -95,5 +95,22 @@ describe("the cache of dated answers", () => {
       () => ((remade = true), answer(text)),
     );
     expect(remade).toBe(true);
+  });
+
+  it("keeps bytes of their own, not a slice that holds a larger block alive", () => {
+    const pooled = Buffer.from("a short body"); // a slice of Node's 8 KB pool
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    const own = ownBytes(pooled);
+    expect(own.equals(pooled)).toBe(true);
+    expect(own.buffer.byteLength).toBe(own.length);
+    const cache = new AnswerCache(1 << 20, 10);
+    const a = cache.answer(
+      "a",
+      1,
+      () => "v1",
+      () => answer("x".repeat(100)),
+    );
+    const gz = cache.encoded("a", a, "gzip");
+    expect(gz.buffer.byteLength).toBe(gz.length);
   });
 });
