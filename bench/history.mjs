@@ -343,10 +343,12 @@ ${table.join("\n")}
 ${targets.join("\n")}
 
 The random-date lookups ask for any day of the eleven years (weekends included) in JSON, XML or CSV: about
-8,600 distinct answers, which the cache of rendered answers (16 MiB, src/serve/history-cache.ts) mostly
-holds once warm, so the share of misses falls over the runs. The filtered case makes every request a new
-answer: it measures the uncached path alone (one packed read of the date's rows, the rendering, the ETag).
-The repeated date is answered from the cache after its first request.${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in turns in the same run, and the CPU per request less so.` : ""}
+8,600 distinct answers. The filtered case, which runs between two of their rounds, makes every request a new
+answer and so empties the cache of rendered answers (16 MiB, src/serve/history-cache.ts) each round: every
+random-date round starts cold, and its share of misses is what its first ~8,600 distinct dates cost over its
+requests (the faster the round, the smaller the share). The filtered case measures the uncached path alone
+(one packed read of the date's rows, the rendering, the ETag). The repeated date is answered from the cache
+after its first request.${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in turns in the same run, and the CPU per request less so.` : ""}
 `;
 console.log(section);
 const file = join(ROOT, "BENCHMARKS.md");
