@@ -1,15 +1,16 @@
 // Documents of many effective dates (the history endpoints), in the Latest documents' layouts: JSON
 // with one key per date in `rates`, XML with one `Rates` element per date (the 1.0 schema allows any
-// number), CSV and XLSX with one row per date and currency. JSON, XML and CSV are produced piece by
-// piece from the store's chunks, so a ten-year range is never held whole; a one-date document is
-// byte for byte what the Latest renderers make of the same data. The rate is always the stored text.
+// number), CSV and XLSX with one row per date and currency. All four are produced piece by piece
+// from the store's chunks (the XLSX zipped as it goes), so a ten-year range is never held whole; a
+// one-date document is byte for byte what the Latest renderers make of the same data. The rate is
+// always the stored text.
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
 import { CSV_HEADER } from "./render-csv.js";
 import { rateCell } from "./render-xlsx.js";
 import { XML_NAMESPACE } from "./xsd.js";
-import { zip } from "./zip.js";
+import { zipStream } from "./zip.js";
 
 export interface HistoryHeader {
   bankId: string;
@@ -56,7 +57,8 @@ export function* historyJson(header: HistoryHeader, days: Iterable<HistoryDay>):
   yield firstDay ? "}\n}\n" : "\n  }\n}\n";
 }
 
-const xmlAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const xmlAttr = (s: string) =>
+  /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
 
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 export function* historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
@@ -92,9 +94,18 @@ const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}
 /** CSV with Latest.csv's header and columns, one row per date and currency. */
 export function* historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
   yield `${CSV_HEADER.map(csvField).join(",")}\n`;
+  // The bank and base fields are the same on every row: quoted once.
+  const bank = csvField(header.bankId);
+  const base = csvField(header.baseCurrency);
+  const direct = header.quoteType === "Direct";
   for (const day of days) {
     let out = "";
-    for (const row of csvRows(header, day)) out += `${row.map(csvField).join(",")}\n`;
+    const date = csvField(day.date);
+    for (const r of day.rows) {
+      const currency = csvField(r.currency);
+      const pair = direct ? `${currency},${base}` : `${base},${currency}`;
+      out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
+    }
     if (out) yield out;
   }
 }
@@ -145,7 +156,8 @@ function stylesXml(): string {
 const inline = (ref: string, text: string, style = 0) =>
   `<c r="${ref}"${style ? ` s="${style}"` : ""} t="inlineStr"><is><t>${xmlText(text)}</t></is></c>`;
 
-function sheetXml(body: string, options: { frozen?: boolean; widths: number[]; autoFilter?: string }): string {
+/** A worksheet part up to and including `<sheetData>`: the rows and the closing tags follow. */
+function sheetHead(options: { frozen?: boolean; widths: number[] }): string {
   const view = options.frozen
     ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>'
     : '<sheetViews><sheetView workbookViewId="0"/></sheetViews>';
@@ -155,9 +167,7 @@ function sheetXml(body: string, options: { frozen?: boolean; widths: number[]; a
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
     '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
-    `${view}<cols>${cols}</cols><sheetData>${body}</sheetData>` +
-    (options.autoFilter ? `<autoFilter ref="${options.autoFilter}"/>` : "") +
-    "</worksheet>"
+    `${view}<cols>${cols}</cols><sheetData>`
   );
 }
 
@@ -174,35 +184,44 @@ const PACKAGE_FILES = {
  * XLSX with Latest.xlsx's sheets and cells: "Rates" (bold frozen header with an autofilter, one row per
  * date and currency, a real date cell, the rate a number shown with its own decimals, or text when a
  * double cannot carry it, an integer unit) and "Bank". The sheet XML is written directly (a year of a
- * 40-currency bank in a tenth of the time a workbook library takes, zipped by node:zlib), the rate as its
- * stored text; the zip entries carry the data's own timestamp, so the bytes depend on the data only.
+ * 40-currency bank in a tenth of the time a workbook library takes), the rate as its stored text, and
+ * zipped as it is written (src/publish/zip.ts): the rows are read from `days` while the bytes go
+ * out, so a ten-year range is never held whole. The workbook part, which names the last row, comes
+ * after the sheet. The zip entries carry the data's own timestamp, so the bytes depend on the data only.
  */
-export async function historyXlsx(
+export function historyXlsxStream(
   header: HistoryHeader,
   days: Iterable<HistoryDay>,
   meta: HistoryXlsxMeta,
-): Promise<Buffer> {
+): Generator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
-  const parts: string[] = [
-    `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
-  ];
   let r = 1;
-  for (const day of days) {
-    const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
-    const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
-    for (const [bankId, from, to, , rate, unit] of csvRows(header, day)) {
-      r++;
-      const cell = rateCell(rate);
-      const decimals = rate.split(".")[1]?.length ?? 0;
-      const rateXml =
-        typeof cell.value === "number" && decimals <= MAX_DECIMALS
-          ? `<c r="E${r}" s="${STYLE.rate(decimals)}"><v>${rate}</v></c>`
-          : inline(`E${r}`, rate);
-      parts.push(
-        `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
-          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`,
-      );
+  function* rates(): Generator<string> {
+    yield sheetHead({ frozen: true, widths: WIDTHS });
+    yield `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`;
+    for (const day of days) {
+      const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
+      const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
+      let out = "";
+      for (const [bankId, from, to, , rate, unit] of csvRows(header, day)) {
+        r++;
+        const cell = rateCell(rate);
+        const decimals = rate.split(".")[1]?.length ?? 0;
+        const rateXml =
+          typeof cell.value === "number" && decimals <= MAX_DECIMALS
+            ? `<c r="E${r}" s="${STYLE.rate(decimals)}"><v>${rate}</v></c>`
+            : inline(`E${r}`, rate);
+        out +=
+          `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
+          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`;
+      }
+      yield out;
     }
+    yield `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`;
+  }
+  function* workbook(): Generator<string> {
+    yield '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>';
+    yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${r}</definedName></definedNames></workbook>`;
   }
   const info = [
     ["Id", header.bankId],
@@ -216,25 +235,24 @@ export async function historyXlsx(
   ]
     .map(([k, v], i) => `<row r="${i + 1}">${inline(`A${i + 1}`, k!, STYLE.bold)}${inline(`B${i + 1}`, v!)}</row>`)
     .join("");
-  const files: Record<string, string> = {
-    ...PACKAGE_FILES,
-    "xl/workbook.xml":
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>' +
-      `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${Math.max(1, r)}</definedName></definedNames></workbook>`,
-    "xl/styles.xml": stylesXml(),
-    "xl/worksheets/sheet1.xml": sheetXml(parts.join(""), {
-      frozen: true,
-      widths: WIDTHS,
-      autoFilter: `A1:F${Math.max(1, r)}`,
-    }),
-    "xl/worksheets/sheet2.xml": sheetXml(info, { widths: [16, 60] }),
-  };
-  return Promise.resolve(
-    zip(
-      Object.keys(files)
-        .sort()
-        .map((name) => ({ name, data: files[name]! })),
-      stamp,
-    ),
+  return zipStream(
+    [
+      ...Object.entries(PACKAGE_FILES).map(([name, data]) => ({ name, data })),
+      { name: "xl/styles.xml", data: stylesXml() },
+      { name: "xl/worksheets/sheet2.xml", data: `${sheetHead({ widths: [16, 60] })}${info}</sheetData></worksheet>` },
+      { name: "xl/worksheets/sheet1.xml", data: rates() },
+      { name: "xl/workbook.xml", data: workbook() },
+    ],
+    stamp,
   );
+}
+
+/** historyXlsxStream's bytes, whole: for a short document (one date, a filtered Latest). */
+export function historyXlsxBytes(header: HistoryHeader, days: Iterable<HistoryDay>, meta: HistoryXlsxMeta): Buffer {
+  return Buffer.concat([...historyXlsxStream(header, days, meta)]);
+}
+
+/** historyXlsxBytes, as a promise. */
+export function historyXlsx(header: HistoryHeader, days: Iterable<HistoryDay>, meta: HistoryXlsxMeta): Promise<Buffer> {
+  return Promise.resolve(historyXlsxBytes(header, days, meta));
 }

@@ -1,15 +1,15 @@
-// The history and discovery endpoints, answered from the store through a read-only connection (a WAL
-// reader: the daemon keeps writing, and every statement here runs to its end before the response
-// goes on, so no read transaction spans a request): the set in force on a date, a range of dates,
-// `GET /v1/banks` with each bank's stored dates, `GET /v1/currencies`, and the `currencies` filter on
-// Latest (which stays answered from the published tree). Negotiation, conditional requests and
-// encodings follow the published files': the ETag names the rows behind the response (their count,
-// newest stored_at and fetch id) and the request that shaped it, so it changes exactly when either does.
+// The history and discovery endpoints, answered from the store through read-only connections (WAL
+// readers: the daemon keeps writing): the set in force on a date (from a cache of rendered answers,
+// src/serve/history-cache.ts), a range of dates (read in one snapshot of its own, streamed), `GET
+// /v1/banks` with each bank's stored dates, `GET /v1/currencies`, and the `currencies` filter on Latest
+// (which stays answered from the published tree). Negotiation, conditional requests and encodings
+// follow the published files': the ETag names the rows behind the response (their count, newest
+// stored_at and fetch id) and the request that shaped it, so it changes exactly when either does.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { brotliCompressSync, constants as zlib, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
+import { brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
@@ -18,13 +18,16 @@ import {
   daysOf,
   historyCsv,
   historyJson,
-  historyXlsx,
+  historyXlsxBytes,
+  historyXlsxStream,
   historyXml,
   type HistoryDay,
   type HistoryHeader,
+  type HistoryXlsxMeta,
 } from "../publish/render-history.js";
-import { HistoryReader, historyEtag, type HistoryRow } from "../store/history.js";
+import { HistoryReader, historyEtag, type HistoryRow, type RowsVersion } from "../store/history.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
+import { AnswerCache, BROTLI, ownBytes, type Answer, type Encoding } from "./history-cache.js";
 import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
 import { PROBLEM_TYPES, sendProblem } from "./respond.js";
 import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
@@ -129,10 +132,16 @@ function currencyFilter(params: Map<string, string>): string[] | undefined {
   return [...codes].sort();
 }
 
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A real calendar date written YYYY-MM-DD (proleptic Gregorian, as Date is). */
 function isDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]!) return false;
+  return month !== 2 || day < 29 || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
 }
 
 function dateParameter(params: Map<string, string>, name: string): IsoDate | undefined {
@@ -144,10 +153,17 @@ function dateParameter(params: Map<string, string>, name: string): IsoDate | und
 
 /** Today's date where it is latest: in UTC+14, so that no bank's newest date is ever in the future. */
 export function todayAnywhere(now: number): IsoDate {
-  return new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+  const minute = Math.floor(now / 60_000);
+  if (minute !== today.minute) today = { minute, date: new Date(now + 14 * 3_600_000).toISOString().slice(0, 10) };
+  return today.date;
 }
+/** The last answer of todayAnywhere, by minute (a date changes on a whole minute). */
+let today = { minute: NaN, date: "" };
 
 // ---------------------------------------------------------------- responses
+
+/** A body: text pieces (JSON, XML, CSV; compressed as negotiated), or a binary document's bytes (XLSX). */
+type Body = { text: Iterable<string> } | { binary: Iterable<Buffer> };
 
 /** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
 interface Dynamic {
@@ -156,53 +172,13 @@ interface Dynamic {
   /** ISO 8601 time of the newest data behind it, if any. */
   lastModified?: string;
   headers?: Record<string, string>;
-  body: () => Iterable<string> | Promise<Buffer>;
+  body: () => Body;
   /** A complete answer's bytes by encoding, when they are already known (the dated answers' cache). */
-  bytes?: (encoding: "identity" | "gzip" | "br") => Promise<Buffer>;
+  bytes?: (encoding: Encoding) => Buffer;
 }
 
-/** A dated answer kept while the store does not change: the same date is asked for again and again. */
-interface CachedAnswer {
-  etag: string;
-  lastModified: string;
-  notQuoted: Record<string, string>;
-  /** The bytes in one encoding, rendered on first need (the rows are held only until then). */
-  bytes: (encoding: "identity" | "gzip" | "br") => Promise<Buffer>;
-}
-
-/** At most this many dated answers are kept (the oldest goes first). */
-const CACHED_ANSWERS = 2048;
-
-class AnswerCache {
-  private generation = -1;
-  private readonly entries = new Map<string, CachedAnswer>();
-
-  get(generation: number, key: string): CachedAnswer | undefined {
-    if (generation !== this.generation) {
-      this.entries.clear();
-      this.generation = generation;
-    }
-    return this.entries.get(key);
-  }
-
-  set(key: string, answer: CachedAnswer): void {
-    if (this.entries.size >= CACHED_ANSWERS) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, answer);
-  }
-}
 const answers = new WeakMap<HistoryReader, AnswerCache>();
-
-/** The bytes of a rendering in one encoding. */
-async function encode(render: () => Iterable<string> | Promise<Buffer>, encoding: "identity" | "gzip" | "br") {
-  const body = render();
-  if (body instanceof Promise) return body;
-  const text = [...body].join("");
-  return encoding === "gzip"
-    ? gzipSync(text)
-    : encoding === "br"
-      ? brotliCompressSync(text, BROTLI)
-      : Buffer.from(text);
-}
+const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 const encodedEtag = (etag: string, encoding: "gzip" | "br") => `${etag.slice(0, -1)}-${encoding}"`;
 
@@ -220,7 +196,6 @@ function notModified(req: IncomingMessage, etag: string, lastModifiedSeconds: nu
 }
 
 const BLOCK = 64 * 1024;
-const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
 
 /** Joins small pieces into blocks of at least BLOCK characters; `last` marks the final block. */
 function* coalesce(pieces: Iterable<string>): Generator<{ text: string; last: boolean }> {
@@ -272,20 +247,15 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     return;
   }
   if (d.bytes) {
-    const bytes = await d.bytes(encoding);
+    const bytes = d.bytes(encoding);
     res.writeHead(200, { ...headers, "content-length": bytes.length });
     res.end(bytes);
     return;
   }
   const body = d.body();
-  if (body instanceof Promise) {
-    const bytes = await body;
-    res.writeHead(200, { ...headers, "content-length": bytes.length });
-    res.end(bytes);
-    return;
-  }
+  if ("binary" in body) return sendBinary(res, headers, body.binary);
   // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
-  const blocks = coalesce(body);
+  const blocks = coalesce(body.text);
   const first = blocks.next();
   if (first.done || first.value.last) {
     const text = first.done ? "" : first.value.text;
@@ -307,6 +277,37 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
   return pipeline(source, compressor, res);
 }
 
+/** Bytes as they are made: whole with their length when they fit one block, else streamed. */
+function sendBinary(res: ServerResponse, headers: Record<string, string | number>, pieces: Iterable<Buffer>) {
+  const iterator = pieces[Symbol.iterator]();
+  const start: Buffer[] = [];
+  let size = 0;
+  let next = iterator.next();
+  while (!next.done && size < BLOCK) {
+    start.push(next.value);
+    size += next.value.length;
+    next = iterator.next();
+  }
+  if (next.done) {
+    const bytes = Buffer.concat(start);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const pending = next.value;
+  return pipeline(
+    Readable.from(
+      (function* () {
+        yield Buffer.concat(start);
+        yield pending;
+        for (let n = iterator.next(); !n.done; n = iterator.next()) yield n.value;
+      })(),
+    ),
+    res,
+  );
+}
+
 function sendJsonDocument(
   req: IncomingMessage,
   res: ServerResponse,
@@ -315,25 +316,44 @@ function sendJsonDocument(
   lastModified: string,
 ) {
   const etag = historyEtag(createHash("sha256").update(body).digest("hex"));
-  return sendDynamic(req, res, head, { format: "json", etag, lastModified, body: () => [body.toString("utf8")] });
+  return sendDynamic(req, res, head, {
+    format: "json",
+    etag,
+    lastModified,
+    body: () => ({ text: [body.toString("utf8")] }),
+  });
 }
 
-/** A document's rendering in `format`, streamed (JSON, XML, CSV) or whole (XLSX). */
+/** A document's rendering in `format`, streamed: rows are read as the bytes go out. */
 function render(
   format: Format,
   header: HistoryHeader,
   days: () => Iterable<HistoryDay>,
-  meta: { bankName: string; website: string; from: IsoDate; to: IsoDate; storedAt: string },
-): () => Iterable<string> | Promise<Buffer> {
+  meta: HistoryXlsxMeta,
+): () => Body {
   switch (format) {
     case "json":
-      return () => historyJson(header, days());
+      return () => ({ text: historyJson(header, days()) });
     case "xml":
-      return () => historyXml(header, days());
+      return () => ({ text: historyXml(header, days()) });
     case "csv":
-      return () => historyCsv(header, days());
+      return () => ({ text: historyCsv(header, days()) });
     case "xlsx":
-      return () => historyXlsx(header, days(), meta);
+      return () => ({ binary: historyXlsxStream(header, days(), meta) });
+  }
+}
+
+/** A short document's rendering in `format`, whole. */
+function renderWhole(format: Format, header: HistoryHeader, days: HistoryDay[], meta: HistoryXlsxMeta): Buffer {
+  switch (format) {
+    case "json":
+      return Buffer.from([...historyJson(header, days)].join(""));
+    case "xml":
+      return Buffer.from([...historyXml(header, days)].join(""));
+    case "csv":
+      return Buffer.from([...historyCsv(header, days)].join(""));
+    case "xlsx":
+      return historyXlsxBytes(header, days, meta);
   }
 }
 
@@ -418,7 +438,7 @@ async function sendHistory(
     const params = parameters(query);
     const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
     const reader = deps.reader();
-    reader?.refresh();
+    reader?.refreshThisTurn();
     if (!reader)
       return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
     if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);
@@ -442,38 +462,26 @@ async function sendHistory(
       const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
       let cache = answers.get(reader);
       if (!cache) answers.set(reader, (cache = new AnswerCache()));
+      const answerCache = cache;
       const key = [route.id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
-      let answer = cache.get(reader.generation(), key);
-      if (!answer) {
-        const { rows, version } = reader.ratesWithVersion(route.id, date, currencies);
-        const etag = historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId);
-        const rendering = render(format, header, () => [{ date, rows }], {
-          ...names,
-          from: date,
-          to: date,
-          storedAt: version.maxStoredAt,
-        });
-        const encoded: Partial<Record<"identity" | "gzip" | "br", Promise<Buffer>>> = {};
-        answer = {
-          etag,
-          lastModified: version.maxStoredAt,
-          notQuoted: notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
-          bytes: (encoding) =>
-            (encoded[encoding] ??= encode(rendering, encoding).catch((error: unknown) => {
-              delete encoded[encoding];
-              throw error;
-            })),
-        };
-        cache.set(key, answer);
-      }
-      return await sendDynamic(req, res, head, {
-        format,
-        etag: answer.etag,
-        lastModified: answer.lastModified,
-        headers: { "content-location": location, ...answer.notQuoted, ...disposition(format, `${route.id}-${date}`) },
-        body: () => [],
-        bytes: answer.bytes,
-      });
+      const id = route.id;
+      const answer = cache.answer(
+        key,
+        reader.generation(),
+        () => versionKey(reader.versionOf(id, date, date, currencies)),
+        (): Answer => {
+          const { rows, version } = reader.ratesWithVersion(id, date, currencies);
+          const meta = { ...names, from: date, to: date, storedAt: version.maxStoredAt };
+          return {
+            etag: historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId),
+            lastModified: version.maxStoredAt,
+            headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
+            version: versionKey(version),
+            identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
+          };
+        },
+      );
+      return sendAnswer(req, res, head, answerCache, key, answer, format, location, `${id}-${date}`);
     }
 
     const from = dateParameter(params, "from");
@@ -483,36 +491,99 @@ async function sendHistory(
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
       throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
-    const version = reader.versionOf(route.id, from, to, currencies);
-    const present = currencies ? reader.quotedIn(route.id, from, to, currencies) : new Set<string>();
-    const id = route.id;
-    return await sendDynamic(req, res, head, {
-      format,
-      etag: historyEtag(
-        "range",
-        id,
-        from,
-        to,
+    // One read transaction for the version, the currencies and every row: the ETag names the body.
+    const snapshot = reader.snapshot();
+    res.once("close", () => snapshot.release());
+    try {
+      const version = snapshot.versionOf(route.id, from, to, currencies);
+      const present = currencies ? snapshot.quotedIn(route.id, from, to, currencies) : new Set<string>();
+      const id = route.id;
+      return await sendDynamic(req, res, head, {
         format,
-        currencies?.join(",") ?? "*",
-        factsKey,
-        version.rows,
-        version.maxStoredAt,
-        version.maxFetchId,
-      ),
-      lastModified: version.maxStoredAt,
-      headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
-      body: render(format, header, () => daysOf(reader.range(id, from, to, currencies)), {
-        ...names,
-        from,
-        to,
-        storedAt: version.maxStoredAt,
-      }),
-    });
+        etag: historyEtag(
+          "range",
+          id,
+          from,
+          to,
+          format,
+          currencies?.join(",") ?? "*",
+          factsKey,
+          version.rows,
+          version.maxStoredAt,
+          version.maxFetchId,
+        ),
+        lastModified: version.maxStoredAt,
+        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+        body: render(format, header, () => daysOf(snapshot.range(id, from, to, currencies)), {
+          ...names,
+          from,
+          to,
+          storedAt: version.maxStoredAt,
+        }),
+      });
+    } finally {
+      snapshot.release();
+    }
   } catch (error) {
     if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
     throw error;
   }
+}
+
+/** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
+interface AnswerHeaders {
+  ok: Record<string, string | number>;
+  notModified: Record<string, string>;
+}
+const answerHeaders = new WeakMap<Answer, Partial<Record<Encoding, AnswerHeaders>>>();
+
+/** A cached dated answer: 304 when the client has it, else its bytes in the best encoding both sides have. */
+function sendAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  cache: AnswerCache,
+  key: string,
+  answer: Answer,
+  format: Format,
+  location: string,
+  fileName: string,
+): void {
+  const encoding: Encoding =
+    format === "xlsx" ? "identity" : pickEncoding(req.headers["accept-encoding"], { br: true, gzip: true });
+  const bytes = head ? undefined : cache.encoded(key, answer, encoding);
+  let byEncoding = answerHeaders.get(answer);
+  if (!byEncoding) answerHeaders.set(answer, (byEncoding = {}));
+  let headers = byEncoding[encoding];
+  if (!headers) {
+    const stamp = answer.lastModified ? Date.parse(answer.lastModified) : NaN;
+    const common: Record<string, string> = {
+      etag: encoding === "identity" ? answer.etag : encodedEtag(answer.etag, encoding),
+      vary: VARY,
+      "cache-control": "private",
+      ...(Number.isFinite(stamp) ? { "last-modified": new Date(Math.floor(stamp / 1000) * 1000).toUTCString() } : {}),
+      ...answer.headers,
+      ...disposition(format, fileName),
+    };
+    headers = byEncoding[encoding] = {
+      notModified: common,
+      ok: {
+        "content-type": CONTENT_TYPES[format],
+        ...common,
+        ...(encoding !== "identity" ? { "content-encoding": encoding } : {}),
+        "x-content-type-options": "nosniff",
+        "content-length": cache.encoded(key, answer, encoding).length,
+      },
+    };
+  }
+  const stamp = answer.lastModified && req.headers["if-modified-since"] ? Date.parse(answer.lastModified) : NaN;
+  if (notModified(req, answer.etag, Number.isFinite(stamp) ? Math.floor(stamp / 1000) : undefined)) {
+    res.writeHead(304, { ...headers.notModified, "content-location": location });
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers.ok, "content-location": location });
+  res.end(bytes);
 }
 
 function disposition(format: Format, name: string): Record<string, string> {

@@ -14,6 +14,7 @@ import {
   historyCsv,
   historyJson,
   historyXlsx,
+  historyXlsxStream,
   historyXml,
   type HistoryDay,
   type HistoryHeader,
@@ -161,5 +162,35 @@ describe("many dates", () => {
     expect((sheet.getRow(5).getCell(4).value as Date).toISOString()).toBe("2025-01-02T00:00:00.000Z");
     const bank = wb.getWorksheet("Bank")!;
     expect(bank.getRow(2).values).toEqual([undefined, "Name", "A & B <Bank>"]);
+  });
+
+  it("XLSX streamed: many deflate blocks in pieces, CRCs and sizes right, every row read back", async () => {
+    // ~9,000 rows: the sheet's XML is megabytes, deflated in several blocks, and comes out in pieces.
+    const many: HistoryDay[] = [];
+    for (let d = 0; d < 300; d++) {
+      const date = new Date(Date.UTC(2020, 0, 1) + d * 86_400_000).toISOString().slice(0, 10);
+      many.push({
+        date,
+        rows: Array.from({ length: 30 }, (_, c) => row(date, `C${String(c).padStart(2, "0")}`, `${c}.${d}01`)),
+      });
+    }
+    const meta = {
+      bankName: "Bank",
+      website: "",
+      from: many[0]!.date,
+      to: many.at(-1)!.date,
+      storedAt: "2025-01-02T13:31:00.000Z",
+    };
+    const pieces = [...historyXlsxStream(cnb, many, meta)];
+    expect(pieces.length).toBeGreaterThan(10);
+    const bytes = Buffer.concat(pieces);
+    const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+    const sheetXml = await zip.file("xl/worksheets/sheet1.xml")!.async("string");
+    expect(sheetXml.length).toBeGreaterThan(1_000_000);
+    const wb = XLSX.read(bytes, { cellNF: true });
+    const cells = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Rates!, { header: 1, raw: false });
+    expect(cells).toHaveLength(9001);
+    expect(cells.slice(1).map((r) => r[4])).toEqual(many.flatMap((d) => d.rows.map((r) => r.rate)));
+    expect(wb.Workbook?.Names?.[0]?.Ref).toBe("Rates!$A$1:$F$9001");
   });
 });

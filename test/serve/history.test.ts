@@ -257,6 +257,18 @@ describe("a long range", () => {
     const lines = gunzipSync(gz.body).toString("utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(records.length + 1);
     expect(lines[1]).toBe(`BIG,XDR,AUD,2016-01-01,${records[0]!.rate},1`);
+    // XLSX too is streamed as it is zipped (never held whole), and reads back with every digit.
+    const xlsx = await raw("GET", "/v1/Banks/BIG/DailyRates.xlsx?from=2016-01-01&to=2025-12-31", {});
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers["content-type"]).toBe(XLSX_TYPE);
+    expect(xlsx.headers["content-length"]).toBeUndefined();
+    expect(xlsx.headers["transfer-encoding"]).toBe("chunked");
+    const wb = XLSX.read(xlsx.body, { cellDates: true, cellNF: true });
+    const sheet = wb.Sheets.Rates!;
+    expect(sheet["!autofilter"]).toEqual({ ref: `A1:F${records.length + 1}` });
+    const cells = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, dateNF: "yyyy-mm-dd" });
+    expect(cells[0]).toEqual(["BankId", "From Currency", "To Currency", "Effective Date", "Exchange Rate", "Unit"]);
+    expect(cells.slice(1)).toEqual(records.map((r) => ["BIG", "XDR", r.currency, r.effectiveDate, r.rate, "1"]));
   });
 });
 
@@ -316,6 +328,23 @@ describe("caching, encodings, HEAD, the token", () => {
     // The filter and the format are part of the ETag.
     expect((await get(`${path}?currencies=USD`)).headers.get("etag")).not.toBe(changed.headers.get("etag"));
     expect((await get(`${path}.csv`)).headers.get("etag")).not.toBe(changed.headers.get("etag"));
+  });
+
+  it("serves a cached answer, in every encoding, only while its own rows are unchanged", async () => {
+    const path = "/v1/Banks/CNB/DailyRates/2024-12-23.csv";
+    const before = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(gunzipSync(before.body).toString("utf8")).toContain("CNB,USD,CZK,2024-12-23,24.107,1\n");
+    // A commit of another date: the same answer, the same ETag.
+    ingest("CNB", [{ effectiveDate: "2024-12-20", currency: "EUR", rate: "25.555" }], "another date");
+    const again = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(again.headers.etag).toBe(before.headers.etag);
+    expect(again.body.equals(before.body)).toBe(true);
+    // A revision of one of its figures: new rows, a new ETag, in the compressed encoding as well.
+    ingest("CNB", [{ effectiveDate: "2024-12-23", currency: "USD", rate: "24.180" }], "revision");
+    const revised = await raw("GET", path, { "accept-encoding": "gzip" });
+    expect(revised.headers.etag).not.toBe(before.headers.etag);
+    expect(gunzipSync(revised.body).toString("utf8")).toContain("CNB,USD,CZK,2024-12-23,24.180,1\n");
+    expect((await get(path)).headers.get("content-location")).toBe(path);
   });
 
   it("compresses with gzip and br, and HEAD sends the headers alone", async () => {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { HistoryReader, historyEtag } from "../../src/store/history.js";
+import { HistoryReader, historyEtag, type HistoryRow } from "../../src/store/history.js";
 import { ingestBatches, type Provenance } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";
 import { tempStore } from "../support/store.js";
@@ -104,6 +104,22 @@ describe("rates and ranges", () => {
     ]);
     expect(reader.ratesOn("CNB", "2024-12-30", ["USD", "GBP"]).map((r) => r.currency)).toEqual(["USD"]);
   });
+  it("gives a date's rows and their version in one read, the version over the kept rows only", () => {
+    const all = reader.ratesWithVersion("CNB", "2024-12-30");
+    expect(all.rows).toEqual(reader.ratesOn("CNB", "2024-12-30"));
+    expect(all.version).toEqual(reader.versionOf("CNB", "2024-12-30", "2024-12-30"));
+    ingest("CNB", [rec("2024-12-30", "EUR", "25.211")], "EUR revised");
+    const usd = reader.ratesWithVersion("CNB", "2024-12-30", ["USD", "GBP"]);
+    expect(usd.rows).toEqual([{ effectiveDate: "2024-12-30", currency: "USD", rate: "24.200", unitMultiplier: 0 }]);
+    // The EUR revision is not behind the USD answer: its version is the USD row's alone.
+    expect(usd.version).toEqual(reader.versionOf("CNB", "2024-12-30", "2024-12-30", ["USD", "GBP"]));
+    expect(usd.version.maxFetchId).toBeLessThan(reader.ratesWithVersion("CNB", "2024-12-30").version.maxFetchId);
+    expect(reader.ratesWithVersion("CNB", "2024-12-29")).toEqual({
+      rows: [],
+      version: { rows: 0, maxStoredAt: "", maxFetchId: 0 },
+    });
+    expect(reader.ratesWithVersion("CNB", "2024-12-29", ["USD"]).rows).toEqual([]);
+  });
   it("reads a range across a year boundary oldest first, in chunks that resume exactly", () => {
     const records: RateRecord[] = [];
     // 3000 rows over 100 days: more than one chunk.
@@ -137,6 +153,46 @@ describe("rates and ranges", () => {
     expect(after.rows).toBe(9);
     expect(after.maxFetchId).toBeGreaterThan(before.maxFetchId);
     expect(historyEtag("CNB", after.maxFetchId)).not.toBe(historyEtag("CNB", before.maxFetchId));
+  });
+});
+
+describe("a range's snapshot", () => {
+  it("reads one state of the store from the version to the last chunk, whatever is committed meanwhile", () => {
+    const records: RateRecord[] = [];
+    // 3000 rows over 100 days: two chunks and more.
+    for (let d = 0; d < 100; d++) {
+      const date = new Date(Date.UTC(2020, 0, 1) + d * 86_400_000).toISOString().slice(0, 10);
+      for (let c = 0; c < 30; c++)
+        records.push(rec(date, `A${String.fromCharCode(65 + (c % 26))}${c < 26 ? "A" : "B"}`, `1.${d}${c}`));
+    }
+    ingest("BIG", records);
+    const snapshot = reader.snapshot();
+    const version = snapshot.versionOf("BIG", "2020-01-01", "2020-12-31");
+    const chunks = snapshot.range("BIG", "2020-01-01", "2020-12-31");
+    const first = chunks.next().value as HistoryRow[];
+    expect(first.length).toBeGreaterThan(0);
+    // While the range is being written: a revision of its last figure and a new date, committed.
+    const last = records.at(-1)!;
+    ingest("BIG", [rec(last.effectiveDate, last.currency, "9.999"), rec("2020-12-01", "AAA", "2.5")], "meanwhile");
+    const rows = [first, ...chunks].flat();
+    expect(rows).toHaveLength(3000);
+    const revised = rows.find((r) => r.effectiveDate === last.effectiveDate && r.currency === last.currency);
+    expect(revised?.rate).toBe(last.rate);
+    expect(rows.some((r) => r.effectiveDate === "2020-12-01")).toBe(false);
+    expect(snapshot.versionOf("BIG", "2020-01-01", "2020-12-31")).toEqual(version);
+    snapshot.release();
+    snapshot.release(); // once only
+    // The next range (the same connection, kept) sees the new state, and a new version.
+    const next = reader.snapshot();
+    const after = next.versionOf("BIG", "2020-01-01", "2020-12-31");
+    expect(after.rows).toBe(3001);
+    expect(after.maxFetchId).toBeGreaterThan(version.maxFetchId);
+    const lastDay = [...next.range("BIG", last.effectiveDate, last.effectiveDate)].flat();
+    expect(lastDay.find((r) => r.currency === last.currency)?.rate).toBe("9.999");
+    expect([...next.range("BIG", "2020-12-01", "2020-12-31")].flat()).toEqual([
+      { effectiveDate: "2020-12-01", currency: "AAA", rate: "2.5", unitMultiplier: 0 },
+    ]);
+    next.release();
   });
 });
 

@@ -26,6 +26,8 @@ export function freePort(): Promise<number> {
 export interface Mirror {
   url: string;
   child: ChildProcess;
+  /** The recordings served so far, in order: "GET /host/path?query" and the recording's file. */
+  served(): Array<{ request: string; file: string }>;
   stop(): Promise<void>;
 }
 
@@ -54,10 +56,13 @@ export async function startMirror(banks?: string[]): Promise<Mirror> {
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
     child.once("exit", (code) => rej(new Error(`feed mirror exited (${code}): ${out}`)));
   });
-  child.stdout.resume();
+  // The tool logs one line per answer: "200 GET /host/path?query -> BANK/001.xml".
+  let log = "";
+  child.stdout.on("data", (c: Buffer) => (log += c.toString()));
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    served: () => [...log.matchAll(/^\d{3} (\S+ \S+) -> (\S+)$/gm)].map((m) => ({ request: m[1]!, file: m[2]! })),
     async stop() {
       if (child.exitCode === null && child.pid) {
         const exited = new Promise((r) => child.once("exit", r));
