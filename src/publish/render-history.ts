@@ -97,7 +97,7 @@ function writeTextOf(
   layout: TextLayout,
   days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
 ): Generator<string> | AsyncGenerator<string> {
-  return Symbol.asyncIterator in days ? writeTextAsync(layout, days) : writeText(layout, days as Iterable<HistoryDay>);
+  return Symbol.asyncIterator in days ? writeTextAsync(layout, days) : writeText(layout, days);
 }
 
 /** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
