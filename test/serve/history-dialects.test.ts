@@ -191,7 +191,7 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
     it("CSV", async () => {
       const res = await get(`${path}&format=csv`);
       expect(res.headers.get("content-disposition")).toBe('attachment; filename="CNB-2024-12-27-2025-01-02.csv"');
-      const rows = parseCsv<string[]>(await res.text());
+      const rows: string[][] = parseCsv(await res.text());
       expect(rows[0]).toEqual(["BankId", "From Currency", "To Currency", "Effective Date", "Exchange Rate", "Unit"]);
       expect(rows.slice(1)).toEqual(expected.map(([d, c, r, u]) => ["CNB", c, "CZK", d, r, `1${"0".repeat(u)}`]));
     });
