@@ -31,6 +31,7 @@ import {
   HistoryReader,
   historyEtag,
   type HistoryRow,
+  type Eventually,
   type HistoryStore,
   type InForce,
   type RowsVersion,
@@ -506,12 +507,20 @@ function parsedLatest(rep: Representation): ParsedLatest {
 }
 
 /** How a bank quotes: as recorded at ingest, else as its Latest.json says. */
-async function headerOf(
+function headerOf(
   reader: HistoryStore,
   tree: LoadedTree | undefined,
   id: string,
-): Promise<HistoryHeader | undefined> {
-  const quoting = await reader.quoting(id);
+): Eventually<HistoryHeader | undefined> {
+  const quoting = reader.quoting(id);
+  return quoting instanceof Promise ? quoting.then((q) => headerFrom(q, tree, id)) : headerFrom(quoting, tree, id);
+}
+
+function headerFrom(
+  quoting: { baseCurrency: string; quoteType: QuoteType } | undefined,
+  tree: LoadedTree | undefined,
+  id: string,
+): HistoryHeader | undefined {
   if (quoting) return { bankId: id, ...quoting };
   const rep = tree?.banks.get(id)?.latest.json;
   return rep ? parsedLatest(rep).header : undefined;
@@ -544,13 +553,19 @@ async function sendHistory(
     const params = parameters(query);
     const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
     const reader = deps.reader();
-    await reader?.refreshThisTurn();
+    // A value from SQLite is used as it is (no await: the SQLite path stays synchronous), a promise
+    // from PostgreSQL awaited.
+    const turn = reader?.refreshThisTurn();
+    if (turn instanceof Promise) await turn;
     if (!reader)
       return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
     if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);
     const tree = deps.tree();
-    const header = await headerOf(reader, tree, route.id);
-    if (!header || (await reader.dates(route.id)).length === 0)
+    const headerRead = headerOf(reader, tree, route.id);
+    const header = headerRead instanceof Promise ? await headerRead : headerRead;
+    const datesRead = header && reader.dates(route.id);
+    const dates = datesRead instanceof Promise ? await datesRead : datesRead;
+    if (!header || dates!.length === 0)
       return sendNoBank(deps, res, head, route.id, header !== undefined, `No rates stored for bank ${route.id}`);
     const resource = bankResource(tree?.banks.get(route.id)?.bank);
     const names = { bankName: resource?.name[0]?.name ?? route.id, website: resource?.website ?? "" };
@@ -562,7 +577,8 @@ async function sendHistory(
     ].join(" ");
 
     if (route.kind === "dated") {
-      const found = await reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
+      const inForce = reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
+      const found = inForce instanceof Promise ? await inForce : inForce;
       if (found.kind === "none") return notInForce(res, head, route.id, route.date, found);
       const date = found.effectiveDate;
       const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
