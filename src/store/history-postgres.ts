@@ -272,13 +272,18 @@ export class PostgresHistoryReader implements HistoryStore {
   }
 
   banks(): Promise<BankSpan[]> {
-    this.banksCache ??= this.pool
-      .query<BankSpan>(
-        `select bank_id as "bankId", min(effective_date) as "first", max(effective_date) as "latest"
-           from rates group by bank_id order by bank_id collate "C"`,
-      )
-      .then((r) => r.rows);
-    this.banksCache.catch(() => (this.banksCache = undefined));
+    if (!this.banksCache) {
+      const read = this.pool
+        .query<BankSpan>(
+          `select bank_id as "bankId", min(effective_date) as "first", max(effective_date) as "latest"
+             from rates group by bank_id order by bank_id collate "C"`,
+        )
+        .then((r) => r.rows);
+      this.banksCache = read;
+      read.catch(() => {
+        if (this.banksCache === read) this.banksCache = undefined;
+      });
+    }
     return this.banksCache;
   }
 
@@ -291,8 +296,13 @@ export class PostgresHistoryReader implements HistoryStore {
 
   /** Every currency any bank quotes, by code, with each bank's first and latest date for it. */
   currencies(): Promise<{ list: CurrencyBanks[]; maxStoredAt: string }> {
-    this.currenciesCache ??= this.readCurrencies();
-    this.currenciesCache.catch(() => (this.currenciesCache = undefined));
+    if (!this.currenciesCache) {
+      const read = this.readCurrencies();
+      this.currenciesCache = read;
+      read.catch(() => {
+        if (this.currenciesCache === read) this.currenciesCache = undefined;
+      });
+    }
     return this.currenciesCache;
   }
 
