@@ -219,6 +219,24 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
     expect(lines).toEqual(want);
   });
 
+  it("gives a range's snapshot back when its client goes away mid-response", async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/v1/Banks/BIG/DailyRates.csv?from=2020-01-01&to=2022-12-31`, {
+      headers: auth,
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    abort.abort();
+    if (store.dialect === "postgres") {
+      const pool = store.pool;
+      for (let i = 0; i < 200 && pool.idleCount < pool.totalCount; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(pool.idleCount).toBe(pool.totalCount);
+    }
+    // The server goes on answering ranges.
+    const again = await get("/v1/Banks/CNB/DailyRates?from=2024-12-20&to=2025-01-03&currencies=EUR");
+    expect(jsonRows(await again.text())).toEqual(stored("2024-12-20", "2025-01-03", ["EUR"]));
+  });
+
   it("filters currencies and names those not quoted", async () => {
     const dated = await get("/v1/Banks/CNB/DailyRates/2024-12-31?currencies=usd,jpy");
     expect(dated.headers.get("x-currencies-not-quoted")).toBe("JPY");
