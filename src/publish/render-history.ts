@@ -10,7 +10,7 @@ import type { IsoDate, QuoteType } from "../types.js";
 import { CSV_HEADER } from "./render-csv.js";
 import { rateCell } from "./render-xlsx.js";
 import { XML_NAMESPACE } from "./xsd.js";
-import { zipStream } from "./zip.js";
+import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
 
 export interface HistoryHeader {
   bankId: string;
@@ -272,13 +272,26 @@ export function historyXlsxStream(
   header: HistoryHeader,
   days: Iterable<HistoryDay>,
   meta: HistoryXlsxMeta,
-): Generator<Buffer> {
+): Generator<Buffer>;
+export function historyXlsxStream(
+  header: HistoryHeader,
+  days: AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): AsyncGenerator<Buffer>;
+export function historyXlsxStream(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   let r = 1;
-  function* rates(): Generator<string> {
-    yield sheetHead({ frozen: true, widths: WIDTHS });
-    yield `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`;
-    for (const day of days) {
+  // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
+  // asynchronously.
+  const layout: TextLayout = {
+    head:
+      sheetHead({ frozen: true, widths: WIDTHS }) +
+      `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
+    day(day) {
       const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
       const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
       let out = "";
@@ -294,10 +307,10 @@ export function historyXlsxStream(
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
           `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`;
       }
-      yield out;
-    }
-    yield `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`;
-  }
+      return out;
+    },
+    tail: () => `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`,
+  };
   function* workbook(): Generator<string> {
     yield '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>';
     yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${r}</definedName></definedNames></workbook>`;
@@ -314,16 +327,15 @@ export function historyXlsxStream(
   ]
     .map(([k, v], i) => `<row r="${i + 1}">${inline(`A${i + 1}`, k!, STYLE.bold)}${inline(`B${i + 1}`, v!)}</row>`)
     .join("");
-  return zipStream(
-    [
-      ...Object.entries(PACKAGE_FILES).map(([name, data]) => ({ name, data })),
-      { name: "xl/styles.xml", data: stylesXml() },
-      { name: "xl/worksheets/sheet2.xml", data: `${sheetHead({ widths: [16, 60] })}${info}</sheetData></worksheet>` },
-      { name: "xl/worksheets/sheet1.xml", data: rates() },
-      { name: "xl/workbook.xml", data: workbook() },
-    ],
-    stamp,
-  );
+  const entries = (rates: Iterable<string> | AsyncIterable<string>) => [
+    ...Object.entries(PACKAGE_FILES).map(([name, data]) => ({ name, data })),
+    { name: "xl/styles.xml", data: stylesXml() },
+    { name: "xl/worksheets/sheet2.xml", data: `${sheetHead({ widths: [16, 60] })}${info}</sheetData></worksheet>` },
+    { name: "xl/worksheets/sheet1.xml", data: rates },
+    { name: "xl/workbook.xml", data: workbook() },
+  ];
+  if (Symbol.asyncIterator in days) return zipStreamAsync(entries(writeTextAsync(layout, days)), stamp);
+  return zipStream(entries(writeText(layout, days)) as StreamedZipEntry[], stamp);
 }
 
 /** historyXlsxStream's bytes, whole: for a short document (one date, a filtered Latest). */

@@ -184,7 +184,11 @@ let today = { minute: NaN, date: "" };
  * A body: text pieces (JSON, XML, CSV; compressed as negotiated; read asynchronously on PostgreSQL), or a
  * binary document's bytes (XLSX).
  */
-type Body = { text: Iterable<string> } | { asyncText: AsyncIterable<string> } | { binary: Iterable<Buffer> };
+type Body =
+  | { text: Iterable<string> }
+  | { asyncText: AsyncIterable<string> }
+  | { binary: Iterable<Buffer> }
+  | { asyncBinary: AsyncIterable<Buffer> };
 
 /** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
 interface Dynamic {
@@ -276,6 +280,7 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
   const body = await d.body();
   if ("binary" in body) return sendBinary(res, headers, body.binary);
   if ("asyncText" in body) return sendAsyncText(res, headers, encoding, body.asyncText);
+  if ("asyncBinary" in body) return sendAsyncBinary(res, headers, body.asyncBinary);
   // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
   const blocks = coalesce(body.text);
   const first = blocks.next();
@@ -349,6 +354,40 @@ async function sendAsyncText(
 }
 
 /** Bytes as they are made: whole with their length when they fit one block, else streamed. */
+async function sendAsyncBinary(
+  res: ServerResponse,
+  headers: Record<string, string | number>,
+  pieces: AsyncIterable<Buffer>,
+): Promise<void> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const start: Buffer[] = [];
+  let size = 0;
+  let next = await iterator.next();
+  while (!next.done && size < BLOCK) {
+    start.push(next.value);
+    size += next.value.length;
+    next = await iterator.next();
+  }
+  if (next.done) {
+    const bytes = Buffer.concat(start);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const pending = next.value;
+  return pipeline(
+    Readable.from(
+      (async function* () {
+        yield Buffer.concat(start);
+        yield pending;
+        for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
+      })(),
+    ),
+    res,
+  );
+}
+
 function sendBinary(res: ServerResponse, headers: Record<string, string | number>, pieces: Iterable<Buffer>) {
   const iterator = pieces[Symbol.iterator]();
   const start: Buffer[] = [];
@@ -396,9 +435,8 @@ function sendJsonDocument(
 }
 
 /**
- * A document's rendering in `format`, streamed: rows are read as the bytes go out. Days read
- * asynchronously (PostgreSQL) are streamed as text; an XLSX of them is read whole first (the zip
- * writer is synchronous; a range is at most MAX_RANGE_YEARS of one bank).
+ * A document's rendering in `format`, streamed: rows are read as the bytes go out, from days in
+ * memory or read chunk by chunk (SQLite), or read asynchronously (PostgreSQL).
  */
 function render(
   format: Format,
@@ -417,15 +455,9 @@ function render(
       case "csv":
         return { asyncText: historyCsv(header, source) };
       case "xlsx":
-        return readAll(source).then((all) => ({ binary: historyXlsxStream(header, all, meta) }));
+        return { asyncBinary: historyXlsxStream(header, source, meta) };
     }
   };
-}
-
-async function readAll<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 function renderSync(

@@ -219,6 +219,19 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
     expect(lines).toEqual(want);
   });
 
+  it("writes a long range as XLSX from the read chunks, every row with its digits", async () => {
+    const res = await get(`/v1/Banks/BIG/DailyRates.xlsx?from=2020-01-01&to=2022-12-31`);
+    expect(res.status).toBe(200);
+    const wb = XLSX.read(Buffer.from(await res.arrayBuffer()), { cellDates: true, cellNF: true });
+    const rows = XLSX.utils
+      .sheet_to_json<unknown[]>(wb.Sheets.Rates!, { header: 1, raw: false, dateNF: "yyyy-mm-dd" })
+      .slice(1);
+    const want: unknown[][] = [];
+    for (let i = 0; i < BIG_DAYS; i++)
+      ["AUD", "CAD", "JPY"].forEach((c, k) => want.push([bigDate(i), c, bigRate(i, k)]));
+    expect(rows.map((r) => [r[3], r[2], r[4]])).toEqual(want);
+  });
+
   it("gives a range's snapshot back when its client goes away mid-response", async () => {
     const abort = new AbortController();
     const res = await fetch(`${server.url}/v1/Banks/BIG/DailyRates.csv?from=2020-01-01&to=2022-12-31`, {
