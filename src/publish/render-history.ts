@@ -10,7 +10,7 @@ import type { IsoDate, QuoteType } from "../types.js";
 import { CSV_HEADER } from "./render-csv.js";
 import { rateCell } from "./render-xlsx.js";
 import { XML_NAMESPACE } from "./xsd.js";
-import { zipStream } from "./zip.js";
+import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
 
 export interface HistoryHeader {
   bankId: string;
@@ -39,43 +39,113 @@ export function* daysOf(chunks: Iterable<HistoryRow[]>): Generator<HistoryDay> {
   if (day) yield day;
 }
 
+/** daysOf over chunks read asynchronously (PostgreSQL). */
+export async function* daysOfAsync(chunks: AsyncIterable<HistoryRow[]>): AsyncGenerator<HistoryDay> {
+  let day: HistoryDay | undefined;
+  for await (const chunk of chunks) {
+    for (const row of chunk) {
+      if (day?.date !== row.effectiveDate) {
+        if (day) yield day;
+        day = { date: row.effectiveDate, rows: [] };
+      }
+      day.rows.push(row);
+    }
+  }
+  if (day) yield day;
+}
+
 const jsonString = (s: string) => JSON.stringify(s);
 
-/** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
-export function* historyJson(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
-  yield `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n  "rates": {`;
-  let firstDay = true;
+/**
+ * A text document as its opening, one piece per day, and its closing: written by a plain generator over
+ * days in memory or read chunk by chunk (SQLite), or by an async one over days read from PostgreSQL.
+ */
+interface TextLayout {
+  head: string;
+  /** A day's piece ("" for nothing); `first` for the first day. */
+  day(day: HistoryDay, first: boolean): string;
+  /** The closing; `empty` when no day came. */
+  tail(empty: boolean): string;
+}
+
+function* writeText(layout: TextLayout, days: Iterable<HistoryDay>): Generator<string> {
+  yield layout.head;
+  let first = true;
   for (const day of days) {
-    let out = `${firstDay ? "" : ","}\n    ${jsonString(day.date)}: {`;
-    firstDay = false;
-    day.rows.forEach((r, i) => {
-      const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
-      out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}\n      }`;
-    });
-    yield day.rows.length ? `${out}\n    }` : `${out}}`;
+    const piece = layout.day(day, first);
+    first = false;
+    if (piece) yield piece;
   }
-  yield firstDay ? "}\n}\n" : "\n  }\n}\n";
+  const tail = layout.tail(first);
+  if (tail) yield tail;
+}
+
+async function* writeTextAsync(layout: TextLayout, days: AsyncIterable<HistoryDay>): AsyncGenerator<string> {
+  yield layout.head;
+  let first = true;
+  for await (const day of days) {
+    const piece = layout.day(day, first);
+    first = false;
+    if (piece) yield piece;
+  }
+  const tail = layout.tail(first);
+  if (tail) yield tail;
+}
+
+/** Days as they come: a plain iterable is written by a plain generator, an async one by an async generator. */
+function writeTextOf(
+  layout: TextLayout,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+): Generator<string> | AsyncGenerator<string> {
+  return Symbol.asyncIterator in days ? writeTextAsync(layout, days) : writeText(layout, days);
+}
+
+/** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
+function jsonLayout(header: HistoryHeader): TextLayout {
+  return {
+    head: `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n  "rates": {`,
+    day(day, first) {
+      let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
+      day.rows.forEach((r, i) => {
+        const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
+        out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}\n      }`;
+      });
+      return day.rows.length ? `${out}\n    }` : `${out}}`;
+    },
+    tail: (empty) => (empty ? "}\n}\n" : "\n  }\n}\n"),
+  };
+}
+
+export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
+export function historyJson(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
+  return writeTextOf(jsonLayout(header), days);
 }
 
 const xmlAttr = (s: string) =>
   /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
 
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
-export function* historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`;
-  for (const day of days) {
-    if (!day.rows.length) {
-      yield `  <Rates effectiveDate="${day.date}"/>\n`;
-      continue;
-    }
-    let out = `  <Rates effectiveDate="${day.date}">\n`;
-    for (const r of day.rows) {
-      const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
-      out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}/>\n`;
-    }
-    yield `${out}  </Rates>\n`;
-  }
-  yield "</ExchangeRates>\n";
+function xmlLayout(header: HistoryHeader): TextLayout {
+  return {
+    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
+    day(day) {
+      if (!day.rows.length) return `  <Rates effectiveDate="${day.date}"/>\n`;
+      let out = `  <Rates effectiveDate="${day.date}">\n`;
+      for (const r of day.rows) {
+        const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
+        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}/>\n`;
+      }
+      return `${out}  </Rates>\n`;
+    },
+    tail: () => "</ExchangeRates>\n",
+  };
+}
+
+export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
+export function historyXml(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
+  return writeTextOf(xmlLayout(header), days);
 }
 
 type CsvRow = [string, string, string, string, string, string];
@@ -92,22 +162,31 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
 const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 /** CSV with Latest.csv's header and columns, one row per date and currency. */
-export function* historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string> {
-  yield `${CSV_HEADER.map(csvField).join(",")}\n`;
+function csvLayout(header: HistoryHeader): TextLayout {
   // The bank and base fields are the same on every row: quoted once.
   const bank = csvField(header.bankId);
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
-  for (const day of days) {
-    let out = "";
-    const date = csvField(day.date);
-    for (const r of day.rows) {
-      const currency = csvField(r.currency);
-      const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-      out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
-    }
-    if (out) yield out;
-  }
+  return {
+    head: `${CSV_HEADER.map(csvField).join(",")}\n`,
+    day(day) {
+      let out = "";
+      const date = csvField(day.date);
+      for (const r of day.rows) {
+        const currency = csvField(r.currency);
+        const pair = direct ? `${currency},${base}` : `${base},${currency}`;
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
+      }
+      return out;
+    },
+    tail: () => "",
+  };
+}
+
+export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
+export function historyCsv(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
+  return writeTextOf(csvLayout(header), days);
 }
 
 export interface HistoryXlsxMeta {
@@ -193,13 +272,26 @@ export function historyXlsxStream(
   header: HistoryHeader,
   days: Iterable<HistoryDay>,
   meta: HistoryXlsxMeta,
-): Generator<Buffer> {
+): Generator<Buffer>;
+export function historyXlsxStream(
+  header: HistoryHeader,
+  days: AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): AsyncGenerator<Buffer>;
+export function historyXlsxStream(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   let r = 1;
-  function* rates(): Generator<string> {
-    yield sheetHead({ frozen: true, widths: WIDTHS });
-    yield `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`;
-    for (const day of days) {
+  // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
+  // asynchronously.
+  const layout: TextLayout = {
+    head:
+      sheetHead({ frozen: true, widths: WIDTHS }) +
+      `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
+    day(day) {
       const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
       const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
       let out = "";
@@ -215,10 +307,10 @@ export function historyXlsxStream(
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
           `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`;
       }
-      yield out;
-    }
-    yield `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`;
-  }
+      return out;
+    },
+    tail: () => `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`,
+  };
   function* workbook(): Generator<string> {
     yield '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>';
     yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${r}</definedName></definedNames></workbook>`;
@@ -235,16 +327,15 @@ export function historyXlsxStream(
   ]
     .map(([k, v], i) => `<row r="${i + 1}">${inline(`A${i + 1}`, k!, STYLE.bold)}${inline(`B${i + 1}`, v!)}</row>`)
     .join("");
-  return zipStream(
-    [
-      ...Object.entries(PACKAGE_FILES).map(([name, data]) => ({ name, data })),
-      { name: "xl/styles.xml", data: stylesXml() },
-      { name: "xl/worksheets/sheet2.xml", data: `${sheetHead({ widths: [16, 60] })}${info}</sheetData></worksheet>` },
-      { name: "xl/worksheets/sheet1.xml", data: rates() },
-      { name: "xl/workbook.xml", data: workbook() },
-    ],
-    stamp,
-  );
+  const entries = (rates: Iterable<string> | AsyncIterable<string>) => [
+    ...Object.entries(PACKAGE_FILES).map(([name, data]) => ({ name, data })),
+    { name: "xl/styles.xml", data: stylesXml() },
+    { name: "xl/worksheets/sheet2.xml", data: `${sheetHead({ widths: [16, 60] })}${info}</sheetData></worksheet>` },
+    { name: "xl/worksheets/sheet1.xml", data: rates },
+    { name: "xl/workbook.xml", data: workbook() },
+  ];
+  if (Symbol.asyncIterator in days) return zipStreamAsync(entries(writeTextAsync(layout, days)), stamp);
+  return zipStream(entries(writeText(layout, days)) as StreamedZipEntry[], stamp);
 }
 
 /** historyXlsxStream's bytes, whole: for a short document (one date, a filtered Latest). */

@@ -28,54 +28,57 @@ const SYNC = { level: 6, finishFlush: constants.Z_SYNC_FLUSH };
 /** A final, empty fixed-Huffman block: what ends the chain of blocks. */
 const FINAL_BLOCK = deflateRawSync(Buffer.alloc(0));
 
-/** The archive's bytes, piece by piece. */
-export function* zipStream(entries: Iterable<StreamedZipEntry>, stamp: Date): Generator<Buffer> {
-  const { time, date } = dosTime(stamp);
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  let count = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, "utf8");
+/** The archive's parts, written entry by entry: the local header, deflated blocks, the descriptor, the directory. */
+class ZipWriter {
+  private readonly time: number;
+  private readonly date: number;
+  private readonly centrals: Buffer[] = [];
+  private offset = 0;
+  private count = 0;
+  private name = Buffer.alloc(0);
+  private crc = 0;
+  private raw = 0;
+  private packed = 0;
+
+  constructor(stamp: Date) {
+    ({ time: this.time, date: this.date } = dosTime(stamp));
+  }
+
+  /** An entry's local header. */
+  start(entryName: string): Buffer {
+    this.name = Buffer.from(entryName, "utf8");
+    this.crc = 0;
+    this.raw = 0;
+    this.packed = 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
     local.writeUInt16LE(0x0808, 6); // UTF-8 names, sizes and CRC in a data descriptor
     local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt16LE(name.length, 26);
-    yield Buffer.concat([local, name]);
+    local.writeUInt16LE(this.time, 10);
+    local.writeUInt16LE(this.date, 12);
+    local.writeUInt16LE(this.name.length, 26);
+    return Buffer.concat([local, this.name]);
+  }
 
-    let crc = 0;
-    let raw = 0;
-    let packed = 0;
-    const deflate = (text: string | Buffer): Buffer => {
-      const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-      crc = crc32(bytes, crc);
-      raw += bytes.length;
-      const out = deflateRawSync(bytes, SYNC);
-      packed += out.length;
-      return out;
-    };
-    if (typeof entry.data === "string" || Buffer.isBuffer(entry.data)) yield deflate(entry.data);
-    else {
-      let text = "";
-      for (const piece of entry.data) {
-        text += piece;
-        if (text.length >= BLOCK) {
-          yield deflate(text);
-          text = "";
-        }
-      }
-      if (text) yield deflate(text);
-    }
-    packed += FINAL_BLOCK.length;
+  /** One block of the entry's data, deflated. */
+  deflate(text: string | Buffer): Buffer {
+    const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+    this.crc = crc32(bytes, this.crc);
+    this.raw += bytes.length;
+    const out = deflateRawSync(bytes, SYNC);
+    this.packed += out.length;
+    return out;
+  }
+
+  /** The final block and the data descriptor; the entry's central directory record is kept. */
+  end(): Buffer {
+    this.packed += FINAL_BLOCK.length;
     const descriptor = Buffer.alloc(16);
     descriptor.writeUInt32LE(0x08074b50, 0);
-    descriptor.writeUInt32LE(crc, 4);
-    descriptor.writeUInt32LE(packed, 8);
-    descriptor.writeUInt32LE(raw, 12);
-    yield Buffer.concat([FINAL_BLOCK, descriptor]);
+    descriptor.writeUInt32LE(this.crc, 4);
+    descriptor.writeUInt32LE(this.packed, 8);
+    descriptor.writeUInt32LE(this.raw, 12);
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -83,23 +86,75 @@ export function* zipStream(entries: Iterable<StreamedZipEntry>, stamp: Date): Ge
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0808, 8);
     central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed, 20);
-    central.writeUInt32LE(raw, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed + descriptor.length;
-    count++;
+    central.writeUInt16LE(this.time, 12);
+    central.writeUInt16LE(this.date, 14);
+    central.writeUInt32LE(this.crc, 16);
+    central.writeUInt32LE(this.packed, 20);
+    central.writeUInt32LE(this.raw, 24);
+    central.writeUInt16LE(this.name.length, 28);
+    central.writeUInt32LE(this.offset, 42);
+    this.centrals.push(central, this.name);
+    this.offset += 30 + this.name.length + this.packed + descriptor.length;
+    this.count++;
+    return Buffer.concat([FINAL_BLOCK, descriptor]);
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(count, 8);
-  end.writeUInt16LE(count, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  yield Buffer.concat([directory, end]);
+
+  /** The central directory and its end record. */
+  finish(): Buffer {
+    const directory = Buffer.concat(this.centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(this.count, 8);
+    end.writeUInt16LE(this.count, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(this.offset, 16);
+    return Buffer.concat([directory, end]);
+  }
+}
+
+/** The archive's bytes, piece by piece. */
+export function* zipStream(entries: Iterable<StreamedZipEntry>, stamp: Date): Generator<Buffer> {
+  const zip = new ZipWriter(stamp);
+  for (const entry of entries) {
+    yield zip.start(entry.name);
+    if (typeof entry.data === "string" || Buffer.isBuffer(entry.data)) yield zip.deflate(entry.data);
+    else {
+      let text = "";
+      for (const piece of entry.data) {
+        text += piece;
+        if (text.length >= BLOCK) {
+          yield zip.deflate(text);
+          text = "";
+        }
+      }
+      if (text) yield zip.deflate(text);
+    }
+    yield zip.end();
+  }
+  yield zip.finish();
+}
+
+/** zipStream with entries whose pieces come asynchronously (rows read from PostgreSQL). */
+export async function* zipStreamAsync(
+  entries: Iterable<{ name: string; data: string | Buffer | Iterable<string> | AsyncIterable<string> }>,
+  stamp: Date,
+): AsyncGenerator<Buffer> {
+  const zip = new ZipWriter(stamp);
+  for (const entry of entries) {
+    yield zip.start(entry.name);
+    if (typeof entry.data === "string" || Buffer.isBuffer(entry.data)) yield zip.deflate(entry.data);
+    else {
+      let text = "";
+      for await (const piece of entry.data) {
+        text += piece;
+        if (text.length >= BLOCK) {
+          yield zip.deflate(text);
+          text = "";
+        }
+      }
+      if (text) yield zip.deflate(text);
+    }
+    yield zip.end();
+  }
+  yield zip.finish();
 }

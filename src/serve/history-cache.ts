@@ -106,6 +106,41 @@ export class AnswerCache {
     return answer;
   }
 
+  /**
+   * answer, for a store read asynchronously (PostgreSQL): the entry is looked at again after each
+   * read, since other requests may have replaced or dropped it meanwhile.
+   */
+  async answerAsync(
+    key: string,
+    generation: number,
+    version: () => Promise<string>,
+    make: () => Promise<Answer>,
+  ): Promise<Answer> {
+    const entry = this.entries.get(key);
+    if (entry) {
+      const current = entry.generation === generation || entry.answer.version === (await version());
+      if (this.entries.get(key) === entry) {
+        if (current) {
+          entry.generation = generation;
+          this.entries.delete(key);
+          this.entries.set(key, entry);
+          hits.inc();
+          return entry.answer;
+        }
+        this.drop(key, entry);
+      }
+    }
+    misses.inc();
+    const answer = await make();
+    const previous = this.entries.get(key);
+    if (previous) this.drop(key, previous);
+    const fresh = { answer, generation, bytes: answer.identity.length };
+    this.entries.set(key, fresh);
+    this.bytes += fresh.bytes;
+    this.trim();
+    return answer;
+  }
+
   /** The answer's bytes in an encoding, compressed on first need and kept with it. */
   encoded(key: string, answer: Answer, encoding: Encoding): Buffer {
     if (encoding === "identity") return answer.identity;

@@ -16,6 +16,7 @@ import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { isIsoCurrency } from "../feed/currency.js";
 import {
   daysOf,
+  daysOfAsync,
   historyCsv,
   historyJson,
   historyXlsxBytes,
@@ -25,7 +26,17 @@ import {
   type HistoryHeader,
   type HistoryXlsxMeta,
 } from "../publish/render-history.js";
-import { HistoryReader, historyEtag, type HistoryRow, type RowsVersion } from "../store/history.js";
+import { isPostgres, type Store } from "../store/database.js";
+import {
+  HistoryReader,
+  historyEtag,
+  type HistoryRow,
+  type Eventually,
+  type HistoryStore,
+  type InForce,
+  type RowsVersion,
+} from "../store/history.js";
+import { PostgresHistoryReader } from "../store/history-postgres.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
 import { AnswerCache, BROTLI, ownBytes, type Answer, type Encoding } from "./history-cache.js";
 import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
@@ -35,7 +46,7 @@ import { VARY, type LoadedTree, type Representation } from "./tree.js";
 
 export interface HistoryDeps {
   /** The read-only store, or undefined while there is no database to read. */
-  reader: () => HistoryReader | undefined;
+  reader: () => HistoryStore | undefined;
   tree: () => LoadedTree | undefined;
   now: () => number;
   /** Every bank the service knows, so that a known bank with no rates is told from an unknown one. */
@@ -56,12 +67,19 @@ const CONTENT_TYPES: Record<Format, string> = {
 const RETRY_SOON = { "retry-after": "5" };
 const REOPEN_MS = 5000;
 
-/** The store read-only, opened on first use (and tried again later while the database does not exist). */
-export function historySource(path: string, now: () => number = Date.now) {
+/**
+ * The store read-only: on SQLite a connection of its own, opened on first use (and tried again later
+ * while the database does not exist); on a shared PostgreSQL store (`store`), the store's own pool.
+ */
+export function historySource(path: string, now: () => number = Date.now, store?: Store) {
+  if (store && isPostgres(store)) {
+    const shared = new PostgresHistoryReader(store);
+    return { reader: (): HistoryStore | undefined => shared, close: () => shared.close() };
+  }
   let reader: HistoryReader | undefined;
   let triedAt = -Infinity;
   return {
-    reader(): HistoryReader | undefined {
+    reader(): HistoryStore | undefined {
       if (!reader && now() - triedAt >= REOPEN_MS) {
         triedAt = now();
         try {
@@ -162,8 +180,15 @@ let today = { minute: NaN, date: "" };
 
 // ---------------------------------------------------------------- responses
 
-/** A body: text pieces (JSON, XML, CSV; compressed as negotiated), or a binary document's bytes (XLSX). */
-type Body = { text: Iterable<string> } | { binary: Iterable<Buffer> };
+/**
+ * A body: text pieces (JSON, XML, CSV; compressed as negotiated; read asynchronously on PostgreSQL), or a
+ * binary document's bytes (XLSX).
+ */
+type Body =
+  | { text: Iterable<string> }
+  | { asyncText: AsyncIterable<string> }
+  | { binary: Iterable<Buffer> }
+  | { asyncBinary: AsyncIterable<Buffer> };
 
 /** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
 interface Dynamic {
@@ -172,12 +197,12 @@ interface Dynamic {
   /** ISO 8601 time of the newest data behind it, if any. */
   lastModified?: string;
   headers?: Record<string, string>;
-  body: () => Body;
+  body: () => Body | Promise<Body>;
   /** A complete answer's bytes by encoding, when they are already known (the dated answers' cache). */
   bytes?: (encoding: Encoding) => Buffer;
 }
 
-const answers = new WeakMap<HistoryReader, AnswerCache>();
+const answers = new WeakMap<HistoryStore, AnswerCache>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 const encodedEtag = (etag: string, encoding: "gzip" | "br") => `${etag.slice(0, -1)}-${encoding}"`;
@@ -252,8 +277,10 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     res.end(bytes);
     return;
   }
-  const body = d.body();
+  const body = await d.body();
   if ("binary" in body) return sendBinary(res, headers, body.binary);
+  if ("asyncText" in body) return sendAsyncText(res, headers, encoding, body.asyncText);
+  if ("asyncBinary" in body) return sendAsyncBinary(res, headers, body.asyncBinary);
   // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
   const blocks = coalesce(body.text);
   const first = blocks.next();
@@ -277,7 +304,90 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
   return pipeline(source, compressor, res);
 }
 
+/** Joins small pieces read asynchronously into blocks of at least BLOCK characters (as coalesce). */
+async function* coalesceAsync(pieces: AsyncIterable<string>): AsyncGenerator<{ text: string; last: boolean }> {
+  let text = "";
+  let pending: string | undefined;
+  for await (const piece of pieces) {
+    text += piece;
+    if (text.length >= BLOCK) {
+      if (pending !== undefined) yield { text: pending, last: false };
+      pending = text;
+      text = "";
+    }
+  }
+  if (pending !== undefined) {
+    if (text) {
+      yield { text: pending, last: false };
+      yield { text, last: true };
+    } else yield { text: pending, last: true };
+  } else if (text) yield { text, last: true };
+}
+
+/** Text read asynchronously, sent as sendDynamic sends text: whole when it fits one block, else streamed. */
+async function sendAsyncText(
+  res: ServerResponse,
+  headers: Record<string, string | number>,
+  encoding: Encoding,
+  pieces: AsyncIterable<string>,
+): Promise<void> {
+  const blocks = coalesceAsync(pieces);
+  const first = await blocks.next();
+  if (first.done || first.value.last) {
+    const text = first.done ? "" : first.value.text;
+    const bytes =
+      encoding === "gzip" ? gzipSync(text) : encoding === "br" ? brotliCompressSync(text, BROTLI) : Buffer.from(text);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const source = Readable.from(
+    (async function* () {
+      yield first.value.text;
+      for await (const block of blocks) yield block.text;
+    })(),
+  );
+  if (encoding === "identity") return pipeline(source, res);
+  const compressor = encoding === "gzip" ? createGzip() : createBrotliCompress(BROTLI);
+  return pipeline(source, compressor, res);
+}
+
 /** Bytes as they are made: whole with their length when they fit one block, else streamed. */
+async function sendAsyncBinary(
+  res: ServerResponse,
+  headers: Record<string, string | number>,
+  pieces: AsyncIterable<Buffer>,
+): Promise<void> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const start: Buffer[] = [];
+  let size = 0;
+  let next = await iterator.next();
+  while (!next.done && size < BLOCK) {
+    start.push(next.value);
+    size += next.value.length;
+    next = await iterator.next();
+  }
+  if (next.done) {
+    const bytes = Buffer.concat(start);
+    res.writeHead(200, { ...headers, "content-length": bytes.length });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(200, headers);
+  const pending = next.value;
+  return pipeline(
+    Readable.from(
+      (async function* () {
+        yield Buffer.concat(start);
+        yield pending;
+        for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
+      })(),
+    ),
+    res,
+  );
+}
+
 function sendBinary(res: ServerResponse, headers: Record<string, string | number>, pieces: Iterable<Buffer>) {
   const iterator = pieces[Symbol.iterator]();
   const start: Buffer[] = [];
@@ -324,8 +434,33 @@ function sendJsonDocument(
   });
 }
 
-/** A document's rendering in `format`, streamed: rows are read as the bytes go out. */
+/**
+ * A document's rendering in `format`, streamed: rows are read as the bytes go out, from days in
+ * memory or read chunk by chunk (SQLite), or read asynchronously (PostgreSQL).
+ */
 function render(
+  format: Format,
+  header: HistoryHeader,
+  days: () => Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): () => Body | Promise<Body> {
+  return () => {
+    const source = days();
+    if (!(Symbol.asyncIterator in source)) return renderSync(format, header, () => source, meta)();
+    switch (format) {
+      case "json":
+        return { asyncText: historyJson(header, source) };
+      case "xml":
+        return { asyncText: historyXml(header, source) };
+      case "csv":
+        return { asyncText: historyCsv(header, source) };
+      case "xlsx":
+        return { asyncBinary: historyXlsxStream(header, source, meta) };
+    }
+  };
+}
+
+function renderSync(
   format: Format,
   header: HistoryHeader,
   days: () => Iterable<HistoryDay>,
@@ -404,8 +539,20 @@ function parsedLatest(rep: Representation): ParsedLatest {
 }
 
 /** How a bank quotes: as recorded at ingest, else as its Latest.json says. */
-function headerOf(reader: HistoryReader, tree: LoadedTree | undefined, id: string): HistoryHeader | undefined {
+function headerOf(
+  reader: HistoryStore,
+  tree: LoadedTree | undefined,
+  id: string,
+): Eventually<HistoryHeader | undefined> {
   const quoting = reader.quoting(id);
+  return quoting instanceof Promise ? quoting.then((q) => headerFrom(q, tree, id)) : headerFrom(quoting, tree, id);
+}
+
+function headerFrom(
+  quoting: { baseCurrency: string; quoteType: QuoteType } | undefined,
+  tree: LoadedTree | undefined,
+  id: string,
+): HistoryHeader | undefined {
   if (quoting) return { bankId: id, ...quoting };
   const rep = tree?.banks.get(id)?.latest.json;
   return rep ? parsedLatest(rep).header : undefined;
@@ -438,13 +585,19 @@ async function sendHistory(
     const params = parameters(query);
     const currencies = route.kind === "currencies" ? undefined : currencyFilter(params);
     const reader = deps.reader();
-    reader?.refreshThisTurn();
+    // A value from SQLite is used as it is (no await: the SQLite path stays synchronous), a promise
+    // from PostgreSQL awaited.
+    const turn = reader?.refreshThisTurn();
+    if (turn instanceof Promise) await turn;
     if (!reader)
       return sendProblem(res, 503, { detail: "The rate store is not available yet", headers: RETRY_SOON, head });
     if (route.kind === "currencies") return await sendCurrencies(reader, req, res, head);
     const tree = deps.tree();
-    const header = headerOf(reader, tree, route.id);
-    if (!header || reader.dates(route.id).length === 0)
+    const headerRead = headerOf(reader, tree, route.id);
+    const header = headerRead instanceof Promise ? await headerRead : headerRead;
+    const datesRead = header && reader.dates(route.id);
+    const dates = datesRead instanceof Promise ? await datesRead : datesRead;
+    if (!header || dates!.length === 0)
       return sendNoBank(deps, res, head, route.id, header !== undefined, `No rates stored for bank ${route.id}`);
     const resource = bankResource(tree?.banks.get(route.id)?.bank);
     const names = { bankName: resource?.name[0]?.name ?? route.id, website: resource?.website ?? "" };
@@ -456,7 +609,8 @@ async function sendHistory(
     ].join(" ");
 
     if (route.kind === "dated") {
-      const found = reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
+      const inForce = reader.inForce(route.id, route.date, todayAnywhere(deps.now()));
+      const found = inForce instanceof Promise ? await inForce : inForce;
       if (found.kind === "none") return notInForce(res, head, route.id, route.date, found);
       const date = found.effectiveDate;
       const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
@@ -465,22 +619,31 @@ async function sendHistory(
       const answerCache = cache;
       const key = [route.id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
       const id = route.id;
-      const answer = cache.answer(
-        key,
-        reader.generation(),
-        () => versionKey(reader.versionOf(id, date, date, currencies)),
-        (): Answer => {
-          const { rows, version } = reader.ratesWithVersion(id, date, currencies);
-          const meta = { ...names, from: date, to: date, storedAt: version.maxStoredAt };
-          return {
-            etag: historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId),
-            lastModified: version.maxStoredAt,
-            headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
-            version: versionKey(version),
-            identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
-          };
-        },
-      );
+      const made = ({ rows, version }: { rows: HistoryRow[]; version: RowsVersion }): Answer => {
+        const meta = { ...names, from: date, to: date, storedAt: version.maxStoredAt };
+        return {
+          etag: historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId),
+          lastModified: version.maxStoredAt,
+          headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
+          version: versionKey(version),
+          identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
+        };
+      };
+      // SQLite's reads are synchronous: its cache lookup stays so; PostgreSQL's are awaited.
+      const answer =
+        reader instanceof HistoryReader
+          ? cache.answer(
+              key,
+              reader.generation(),
+              () => versionKey(reader.versionOf(id, date, date, currencies)),
+              () => made(reader.ratesWithVersion(id, date, currencies)),
+            )
+          : await cache.answerAsync(
+              key,
+              reader.generation(),
+              async () => versionKey(await reader.versionOf(id, date, date, currencies)),
+              async () => made(await reader.ratesWithVersion(id, date, currencies)),
+            );
       return sendAnswer(req, res, head, answerCache, key, answer, format, location, `${id}-${date}`);
     }
 
@@ -492,11 +655,11 @@ async function sendHistory(
     if (to > limit)
       throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
     // One read transaction for the version, the currencies and every row: the ETag names the body.
-    const snapshot = reader.snapshot();
+    const snapshot = await reader.snapshot();
     res.once("close", () => snapshot.release());
     try {
-      const version = snapshot.versionOf(route.id, from, to, currencies);
-      const present = currencies ? snapshot.quotedIn(route.id, from, to, currencies) : new Set<string>();
+      const version = await snapshot.versionOf(route.id, from, to, currencies);
+      const present = currencies ? await snapshot.quotedIn(route.id, from, to, currencies) : new Set<string>();
       const id = route.id;
       return await sendDynamic(req, res, head, {
         format,
@@ -514,7 +677,7 @@ async function sendHistory(
         ),
         lastModified: version.maxStoredAt,
         headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
-        body: render(format, header, () => daysOf(snapshot.range(id, from, to, currencies)), {
+        body: render(format, header, () => daysIn(snapshot.range(id, from, to, currencies)), {
           ...names,
           from,
           to,
@@ -528,6 +691,13 @@ async function sendHistory(
     if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
     throw error;
   }
+}
+
+/** A range's chunks as days: read synchronously (SQLite) or asynchronously (PostgreSQL). */
+function daysIn(
+  chunks: Iterable<HistoryRow[]> | AsyncIterable<HistoryRow[]>,
+): Iterable<HistoryDay> | AsyncIterable<HistoryDay> {
+  return Symbol.asyncIterator in chunks ? daysOfAsync(chunks) : daysOf(chunks);
 }
 
 /** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
@@ -597,7 +767,7 @@ function notInForce(
   head: boolean,
   id: string,
   date: IsoDate,
-  found: Extract<ReturnType<HistoryReader["inForce"]>, { kind: "none" }>,
+  found: Extract<InForce, { kind: "none" }>,
 ): void {
   const why = {
     "no-data": `No rates are stored for bank ${id}`,
@@ -618,8 +788,8 @@ function notInForce(
 let displayNames: Intl.DisplayNames | undefined;
 const currencyBodies = new WeakMap<object, Buffer>();
 
-async function sendCurrencies(reader: HistoryReader, req: IncomingMessage, res: ServerResponse, head: boolean) {
-  const { list, maxStoredAt } = reader.currencies();
+async function sendCurrencies(reader: HistoryStore, req: IncomingMessage, res: ServerResponse, head: boolean) {
+  const { list, maxStoredAt } = await reader.currencies();
   let body = currencyBodies.get(list);
   if (!body) {
     displayNames ??= new Intl.DisplayNames(["en"], { type: "currency", fallback: "none" });
@@ -643,9 +813,9 @@ async function sendBanks(deps: HistoryDeps, req: IncomingMessage, res: ServerRes
   }
   const tree = deps.tree();
   const reader = deps.reader()!;
-  reader.refresh();
+  await reader.refresh();
   if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
-  const spans = new Map(reader.banks().map((b) => [b.bankId, b]));
+  const spans = new Map((await reader.banks()).map((b) => [b.bankId, b]));
   const banks = [...tree.banks.values()]
     .filter((entry) => entry.bank)
     .sort((a, b) => (a.id < b.id ? -1 : 1))
@@ -659,7 +829,7 @@ async function sendBanks(deps: HistoryDeps, req: IncomingMessage, res: ServerRes
       };
     });
   const body = Buffer.from(`${JSON.stringify({ banks }, null, 2)}\n`, "utf8");
-  return sendJsonDocument(req, res, head, body, reader.lastFetchAt());
+  return sendJsonDocument(req, res, head, body, await reader.lastFetchAt());
 }
 
 /** Latest, from the published tree, with only the asked currencies. */

@@ -142,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const plainIssuer = plainIssuerOf(publicUrl, config.realm);
 
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
-  const history = historySource(config.databasePath, now);
+  const history = historySource(config.databasePath, now, store);
   // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
   const shared = store && isShared(store) ? store : undefined;
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).

@@ -54,6 +54,50 @@ export interface CurrencyBanks {
   banks: Array<{ bankId: string; since: IsoDate; latest: IsoDate }>;
 }
 
+/** A value now (SQLite, synchronous) or later (PostgreSQL). */
+export type Eventually<T> = T | Promise<T>;
+
+/**
+ * A range's reads in one snapshot of the store, so that the version (the ETag) and the rows (the body)
+ * are one state: SQLite's RangeReader, or src/store/history-postgres.ts's. Release it when the response ends.
+ */
+export interface RangeSnapshot {
+  versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Eventually<RowsVersion>;
+  quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Eventually<Set<string>>;
+  range(
+    bankId: string,
+    from: IsoDate,
+    to: IsoDate,
+    currencies?: readonly string[],
+  ): Iterable<HistoryRow[]> | AsyncIterable<HistoryRow[]>;
+  release(): void;
+}
+
+/**
+ * What the history handlers (src/serve/history-handlers.ts) read: HistoryReader on SQLite (synchronous,
+ * prepared statements), PostgresHistoryReader (src/store/history-postgres.ts) on PostgreSQL. `generation`
+ * is the number the last refresh saw.
+ */
+export interface HistoryStore {
+  refresh(): Eventually<number>;
+  refreshThisTurn(): Eventually<number>;
+  generation(): number;
+  dates(bankId: string): Eventually<readonly IsoDate[]>;
+  inForce(bankId: string, date: IsoDate, today: IsoDate): Eventually<InForce>;
+  versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Eventually<RowsVersion>;
+  ratesWithVersion(
+    bankId: string,
+    date: IsoDate,
+    currencies?: readonly string[],
+  ): Eventually<{ rows: HistoryRow[]; version: RowsVersion }>;
+  snapshot(): Eventually<RangeSnapshot>;
+  quoting(bankId: string): Eventually<{ baseCurrency: string; quoteType: QuoteType } | undefined>;
+  banks(): Eventually<BankSpan[]>;
+  lastFetchAt(): Eventually<string>;
+  currencies(): Eventually<{ list: CurrencyBanks[]; maxStoredAt: string }>;
+  close(): void;
+}
+
 /** A date further than this from the set before it (and no bank's own gap is larger) has no set in force. */
 export const PUBLICATION_GAP_DAYS = 14;
 /** Rows read per statement while a range is streamed. */
@@ -80,7 +124,38 @@ function floorIndex(dates: readonly IsoDate[], date: IsoDate): number {
   return found;
 }
 
-export class HistoryReader {
+/** The largest gap in days between two consecutive dates, and at least PUBLICATION_GAP_DAYS. */
+export function publicationGap(dates: readonly IsoDate[]): number {
+  let gap = PUBLICATION_GAP_DAYS;
+  for (let i = 1; i < dates.length; i++) gap = Math.max(gap, dayNumber(dates[i]!) - dayNumber(dates[i - 1]!));
+  return gap;
+}
+
+/** HistoryReader.inForce over a bank's stored dates (oldest first) and its publication gap. */
+export function inForceAmong(dates: readonly IsoDate[], gap: number, date: IsoDate, today: IsoDate): InForce {
+  if (dates.length === 0) return { kind: "none", reason: "no-data" };
+  const i = floorIndex(dates, date);
+  const reason =
+    date > today
+      ? "future"
+      : i < 0
+        ? "before-first"
+        : dates[i] !== date && dayNumber(date) - dayNumber(dates[i]!) > gap
+          ? "gap"
+          : undefined;
+  if (reason)
+    return {
+      kind: "none",
+      reason,
+      first: dates[0]!,
+      latest: dates[dates.length - 1]!,
+      ...(i >= 0 ? { before: dates[i] } : {}),
+      ...(i + 1 < dates.length ? { after: dates[i + 1] } : {}),
+    };
+  return { kind: "found", effectiveDate: dates[i]! };
+}
+
+export class HistoryReader implements HistoryStore {
   private readonly statements;
   private version = -1;
   private readonly datesCache = new Map<string, { dates: IsoDate[]; gap: number }>();
@@ -195,9 +270,7 @@ export class HistoryReader {
     let entry = this.datesCache.get(bankId);
     if (!entry) {
       const dates = this.statements.dates.all(bankId) as IsoDate[];
-      let gap = PUBLICATION_GAP_DAYS;
-      for (let i = 1; i < dates.length; i++) gap = Math.max(gap, dayNumber(dates[i]!) - dayNumber(dates[i - 1]!));
-      entry = { dates, gap };
+      entry = { dates, gap: publicationGap(dates) };
       this.datesCache.set(bankId, entry);
     }
     return entry;
@@ -215,26 +288,7 @@ export class HistoryReader {
    */
   inForce(bankId: string, date: IsoDate, today: IsoDate): InForce {
     const { dates, gap } = this.datesOf(bankId);
-    if (dates.length === 0) return { kind: "none", reason: "no-data" };
-    const i = floorIndex(dates, date);
-    const reason =
-      date > today
-        ? "future"
-        : i < 0
-          ? "before-first"
-          : dates[i] !== date && dayNumber(date) - dayNumber(dates[i]!) > gap
-            ? "gap"
-            : undefined;
-    if (reason)
-      return {
-        kind: "none",
-        reason,
-        first: dates[0]!,
-        latest: dates[dates.length - 1]!,
-        ...(i >= 0 ? { before: dates[i] } : {}),
-        ...(i + 1 < dates.length ? { after: dates[i + 1] } : {}),
-      };
-    return { kind: "found", effectiveDate: dates[i]! };
+    return inForceAmong(dates, gap, date, today);
   }
 
   /** The rows of one effective date, sorted by currency; `currencies` keeps only those. */
@@ -462,7 +516,7 @@ function rangeQuotedIn(
 }
 
 /** A range's reads in one read transaction (HistoryReader.snapshot). */
-export class RangeReader {
+export class RangeReader implements RangeSnapshot {
   private readonly sqlite: BetterSqlite3.Database;
   private readonly statements: RangeStatements;
   private open = false;

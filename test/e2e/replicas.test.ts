@@ -113,6 +113,18 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     const atA = await latest(a, fromB);
     expect(atA.status).toBe(200);
     expect(await atA.text()).toBe(body);
+    // History reads the shared database too: a dated request and a range with the stored digits.
+    const dated = await fetch(`${b}/v1/Banks/CNB/DailyRates/2026-03-02.csv`, {
+      headers: { authorization: `Bearer ${fromA}` },
+    });
+    expect(dated.status).toBe(200);
+    expect(await dated.text()).toContain("CNB,EUR,CZK,2026-03-02,24.170,1\nCNB,HUF,CZK,2026-03-02,6.304,100\n");
+    const range = await fetch(`${a}/v1/Banks/CNB/DailyRates?from=2026-03-01&to=2026-03-03&currencies=EUR`, {
+      headers: { authorization: `Bearer ${fromB}` },
+    });
+    expect(await range.text()).toMatch(
+      /"2026-03-02": \{\n\s+"EUR": \{\n\s+"rate": 24\.170\n[\s\S]*"rate": 24\.1850000000000000001\n/,
+    );
 
     // The banks' metrics, the status page and the event stream read the shared database too.
     const metricsUrl = /"url":"(http:\/\/[^"]+\/metrics)"/.exec(children[0]!.out.stderr)?.[1];
