@@ -118,6 +118,10 @@ function jsonLayout(header: HistoryHeader): TextLayout {
 
 export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
 export function historyJson(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyJson(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+): Generator<string> | AsyncGenerator<string>;
 export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
   return writeTextOf(jsonLayout(header), days);
 }
@@ -144,6 +148,10 @@ function xmlLayout(header: HistoryHeader): TextLayout {
 
 export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
 export function historyXml(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyXml(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+): Generator<string> | AsyncGenerator<string>;
 export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
   return writeTextOf(xmlLayout(header), days);
 }
@@ -185,6 +193,10 @@ function csvLayout(header: HistoryHeader): TextLayout {
 
 export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
 export function historyCsv(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+export function historyCsv(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+): Generator<string> | AsyncGenerator<string>;
 export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
   return writeTextOf(csvLayout(header), days);
 }
@@ -278,6 +290,11 @@ export function historyXlsxStream(
   days: AsyncIterable<HistoryDay>,
   meta: HistoryXlsxMeta,
 ): AsyncGenerator<Buffer>;
+export function historyXlsxStream(
+  header: HistoryHeader,
+  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+  meta: HistoryXlsxMeta,
+): Generator<Buffer> | AsyncGenerator<Buffer>;
 export function historyXlsxStream(
   header: HistoryHeader,
   days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,

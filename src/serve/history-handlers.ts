@@ -181,14 +181,10 @@ let today = { minute: NaN, date: "" };
 // ---------------------------------------------------------------- responses
 
 /**
- * A body: text pieces (JSON, XML, CSV; compressed as negotiated; read asynchronously on PostgreSQL), or a
- * binary document's bytes (XLSX).
+ * A body: text pieces (JSON, XML, CSV; compressed as negotiated), or a binary document's bytes (XLSX);
+ * made as they are sent, from days in memory or read chunk by chunk (SQLite) or asynchronously (PostgreSQL).
  */
-type Body =
-  | { text: Iterable<string> }
-  | { asyncText: AsyncIterable<string> }
-  | { binary: Iterable<Buffer> }
-  | { asyncBinary: AsyncIterable<Buffer> };
+type Body = { text: Iterable<string> | AsyncIterable<string> } | { binary: Iterable<Buffer> | AsyncIterable<Buffer> };
 
 /** A response made for this request: its ETag and Last-Modified, then (unless 304 or HEAD) its body. */
 interface Dynamic {
@@ -222,24 +218,17 @@ function notModified(req: IncomingMessage, etag: string, lastModifiedSeconds: nu
 
 const BLOCK = 64 * 1024;
 
-/** Joins small pieces into blocks of at least BLOCK characters; `last` marks the final block. */
-function* coalesce(pieces: Iterable<string>): Generator<{ text: string; last: boolean }> {
+/** Joins small pieces into blocks of at least BLOCK characters (a day's piece is small; a block is sent). */
+async function* blocks(pieces: Iterable<string> | AsyncIterable<string>): AsyncGenerator<string> {
   let text = "";
-  let pending: string | undefined;
-  for (const piece of pieces) {
+  for await (const piece of pieces) {
     text += piece;
     if (text.length >= BLOCK) {
-      if (pending !== undefined) yield { text: pending, last: false };
-      pending = text;
+      yield text;
       text = "";
     }
   }
-  if (pending !== undefined) {
-    if (text) {
-      yield { text: pending, last: false };
-      yield { text, last: true };
-    } else yield { text: pending, last: true };
-  } else if (text) yield { text, last: true };
+  if (text) yield text;
 }
 
 async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: boolean, d: Dynamic): Promise<void> {
@@ -278,65 +267,19 @@ async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: bool
     return;
   }
   const body = await d.body();
-  if ("binary" in body) return sendBinary(res, headers, body.binary);
-  if ("asyncText" in body) return sendAsyncText(res, headers, encoding, body.asyncText);
-  if ("asyncBinary" in body) return sendAsyncBinary(res, headers, body.asyncBinary);
-  // Pieces are sent in blocks of BLOCK bytes; a document that fits one block goes out whole, with its length.
-  const blocks = coalesce(body.text);
-  const first = blocks.next();
-  if (first.done || first.value.last) {
-    const text = first.done ? "" : first.value.text;
+  if ("binary" in body) return sendBytes(res, headers, body.binary);
+  // Text goes in blocks of BLOCK characters; a document that fits one block goes out whole, with its length.
+  const text = blocks(body.text);
+  const first = await text.next();
+  const second = first.done ? first : await text.next();
+  if (second.done) {
+    const whole = first.done ? "" : first.value;
     const bytes =
-      encoding === "gzip" ? gzipSync(text) : encoding === "br" ? brotliCompressSync(text, BROTLI) : Buffer.from(text);
-    res.writeHead(200, { ...headers, "content-length": bytes.length });
-    res.end(bytes);
-    return;
-  }
-  res.writeHead(200, headers);
-  const source = Readable.from(
-    (function* () {
-      yield first.value.text;
-      for (const block of blocks) yield block.text;
-    })(),
-  );
-  if (encoding === "identity") return pipeline(source, res);
-  const compressor = encoding === "gzip" ? createGzip() : createBrotliCompress(BROTLI);
-  return pipeline(source, compressor, res);
-}
-
-/** Joins small pieces read asynchronously into blocks of at least BLOCK characters (as coalesce). */
-async function* coalesceAsync(pieces: AsyncIterable<string>): AsyncGenerator<{ text: string; last: boolean }> {
-  let text = "";
-  let pending: string | undefined;
-  for await (const piece of pieces) {
-    text += piece;
-    if (text.length >= BLOCK) {
-      if (pending !== undefined) yield { text: pending, last: false };
-      pending = text;
-      text = "";
-    }
-  }
-  if (pending !== undefined) {
-    if (text) {
-      yield { text: pending, last: false };
-      yield { text, last: true };
-    } else yield { text: pending, last: true };
-  } else if (text) yield { text, last: true };
-}
-
-/** Text read asynchronously, sent as sendDynamic sends text: whole when it fits one block, else streamed. */
-async function sendAsyncText(
-  res: ServerResponse,
-  headers: Record<string, string | number>,
-  encoding: Encoding,
-  pieces: AsyncIterable<string>,
-): Promise<void> {
-  const blocks = coalesceAsync(pieces);
-  const first = await blocks.next();
-  if (first.done || first.value.last) {
-    const text = first.done ? "" : first.value.text;
-    const bytes =
-      encoding === "gzip" ? gzipSync(text) : encoding === "br" ? brotliCompressSync(text, BROTLI) : Buffer.from(text);
+      encoding === "gzip"
+        ? gzipSync(whole)
+        : encoding === "br"
+          ? brotliCompressSync(whole, BROTLI)
+          : Buffer.from(whole);
     res.writeHead(200, { ...headers, "content-length": bytes.length });
     res.end(bytes);
     return;
@@ -344,8 +287,9 @@ async function sendAsyncText(
   res.writeHead(200, headers);
   const source = Readable.from(
     (async function* () {
-      yield first.value.text;
-      for await (const block of blocks) yield block.text;
+      yield first.value as string;
+      yield second.value;
+      yield* text;
     })(),
   );
   if (encoding === "identity") return pipeline(source, res);
@@ -354,12 +298,14 @@ async function sendAsyncText(
 }
 
 /** Bytes as they are made: whole with their length when they fit one block, else streamed. */
-async function sendAsyncBinary(
+async function sendBytes(
   res: ServerResponse,
   headers: Record<string, string | number>,
-  pieces: AsyncIterable<Buffer>,
+  pieces: Iterable<Buffer> | AsyncIterable<Buffer>,
 ): Promise<void> {
-  const iterator = pieces[Symbol.asyncIterator]();
+  const iterator = (async function* () {
+    yield* pieces;
+  })();
   const start: Buffer[] = [];
   let size = 0;
   let next = await iterator.next();
@@ -381,37 +327,7 @@ async function sendAsyncBinary(
       (async function* () {
         yield Buffer.concat(start);
         yield pending;
-        for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
-      })(),
-    ),
-    res,
-  );
-}
-
-function sendBinary(res: ServerResponse, headers: Record<string, string | number>, pieces: Iterable<Buffer>) {
-  const iterator = pieces[Symbol.iterator]();
-  const start: Buffer[] = [];
-  let size = 0;
-  let next = iterator.next();
-  while (!next.done && size < BLOCK) {
-    start.push(next.value);
-    size += next.value.length;
-    next = iterator.next();
-  }
-  if (next.done) {
-    const bytes = Buffer.concat(start);
-    res.writeHead(200, { ...headers, "content-length": bytes.length });
-    res.end(bytes);
-    return;
-  }
-  res.writeHead(200, headers);
-  const pending = next.value;
-  return pipeline(
-    Readable.from(
-      (function* () {
-        yield Buffer.concat(start);
-        yield pending;
-        for (let n = iterator.next(); !n.done; n = iterator.next()) yield n.value;
+        yield* iterator;
       })(),
     ),
     res,
@@ -443,39 +359,20 @@ function render(
   header: HistoryHeader,
   days: () => Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
   meta: HistoryXlsxMeta,
-): () => Body | Promise<Body> {
+): () => Body {
   return () => {
     const source = days();
-    if (!(Symbol.asyncIterator in source)) return renderSync(format, header, () => source, meta)();
     switch (format) {
       case "json":
-        return { asyncText: historyJson(header, source) };
+        return { text: historyJson(header, source) };
       case "xml":
-        return { asyncText: historyXml(header, source) };
+        return { text: historyXml(header, source) };
       case "csv":
-        return { asyncText: historyCsv(header, source) };
+        return { text: historyCsv(header, source) };
       case "xlsx":
-        return { asyncBinary: historyXlsxStream(header, source, meta) };
+        return { binary: historyXlsxStream(header, source, meta) };
     }
   };
-}
-
-function renderSync(
-  format: Format,
-  header: HistoryHeader,
-  days: () => Iterable<HistoryDay>,
-  meta: HistoryXlsxMeta,
-): () => Body {
-  switch (format) {
-    case "json":
-      return () => ({ text: historyJson(header, days()) });
-    case "xml":
-      return () => ({ text: historyXml(header, days()) });
-    case "csv":
-      return () => ({ text: historyCsv(header, days()) });
-    case "xlsx":
-      return () => ({ binary: historyXlsxStream(header, days(), meta) });
-  }
 }
 
 /** A short document's rendering in `format`, whole. */
