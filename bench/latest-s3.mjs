@@ -9,14 +9,14 @@
 // same run (local, bucket, local, ...). Median of BENCH_RUNS (default 5) runs of BENCH_SECONDS
 // (default 8) at 50 connections. The figures are printed and written into BENCHMARKS.md under
 // "## Serve from a bucket" (that section only).
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median } from "./lib.mjs";
+import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -34,7 +34,6 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const TASKSET = has("taskset") && cpus().length >= 2;
 const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
@@ -47,53 +46,9 @@ const dataDir = join(dir, "data");
 writeTree(outDir);
 
 // ---- processes
-const children = new Set();
-function start(argv, options = {}) {
-  const [cmd, args] = argv;
-  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], ...options });
-  let stderr = "";
-  child.stderr?.on("data", (c) => (stderr += c));
-  child.stderrText = () => stderr;
-  children.add(child);
-  child.on("exit", () => children.delete(child));
-  return child;
-}
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(5000)]);
-  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-}
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+const { start, stop } = processes(dir);
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, child) {
-  for (let i = 0; i < 400; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    if (child && child.exitCode !== null) break;
-    await sleep(50);
-  }
-  throw new Error(`${url} did not come up${child ? `: ${child.stderrText()}` : ""}`);
-}
+const token = (base) => clientToken(base, client);
 
 function autocannon(url, headers, seconds = SECONDS) {
   const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(seconds), "-p", "1"];
@@ -121,7 +76,7 @@ const awsEnv = {
   AWS_SECRET_ACCESS_KEY: "S3RVER",
   AWS_REGION: "us-east-1",
 };
-await waitFor(`http://127.0.0.1:${s3Port}/`, s3);
+await waitFor(`http://127.0.0.1:${s3Port}/`, { child: s3 });
 
 // Upload the generation writeTree made, in the layout the publisher writes (src/publish/s3-target.ts).
 const { ObjectStore } = await import(join(ROOT, "dist/src/publish/s3.js"));
@@ -160,27 +115,8 @@ async function startServe(extraEnv) {
     env: { ...baseEnv, ...extraEnv, EXRATES_PORT: String(port) },
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/readyz`, child);
+  await waitFor(`${base}/readyz`, { child });
   return { child, base, readyMs: performance.now() - began };
-}
-
-async function token(base, attempt = 0) {
-  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      scope: client.scope,
-    }),
-  }).catch((error) => {
-    if (attempt < 2) return undefined;
-    throw error;
-  });
-  if (!res) return token(base, attempt + 1);
-  if (res.status !== 200) throw new Error(`token: ${res.status}`);
-  return (await res.json()).access_token;
 }
 
 const path = "/v1/Banks/CNB/DailyRates/Latest.json";

@@ -8,13 +8,13 @@
 // other. Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 8) at 50
 // connections. RSS is the server's peak resident set (VmHWM) after all runs. The figures are printed
 // and written into BENCHMARKS.md under "## Serve" (that section only).
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -37,7 +37,6 @@ const median = (values) => {
 };
 const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const TASKSET = has("taskset") && cpus().length >= 2;
 const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
@@ -64,58 +63,15 @@ const client = JSON.parse(
 );
 
 // ---- processes
-const children = new Set();
-function start(argv, options = {}) {
-  const [cmd, args] = argv;
-  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], ...options });
-  let stderr = "";
-  child.stderr?.on("data", (c) => (stderr += c));
-  child.stderrText = () => stderr;
-  children.add(child);
-  child.on("exit", () => children.delete(child));
-  return child;
-}
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(5000)]);
-  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-}
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
-
-async function waitFor(url) {
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )
-    )
-      return;
-    await sleep(50);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+const { start, stop } = processes(dir);
 
 /** The peak resident set of a process (and its children for nginx), in MiB. */
 function peakRssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
+
+const token = (base) => clientToken(base, client);
 
 function autocannon(url, options) {
   const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", "1"];
@@ -131,26 +87,6 @@ function autocannon(url, options) {
   if (r.errors > 0 || r.non2xx > 0 || ok === 0)
     throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
-}
-
-async function token(base, attempt = 0) {
-  // execFileSync blocks this loop for a whole run: a kept-alive socket may have been closed meanwhile.
-  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      scope: client.scope,
-    }),
-  }).catch((error) => {
-    if (attempt < 2) return undefined;
-    throw error;
-  });
-  if (!res) return token(base, attempt + 1);
-  if (res.status !== 200) throw new Error(`token: ${res.status}`);
-  return (await res.json()).access_token;
 }
 
 // ---- the baseline: nginx (installed if missing), else a bare node:http static server
@@ -199,7 +135,7 @@ http {
 `,
     );
     const child = start(pinned(SERVER_CORE, [nginx, "-p", prefix, "-c", conf]));
-    await waitFor(`http://127.0.0.1:${port}/v1/Banks/CNB/DailyRates/Latest.json`).catch((e) => {
+    await waitFor(`http://127.0.0.1:${port}/v1/Banks/CNB/DailyRates/Latest.json`, { tries: 200 }).catch((e) => {
       throw new Error(`${e.message}: ${child.stderrText()}`);
     });
     const version = spawnSync(nginx, ["-v"], { encoding: "utf8" }).stderr.trim().replace("nginx version: ", "");
@@ -208,7 +144,7 @@ http {
   // Fallback: a bare node:http server answering the same bytes from memory.
   const script = `const b=require("fs").readFileSync(${JSON.stringify(join(root, "v1/Banks/CNB/DailyRates/Latest.json"))});require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json; charset=utf-8","content-length":b.length,"cache-control":"private"});s.end(b)}).listen(${port},"127.0.0.1")`;
   const child = start(pinned(SERVER_CORE, [process.execPath, "-e", script]));
-  await waitFor(`http://127.0.0.1:${port}/`);
+  await waitFor(`http://127.0.0.1:${port}/`, { tries: 200 });
   return { name: `bare node:http static server (nginx unavailable), Node ${process.version}`, port, child };
 }
 
@@ -221,7 +157,7 @@ const server = start(pinned(SERVER_CORE, [process.execPath, CLI, "serve"]), {
   env: { ...env, EXRATES_PORT: String(serverPort) },
 });
 const base = `http://127.0.0.1:${serverPort}`;
-await waitFor(`${base}/readyz`);
+await waitFor(`${base}/readyz`, { tries: 200 });
 const baseline = await startBaseline();
 const baselineUrl = `http://127.0.0.1:${baseline.port}${path}`;
 
@@ -272,7 +208,7 @@ const slim = start(pinned(SERVER_CORE, [process.execPath, "--input-type=module",
   env: { ...env, EXRATES_PORT: String(slimPort) },
 });
 const slimBase = `http://127.0.0.1:${slimPort}`;
-await waitFor(`${slimBase}/readyz`);
+await waitFor(`${slimBase}/readyz`, { tries: 200 });
 autocannon(`${slimBase}${path}`, { headers: { authorization: `Bearer ${await token(slimBase)}` } });
 const slimRss = peakRssMiB(slim.pid);
 await stop(slim);

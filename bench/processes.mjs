@@ -1,0 +1,87 @@
+// What the benches that run servers share (serve.mjs, latest-s3.mjs): child processes stopped when the
+// bench ends however it ends, a free port, waiting for a server to answer, and a client's token.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createServer } from "node:http";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts and stops child processes; at exit (or SIGINT/SIGTERM) every child still running is killed and
+ * `dir`, the bench's scratch directory, removed.
+ */
+export function processes(dir) {
+  const children = new Set();
+  process.on("exit", () => {
+    for (const c of children) c.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+  return {
+    /** Spawns `[cmd, args]` with its stderr kept (child.stderrText()). */
+    start(argv, options = {}) {
+      const [cmd, args] = argv;
+      const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], ...options });
+      let stderr = "";
+      child.stderr?.on("data", (c) => (stderr += c));
+      child.stderrText = () => stderr;
+      children.add(child);
+      child.on("exit", () => children.delete(child));
+      return child;
+    },
+    /** SIGTERM, then SIGKILL after 5 s. */
+    async stop(child) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `url` answers below 500 (every 50 ms, `tries` times); gives up early if `child` exits. */
+export async function waitFor(url, { child, tries = 400 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
+    if (child && child.exitCode !== null) break;
+    await sleep(50);
+  }
+  throw new Error(`${url} did not come up${child ? `: ${child.stderrText()}` : ""}`);
+}
+
+/** A token of `client` from the server at `base`, by the client-credentials grant. */
+export async function clientToken(base, client, attempt = 0) {
+  // execFileSync blocks this loop for a whole run: a kept-alive socket may have been closed meanwhile.
+  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      scope: client.scope,
+    }),
+  }).catch((error) => {
+    if (attempt < 2) return undefined;
+    throw error;
+  });
+  if (!res) return clientToken(base, client, attempt + 1);
+  if (res.status !== 200) throw new Error(`token: ${res.status}`);
+  return (await res.json()).access_token;
+}
