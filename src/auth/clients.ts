@@ -5,8 +5,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 
 import { UserError } from "../errors.js";
-import type { Store } from "../store/database.js";
-import { rawSqlite } from "../store/dialect-of.js";
+import { rawSqlite, type Store } from "../store/database.js";
 import type { ClientsTable } from "../store/schema.js";
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -13,8 +13,7 @@ import type { Kysely } from "kysely";
 
 import { UserError } from "../errors.js";
 import { registerSecret } from "../secrets.js";
-import type { Store } from "../store/database.js";
-import { isShared } from "../store/dialect-of.js";
+import { isPostgres, type Store } from "../store/database.js";
 import type { Database } from "../store/schema.js";
 
 /** Lifetime of an access token: five minutes, as Keycloak's default. */
@@ -176,7 +175,7 @@ export function fileKeyStorage(dataDir: string): KeyStorage {
 
 /** The keys of an installation: in its shared database when it has one, else in the data directory. */
 export function keyStorageFor(dataDir: string, store: Store | undefined): KeyStorage {
-  return store && isShared(store) ? databaseKeyStorage(store.db) : fileKeyStorage(dataDir);
+  return store && isPostgres(store) ? databaseKeyStorage(store.db) : fileKeyStorage(dataDir);
 }
 
 const KEY_ROW = 1;

@@ -15,8 +15,7 @@ import type { Pool, PoolClient } from "pg";
 
 import { pause } from "../feed/helpers.js";
 import { advisoryUnlock, tryAdvisoryLock } from "../store/advisory-lock.js";
-import type { Store } from "../store/database.js";
-import { poolOf } from "../store/dialect-of.js";
+import { poolOf, type Store } from "../store/database.js";
 
 /** Whether a process with this id exists (EPERM: it does, owned by someone else). */
 export function alive(pid: number): boolean {

@@ -4,8 +4,7 @@
 import { sql } from "kysely";
 
 import { alive } from "../publish/lock.js";
-import type { Store } from "../store/database.js";
-import { isShared, rawSqlite } from "../store/dialect-of.js";
+import { isPostgres, rawSqlite, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
@@ -132,7 +131,7 @@ export async function bankStatuses(
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
-  const localPids = !isShared(store);
+  const localPids = !isPostgres(store);
   const newest = await newestDates(store);
   const successes = await lastFetches(store, false);
   const failures = await lastFetches(store, true);

@@ -7,8 +7,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { clientsMarker, onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
 import { keyStorageFor, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
 import type { Logger } from "../log.js";
-import type { Store } from "../store/database.js";
-import { rawSqlite } from "../store/dialect-of.js";
+import { rawSqlite, type Store } from "../store/database.js";
 import { localTreeSource, type LoadedTree, type TreeSource } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */

@@ -19,8 +19,7 @@ import { toBankResource } from "../feed/adapter.js";
 import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
-import type { Store } from "../store/database.js";
-import { isShared } from "../store/dialect-of.js";
+import { isPostgres, type Store } from "../store/database.js";
 import type { BankResource } from "../types.js";
 import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
 import { createEventStream, withEvents } from "./events.js";
@@ -144,7 +143,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Dates, ranges and lists come from the store, through a connection of their own that only reads.
   const history = historySource(config.databasePath, now, store);
   // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
-  const shared = store && isShared(store) ? store : undefined;
+  const shared = store && isPostgres(store) ? store : undefined;
   // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
   const events = createEventStream({
     databasePath: config.databasePath,
@@ -298,7 +297,7 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       keys: state.keys,
       clientState: state.client,
       // On a shared database another replica may sign with a key this one has not read yet.
-      refreshKeys: options.store && isShared(options.store) ? state.refreshKeys : undefined,
+      refreshKeys: options.store && isPostgres(options.store) ? state.refreshKeys : undefined,
       now,
     });
   }

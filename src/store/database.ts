@@ -38,13 +38,17 @@ export function isPostgres(store: Store): store is PostgresStore {
   return store.dialect === "postgres";
 }
 
-/**
- * The SQLite connection of a store, for code that has no PostgreSQL path yet: a PostgreSQL store gets
- * a clear error naming what is missing rather than a crash on `undefined`.
- */
-export function sqliteOf(store: Store, what: string): BetterSqlite3.Database {
-  if (store.dialect === "sqlite") return store.sqlite;
-  throw new Error(`${what} is not available on PostgreSQL yet`);
+// For the few modules that keep a faster path on SQLite (prepared better-sqlite3 statements,
+// data_version) and take a portable kysely path on a shared PostgreSQL database.
+
+/** The raw SQLite connection of a SQLite store; undefined on PostgreSQL. */
+export function rawSqlite(store: Store): BetterSqlite3.Database | undefined {
+  return store.dialect === "sqlite" ? store.sqlite : undefined;
+}
+
+/** The connection pool of a shared PostgreSQL store; undefined on SQLite. */
+export function poolOf(store: Store): pg.Pool | undefined {
+  return store.dialect === "postgres" ? store.pool : undefined;
 }
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

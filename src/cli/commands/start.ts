@@ -18,8 +18,7 @@ import { createElection, type Election, type SchedulerRole } from "../../schedul
 import { bankStatuses } from "../../schedule/status.js";
 import { createWebhookWorker } from "../../events/webhooks.js";
 import { startServer } from "../../serve/server.js";
-import type { Store } from "../../store/database.js";
-import { poolOf } from "../../store/dialect-of.js";
+import { poolOf, type Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
 
 /** Runs in flight get this long to finish; the server and the database close in what is left of 10 s. */
