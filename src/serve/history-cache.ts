@@ -9,6 +9,7 @@
 // another date or bank keeps it, a change of one of its figures drops it.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import { LRUCache } from "lru-cache";
 import { Counter } from "prom-client";
 
 import { processRegistry } from "../metrics.js";
@@ -45,7 +46,6 @@ export interface Answer {
 interface Entry {
   answer: Answer;
   generation: number;
-  bytes: number;
 }
 
 const lookups = new Counter({
@@ -68,18 +68,19 @@ export function ownBytes(bytes: Buffer): Buffer {
   return own;
 }
 
+// lru-cache rather than a Map re-inserted on every hit: deleting and setting the same key again and
+// again leaves a chain of deleted slots behind it in V8's hash table, so that one date asked thousands of
+// times a second cost tens of microseconds per lookup in a full cache (BENCHMARKS.md, History).
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Entry>;
 
-  constructor(
-    private readonly maxBytes = ANSWER_CACHE_BYTES,
-    private readonly maxEntries = ANSWER_CACHE_ENTRIES,
-  ) {}
+  constructor(maxBytes = ANSWER_CACHE_BYTES, maxEntries = ANSWER_CACHE_ENTRIES) {
+    this.entries = new LRUCache({ max: maxEntries, maxSize: maxBytes });
+  }
 
   /** How many answers and bytes are held. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   /**
@@ -90,20 +91,11 @@ export class AnswerCache {
     const entry = this.entries.get(key);
     if (entry && (entry.generation === generation || entry.answer.version === version())) {
       entry.generation = generation;
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
       hits.inc();
       return entry.answer;
     }
-    if (entry) this.drop(key, entry);
     misses.inc();
-    const answer = make();
-    const fresh = { answer, generation, bytes: answer.identity.length };
-    this.entries.set(key, fresh);
-    this.bytes += fresh.bytes;
-    this.trim();
-    return answer;
+    return this.keep(key, make(), generation);
   }
 
   /**
@@ -119,26 +111,14 @@ export class AnswerCache {
     const entry = this.entries.get(key);
     if (entry) {
       const current = entry.generation === generation || entry.answer.version === (await version());
-      if (this.entries.get(key) === entry) {
-        if (current) {
-          entry.generation = generation;
-          this.entries.delete(key);
-          this.entries.set(key, entry);
-          hits.inc();
-          return entry.answer;
-        }
-        this.drop(key, entry);
+      if (current && this.entries.peek(key) === entry) {
+        entry.generation = generation;
+        hits.inc();
+        return entry.answer;
       }
     }
     misses.inc();
-    const answer = await make();
-    const previous = this.entries.get(key);
-    if (previous) this.drop(key, previous);
-    const fresh = { answer, generation, bytes: answer.identity.length };
-    this.entries.set(key, fresh);
-    this.bytes += fresh.bytes;
-    this.trim();
-    return answer;
+    return this.keep(key, await make(), generation);
   }
 
   /** The answer's bytes in an encoding, compressed on first need and kept with it. */
@@ -148,26 +128,22 @@ export class AnswerCache {
     if (!bytes) {
       bytes = ownBytes(encoding === "gzip" ? gzipSync(answer.identity) : brotliCompressSync(answer.identity, BROTLI));
       answer[encoding] = bytes;
-      const entry = this.entries.get(key);
-      if (entry?.answer === answer) {
-        entry.bytes += bytes.length;
-        this.bytes += bytes.length;
-        this.trim();
-      }
+      // Set again with its new size, so that the byte bound counts every encoding (as a new entry
+      // object: lru-cache keeps the old size when the same value is set again).
+      const entry = this.entries.peek(key);
+      if (entry?.answer === answer) this.entries.set(key, { ...entry }, { size: sizeOf(answer) });
     }
     return bytes;
   }
 
-  private drop(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+  private keep(key: string, answer: Answer, generation: number): Answer {
+    // An answer larger than the whole bound is served but not kept (lru-cache refuses it).
+    this.entries.set(key, { answer, generation }, { size: sizeOf(answer) });
+    return answer;
   }
+}
 
-  /** Drops the least recently used answers until both bounds hold. */
-  private trim(): void {
-    while (this.entries.size > this.maxEntries || (this.bytes > this.maxBytes && this.entries.size > 0)) {
-      const [key, entry] = this.entries.entries().next().value!;
-      this.drop(key, entry);
-    }
-  }
+/** The bytes an answer holds, every encoding made so far counted (at least 1: lru-cache's rule). */
+function sizeOf(answer: Answer): number {
+  return Math.max(1, answer.identity.length + (answer.gzip?.length ?? 0) + (answer.br?.length ?? 0));
 }
