@@ -10,6 +10,8 @@
 // by key size (a longer key is kept as its hash: an attacker cannot make an entry large).
 import { createHash } from "node:crypto";
 
+import { LRUCache } from "lru-cache";
+
 export interface LimitOptions {
   /** Failures allowed before a key is refused. */
   max: number;
@@ -39,11 +41,18 @@ interface Failures {
   expiresAt: number;
 }
 
-/** A Map kept in least-recently-used order, with a capacity. */
+/**
+ * Entries in least-recently-used order, with a capacity. lru-cache rather than a Map re-inserted at each
+ * use: one key deleted and set again and again (one address failing over and over) leaves a chain of
+ * deleted slots behind it in V8's hash table, which made each of its failures cost ~40 µs in a table of
+ * 20,000 keys.
+ */
 class BoundedMap<V extends { expiresAt: number }> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries: LRUCache<string, V>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    this.entries = new LRUCache({ max: capacity });
+  }
 
   get(key: string, now: number): V | undefined {
     const v = this.entries.get(key);
@@ -55,8 +64,7 @@ class BoundedMap<V extends { expiresAt: number }> {
   }
 
   set(key: string, value: V, now: number): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.capacity) this.sweep(now);
+    if (this.entries.size >= this.capacity && !this.entries.has(key)) this.sweep(now);
     this.entries.set(key, value);
   }
 
@@ -75,14 +83,11 @@ class BoundedMap<V extends { expiresAt: number }> {
     return n;
   }
 
+  /** Full: the expired entries go, and if that is not a tenth, the least recently used down to 90%. */
   private sweep(now: number): void {
-    for (const [key, v] of this.entries) if (v.expiresAt <= now) this.entries.delete(key);
-    // Still full: the least recently used tenth goes.
-    let excess = this.entries.size - Math.floor(this.capacity * 0.9);
-    for (const key of this.entries.keys()) {
-      if (excess-- <= 0) break;
-      this.entries.delete(key);
-    }
+    const expired = [...this.entries.entries()].filter(([, v]) => v.expiresAt <= now).map(([key]) => key);
+    for (const key of expired) this.entries.delete(key);
+    while (this.entries.size > Math.floor(this.capacity * 0.9)) this.entries.pop();
   }
 }
 
