@@ -343,12 +343,12 @@ ${table.join("\n")}
 ${targets.join("\n")}
 
 The random-date lookups ask for any day of the eleven years (weekends included) in JSON, XML or CSV: about
-8,600 distinct answers. The filtered case, which runs between two of their rounds, makes every request a new
-answer and so empties the cache of rendered answers (16 MiB, src/serve/history-cache.ts) each round: every
-random-date round starts cold, and its share of misses is what its first ~8,600 distinct dates cost over its
-requests (the faster the round, the smaller the share). The filtered case measures the uncached path alone
-(one packed read of the date's rows, the rendering, the ETag). The repeated date is answered from the cache
-after its first request.${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in turns in the same run, and the CPU per request less so.` : ""}
+8,600 distinct answers, which the cache of whole-day answers (16 MiB, src/serve/history-cache.ts) holds:
+their share of misses is what their first round's first sight of each answer costs over all their requests.
+The filtered case makes every request a new answer: it measures the uncached path alone (one packed read of
+the date's rows with each row's version, the filter, the rendering, the ETag). Filtered answers have a cache
+of their own (4 MiB), so the filtered case does not push the whole-day answers out between two rounds. The
+repeated date is answered from the cache after its first request.${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in turns in the same run, and the CPU per request less so.` : ""}
 `;
 console.log(section);
 const file = join(ROOT, "BENCHMARKS.md");

@@ -1,7 +1,8 @@
 // The dated answers the server has rendered, kept so that the same date asked again costs no read and
 // no rendering: a least-recently-used map from (bank, effective date, format, filter, bank facts) to
 // the answer's bytes (identity, and gzip or br once asked for), its ETag and Last-Modified. Bounded
-// both by bytes (ANSWER_CACHE_BYTES, every encoding counted) and by entries (ANSWER_CACHE_ENTRIES).
+// both by bytes (ANSWER_CACHE_BYTES, every encoding counted) and by entries (ANSWER_CACHE_ENTRIES);
+// filtered answers are kept apart (AnswerCaches, FILTERED_CACHE_BYTES).
 //
 // An entry is stamped with the store's generation (`PRAGMA data_version`, which moves at every commit
 // of another connection). After a commit, an entry is checked once against the version of its rows
@@ -21,6 +22,13 @@ import { processRegistry } from "../metrics.js";
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 /** At most this many answers are kept (small filtered answers would otherwise be many). */
 export const ANSWER_CACHE_ENTRIES = 16_384;
+/**
+ * Answers to a `currencies=` filter have a cache of their own, this large: filters come in endless
+ * combinations, and a client trying many of them must not push out the whole-day answers every client
+ * shares (each of its answers would be a miss anyway).
+ */
+export const FILTERED_CACHE_BYTES = 4 * 1024 * 1024;
+export const FILTERED_CACHE_ENTRIES = 8_192;
 
 export type Encoding = "identity" | "gzip" | "br";
 
@@ -146,4 +154,14 @@ export class AnswerCache {
 /** The bytes an answer holds, every encoding made so far counted (at least 1: lru-cache's rule). */
 function sizeOf(answer: Answer): number {
   return Math.max(1, answer.identity.length + (answer.gzip?.length ?? 0) + (answer.br?.length ?? 0));
+}
+
+/** The caches of one store: whole-day answers, and answers to a `currencies=` filter kept apart. */
+export class AnswerCaches {
+  readonly whole = new AnswerCache();
+  readonly filtered = new AnswerCache(FILTERED_CACHE_BYTES, FILTERED_CACHE_ENTRIES);
+
+  for(filtered: boolean): AnswerCache {
+    return filtered ? this.filtered : this.whole;
+  }
 }

@@ -38,7 +38,7 @@ import {
 } from "../store/history.js";
 import { PostgresHistoryReader } from "../store/history-postgres.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
-import { AnswerCache, BROTLI, ownBytes, type Answer, type Encoding } from "./history-cache.js";
+import { AnswerCaches, BROTLI, ownBytes, type Answer, type AnswerCache, type Encoding } from "./history-cache.js";
 import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
 import { PROBLEM_TYPES, sendProblem } from "./respond.js";
 import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
@@ -198,7 +198,7 @@ interface Dynamic {
   bytes?: (encoding: Encoding) => Buffer;
 }
 
-const answers = new WeakMap<HistoryStore, AnswerCache>();
+const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 const encodedEtag = (etag: string, encoding: "gzip" | "br") => `${etag.slice(0, -1)}-${encoding}"`;
@@ -511,9 +511,9 @@ async function sendHistory(
       if (found.kind === "none") return notInForce(res, head, route.id, route.date, found);
       const date = found.effectiveDate;
       const location = `/v1/Banks/${route.id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
-      let cache = answers.get(reader);
-      if (!cache) answers.set(reader, (cache = new AnswerCache()));
-      const answerCache = cache;
+      let caches = answers.get(reader);
+      if (!caches) answers.set(reader, (caches = new AnswerCaches()));
+      const cache = caches.for(currencies !== undefined);
       const key = [route.id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
       const id = route.id;
       const made = ({ rows, version }: { rows: HistoryRow[]; version: RowsVersion }): Answer => {
@@ -541,7 +541,7 @@ async function sendHistory(
               async () => versionKey(await reader.versionOf(id, date, date, currencies)),
               async () => made(await reader.ratesWithVersion(id, date, currencies)),
             );
-      return sendAnswer(req, res, head, answerCache, key, answer, format, location, `${id}-${date}`);
+      return sendAnswer(req, res, head, cache, key, answer, format, location, `${id}-${date}`);
     }
 
     const from = dateParameter(params, "from");

@@ -5,7 +5,13 @@ import { gunzipSync } from "node:zlib";
 
 import { describe, expect, it } from "vitest";
 
-import { AnswerCache, ownBytes, type Answer } from "../../src/serve/history-cache.js";
+import {
+  AnswerCache,
+  AnswerCaches,
+  FILTERED_CACHE_ENTRIES,
+  ownBytes,
+  type Answer,
+} from "../../src/serve/history-cache.js";
 
 const answer = (text: string, version = "v1"): Answer => ({
   etag: `"${text.slice(0, 8)}"`,
@@ -112,5 +118,31 @@ describe("the cache of dated answers", () => {
     );
     const gz = cache.encoded("a", a, "gzip");
     expect(gz.buffer.byteLength).toBe(gz.length);
+  });
+
+  it("keeps filtered answers apart: a flood of one-off filters does not push out the whole-day answers", () => {
+    const caches = new AnswerCaches();
+    let made = 0;
+    const whole = () => (made++, answer("the whole day"));
+    const first = caches.for(false).answer("CNB 2025-06-13 json *", 1, () => "v1", whole);
+    for (let i = 0; i < FILTERED_CACHE_ENTRIES + 1000; i++)
+      caches.for(true).answer(
+        `CNB 2025-06-13 json filter ${i}`,
+        1,
+        () => "v1",
+        () => answer(`filtered ${i}`),
+      );
+    expect(caches.for(true).size.entries).toBe(FILTERED_CACHE_ENTRIES);
+    expect(caches.for(false).answer("CNB 2025-06-13 json *", 1, () => "v1", whole)).toBe(first);
+    expect(made).toBe(1);
+    // The oldest filtered answers went: the first is made again.
+    let remade = false;
+    caches.for(true).answer(
+      "CNB 2025-06-13 json filter 0",
+      1,
+      () => "v1",
+      () => ((remade = true), answer("again")),
+    );
+    expect(remade).toBe(true);
   });
 });
