@@ -15,13 +15,13 @@
 // BENCH_PROFILE=<dir>: the server writes a CPU profile there (node --cpu-prof);
 // BENCH_LOADER_LATEST=1: the random-date load generator asks for Latest.json (its own ceiling).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { fmt, machine, median } from "./lib.mjs";
+import { fmt, machine, median, writeSection } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -354,13 +354,4 @@ repeated date is answered from the cache after its first request. The target is 
 ones (a Map re-inserted at each hit).${LOAD_BEFORE > 2 ? ` The machine was shared with other work during this run (load above 2): the absolute figures are worse than a quiet machine's; the ratios, measured in turns in the same run, and the CPU per request less so.` : ""}
 `;
 console.log(section);
-const file = join(ROOT, "BENCHMARKS.md");
-const text = readFileSync(file, "utf8");
-const start = text.indexOf("## History\n");
-const next = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
-writeFileSync(
-  file,
-  start < 0
-    ? `${text.trimEnd()}\n\n${section}`
-    : `${text.slice(0, start)}${section}${next < 0 ? "" : text.slice(next)}`,
-);
+writeSection(section);

@@ -7,11 +7,10 @@
 //
 // Each case runs in a fresh process (bench/lib.mjs repeat, BENCH_RUNS times, median), ns per operation.
 // The figures are printed and written into BENCHMARKS.md under "## Hot keys" (that section only).
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { fmt, machine, median, repeat, RUNS } from "./lib.mjs";
+import { fmt, machine, median, repeat, RUNS, writeSection } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OPS = 200_000;
@@ -93,11 +92,4 @@ Machine: ${machine()}. Measured ${new Date().toISOString().slice(0, 10)}.
 ${rows.join("\n")}
 `;
 console.log(section);
-const file = join(ROOT, "BENCHMARKS.md");
-const text = readFileSync(file, "utf8");
-const at = text.indexOf("## Hot keys\n");
-const next = at < 0 ? -1 : text.indexOf("\n## ", at + 1);
-writeFileSync(
-  file,
-  at < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, at)}${section}${next < 0 ? "" : text.slice(next)}`,
-);
+writeSection(section);

@@ -10,12 +10,12 @@
 // (default 8) at 50 connections. The figures are printed and written into BENCHMARKS.md under
 // "## Serve from a bucket" (that section only).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { fmt, machine, median } from "./lib.mjs";
+import { fmt, machine, median, writeSection } from "./lib.mjs";
 import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
@@ -180,16 +180,5 @@ run just before it).
 `;
 
 console.log(section);
-const benchFile = join(ROOT, "BENCHMARKS.md");
-let doc = existsSync(benchFile) ? readFileSync(benchFile, "utf8") : "# Benchmarks\n";
-const at = doc.search(/^## Serve from a bucket\s*$/m);
-if (at >= 0) {
-  const rest = doc.slice(at + 1);
-  const next = rest.search(/^## /m);
-  doc = doc.slice(0, at) + section + (next >= 0 ? `\n${rest.slice(next)}` : "");
-} else {
-  doc = `${doc.replace(/\s*$/, "")}\n\n${section}`;
-}
-writeFileSync(benchFile, doc);
-console.error(`written to ${benchFile}`);
+writeSection(section);
 process.exit(0);

@@ -1,6 +1,8 @@
 // Shared by the benchmark scripts: run a measurement in fresh child processes, take medians.
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -83,4 +85,25 @@ export function generateEcbCsv(years) {
     }
   }
   return { body: Buffer.from(`${lines.join("\n")}\n`), rows };
+}
+
+const BENCHMARKS = fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url));
+
+/**
+ * Writes `section` (text that starts with its "## Title" line) into BENCHMARKS.md in place of the section
+ * of that title, up to the next "## " heading, or at the end when there is none yet.
+ */
+export function writeSection(section) {
+  const title = section.slice(0, section.indexOf("\n"));
+  const doc = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, "utf8") : "# Benchmarks\n";
+  let at = doc.indexOf(`\n${title}\n`);
+  if (at >= 0) at += 1;
+  else if (doc.startsWith(`${title}\n`)) at = 0;
+  const body = section.endsWith("\n") ? section : `${section}\n`;
+  if (at < 0) writeFileSync(BENCHMARKS, `${doc.trimEnd()}\n\n${body}`);
+  else {
+    const next = doc.indexOf("\n## ", at);
+    writeFileSync(BENCHMARKS, `${doc.slice(0, at)}${body}${next < 0 ? "" : doc.slice(next)}`);
+  }
+  console.error(`written to ${BENCHMARKS} (${title})`);
 }

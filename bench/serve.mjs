@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { writeSection } from "./lib.mjs";
 import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
@@ -249,16 +250,5 @@ is what limits the baseline, the ratio below is an upper bound.
 `;
 
 console.log(section);
-const benchFile = join(ROOT, "BENCHMARKS.md");
-let doc = existsSync(benchFile) ? readFileSync(benchFile, "utf8") : "# Benchmarks\n";
-const start_ = doc.search(/^## Serve\s*$/m);
-if (start_ >= 0) {
-  const rest = doc.slice(start_ + 1);
-  const next = rest.search(/^## /m);
-  doc = doc.slice(0, start_) + section + (next >= 0 ? `\n${rest.slice(next)}` : "");
-} else {
-  doc = `${doc.replace(/\s*$/, "")}\n\n${section}`;
-}
-writeFileSync(benchFile, doc);
-console.error(`written to ${benchFile}`);
+writeSection(section);
 process.exit(0);

@@ -8,7 +8,7 @@
 //
 //   npm run build && node bench/soak.mjs        (BENCH_SOAK_SECONDS=180, BENCH_BASELINE_SECONDS=20)
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 
 import autocannon from "autocannon";
 
-import { fmt, median } from "./lib.mjs";
+import { fmt, median, writeSection } from "./lib.mjs";
 import { writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -241,16 +241,5 @@ the errors, memory and log figures are not).
 `;
 
 console.log(section);
-const benchFile = join(ROOT, "BENCHMARKS.md");
-let doc = existsSync(benchFile) ? readFileSync(benchFile, "utf8") : "# Benchmarks\n";
-const at = doc.search(/^## Soak\s*$/m);
-if (at >= 0) {
-  const rest = doc.slice(at + 1);
-  const next = rest.search(/^## /m);
-  doc = doc.slice(0, at) + section + (next >= 0 ? `\n${rest.slice(next)}` : "");
-} else {
-  doc = `${doc.replace(/\s*$/, "")}\n\n${section}`;
-}
-writeFileSync(benchFile, doc);
-console.error(`written to ${benchFile}`);
+writeSection(section);
 process.exit(soak.errors + soak.non2xx + baseline.errors + baseline.non2xx > 0 ? 2 : 0);
