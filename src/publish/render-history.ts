@@ -8,7 +8,7 @@
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
 import { CSV_HEADER } from "./render-csv.js";
-import { rateCell } from "./render-xlsx.js";
+import { rateCell } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
 

@@ -7,18 +7,7 @@ import JSZip from "jszip";
 
 import type { LatestRatesDocument } from "../types.js";
 import { CSV_HEADER, rateRows } from "./render-csv.js";
-
-/**
- * A spreadsheet number is an IEEE double: a rate whose text a double cannot carry digit for digit
- * (more than 15 significant digits) is written as text, never rounded.
- */
-export function rateCell(rate: string): { value: number | string; numFmt?: string } {
-  const decimals = rate.split(".")[1]?.length ?? 0;
-  const value = Number(rate);
-  const digits = rate.replace(".", "").replace(/^0+/, "").length;
-  if (digits > 15 || value.toFixed(decimals) !== rate) return { value: rate };
-  return { value, numFmt: decimals ? `0.${"0".repeat(decimals)}` : "0" };
-}
+import { rateCell } from "./xlsx-cell.js";
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
   const stamp = new Date(doc.publishedAt);

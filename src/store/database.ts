@@ -10,7 +10,6 @@ import type pg from "pg";
 import { installSecretRedaction } from "../secrets.js";
 import { isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
-import { connectPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
 
 export { dialectOf, isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
@@ -153,6 +152,8 @@ async function openSqliteReadOnly(path: string): Promise<SqliteStore> {
  * together migrate once); read-only sessions only check that the schema is current.
  */
 export async function openPostgresStore(url: string, options: OpenOptions = {}): Promise<PostgresStore> {
+  // Loaded only here: a store on SQLite never loads pg.
+  const { connectPostgres } = await import("./postgres.js");
   const { db, pool } = await connectPostgres(url, options);
   const where = maskDatabaseUrl(url);
   if (options.readonly) {
