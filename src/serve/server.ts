@@ -26,7 +26,7 @@ import { createEventStream, withEvents } from "./events.js";
 import { createApiHandlers } from "./handlers.js";
 import { historySource, withHistory } from "./history-handlers.js";
 import { loadLiveState, type LiveState } from "./live-state.js";
-import { ServerMetrics, startMetricsServer } from "./metrics.js";
+import { MeteredResponse, ServerMetrics, startMetricsServer } from "./metrics.js";
 import { createStatusPage } from "./status-page.js";
 import { openApiDocument } from "./openapi.js";
 import { createRealmHandlers } from "./realm-handlers.js";
@@ -259,6 +259,8 @@ function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResour
 
 async function listen(config: Config, limits: ConnectionLimits): Promise<Server> {
   const server = createServer({
+    // Notes each request's arrival and its answer's content type for the metrics (src/serve/metrics.ts).
+    ServerResponse: MeteredResponse,
     maxHeaderSize: 16 * 1024,
     requestTimeout: 30_000,
     headersTimeout: 20_000,
