@@ -17,6 +17,7 @@ import type { Store } from "../store/database.js";
 import { route } from "./routes.js";
 
 type Row = { bank_id: string; v: string | number | null };
+type RequestLabels = { route: string; status: string; format: string };
 
 /** The format of an answer, from its content type (a label with few values). */
 function formatOf(type: string): string {
@@ -37,24 +38,31 @@ function routeOf(url: string): string {
   return r.rest.join("/") === "protocol/openid-connect/token" ? "token" : "realm";
 }
 
+/** Route labels by request target (the router parsed it already; most targets come again and again). */
+const ROUTE_LABELS_KEPT = 1024;
+
 /**
  * The server's response class (createServer's ServerResponse option): it notes when the request
  * arrived and the content type its answer declares. Answers set their headers in writeHead, where
  * getHeader cannot see them; a writeHead wrapped per request cost a bound function and two closures for
- * every request, and a fifth of Latest's throughput.
+ * every request, and ~15% of Latest's throughput (BENCHMARKS.md, Serve).
  */
 export class MeteredResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   startedAt = performance.now();
   contentType = "";
   metrics: ServerMetrics | undefined;
 
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    const headers = rest[rest.length - 1];
-    if (headers !== null && typeof headers === "object" && !Array.isArray(headers)) {
-      const type = (headers as Record<string, unknown>)["content-type"];
+  override writeHead(statusCode: number, reasonOrHeaders?: unknown, headers?: unknown): this {
+    const given = headers ?? reasonOrHeaders;
+    if (given !== null && typeof given === "object" && !Array.isArray(given)) {
+      const type = (given as Record<string, unknown>)["content-type"];
       if (typeof type === "string") this.contentType = type;
     }
-    return (super.writeHead as (status: number, ...args: unknown[]) => this)(statusCode, ...rest);
+    return (super.writeHead as (status: number, reason?: unknown, headers?: unknown) => this)(
+      statusCode,
+      reasonOrHeaders,
+      headers,
+    );
   }
 }
 
@@ -64,12 +72,22 @@ function countResponse(this: MeteredResponse): void {
 
 export class ServerMetrics {
   readonly registry = new Registry();
+  // Requests are counted here and handed to prom-client when it is scraped (its inc hashes the label
+  // object at every call); the label sets are few (routes x statuses x formats).
+  private readonly pendingRequests = new Map<string, { labels: RequestLabels; n: number }>();
   private readonly requests = new Counter({
     name: "exrates_http_requests_total",
     help: "HTTP requests answered, by route, status and format",
     labelNames: ["route", "status", "format"] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const pending of this.pendingRequests.values()) {
+        if (pending.n > 0) this.requests.inc(pending.labels, pending.n);
+        pending.n = 0;
+      }
+    },
   });
+  private readonly routeLabels = new Map<string, string>();
   private readonly latency = new Histogram({
     name: "exrates_http_request_duration_seconds",
     help: "Time from a request's arrival to the end of its answer, in seconds, by route",
@@ -94,8 +112,7 @@ export class ServerMetrics {
   private readonly held = this.bankGauge("exrates_bank_anomalies_held", "Rows and figures held at ingest, unreleased");
   private readonly failures = this.bankGauge("exrates_bank_fetch_failures", "Failed fetches of the bank on record");
   private db: Database.Database | undefined;
-  // The label sets are few (routes x statuses x formats): their children are kept.
-  private readonly requestChildren = new Map<string, { inc(): void }>();
+  // The routes are few: their latency children are kept.
   private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
   /** A SQLite file (opened read-only on first use), or a shared PostgreSQL store to read through. */
@@ -118,22 +135,27 @@ export class ServerMetrics {
   /** The request's labels: children looked up by one string key (prom-client would hash a label object). */
   count(res: MeteredResponse): void {
     const req = res.req;
-    const routeLabel = routeOf(req.url ?? "/");
+    const routeLabel = this.routeLabel(req.url ?? "/");
     const status = res.statusCode;
-    const type = res.contentType || String(res.getHeader("content-type") ?? "");
-    const format = formatOf(type);
+    const format = formatOf(res.contentType || String(res.getHeader("content-type") ?? ""));
     const key = `${routeLabel} ${status} ${format}`;
-    let requests = this.requestChildren.get(key);
-    if (!requests) {
-      requests = this.requests.labels(routeLabel, String(status), format);
-      this.requestChildren.set(key, requests);
-    }
-    requests.inc();
+    const pending = this.pendingRequests.get(key);
+    if (pending) pending.n++;
+    else this.pendingRequests.set(key, { labels: { route: routeLabel, status: String(status), format }, n: 1 });
     let latency = this.latencyChildren.get(routeLabel);
     if (!latency) this.latencyChildren.set(routeLabel, (latency = this.latency.labels(routeLabel)));
     latency.observe((performance.now() - res.startedAt) / 1000);
     if (routeLabel === "token" && req.method === "POST")
       this.tokens.inc({ outcome: status === 200 ? "issued" : "refused", status: String(status) });
+  }
+
+  private routeLabel(url: string): string {
+    let label = this.routeLabels.get(url);
+    if (label === undefined) {
+      if (this.routeLabels.size >= ROUTE_LABELS_KEPT) this.routeLabels.clear();
+      this.routeLabels.set(url, (label = routeOf(url)));
+    }
+    return label;
   }
 
   /** The exposition text: this server's metrics, the banks' from the store, the process's. */
