@@ -14,14 +14,14 @@
 // BENCH_ONLY=<regex>: Latest and the matching cases only, printed (BENCHMARKS.md left alone);
 // BENCH_PROFILE=<dir>: the server writes a CPU profile there (node --cpu-prof);
 // BENCH_LOADER_LATEST=1: the random-date load generator asks for Latest.json (its own ceiling).
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median, writeSection } from "./lib.mjs";
+import { clientToken, freePort, pinned, processes, waitFor } from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -72,11 +72,6 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
-const TASKSET = has("taskset") && cpus().length >= 2;
-const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
-
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-history-"));
 const env = {
   ...process.env,
@@ -86,12 +81,7 @@ const env = {
   LOG_LEVEL: "warn",
   EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
 };
-const children = new Set();
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+const { start } = processes(dir);
 
 // ---- the data: 40 currencies, every weekday of 2015-2025
 const client = JSON.parse(
@@ -134,56 +124,17 @@ await store.close();
 execFileSync(process.execPath, [CLI, "publish", "CNB"], { env, stdio: "ignore" });
 
 // ---- the server
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 const port = await freePort();
 const metricsPort = await freePort();
 // BENCH_PROFILE=dir: the server writes a CPU profile there (node --cpu-prof) when it stops.
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-const [cmd, args] = pinned(1, [process.execPath, ...PROFILE, CLI, "serve"]);
-const server = spawn(cmd, args, {
+const server = start(pinned(1, [process.execPath, ...PROFILE, CLI, "serve"]), {
   env: { ...env, EXRATES_PORT: String(port), EXRATES_METRICS_PORT: String(metricsPort) },
-  stdio: "ignore",
 });
-children.add(server);
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  if (
-    await fetch(`${base}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    )
-  )
-    break;
-  if (i > 200) throw new Error("the server did not come up");
-  await sleep(50);
-}
+await waitFor(`${base}/readyz`, { child: server, tries: 200 });
 
-async function token(attempt = 0) {
-  // execFileSync blocks this loop for a whole run: a kept-alive socket may have been closed meanwhile.
-  const res = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      scope: client.scope,
-    }),
-  }).catch((error) => {
-    if (attempt < 2) return undefined;
-    throw error;
-  });
-  if (!res) return token(attempt + 1);
-  if (res.status !== 200) throw new Error(`token: ${res.status}`);
-  return (await res.json()).access_token;
-}
+const token = () => clientToken(base, client);
 
 /** The server's count of dated answers served from its cache (hit) and read and rendered (miss). */
 async function answerCache(attempt = 0) {

@@ -9,14 +9,14 @@
 // same run (local, bucket, local, ...). Median of BENCH_RUNS (default 5) runs of BENCH_SECONDS
 // (default 8) at 50 connections. The figures are printed and written into BENCHMARKS.md under
 // "## Serve from a bucket" (that section only).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median, writeSection } from "./lib.mjs";
-import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
+import { clientToken, freePort, pinned, processes, TASKSET, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -34,9 +34,6 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
-const TASKSET = has("taskset") && cpus().length >= 2;
-const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
 const SERVER_CORE = 1;
 const LOAD_CORE = 0;
 

@@ -1,10 +1,21 @@
-// What the benches that run servers share (serve.mjs, latest-s3.mjs): child processes stopped when the
+// What the benches that run servers share (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs): pinning to a
+// core, child processes stopped when the
 // bench ends however it ends, a free port, waiting for a server to answer, and a client's token.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
+import { cpus } from "node:os";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a command is on the PATH. */
+export const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+
+/** Whether processes can be pinned to a core (taskset and at least two cores). */
+export const TASKSET = has("taskset") && cpus().length >= 2;
+
+/** `[cmd, args]` running `argv` pinned to `core` (taskset), or unpinned when it cannot be. */
+export const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
 
 /**
  * Starts and stops child processes; at exit (or SIGINT/SIGTERM) every child still running is killed and

@@ -14,8 +14,8 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { writeSection } from "./lib.mjs";
-import { clientToken, freePort, processes, waitFor } from "./processes.mjs";
+import { fmt, median, writeSection } from "./lib.mjs";
+import { clientToken, freePort, has, pinned, processes, TASKSET, waitFor } from "./processes.mjs";
 import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -31,16 +31,6 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const fmt = (n, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
-const TASKSET = has("taskset") && cpus().length >= 2;
-const pinned = (core, argv) => (TASKSET ? ["taskset", ["-c", String(core), ...argv]] : [argv[0], argv.slice(1)]);
 const SERVER_CORE = 1;
 const LOAD_CORE = 0;
 

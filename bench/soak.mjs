@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 import { fmt, median, writeSection } from "./lib.mjs";
+import { TASKSET } from "./processes.mjs";
 import { writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -33,8 +34,6 @@ if (!existsSync(CLI)) {
   console.error("bench/soak.mjs: run `npm run build` first");
   process.exit(1);
 }
-const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
-const TASKSET = has("taskset") && cpus().length >= 2;
 // The driver runs on core 0: re-run this script pinned there once.
 if (TASKSET && process.env.EXRATES_SOAK_PINNED !== "1") {
   const r = spawnSync("taskset", ["-c", "0", process.execPath, fileURLToPath(import.meta.url)], {
