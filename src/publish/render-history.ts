@@ -100,6 +100,21 @@ function writeTextOf(
   return Symbol.asyncIterator in days ? writeTextAsync(layout, days) : writeText(layout, days);
 }
 
+/** A text format's renderer: a plain generator over plain days, an async one over async days. */
+export interface TextRenderer {
+  (header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
+  (header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
+  (
+    header: HistoryHeader,
+    days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
+  ): Generator<string> | AsyncGenerator<string>;
+}
+
+/** The renderer of a layout (the overloads say which generator comes for which days). */
+const textRenderer = (layoutOf: (header: HistoryHeader) => TextLayout): TextRenderer =>
+  ((header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) =>
+    writeTextOf(layoutOf(header), days)) as TextRenderer;
+
 /** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
 function jsonLayout(header: HistoryHeader): TextLayout {
   return {
@@ -116,15 +131,7 @@ function jsonLayout(header: HistoryHeader): TextLayout {
   };
 }
 
-export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
-export function historyJson(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
-export function historyJson(
-  header: HistoryHeader,
-  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
-): Generator<string> | AsyncGenerator<string>;
-export function historyJson(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
-  return writeTextOf(jsonLayout(header), days);
-}
+export const historyJson = textRenderer(jsonLayout);
 
 const xmlAttr = (s: string) =>
   /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
@@ -146,15 +153,7 @@ function xmlLayout(header: HistoryHeader): TextLayout {
   };
 }
 
-export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
-export function historyXml(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
-export function historyXml(
-  header: HistoryHeader,
-  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
-): Generator<string> | AsyncGenerator<string>;
-export function historyXml(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
-  return writeTextOf(xmlLayout(header), days);
-}
+export const historyXml = textRenderer(xmlLayout);
 
 type CsvRow = [string, string, string, string, string, string];
 
@@ -191,15 +190,7 @@ function csvLayout(header: HistoryHeader): TextLayout {
   };
 }
 
-export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay>): Generator<string>;
-export function historyCsv(header: HistoryHeader, days: AsyncIterable<HistoryDay>): AsyncGenerator<string>;
-export function historyCsv(
-  header: HistoryHeader,
-  days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>,
-): Generator<string> | AsyncGenerator<string>;
-export function historyCsv(header: HistoryHeader, days: Iterable<HistoryDay> | AsyncIterable<HistoryDay>) {
-  return writeTextOf(csvLayout(header), days);
-}
+export const historyCsv = textRenderer(csvLayout);
 
 export interface HistoryXlsxMeta {
   bankName: string;
