@@ -1,14 +1,26 @@
 // Calendar dates as YYYY-MM-DD strings: validation, conversion from feed formats, arithmetic in UTC.
 import type { IsoDate, Weekday } from "../types.js";
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO = /^\d{4}-\d{2}-\d{2}$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** True for a real calendar date in YYYY-MM-DD (rejects 2026-02-30). */
+/**
+ * True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; rejects 2026-02-30). The one
+ * check of a date in the project: feeds, the ingest gate, the CLI's options and the API's dates and
+ * ranges all ask it. Years before 0100 are refused: a two-digit year padded to four digits (0025) is a
+ * misread year, not a date anyone means.
+ */
 export function isIsoDate(text: string): boolean {
-  const m = ISO.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  if (!ISO.test(text)) return false;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  return day <= DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && isLeapYear(year));
+}
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }
 
 /** Builds an ISO date from parts, or undefined when they are not a real date. */

@@ -14,6 +14,7 @@ import { brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from "
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
 import { isIsoCurrency } from "../feed/currency.js";
+import { isIsoDate } from "../feed/dates.js";
 import {
   daysOf,
   daysOfAsync,
@@ -150,22 +151,10 @@ function currencyFilter(params: Map<string, string>): string[] | undefined {
   return [...codes].sort();
 }
 
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** A real calendar date written YYYY-MM-DD (proleptic Gregorian, as Date is). */
-function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(5, 7));
-  const day = Number(text.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]!) return false;
-  return month !== 2 || day < 29 || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
-}
-
 function dateParameter(params: Map<string, string>, name: string): IsoDate | undefined {
   const value = params.get(name);
   if (value === undefined) return undefined;
-  if (!isDate(value)) throw new BadRequest(`${name}: "${value}" is not a date (YYYY-MM-DD)`);
+  if (!isIsoDate(value)) throw new BadRequest(`${name}: "${value}" is not a date (YYYY-MM-DD)`);
   return value;
 }
 
@@ -471,7 +460,7 @@ async function sendHistory(
   query: string,
 ): Promise<void> {
   try {
-    if (route.kind === "dated" && !isDate(route.date))
+    if (route.kind === "dated" && !isIsoDate(route.date))
       throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
     const offered = route.kind === "currencies" ? (["json"] as const) : FORMATS;
     const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, offered);

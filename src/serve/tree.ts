@@ -8,6 +8,7 @@ import { readFile, readlink } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 
+import { isIsoDate } from "../feed/dates.js";
 import type { Manifest, ManifestFile } from "../publish/tree.js";
 import type { Format } from "./negotiate.js";
 
@@ -178,7 +179,7 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
       const date = entry.effectiveDate;
       const disposition =
         format === "csv" || format === "xlsx"
-          ? `attachment; filename="${id}${date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `-${date}` : ""}.${format}"`
+          ? `attachment; filename="${id}${date && isIsoDate(date) ? `-${date}` : ""}.${format}"`
           : undefined;
       entry.latest[format] = await loadRepresentation(read, path, file, disposition);
     } else {

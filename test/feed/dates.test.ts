@@ -17,6 +17,14 @@ describe("dates", () => {
     expect(isIsoDate("2026-13-01")).toBe(false);
     expect(isIsoDate("2026-1-01")).toBe(false);
     expect(isIsoDate("20260101")).toBe(false);
+    expect(isIsoDate("2000-02-29")).toBe(true);
+    expect(isIsoDate("1900-02-29")).toBe(false);
+    expect(isIsoDate("2026-04-31")).toBe(false);
+    expect(isIsoDate("2026-00-10")).toBe(false);
+    expect(isIsoDate("2026-01-00")).toBe(false);
+    // A two-digit year padded to four digits is a misread, not a date.
+    expect(isIsoDate("0025-03-01")).toBe(false);
+    expect(isIsoDate("0100-03-01")).toBe(true);
   });
 
   it("reads day-month-year dates", () => {
