@@ -22,7 +22,7 @@ if (process.argv[2] === "case") {
   const pick = keys === "one" ? () => 42 : (n) => Math.floor(Math.random() * n);
   let op;
   if (structure === "answer-cache") {
-    const { AnswerCache } = await import(join(ROOT, "dist/src/serve/history-cache.js"));
+    const { AnswerCache } = await import(join(ROOT, "dist/src/serve/resources/history/answer-cache.js"));
     const cache = new AnswerCache();
     const made = (i) => ({ etag: `"${i}"`, lastModified: "", headers: {}, version: "v", identity: Buffer.alloc(1500) });
     for (let i = 0; i < ANSWERS; i++)

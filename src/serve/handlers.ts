@@ -7,10 +7,10 @@ import type { BearerChecker, BearerResult } from "../auth/tokens.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { redactSecrets } from "../secrets.js";
 import type { BankResource } from "../types.js";
-import { FORMATS, negotiate, type Format } from "./negotiate.js";
-import { PROBLEM_TYPES, sendJson, sendProblem, sendRepresentation } from "./respond.js";
+import { FORMATS, negotiate, type Format } from "./http/negotiate.js";
+import { PROBLEM_TYPES, sendJson, sendProblem, sendRepresentation } from "./http/respond.js";
 import type { ApiHandlers, ResourceRoute } from "./routes.js";
-import type { LoadedTree } from "./tree.js";
+import type { LoadedTree } from "./state/tree.js";
 
 export interface ApiContext {
   tree: () => LoadedTree | undefined;

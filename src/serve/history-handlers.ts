@@ -39,11 +39,11 @@ import {
 } from "../store/history.js";
 import { PostgresHistoryReader } from "../store/history-postgres.js";
 import type { BankResource, IsoDate, QuoteType } from "../types.js";
-import { AnswerCaches, BROTLI, ownBytes, type Answer, type AnswerCache, type Encoding } from "./history-cache.js";
-import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./negotiate.js";
-import { PROBLEM_TYPES, sendProblem } from "./respond.js";
+import { AnswerCaches, BROTLI, ownBytes, type Answer, type AnswerCache, type Encoding } from "./resources/history/answer-cache.js";
+import { FORMATS, MEDIA_TYPES, negotiate, pickEncoding, type Format } from "./http/negotiate.js";
+import { PROBLEM_TYPES, sendProblem } from "./http/respond.js";
 import type { ApiHandlers, HistoryRoute, ResourceRoute } from "./routes.js";
-import { VARY, type LoadedTree, type Representation } from "./tree.js";
+import { VARY, type LoadedTree, type Representation } from "./state/tree.js";
 
 export interface HistoryDeps {
   /** The read-only store, or undefined while there is no database to read. */

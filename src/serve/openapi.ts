@@ -1,8 +1,8 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json.
-import { MEDIA_TYPES } from "./negotiate.js";
-import { eventsPaths, eventsWebhooks } from "./openapi-events.js";
-import { currenciesParameter, historyPaths, notQuotedHeader } from "./openapi-history.js";
-import { statusPaths, statusSchema } from "./openapi-status.js";
+import { MEDIA_TYPES } from "./http/negotiate.js";
+import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
+import { currenciesParameter, historyPaths, notQuotedHeader } from "./resources/history/openapi.js";
+import { statusPaths, statusSchema } from "./resources/status/openapi.js";
 
 export function openApiDocument(options: {
   publicUrl: string;

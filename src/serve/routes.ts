@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { closeAfterAnswer, sendOAuth } from "../auth/token-endpoint.js";
-import { sendProblem } from "./respond.js";
+import { sendProblem } from "./http/respond.js";
 
 const MAX_PATH = 2048;
 /** A body no route reads is drained up to this size (the connection then stays open); larger, it closes. */

@@ -21,18 +21,18 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
 import type { BankResource } from "../types.js";
-import { clientAddressOf, parseTrustedProxies } from "./client-address.js";
-import { createEventStream, withEvents } from "./events.js";
+import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
+import { createEventStream, withEvents } from "./resources/events/stream.js";
 import { createApiHandlers } from "./handlers.js";
 import { historySource, withHistory } from "./history-handlers.js";
-import { loadLiveState, type LiveState } from "./live-state.js";
+import { loadLiveState, type LiveState } from "./state/live-state.js";
 import { MeteredResponse, ServerMetrics, startMetricsServer } from "./metrics.js";
-import { createStatusPage } from "./status-page.js";
+import { createStatusPage } from "./pages/status-page/page.js";
 import { openApiDocument } from "./openapi.js";
-import { createRealmHandlers } from "./realm-handlers.js";
-import { sendProblem } from "./respond.js";
+import { createRealmHandlers } from "./resources/realm.js";
+import { sendProblem } from "./http/respond.js";
 import { createRouter, type RealmRoutes } from "./routes.js";
-import type { LoadedTree } from "./tree.js";
+import type { LoadedTree } from "./state/tree.js";
 
 export interface ServerOptions {
   config: Config;

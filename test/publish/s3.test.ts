@@ -23,7 +23,7 @@ import {
 import { readCurrentGeneration, type Manifest } from "../../src/publish/tree.js";
 import { bucketPublisher, treeTargetFor } from "../../src/publish/target-for.js";
 import { LocalTreeTarget } from "../../src/publish/target.js";
-import { S3TreeSource } from "../../src/serve/tree-s3.js";
+import { S3TreeSource } from "../../src/serve/state/tree-s3.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 import { S3_SECRET, startS3Server, type S3TestServer } from "./s3-server.js";

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { createClient, deleteClient } from "../../src/auth/clients.js";
-import { loadLiveState } from "../../src/serve/live-state.js";
+import { loadLiveState } from "../../src/serve/state/live-state.js";
 import { openStore, type Store } from "../../src/store/database.js";
 import { silentLog, startHarness, type Harness } from "./support.js";
 

@@ -11,7 +11,7 @@ import {
   FILTERED_CACHE_ENTRIES,
   ownBytes,
   type Answer,
-} from "../../src/serve/history-cache.js";
+} from "../../src/serve/resources/history/answer-cache.js";
 
 const answer = (text: string, version = "v1"): Answer => ({
   etag: `"${text.slice(0, 8)}"`,

@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { negotiate, parseAccept, pickByAccept, pickEncoding, qualityOf } from "../../src/serve/negotiate.js";
+import { negotiate, parseAccept, pickByAccept, pickEncoding, qualityOf } from "../../src/serve/http/negotiate.js";
 import { publishGeneration, rawRequest, startHarness, XLSX, type Harness } from "./support.js";
 
 let h: Harness;

@@ -8,9 +8,9 @@ import { readFile, readlink } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 
-import { isIsoDate } from "../feed/dates.js";
-import type { Manifest, ManifestFile } from "../publish/tree.js";
-import type { Format } from "./negotiate.js";
+import { isIsoDate } from "../../feed/dates.js";
+import type { Manifest, ManifestFile } from "../../publish/tree.js";
+import type { Format } from "../http/negotiate.js";
 
 export type Encoding = "identity" | "gzip" | "br";
 

@@ -13,7 +13,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import { Counter } from "prom-client";
 
-import { processRegistry } from "../metrics.js";
+import { processRegistry } from "../../../metrics.js";
 
 /**
  * At most this many bytes of answers are kept: about 8,000 one-date answers of a 40-currency bank (JSON

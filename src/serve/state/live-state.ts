@@ -4,10 +4,10 @@
 // pollers, and replaced in one assignment so that a request sees either the old value or the new one.
 import type BetterSqlite3 from "better-sqlite3";
 
-import { clientsMarker, onClientsChanged, readClientStates, type ClientState } from "../auth/clients.js";
-import { keyStorageFor, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
-import type { Logger } from "../log.js";
-import { rawSqlite, type Store } from "../store/database.js";
+import { clientsMarker, onClientsChanged, readClientStates, type ClientState } from "../../auth/clients.js";
+import { keyStorageFor, loadOrCreateKeys, type KeySet, type KeyStorage } from "../../auth/keys.js";
+import type { Logger } from "../../log.js";
+import { rawSqlite, type Store } from "../../store/database.js";
 import { localTreeSource, type LoadedTree, type TreeSource } from "./tree.js";
 
 /** A generation that failed to load is retried after this long (it may have been mid-removal). */

@@ -1,11 +1,11 @@
 // The embedded SSO's endpoints in its realm: the token endpoint, OpenID discovery, the JWKS, and the
 // authorization endpoint that discovery must name (this realm grants client credentials only, so it
 // refuses as Keycloak does).
-import { discoveryDocument, jwksDocument } from "../auth/discovery.js";
-import { publishedAt, type KeySet } from "../auth/keys.js";
-import { handleTokenRequest, sendOAuth, type TokenEndpointContext } from "../auth/token-endpoint.js";
-import { sendJson } from "./respond.js";
-import type { RealmRoutes } from "./routes.js";
+import { discoveryDocument, jwksDocument } from "../../auth/discovery.js";
+import { publishedAt, type KeySet } from "../../auth/keys.js";
+import { handleTokenRequest, sendOAuth, type TokenEndpointContext } from "../../auth/token-endpoint.js";
+import { sendJson } from "../http/respond.js";
+import type { RealmRoutes } from "../routes.js";
 
 export interface RealmContext {
   realm: string;

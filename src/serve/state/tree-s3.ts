@@ -4,8 +4,8 @@
 // those of the generation served so far are reused as they are: after a publish that changed one
 // bank, the server fetches that bank's files and nothing else. Requests are then served from memory,
 // exactly as with a local tree.
-import { ObjectStore, eachLimited } from "../publish/s3.js";
-import { POINTER_KEY, objectKey, readManifest, readPointer } from "../publish/s3-target.js";
+import { ObjectStore, eachLimited } from "../../publish/s3.js";
+import { POINTER_KEY, objectKey, readManifest, readPointer } from "../../publish/s3-target.js";
 import { buildTree, type TreeSource } from "./tree.js";
 
 /** Object downloads in flight at once while loading a generation. */

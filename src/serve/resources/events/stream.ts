@@ -12,11 +12,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import BetterSqlite3 from "better-sqlite3";
 import { decodeJwt } from "jose";
 
-import type { Logger } from "../log.js";
-import type { Store } from "../store/database.js";
-import { eventPayload, toEvent, type StoredEvent } from "../store/events.js";
-import { sendProblem } from "./respond.js";
-import type { ApiHandlers } from "./routes.js";
+import type { Logger } from "../../../log.js";
+import type { Store } from "../../../store/database.js";
+import { eventPayload, toEvent, type StoredEvent } from "../../../store/events.js";
+import { sendProblem } from "../../http/respond.js";
+import type { ApiHandlers } from "../../routes.js";
 
 export interface EventsOptions {
   databasePath: string;

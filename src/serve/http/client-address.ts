@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
 
-import { UserError } from "../errors.js";
+import { UserError } from "../../errors.js";
 
 /** Hops of X-Forwarded-For read at most (a proxy chain is short; the header is the client's to pad). */
 const MAX_HOPS = 16;

@@ -7,11 +7,11 @@ import type { ServerResponse } from "node:http";
 
 import Database from "better-sqlite3";
 
-import { redactSecrets } from "../secrets.js";
-import type { Store } from "../store/database.js";
-import type { BankResource } from "../types.js";
-import type { Handler } from "./routes.js";
-import type { LoadedTree } from "./tree.js";
+import { redactSecrets } from "../../../secrets.js";
+import type { Store } from "../../../store/database.js";
+import type { BankResource } from "../../../types.js";
+import type { Handler } from "../../routes.js";
+import type { LoadedTree } from "../../state/tree.js";
 
 /** A rendered page is served this long before the next request renders it again. */
 const RENDER_MS = 30_000;

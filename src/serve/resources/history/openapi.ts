@@ -1,6 +1,6 @@
 // The history and discovery endpoints in the OpenAPI document (openapi.ts): a date, a range, the
 // bank list and the currency list, and the `currencies` filter shared with Latest.
-import { MEDIA_TYPES } from "./negotiate.js";
+import { MEDIA_TYPES } from "../../http/negotiate.js";
 
 /** The pieces of openapi.ts the history operations share with Latest. */
 export interface OpenApiParts {

@@ -3,7 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 
 import { pickEncoding } from "./negotiate.js";
-import type { Representation } from "./tree.js";
+import type { Representation } from "../state/tree.js";
 
 export interface ProblemOptions {
   /** A problem type URI (default about:blank, whose title is the reason phrase) and its title. */
