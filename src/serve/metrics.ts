@@ -14,7 +14,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Logger } from "../log.js";
 import { processRegistry } from "../metrics.js";
 import type { Store } from "../store/database.js";
-import { route } from "./routes.js";
+import { routeLabel as labelOf } from "./routes.js";
 
 type Row = { bank_id: string; v: string | number | null };
 type RequestLabels = { route: string; status: string; format: string };
@@ -29,13 +29,6 @@ function formatOf(type: string): string {
   if (type.startsWith("text/html")) return "html";
   if (type.startsWith("text/event-stream")) return "events";
   return type === "" ? "none" : "other";
-}
-
-/** The route label: the matched route's kind; the realm's token endpoint apart. */
-function routeOf(url: string): string {
-  const r = route(url).route;
-  if (r.kind !== "realm") return r.kind;
-  return r.rest.join("/") === "protocol/openid-connect/token" ? "token" : "realm";
 }
 
 /** Route labels by request target (the router parsed it already; most targets come again and again). */
@@ -153,7 +146,7 @@ export class ServerMetrics {
     let label = this.routeLabels.get(url);
     if (label === undefined) {
       if (this.routeLabels.size >= ROUTE_LABELS_KEPT) this.routeLabels.clear();
-      this.routeLabels.set(url, (label = routeOf(url)));
+      this.routeLabels.set(url, (label = labelOf(url)));
     }
     return label;
   }

@@ -1,18 +1,13 @@
 // `exrates serve`: the token-checking proxy over the published tree, with the embedded
 // Keycloak-compatible SSO (token endpoint, discovery, JWKS) unless EXRATES_OIDC_ISSUER names an
 // external realm. node:http, no framework: the hot path is a route match, a token-cache lookup and
-// a write of a buffer held in memory. This module puts the parts together (live state, routes,
-// handlers) and owns the listening socket, its limits and the shutdown. Limits: a connection that
-// sends nothing is closed `idleMs` after it was accepted (and any connection idle that long), headers
-// must arrive within 20 s and a request within 30 s (checked every second), at most `maxConnections`
-// are open at once (the next ones are closed at accept, with a log line a minute saying so), and a
-// request with two Host headers is refused.
-import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+// a write of a buffer held in memory. This module puts the parts together: the live state
+// (src/serve/state/), the context every handler reads (context.ts), the routing table (routes.ts), the
+// socket and its limits (src/serve/http/connections.ts), the metrics listener; and it owns the shutdown.
+import type { IncomingMessage, ServerResponse, Server } from "node:http";
 
 import { issuerOf, plainIssuerOf } from "../auth/discovery.js";
-import { FailureLimiter, GrantLimiter, type GrantOptions, type LimitOptions } from "../auth/ratelimit.js";
+import type { GrantOptions, LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { toBankResource } from "../feed/adapter.js";
@@ -21,18 +16,32 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
 import type { BankResource } from "../types.js";
+import type { ServeContext } from "./context.js";
 import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
-import { createEventStream, withEvents } from "./resources/events/stream.js";
-import { createApiHandlers } from "./handlers.js";
-import { historySource, withHistory } from "./history-handlers.js";
-import { loadLiveState, type LiveState } from "./state/live-state.js";
-import { MeteredResponse, ServerMetrics, startMetricsServer } from "./metrics.js";
-import { createStatusPage } from "./pages/status-page/page.js";
-import { openApiDocument } from "./openapi.js";
-import { createRealmHandlers } from "./resources/realm.js";
+import {
+  answerClientError,
+  boundAddress,
+  closeServer,
+  CONNECTION_DEFAULTS,
+  defaultMaxConnections,
+  hostHeaders,
+  listen,
+  trackSockets,
+  type ConnectionLimits,
+} from "./http/connections.js";
 import { sendProblem } from "./http/respond.js";
-import { createRouter, type RealmRoutes } from "./routes.js";
+import { createRouter } from "./http/router.js";
+import { ServerMetrics, startMetricsServer } from "./metrics.js";
+import { openApiDocument } from "./openapi.js";
+import { createStatusPage } from "./pages/status-page/page.js";
+import { createEventStream } from "./resources/events/stream.js";
+import { createSso } from "./resources/realm.js";
+import { routeTable } from "./routes.js";
+import { historySource } from "./state/history-source.js";
+import { loadLiveState, type LiveState } from "./state/live-state.js";
 import type { LoadedTree } from "./state/tree.js";
+
+export { defaultMaxConnections, type ConnectionLimits };
 
 export interface ServerOptions {
   config: Config;
@@ -79,37 +88,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Failed client authentications allowed by default, per (client id, address) and per address. */
-const DEFAULT_PER_CLIENT: LimitOptions = { max: 10, windowMs: 60_000, capacity: 20_000 };
-const DEFAULT_PER_ADDRESS: LimitOptions = { max: 30, windowMs: 60_000, capacity: 20_000 };
-
-export interface ConnectionLimits {
-  /** A connection that sends or receives nothing for this long is closed, counted from accept (ms). */
-  idleMs: number;
-  /** Connections open at once; the next ones are closed at accept. */
-  maxConnections: number;
-}
-
-const CONNECTION_DEFAULTS = { idleMs: 10_000 };
-
-/**
- * Connections allowed at once: three quarters of the open-file limit, less what the rest of the
- * process needs (database, published files, feed fetches), so that a flood of idle sockets never
- * leaves the process without descriptors.
- */
-export function defaultMaxConnections(): number {
-  let soft = 1024;
-  try {
-    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync("/proc/self/limits", "utf8"));
-    if (m) soft = m[1] === "unlimited" ? 1 << 20 : Number(m[1]);
-  } catch {
-    // Not Linux: assume the common default.
-  }
-  return Math.max(16, Math.min(10_000, Math.floor(soft * 0.75) - 32));
-}
-/** Requests in flight at shutdown get this long to finish; then every connection goes. */
-const CLOSE_GRACE_MS = 2000;
-
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, log } = options;
   const now = options.now ?? Date.now;
@@ -132,7 +110,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxConnections: options.limits?.maxConnections ?? defaultMaxConnections(),
   };
   const clientAddress = clientAddressOf(parseTrustedProxies(config.trustedProxies));
-  const server = await listen(config, limits);
+  const server = await listen(config.port, config.host, limits);
   const summary = new RepeatSummary(log);
   const { url, port } = boundAddress(server);
   // With port 0 and no explicit public URL, the public URL is the one actually bound.
@@ -144,7 +122,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const history = historySource(config.databasePath, now, store);
   // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
   const shared = store && isPostgres(store) ? store : undefined;
-  // `GET /v1/events`: publications recorded by any process, polled from the store (src/serve/events.ts).
+  // `GET /v1/events`: publications recorded by any process, polled from the store.
   const events = createEventStream({
     databasePath: config.databasePath,
     shared,
@@ -161,23 +139,36 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     status: options.status,
     now,
   });
-  const api = createApiHandlers({
+  const ctx: ServeContext = {
     tree: state.tree,
+    history: () => history.reader(),
+    knownBanks,
     checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
     realm: config.realm,
     scope: config.scope,
     openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
+    events,
+    statusPage: () => statusPage.page(),
     status: options.status,
     scheduler: options.scheduler,
-    knownBanks,
-  });
-  api.home = statusPage.handler;
-  const router = createRouter(
-    withEvents(withHistory(api, { reader: () => history.reader(), tree: state.tree, now, knownBanks }), events),
-    embedded
-      ? realmRoutes(options, state, { issuer, plainIssuer, publicUrl, refusals: summary, clientAddress })
+    sso: embedded
+      ? createSso({
+          config,
+          store: store!,
+          log,
+          keys: state.keys,
+          now,
+          issuer,
+          plainIssuer,
+          publicUrl,
+          refusals: summary,
+          clientAddress,
+          rateLimit: options.rateLimit,
+        })
       : { embedded: false, issuer },
-  );
+    now,
+  };
+  const router = createRouter(routeTable, ctx);
   const metrics = new ServerMetrics(shared ?? config.databasePath);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
@@ -232,13 +223,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       summary.close();
       history.close();
       events.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => {
-          for (const s of sockets) s.destroy();
-        }, CLOSE_GRACE_MS).unref();
-      });
+      await closeServer(server, sockets);
     },
   };
 }
@@ -255,37 +240,6 @@ function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResour
         return new Map<string, BankResource>();
       },
     ));
-}
-
-async function listen(config: Config, limits: ConnectionLimits): Promise<Server> {
-  const server = createServer({
-    // Notes each request's arrival and its answer's content type for the metrics (src/serve/metrics.ts).
-    ServerResponse: MeteredResponse,
-    maxHeaderSize: 16 * 1024,
-    requestTimeout: 30_000,
-    headersTimeout: 20_000,
-    keepAliveTimeout: 5_000,
-    // How often the two timeouts above are checked (Node's default, 30 s, lets a slow sender stay 50 s).
-    connectionsCheckingInterval: 1_000,
-  });
-  // Inactivity from accept: a socket that never sends a byte is destroyed after idleMs (node:http
-  // destroys a socket whose timeout fires when nothing else listens for it).
-  server.setTimeout(limits.idleMs);
-  server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return server;
-}
-
-function boundAddress(server: Server): { url: string; port: number } {
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return { url: `http://${host}:${address.port}`, port: address.port };
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */
@@ -311,72 +265,4 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       log.warn({ issuer, err: error.message }, "external realm discovery failed; retried on the next request"),
     );
   return new BearerChecker({ issuer, scope: config.scope, remoteKeys: remote.getKey, now });
-}
-
-function realmRoutes(
-  options: ServerOptions,
-  state: LiveState,
-  parts: {
-    issuer: string;
-    plainIssuer: string;
-    publicUrl: string;
-    refusals: RepeatSummary;
-    clientAddress: (req: IncomingMessage) => string;
-  },
-): RealmRoutes {
-  const { config, log } = options;
-  const { issuer, plainIssuer, publicUrl, refusals, clientAddress } = parts;
-  const now = options.now ?? Date.now;
-  const perClient = new FailureLimiter(options.rateLimit?.perClient ?? DEFAULT_PER_CLIENT, now);
-  const perAddress = new FailureLimiter(options.rateLimit?.perAddress ?? DEFAULT_PER_ADDRESS, now);
-  const grants = new GrantLimiter(options.rateLimit?.grants ?? { perMinute: config.tokenGrantsPerMinute }, now);
-  return createRealmHandlers({
-    realm: config.realm,
-    issuer,
-    plainIssuer,
-    scope: config.scope,
-    keys: state.keys,
-    now,
-    token: {
-      store: options.store!,
-      keys: state.keys,
-      issuer,
-      audience: publicUrl,
-      perClient,
-      perAddress,
-      grants,
-      refusals,
-      clientAddress,
-      log,
-      now,
-    },
-  });
-}
-
-/** How many Host headers a request has (node:http keeps the first of several in req.headers). */
-function hostHeaders(raw: string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === "host") n++;
-  }
-  return n;
-}
-
-/** A request node:http could not parse gets a bare status line, then the connection closes. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) return void socket.destroy();
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "HPE_URI_OVERFLOW" ? 414 : 400;
-  const text = status === 431 ? "Request Header Fields Too Large" : status === 414 ? "URI Too Long" : "Bad Request";
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-}
-
-/** The open connections, for closing the ones still busy at the end of the shutdown grace. */
-function trackSockets(server: Server): Set<Socket> {
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  return sockets;
 }

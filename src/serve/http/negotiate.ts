@@ -4,6 +4,12 @@
 
 export type Format = "json" | "xml" | "csv" | "xlsx";
 
+/** A body's content coding: as is, gzip or brotli. */
+export type Encoding = "identity" | "gzip" | "br";
+
+/** What every negotiated answer varies by. */
+export const VARY = "Accept, Accept-Encoding";
+
 /** In the server's order of preference (ties in Accept go to the earlier one). */
 export const FORMATS: readonly Format[] = ["json", "xml", "csv", "xlsx"];
 
@@ -161,10 +167,7 @@ export function negotiate(
 }
 
 /** br, then gzip, by Accept-Encoding q-values; identity when neither is acceptable or available. */
-export function pickEncoding(
-  acceptEncoding: string | undefined,
-  available: { br: boolean; gzip: boolean },
-): "br" | "gzip" | "identity" {
+export function pickEncoding(acceptEncoding: string | undefined, available: { br: boolean; gzip: boolean }): Encoding {
   if (!acceptEncoding || (!available.br && !available.gzip)) return "identity";
   let star = -1;
   let br = -1;

@@ -10,9 +10,7 @@ import { join } from "node:path";
 
 import { isIsoDate } from "../../feed/dates.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
-import type { Format } from "../http/negotiate.js";
-
-export type Encoding = "identity" | "gzip" | "br";
+import { VARY, type Format } from "../http/negotiate.js";
 
 export interface Variant {
   body: Buffer;
@@ -58,8 +56,6 @@ const PATTERNS = {
   latest: new RegExp(`^v1/Banks/${BANK_ID}/DailyRates/Latest\\.(json|xml|csv|xlsx)$`),
   xsd: /^v1\/schemas\/exchange-rates-1\.0\.xsd$/,
 };
-
-export const VARY = "Accept, Accept-Encoding";
 
 function encodedEtag(etag: string, encoding: "gzip" | "br"): string {
   // A strong ETag names one sequence of bytes: the compressed variants get their own.

@@ -1,11 +1,6 @@
 // The OpenAPI description of the events: `GET /v1/events` (server-sent events) and the webhook POSTed
 // for each publication (OpenAPI 3.1's top-level `webhooks`).
-
-interface EventsParts {
-  bearerErrors: Record<string, unknown>;
-  err: (description: string) => unknown;
-  scope: string;
-}
+import type { OpenApiParts } from "../openapi-parts.js";
 
 /** The data of a `rates.published` event: the SSE `data:` line and the webhook body's `data`. */
 const ratesPublished = {
@@ -36,7 +31,7 @@ const ratesPublished = {
   },
 };
 
-export function eventsPaths(p: EventsParts): Record<string, unknown> {
+export function eventsPaths(p: OpenApiParts): Record<string, unknown> {
   return {
     "/v1/events": {
       get: {

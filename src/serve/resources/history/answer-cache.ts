@@ -8,12 +8,14 @@
 // of another connection). After a commit, an entry is checked once against the version of its rows
 // (count, newest stored_at and fetch id: a cheap statement) before it is served again: an ingest of
 // another date or bank keeps it, a change of one of its figures drops it.
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 
 import { LRUCache } from "lru-cache";
 import { Counter } from "prom-client";
 
 import { processRegistry } from "../../../metrics.js";
+import { BROTLI } from "../../http/dynamic.js";
+import type { Encoding } from "../../http/negotiate.js";
 
 /**
  * At most this many bytes of answers are kept: about 8,000 one-date answers of a 40-currency bank (JSON
@@ -29,13 +31,6 @@ export const ANSWER_CACHE_ENTRIES = 16_384;
  */
 export const FILTERED_CACHE_BYTES = 4 * 1024 * 1024;
 export const FILTERED_CACHE_ENTRIES = 8_192;
-
-export type Encoding = "identity" | "gzip" | "br";
-
-/** The brotli settings of every history answer (fast, text mode). */
-export const BROTLI = {
-  params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-};
 
 /** A rendered dated answer. */
 export interface Answer {

@@ -1,10 +1,8 @@
 // `GET /v1/status` in the OpenAPI document: every bank's scheduling state and which instance runs
 // the scheduler (one of several `exrates start` on a shared PostgreSQL database; src/schedule/leader.ts).
-export function statusPaths(parts: {
-  bearerErrors: Record<string, unknown>;
-  err: (description: string) => unknown;
-  scope: string;
-}): Record<string, unknown> {
+import type { OpenApiParts } from "../openapi-parts.js";
+
+export function statusPaths(parts: OpenApiParts): Record<string, unknown> {
   const { bearerErrors, err, scope } = parts;
   return {
     "/v1/status": {

@@ -1,0 +1,235 @@
+// Which handler answers a request. The request target is split, decoded and checked (anything that
+// could step out of or around the tree is refused: a path is only ever a key into the in-memory tree),
+// then matched against the routing table (src/serve/routes.ts); the route's method and auth decide
+// between its handler, 405, and the bearer check first. The table is compiled once at start into
+// patterns bucketed by segment count, so a lookup compares a few segments and allocates only the
+// route it returns.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { closeAfterAnswer } from "../../auth/token-endpoint.js";
+import type { Handler, MatchedRoute, ServeContext } from "../context.js";
+import { authorize } from "./bearer.js";
+import { sendProblem } from "./respond.js";
+
+/** One line of the routing table. */
+export interface RouteSpec {
+  /**
+   * GET: GET and HEAD (HEAD answered without a body), any other method 405, a request body drained or
+   * refused. ANY: every method and the body go to the handler, which answers them itself (the realm's).
+   */
+  method: "GET" | "ANY";
+  /**
+   * The path: `/`-separated segments, each a literal (matched case-insensitively, unless `exactCase`),
+   * a parameter `{bankId}`, `{date}` or `{realm}` (PARAMS), either followed by `{.format}` (an optional
+   * suffix after the segment's first dot), or a last `{rest...}` (any number of further segments).
+   */
+  path: string;
+  /** The route's name: the `kind` of its MatchedRoute and its `route` label in the metrics. */
+  name: string;
+  /** A bearer token with the API's scope is checked before the handler runs. */
+  auth: boolean;
+  handle: Handler;
+  /** Literal segments matched as written (Keycloak's realm paths are case-sensitive). */
+  exactCase?: boolean;
+}
+
+/** A path the router refuses (400, 414), or one no route matches. */
+export type Unrouted = { kind: "bad"; status: 400 | 414; detail: string } | { kind: "notFound" };
+
+/** A request target read: the route (or why none), the query, and the table's line that matched. */
+export type Target =
+  { route: MatchedRoute; query: string; entry: CompiledRoute } | { route: Unrouted; query: string; entry: undefined };
+
+const MAX_PATH = 2048;
+/** A body no route reads is drained up to this size (the connection then stays open); larger, it closes. */
+const DRAIN_LIMIT = 16 * 1024;
+/** The methods the API answers (the Allow header of a 405). */
+export const API_ALLOW = "GET, HEAD";
+export const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
+
+/** What a parameter segment accepts and where its value goes in the MatchedRoute. */
+const PARAMS: Record<string, { field: "id" | "date" | "realm"; test?: RegExp; upper?: true }> = {
+  bankId: { field: "id", test: BANK_ID, upper: true },
+  // A segment starting with a digit is a date; a malformed one is answered 400 by the handler, after
+  // the bearer check.
+  date: { field: "date", test: /^\d/ },
+  realm: { field: "realm" },
+};
+
+type Segment =
+  | { kind: "literal"; text: string; suffix: boolean; exactCase: boolean }
+  | { kind: "param"; param: (typeof PARAMS)[string]; suffix: boolean };
+
+export interface CompiledRoute extends RouteSpec {
+  segments: Segment[];
+  /** The pattern ends in `{rest...}`: at least `segments.length` segments. */
+  rest: boolean;
+}
+
+const bad = (status: 400 | 414, detail: string): Unrouted => ({ kind: "bad", status, detail });
+const NOT_FOUND: Unrouted = { kind: "notFound" };
+const SUFFIX = "{.format}";
+const DOT = 46;
+
+function compileSegment(text: string, spec: RouteSpec): Segment {
+  const suffix = text.endsWith(SUFFIX);
+  const core = suffix ? text.slice(0, -SUFFIX.length) : text;
+  const param = /^\{(\w+)\}$/.exec(core);
+  if (param) {
+    const definition = PARAMS[param[1]!];
+    if (!definition) throw new Error(`route ${spec.name}: unknown parameter {${param[1]}}`);
+    return { kind: "param", param: definition, suffix };
+  }
+  if (/[{}]/.test(core) || (suffix && core.includes(".")))
+    throw new Error(`route ${spec.name}: cannot read the segment "${text}"`);
+  const exactCase = spec.exactCase === true;
+  return { kind: "literal", text: exactCase ? core : core.toLowerCase(), suffix, exactCase };
+}
+
+function compileRoute(spec: RouteSpec): CompiledRoute {
+  if (!spec.path.startsWith("/")) throw new Error(`route ${spec.name}: the path must start with /`);
+  const parts = spec.path.slice(1).split("/");
+  const rest = parts.at(-1) === "{rest...}";
+  if (rest) parts.pop();
+  return { ...spec, segments: parts.map((p) => compileSegment(p, spec)), rest };
+}
+
+/** The routing table, compiled: `match` reads a request target. */
+export class RouteTable {
+  readonly routes: readonly CompiledRoute[];
+  /** The routes that can match a path of n segments (index n), in table order; beyond: the rest routes. */
+  private readonly byLength: CompiledRoute[][] = [];
+  private readonly longer: CompiledRoute[];
+
+  constructor(specs: readonly RouteSpec[]) {
+    this.routes = specs.map(compileRoute);
+    const longest = Math.max(...this.routes.map((r) => r.segments.length));
+    for (let n = 0; n <= longest; n++)
+      this.byLength.push(this.routes.filter((r) => (r.rest ? n >= r.segments.length : n === r.segments.length)));
+    this.longer = this.routes.filter((r) => r.rest);
+  }
+
+  /** Splits, decodes and checks a request target, and finds its route. */
+  match(rawUrl: string): Target {
+    const q = rawUrl.indexOf("?");
+    const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const query = q < 0 ? "" : rawUrl.slice(q + 1);
+    const segments = pathSegments(rawPath);
+    if (!Array.isArray(segments)) return { route: segments, query, entry: undefined };
+    const candidates = segments.length < this.byLength.length ? this.byLength[segments.length]! : this.longer;
+    const lower: string[] = [];
+    for (const entry of candidates)
+      if (matches(entry, segments, lower)) return { route: routeOf(entry, segments), query, entry };
+    return { route: NOT_FOUND, query, entry: undefined };
+  }
+}
+
+/**
+ * The decoded segments of a path, or why the path is refused. Dot segments, encoded slashes or
+ * backslashes, NUL and other controls, malformed escapes: 400.
+ */
+function pathSegments(rawPath: string): string[] | Unrouted {
+  if (rawPath.length > MAX_PATH) return bad(414, "The request path is too long");
+  if (!rawPath.startsWith("/")) return bad(400, "The request target must be an absolute path");
+  if (/%(2f|5c|00)/i.test(rawPath) || rawPath.includes("\\"))
+    return bad(400, "Encoded slashes, backslashes and NUL are not allowed in the path");
+  const segments: string[] = [];
+  for (const raw of rawPath.slice(1).split("/")) {
+    let segment: string;
+    try {
+      segment = raw.includes("%") ? decodeURIComponent(raw) : raw;
+    } catch {
+      return bad(400, "The path holds a malformed percent-encoding");
+    }
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+    if (segment === "." || segment === ".." || /[\x00-\x1f\x7f]/.test(segment))
+      return bad(400, "Dot segments and control characters are not allowed in the path");
+    segments.push(segment);
+  }
+  return segments;
+}
+
+/** Whether a route's fixed segments match the path's (lower-cased on first need, into `lower`). */
+function matches(entry: CompiledRoute, segments: string[], lower: string[]): boolean {
+  for (let i = 0; i < entry.segments.length; i++) {
+    const pattern = entry.segments[i]!;
+    const segment = segments[i]!;
+    if (pattern.kind === "param") {
+      const test = pattern.param.test;
+      if (test && !test.test(pattern.suffix ? baseOf(segment) : segment)) return false;
+      continue;
+    }
+    const text = pattern.exactCase ? segment : (lower[i] ??= segment.toLowerCase());
+    if (!text.startsWith(pattern.text)) return false;
+    // The literal whole, or (with a suffix) followed by the segment's first dot.
+    if (text.length !== pattern.text.length && !(pattern.suffix && text.charCodeAt(pattern.text.length) === DOT))
+      return false;
+  }
+  return true;
+}
+
+/** The route a matching path names, with its parameters' values. */
+function routeOf(entry: CompiledRoute, segments: string[]): MatchedRoute {
+  const route: MatchedRoute = { kind: entry.name };
+  for (let i = 0; i < entry.segments.length; i++) {
+    const pattern = entry.segments[i]!;
+    const segment = segments[i]!;
+    if (pattern.kind === "param") {
+      const value = pattern.suffix ? baseOf(segment) : segment;
+      route[pattern.param.field] = pattern.param.upper ? value.toUpperCase() : value;
+    }
+    if (pattern.suffix) route.suffix = suffixOf(segment);
+  }
+  if (entry.rest) route.rest = segments.slice(entry.segments.length);
+  return route;
+}
+
+/** `Latest.json` → `Latest`. */
+function baseOf(segment: string): string {
+  const dot = segment.indexOf(".");
+  return dot < 0 ? segment : segment.slice(0, dot);
+}
+
+/** `Latest.json` → `json`; `Latest` → undefined. */
+function suffixOf(segment: string): string | undefined {
+  const dot = segment.indexOf(".");
+  return dot < 0 ? undefined : segment.slice(dot + 1);
+}
+
+const isReadOnly = (method: string | undefined) => method === "GET" || method === "HEAD";
+
+/** The request listener's body: each request to its route's handler, behind the bearer check where marked. */
+export function createRouter(table: RouteTable, ctx: ServeContext) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { route, query, entry } = table.match(req.url ?? "/");
+    const method = req.method ?? "GET";
+    const head = method === "HEAD";
+    if (entry?.method === "ANY") return entry.handle(ctx, req, res, head, route, query);
+    // Nothing else takes a body.
+    discardBody(req, res);
+    if (!entry) {
+      if (route.kind === "bad") return sendProblem(res, route.status, { detail: route.detail, head });
+      return sendProblem(res, 404, { detail: "No such resource", head });
+    }
+    if (!isReadOnly(method))
+      return sendProblem(res, 405, { detail: `${method} is not allowed here`, headers: { allow: API_ALLOW } });
+    if (entry.auth) {
+      let allowed = authorize(ctx, req, res, head);
+      if (allowed instanceof Promise) allowed = await allowed;
+      if (!allowed) return;
+    }
+    return entry.handle(ctx, req, res, head, route, query);
+  };
+}
+
+/**
+ * A request body no handler reads: none, nothing to do; a small one is drained so that keep-alive
+ * goes on; a large or unannounced (chunked) one is not read at all, and the connection closes once
+ * the answer is sent.
+ */
+export function discardBody(req: IncomingMessage, res: ServerResponse): void {
+  const length = req.headers["content-length"];
+  if (length === undefined && req.headers["transfer-encoding"] === undefined) return;
+  if (length !== undefined && Number(length) <= DRAIN_LIMIT) req.resume();
+  else closeAfterAnswer(res);
+}

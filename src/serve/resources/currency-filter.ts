@@ -1,0 +1,27 @@
+// The `currencies=USD,EUR` filter of Latest, a date and a range: ISO 4217 codes (ICU knows them), and
+// the header naming those the answer holds no rate of.
+import { isIsoCurrency } from "../../feed/currency.js";
+import { BadRequest } from "../http/query.js";
+
+/** Header listing the requested currencies the response holds no rate of. */
+export const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
+
+/** `currencies=USD,EUR`: the codes, upper case, sorted; undefined without the parameter. */
+export function currencyFilter(params: Map<string, string>): string[] | undefined {
+  const raw = params.get("currencies");
+  if (raw === undefined) return undefined;
+  const codes = new Set<string>();
+  for (const part of raw.split(",")) {
+    const code = part.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
+      throw new BadRequest(`currencies: "${part.trim()}" is not an ISO 4217 currency code`);
+    codes.add(code);
+  }
+  return [...codes].sort();
+}
+
+/** The X-Currencies-Not-Quoted header of an answer holding `present`, when some requested code is not. */
+export function notQuotedHeader(requested: string[] | undefined, present: Set<string>): Record<string, string> {
+  const missing = (requested ?? []).filter((c) => !present.has(c));
+  return missing.length ? { [NOT_QUOTED_HEADER]: missing.join(",") } : {};
+}

@@ -1,0 +1,168 @@
+// `GET /v1/Banks/{bankId}/DailyRates/{date}[.format]`: the set of rates in force on a date (the bank's
+// newest effective date on or before it, within its publication gap), its own date named in
+// Content-Location. Rendered answers are kept (answer-cache.ts) and checked against their rows'
+// version after any commit, so the same date asked again costs no read and no rendering.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { isIsoDate } from "../../../feed/dates.js";
+import {
+  HistoryReader,
+  historyEtag,
+  type HistoryRow,
+  type HistoryStore,
+  type InForce,
+  type RowsVersion,
+} from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
+import type { Handler } from "../../context.js";
+import { CONTENT_TYPES, disposition, encodedEtag, notModified } from "../../http/dynamic.js";
+import { pickEncoding, VARY, type Encoding, type Format } from "../../http/negotiate.js";
+import { BadRequest } from "../../http/query.js";
+import { sendProblem } from "../../http/respond.js";
+import { sendNoBank } from "../bank-problems.js";
+import { notQuotedHeader } from "../currency-filter.js";
+import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
+import { renderWhole } from "./render.js";
+import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
+
+/** Each store's caches of rendered answers. */
+const answers = new WeakMap<HistoryStore, AnswerCaches>();
+const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
+
+export const dated: Handler = async (ctx, req, res, head, route, query) => {
+  const id = route.id!;
+  try {
+    if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    const request = readRequest(req, res, head, route, query);
+    if (!request) return;
+    const { format, currencies } = request;
+    // A value from SQLite is used as it is (no await: the SQLite path stays synchronous), a promise
+    // from PostgreSQL awaited.
+    let reader = currentStore(ctx);
+    if (reader instanceof Promise) reader = await reader;
+    if (!reader) return sendNoStore(res, head);
+    let facts = bankFacts(ctx, reader, id, format);
+    if (facts instanceof Promise) facts = await facts;
+    if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
+    const { header, names, factsKey } = facts;
+
+    const inForce = reader.inForce(id, route.date!, todayAnywhere(ctx.now()));
+    const found = inForce instanceof Promise ? await inForce : inForce;
+    if (found.kind === "none") return notInForce(res, head, id, route.date!, found);
+    const date = found.effectiveDate;
+    const location = `/v1/Banks/${id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
+    let caches = answers.get(reader);
+    if (!caches) answers.set(reader, (caches = new AnswerCaches()));
+    const cache = caches.for(currencies !== undefined);
+    const key = [id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
+    const made = ({ rows, version }: { rows: HistoryRow[]; version: RowsVersion }): Answer => {
+      const meta = { ...names, from: date, to: date, storedAt: version.maxStoredAt };
+      return {
+        etag: historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId),
+        lastModified: version.maxStoredAt,
+        headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
+        version: versionKey(version),
+        identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
+      };
+    };
+    // SQLite's reads are synchronous: its cache lookup stays so; PostgreSQL's are awaited.
+    const store = reader;
+    const answer =
+      store instanceof HistoryReader
+        ? cache.answer(
+            key,
+            store.generation(),
+            () => versionKey(store.versionOf(id, date, date, currencies)),
+            () => made(store.ratesWithVersion(id, date, currencies)),
+          )
+        : await cache.answerAsync(
+            key,
+            store.generation(),
+            async () => versionKey(await store.versionOf(id, date, date, currencies)),
+            async () => made(await store.ratesWithVersion(id, date, currencies)),
+          );
+    return sendAnswer(req, res, head, cache, key, answer, format, location, `${id}-${date}`);
+  } catch (error) {
+    return answerBadRequest(res, head, error);
+  }
+};
+
+/** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
+interface AnswerHeaders {
+  ok: Record<string, string | number>;
+  notModified: Record<string, string>;
+}
+const answerHeaders = new WeakMap<Answer, Partial<Record<Encoding, AnswerHeaders>>>();
+
+/** A cached dated answer: 304 when the client has it, else its bytes in the best encoding both sides have. */
+function sendAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  cache: AnswerCache,
+  key: string,
+  answer: Answer,
+  format: Format,
+  location: string,
+  fileName: string,
+): void {
+  const encoding: Encoding =
+    format === "xlsx" ? "identity" : pickEncoding(req.headers["accept-encoding"], { br: true, gzip: true });
+  const bytes = head ? undefined : cache.encoded(key, answer, encoding);
+  let byEncoding = answerHeaders.get(answer);
+  if (!byEncoding) answerHeaders.set(answer, (byEncoding = {}));
+  let headers = byEncoding[encoding];
+  if (!headers) {
+    const stamp = answer.lastModified ? Date.parse(answer.lastModified) : NaN;
+    const common: Record<string, string> = {
+      etag: encoding === "identity" ? answer.etag : encodedEtag(answer.etag, encoding),
+      vary: VARY,
+      "cache-control": "private",
+      ...(Number.isFinite(stamp) ? { "last-modified": new Date(Math.floor(stamp / 1000) * 1000).toUTCString() } : {}),
+      ...answer.headers,
+      ...disposition(format, fileName),
+    };
+    headers = byEncoding[encoding] = {
+      notModified: common,
+      ok: {
+        "content-type": CONTENT_TYPES[format],
+        ...common,
+        ...(encoding !== "identity" ? { "content-encoding": encoding } : {}),
+        "x-content-type-options": "nosniff",
+        "content-length": cache.encoded(key, answer, encoding).length,
+      },
+    };
+  }
+  const stamp = answer.lastModified && req.headers["if-modified-since"] ? Date.parse(answer.lastModified) : NaN;
+  if (notModified(req, answer.etag, Number.isFinite(stamp) ? Math.floor(stamp / 1000) : undefined)) {
+    res.writeHead(304, { ...headers.notModified, "content-location": location });
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers.ok, "content-location": location });
+  res.end(bytes);
+}
+
+/** 404 for a date with no set in force, naming why and the dates that exist. */
+function notInForce(
+  res: ServerResponse,
+  head: boolean,
+  id: string,
+  date: IsoDate,
+  found: Extract<InForce, { kind: "none" }>,
+): void {
+  const why = {
+    "no-data": `No rates are stored for bank ${id}`,
+    "before-first": `${date} is before ${id}'s first stored date`,
+    future: `${date} is in the future`,
+    gap: `${id} published nothing in force on ${date}: its previous set (${found.before}) is older than its publication gap`,
+  }[found.reason];
+  const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
+  const extra = {
+    firstDate: found.first,
+    latestDate: found.latest,
+    ...(found.before ? { previousDate: found.before } : {}),
+    ...(found.after ? { nextDate: found.after } : {}),
+  };
+  sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
+}

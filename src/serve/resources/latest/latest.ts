@@ -1,0 +1,91 @@
+// `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]`: a bank's newest rates, in the format negotiated,
+// answered from the published tree in memory: the hot path, a negotiation, a map lookup and a write
+// of bytes held ready with their headers. With `currencies=`, only the asked currencies: rendered from
+// the published Latest.json, read back once per generation.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { historyEtag } from "../../../store/history.js";
+import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
+import { disposition, sendDynamic } from "../../http/dynamic.js";
+import { FORMATS, negotiate } from "../../http/negotiate.js";
+import { BadRequest, formatValues, parameters } from "../../http/query.js";
+import { sendProblem, sendRepresentation } from "../../http/respond.js";
+import { sendNoBank, sendNoRates } from "../bank-problems.js";
+import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
+import { render } from "../history/render.js";
+import { bankResource, parsedLatest } from "../published.js";
+
+const RETRY_SOON = { "retry-after": "5" };
+const CURRENCIES = /(^|&)currencies=/i;
+
+export const latest: Handler = (ctx, req, res, head, route, query) => {
+  if (query && CURRENCIES.test(query))
+    return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
+  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+  if (!negotiation.ok) {
+    const { status, detail, supported } = negotiation;
+    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+  }
+  const tree = ctx.tree();
+  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+  const rep = tree.banks.get(route.id!)?.latest[negotiation.format];
+  if (!rep) return sendNoRates(ctx, res, head, route.id!);
+  sendRepresentation(req, res, rep);
+};
+
+/** Latest, from the published tree, with only the asked currencies. */
+async function sendFilteredLatest(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  query: string,
+): Promise<void> {
+  const id = route.id!;
+  let currencies: string[] | undefined;
+  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+  if (!negotiation.ok) {
+    const { status, detail, supported } = negotiation;
+    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+  }
+  try {
+    currencies = currencyFilter(parameters(query));
+  } catch (error) {
+    if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
+    throw error;
+  }
+  const tree = ctx.tree();
+  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+  const entry = tree.banks.get(id);
+  const rep = entry?.latest.json;
+  if (!rep) return sendNoBank(ctx, res, head, id, entry !== undefined, `No rates published for bank ${id}`);
+  const { header, day } = parsedLatest(rep);
+  const keep = new Set(currencies);
+  const rows = day.rows.filter((r) => keep.has(r.currency));
+  const format = negotiation.format;
+  const resource = bankResource(entry.bank);
+  const storedAt = new Date(rep.lastModifiedSeconds * 1000).toISOString();
+  return sendDynamic(req, res, head, {
+    format,
+    etag: historyEtag(
+      "latest",
+      rep.etag,
+      format,
+      [...keep].join(","),
+      format === "xlsx" ? (resource?.name[0]?.name ?? "") : "",
+    ),
+    lastModified: storedAt,
+    headers: {
+      ...notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
+      ...disposition(format, `${id}-${day.date}`),
+    },
+    body: render(format, header, () => [{ date: day.date, rows }], {
+      bankName: resource?.name[0]?.name ?? id,
+      website: resource?.website ?? "",
+      from: day.date,
+      to: day.date,
+      storedAt,
+    }),
+  });
+}

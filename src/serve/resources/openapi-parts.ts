@@ -1,0 +1,93 @@
+// The vocabulary the resources' OpenAPI fragments share (src/serve/openapi.ts assembles the document
+// from them): the bank id parameter, conditional requests, cache headers, the bearer errors, the
+// `currencies` filter, the four formats' content.
+import { MEDIA_TYPES } from "../http/negotiate.js";
+
+export interface OpenApiParts {
+  /** The scope a token needs, and the security requirement naming it. */
+  scope: string;
+  security: Array<Record<string, string[]>>;
+  bankId: Record<string, unknown>;
+  conditional: Array<Record<string, unknown>>;
+  cacheHeaders: Record<string, unknown>;
+  /** The answers of the bearer check (400, 401, 403), an unknown bank's 404, and 405. */
+  bearerErrors: Record<string, unknown>;
+  /** A problem+json response with this description. */
+  err: (description: string) => Record<string, unknown>;
+}
+
+export function openApiParts(scope: string): OpenApiParts {
+  const problem = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+  const err = (description: string) => ({ description, content: problem });
+  return {
+    scope,
+    security: [{ oauth2: [scope] }],
+    bankId: {
+      name: "bankId",
+      in: "path",
+      required: true,
+      description: "Bank identifier (2 to 10 letters or digits, any case).",
+      schema: { type: "string", pattern: "^[A-Za-z0-9]{2,10}$" },
+    },
+    conditional: [
+      { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+      { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
+    ],
+    cacheHeaders: {
+      ETag: { description: "Strong validator of the representation.", schema: { type: "string" } },
+      "Last-Modified": {
+        description: "When the data behind the representation last changed.",
+        schema: { type: "string" },
+      },
+      Vary: { schema: { type: "string", const: "Accept, Accept-Encoding" } },
+      "Cache-Control": { schema: { type: "string", const: "private" } },
+    },
+    bearerErrors: {
+      "400": err(
+        'Malformed Authorization header (WWW-Authenticate: Bearer error="invalid_request"), or a URL suffix and format parameter naming different formats.',
+      ),
+      "401": err("No token, or an invalid, expired or revoked token (WWW-Authenticate: Bearer)."),
+      "403": err('The token lacks the API scope (error="insufficient_scope").'),
+      "404": err(
+        "Unknown bank (type urn:exrates:problem:unknown-bank), or a known bank with no rates published yet (type urn:exrates:problem:no-rates-yet; the rates endpoints only: the Bank resource answers for every known bank).",
+      ),
+      "405": err("Method other than GET or HEAD (see the Allow header)."),
+    },
+    err,
+  };
+}
+
+export const currenciesParameter = {
+  name: "currencies",
+  in: "query",
+  required: false,
+  description:
+    "Comma-separated ISO 4217 codes (any case): only these currencies' rates. A code that is not ISO 4217 is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
+  schema: { type: "string", pattern: "^[A-Za-z]{3}(,[A-Za-z]{3})*$" },
+};
+
+export const notQuotedHeader = {
+  "X-Currencies-Not-Quoted": {
+    description: "The requested currencies (comma-separated) of which the response holds no rate.",
+    schema: { type: "string" },
+  },
+};
+
+export const dateSchema = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
+
+export const formatQuery = {
+  name: "format",
+  in: "query",
+  required: false,
+  schema: { type: "string", enum: ["json", "xml", "csv", "xlsx"] },
+};
+
+/** A rates document in the four formats. */
+export const ratesContent = {
+  [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/ExchangeRates" } },
+  [MEDIA_TYPES.xml]: { schema: { type: "string" } },
+  [MEDIA_TYPES.csv]: { schema: { type: "string" } },
+  [MEDIA_TYPES.xlsx]: { schema: { type: "string", contentMediaType: MEDIA_TYPES.xlsx } },
+};
+
+export const notModified = { description: "Not modified (If-None-Match or If-Modified-Since)." };
