@@ -2,8 +2,8 @@
 // could step out of or around the tree is refused: a path is only ever a key into the in-memory tree),
 // then matched against the routing table (src/serve/routes.ts); the route's method and auth decide
 // between its handler, 405, and the bearer check first. The table is compiled once at start into
-// patterns bucketed by segment count, so a lookup compares a few segments and allocates only the
-// route it returns.
+// patterns bucketed by segment count, so a lookup compares a few segments (letter by letter, without
+// lower-case copies) and allocates only the route it returns.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { closeAfterAnswer } from "../../auth/token-endpoint.js";
@@ -48,8 +48,9 @@ export const API_ALLOW = "GET, HEAD";
 export const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
 
 /** What a parameter segment accepts and where its value goes in the MatchedRoute. */
-const PARAMS: Record<string, { field: "id" | "date" | "realm"; test?: RegExp; upper?: true }> = {
-  bankId: { field: "id", test: BANK_ID, upper: true },
+const PARAMS: Record<string, { field: "id" | "date" | "realm"; test?: RegExp }> = {
+  // Upper-cased in the route.
+  bankId: { field: "id", test: BANK_ID },
   // A segment starting with a digit is a date; a malformed one is answered 400 by the handler, after
   // the bearer check.
   date: { field: "date", test: /^\d/ },
@@ -80,7 +81,7 @@ function compileSegment(text: string, spec: RouteSpec): Segment {
     if (!definition) throw new Error(`route ${spec.name}: unknown parameter {${param[1]}}`);
     return { kind: "param", param: definition, suffix };
   }
-  if (/[{}]/.test(core) || (suffix && core.includes(".")))
+  if (/[{}]/.test(core) || !/^[\x20-\x7e]*$/.test(core) || (suffix && core.includes(".")))
     throw new Error(`route ${spec.name}: cannot read the segment "${text}"`);
   const exactCase = spec.exactCase === true;
   return { kind: "literal", text: exactCase ? core : core.toLowerCase(), suffix, exactCase };
@@ -98,30 +99,67 @@ function compileRoute(spec: RouteSpec): CompiledRoute {
 export class RouteTable {
   readonly routes: readonly CompiledRoute[];
   /** The routes that can match a path of n segments (index n), in table order; beyond: the rest routes. */
-  private readonly byLength: CompiledRoute[][] = [];
-  private readonly longer: CompiledRoute[];
+  private readonly byLength: Bucket[] = [];
+  private readonly longer: Bucket;
 
   constructor(specs: readonly RouteSpec[]) {
     this.routes = specs.map(compileRoute);
     const longest = Math.max(...this.routes.map((r) => r.segments.length));
     for (let n = 0; n <= longest; n++)
-      this.byLength.push(this.routes.filter((r) => (r.rest ? n >= r.segments.length : n === r.segments.length)));
-    this.longer = this.routes.filter((r) => r.rest);
+      this.byLength.push(
+        bucket(this.routes.filter((r) => (r.rest ? n >= r.segments.length : n === r.segments.length))),
+      );
+    this.longer = bucket(this.routes.filter((r) => r.rest));
   }
 
-  /** Splits, decodes and checks a request target, and finds its route. */
+  /** Splits, decodes and checks a request target, and finds its route: the first line that matches. */
   match(rawUrl: string): Target {
     const q = rawUrl.indexOf("?");
     const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const query = q < 0 ? "" : rawUrl.slice(q + 1);
     const segments = pathSegments(rawPath);
     if (!Array.isArray(segments)) return { route: segments, query, entry: undefined };
-    const candidates = segments.length < this.byLength.length ? this.byLength[segments.length]! : this.longer;
-    const lower: string[] = [];
-    for (const entry of candidates)
-      if (matches(entry, segments, lower)) return { route: routeOf(entry, segments), query, entry };
+    const { routes, shared } = segments.length < this.byLength.length ? this.byLength[segments.length]! : this.longer;
+    // A route's first segments that are the previous route's are not compared again: they matched
+    // (up to where the previous one failed), or the route fails where the previous one did.
+    let failedAt = 0;
+    for (let i = 0; i < routes.length; i++) {
+      const start = i === 0 ? 0 : shared[i]!;
+      if (i > 0 && failedAt < start) continue;
+      const entry = routes[i]!;
+      const mismatch = firstMismatch(entry, segments, start);
+      if (mismatch < 0) return { route: routeOf(entry, segments), query, entry };
+      failedAt = mismatch;
+    }
     return { route: NOT_FOUND, query, entry: undefined };
   }
+}
+
+/** Routes that can match paths of one length, and how many leading segments each shares with the one before. */
+interface Bucket {
+  routes: CompiledRoute[];
+  shared: number[];
+}
+
+function bucket(routes: CompiledRoute[]): Bucket {
+  const shared = routes.map((route, i) => {
+    if (i === 0) return 0;
+    const before = routes[i - 1]!.segments;
+    let n = 0;
+    while (n < route.segments.length && n < before.length && sameSegment(route.segments[n]!, before[n]!)) n++;
+    return n;
+  });
+  return { routes, shared };
+}
+
+function sameSegment(a: Segment, b: Segment): boolean {
+  if (a.kind === "param" || b.kind === "param")
+    return (
+      a.kind === b.kind &&
+      a.suffix === b.suffix &&
+      (a as { param?: unknown }).param === (b as { param?: unknown }).param
+    );
+  return a.text === b.text && a.suffix === b.suffix && a.exactCase === b.exactCase;
 }
 
 /**
@@ -149,34 +187,65 @@ function pathSegments(rawPath: string): string[] | Unrouted {
   return segments;
 }
 
-/** Whether a route's fixed segments match the path's (lower-cased on first need, into `lower`). */
-function matches(entry: CompiledRoute, segments: string[], lower: string[]): boolean {
-  for (let i = 0; i < entry.segments.length; i++) {
+/** The index of the first of a route's fixed segments (from `start`) the path's does not match; -1: all match. */
+function firstMismatch(entry: CompiledRoute, segments: string[], start: number): number {
+  for (let i = start; i < entry.segments.length; i++) {
     const pattern = entry.segments[i]!;
     const segment = segments[i]!;
     if (pattern.kind === "param") {
       const test = pattern.param.test;
-      if (test && !test.test(pattern.suffix ? baseOf(segment) : segment)) return false;
-      continue;
-    }
-    const text = pattern.exactCase ? segment : (lower[i] ??= segment.toLowerCase());
-    if (!text.startsWith(pattern.text)) return false;
-    // The literal whole, or (with a suffix) followed by the segment's first dot.
-    if (text.length !== pattern.text.length && !(pattern.suffix && text.charCodeAt(pattern.text.length) === DOT))
-      return false;
+      if (test && !test.test(pattern.suffix ? baseOf(segment) : segment)) return i;
+    } else if (!literalMatches(pattern, segment)) return i;
   }
-  return true;
+  return -1;
 }
 
-/** The route a matching path names, with its parameters' values. */
+/**
+ * Whether a segment is the literal (or, with a suffix, the literal and a dot): any case, compared
+ * letter by letter without making a lower-case copy, unless a non-ASCII letter comes within the
+ * literal's length (then as toLowerCase says: the Kelvin sign is a k).
+ */
+function literalMatches(pattern: Extract<Segment, { kind: "literal" }>, segment: string): boolean {
+  const text = pattern.text;
+  const n = text.length;
+  if (pattern.exactCase) {
+    if (!segment.startsWith(text)) return false;
+  } else {
+    for (let i = 0; i < n; i++) {
+      let c = segment.charCodeAt(i);
+      if (c > 127) return literalMatchesLowered(pattern, segment.toLowerCase());
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== text.charCodeAt(i)) return false;
+    }
+  }
+  // The literal whole, or (with a suffix) followed by the segment's first dot.
+  return segment.length === n || (pattern.suffix && segment.charCodeAt(n) === DOT);
+}
+
+function literalMatchesLowered(pattern: Extract<Segment, { kind: "literal" }>, lower: string): boolean {
+  if (!lower.startsWith(pattern.text)) return false;
+  return lower.length === pattern.text.length || (pattern.suffix && lower.charCodeAt(pattern.text.length) === DOT);
+}
+
+/** The route a matching path names, with its parameters' values (every field there, for one object shape). */
 function routeOf(entry: CompiledRoute, segments: string[]): MatchedRoute {
-  const route: MatchedRoute = { kind: entry.name };
+  const route: MatchedRoute = {
+    kind: entry.name,
+    id: undefined,
+    date: undefined,
+    suffix: undefined,
+    realm: undefined,
+    rest: undefined,
+  };
   for (let i = 0; i < entry.segments.length; i++) {
     const pattern = entry.segments[i]!;
     const segment = segments[i]!;
     if (pattern.kind === "param") {
       const value = pattern.suffix ? baseOf(segment) : segment;
-      route[pattern.param.field] = pattern.param.upper ? value.toUpperCase() : value;
+      const field = pattern.param.field;
+      if (field === "id") route.id = value.toUpperCase();
+      else if (field === "date") route.date = value;
+      else route.realm = value;
     }
     if (pattern.suffix) route.suffix = suffixOf(segment);
   }
