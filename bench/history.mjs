@@ -294,7 +294,7 @@ ${table.join("\n")}
 ${targets.join("\n")}
 
 The random-date lookups ask for any day of the eleven years (weekends included) in JSON, XML or CSV: about
-8,600 distinct answers, which the cache of whole-day answers (16 MiB, src/serve/history-cache.ts) holds:
+8,600 distinct answers, which the cache of whole-day answers (16 MiB, src/serve/resources/history/answer-cache.ts) holds:
 their share of misses is what their first round's first sight of each answer costs over all their requests.
 The filtered case makes every request a new answer: it measures the uncached path alone (one packed read of
 the date's rows with each row's version, the filter, the rendering, the ETag). Filtered answers have a cache

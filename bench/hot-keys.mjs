@@ -1,6 +1,6 @@
 // Hot keys: one key used again and again in a full least-recently-used structure, against many keys in
 // the same structure, and against a plain Map kept in LRU order by deleting and setting the key at each
-// use (what src/serve/history-cache.ts and src/auth/ratelimit.ts did before they moved to lru-cache:
+// use (what src/serve/resources/history/answer-cache.ts and src/auth/ratelimit.ts did before they moved to lru-cache:
 // each delete leaves a deleted slot in the key's bucket chain until V8 rehashes the table).
 //
 //   npm run build && node bench/hot-keys.mjs
@@ -14,7 +14,7 @@ import { fmt, machine, median, repeat, RUNS, writeSection } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OPS = 200_000;
-const ANSWERS = 8_600; // the distinct one-date answers of the History bench (src/serve/history-cache.ts)
+const ANSWERS = 8_600; // the distinct one-date answers of the History bench (src/serve/resources/history/answer-cache.ts)
 const FAILING = 20_000; // keys in the failure limiter (src/auth/ratelimit.ts)
 
 if (process.argv[2] === "case") {
@@ -70,7 +70,7 @@ const self = fileURLToPath(import.meta.url);
 const rows = [];
 for (const [structure, name] of [
   ["map-delete-set", `Map, deleted and set again at each use (baseline), ${fmt(ANSWERS)} keys`],
-  ["answer-cache", `AnswerCache (src/serve/history-cache.ts), ${fmt(ANSWERS)} answers`],
+  ["answer-cache", `AnswerCache (src/serve/resources/history/answer-cache.ts), ${fmt(ANSWERS)} answers`],
   ["failure-limiter", `FailureLimiter.fail (src/auth/ratelimit.ts), ${fmt(FAILING)} keys`],
 ]) {
   const one = median(repeat(self, ["case", structure, "one"]).map((r) => r.ns));

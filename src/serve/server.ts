@@ -118,58 +118,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const issuer = embedded ? issuerOf(publicUrl, config.realm) : config.oidcIssuer!;
   const plainIssuer = plainIssuerOf(publicUrl, config.realm);
 
-  // Dates, ranges and lists come from the store, through a connection of their own that only reads.
-  const history = historySource(config.databasePath, now, store);
-  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
-  const shared = store && isPostgres(store) ? store : undefined;
-  // `GET /v1/events`: publications recorded by any process, polled from the store.
-  const events = createEventStream({
-    databasePath: config.databasePath,
-    shared,
+  const { ctx, history, events, statusPage } = serveContext(options, state, {
     publicUrl,
-    log,
-    beforeSend: () => state.refresh(),
+    issuer,
+    plainIssuer,
+    refusals: summary,
+    clientAddress,
   });
-  const knownBanks = options.banks ?? adapterBanks(log);
-  const statusPage = createStatusPage({
-    databasePath: config.databasePath,
-    shared,
-    tree: state.tree,
-    knownBanks,
-    status: options.status,
-    now,
-  });
-  const ctx: ServeContext = {
-    tree: state.tree,
-    history: () => history.reader(),
-    knownBanks,
-    checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
-    realm: config.realm,
-    scope: config.scope,
-    openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
-    events,
-    statusPage: () => statusPage.page(),
-    status: options.status,
-    scheduler: options.scheduler,
-    sso: embedded
-      ? createSso({
-          config,
-          store: store!,
-          log,
-          keys: state.keys,
-          now,
-          issuer,
-          plainIssuer,
-          publicUrl,
-          refusals: summary,
-          clientAddress,
-          rateLimit: options.rateLimit,
-        })
-      : { embedded: false, issuer },
-    now,
-  };
   const router = createRouter(routeTable, ctx);
-  const metrics = new ServerMetrics(shared ?? config.databasePath);
+  const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
@@ -226,6 +183,75 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await closeServer(server, sockets);
     },
   };
+}
+
+/** What the handlers read (ServeContext), with the parts of it the server closes. */
+function serveContext(
+  options: ServerOptions,
+  state: LiveState,
+  names: {
+    publicUrl: string;
+    issuer: string;
+    plainIssuer: string;
+    refusals: RepeatSummary;
+    clientAddress: (req: IncomingMessage) => string;
+  },
+) {
+  const { config, log, store } = options;
+  const now = options.now ?? Date.now;
+  const embedded = !config.oidcIssuer;
+  const { publicUrl, issuer, plainIssuer } = names;
+  // Dates, ranges and lists come from the store, through a connection of their own that only reads.
+  const history = historySource(config.databasePath, now, store);
+  // On a shared PostgreSQL database, the modules that read SQLite's file directly read through the store.
+  const shared = store && isPostgres(store) ? store : undefined;
+  // `GET /v1/events`: publications recorded by any process, polled from the store.
+  const events = createEventStream({
+    databasePath: config.databasePath,
+    shared,
+    publicUrl,
+    log,
+    beforeSend: () => state.refresh(),
+  });
+  const knownBanks = options.banks ?? adapterBanks(log);
+  const statusPage = createStatusPage({
+    databasePath: config.databasePath,
+    shared,
+    tree: state.tree,
+    knownBanks,
+    status: options.status,
+    now,
+  });
+  const ctx: ServeContext = {
+    tree: state.tree,
+    history: () => history.reader(),
+    knownBanks,
+    checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
+    realm: config.realm,
+    scope: config.scope,
+    openapi: openApiDocument({ publicUrl, tokenUrl: `${issuer}/protocol/openid-connect/token`, scope: config.scope }),
+    events,
+    statusPage: () => statusPage.page(),
+    status: options.status,
+    scheduler: options.scheduler,
+    sso: embedded
+      ? createSso({
+          config,
+          store: store!,
+          log,
+          keys: state.keys,
+          now,
+          issuer,
+          plainIssuer,
+          publicUrl,
+          refusals: names.refusals,
+          clientAddress: names.clientAddress,
+          rateLimit: options.rateLimit,
+        })
+      : { embedded: false, issuer },
+    now,
+  };
+  return { ctx, history, events, statusPage };
 }
 
 /** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */

@@ -74,7 +74,7 @@ export interface RangeSnapshot {
 }
 
 /**
- * What the history handlers (src/serve/history-handlers.ts) read: HistoryReader on SQLite (synchronous,
+ * What the history handlers (src/serve/resources/history/) read: HistoryReader on SQLite (synchronous,
  * prepared statements), PostgresHistoryReader (src/store/history-postgres.ts) on PostgreSQL. `generation`
  * is the number the last refresh saw.
  */

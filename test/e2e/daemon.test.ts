@@ -10,7 +10,8 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { addDays, weekday } from "../../src/feed/dates.js";
-import { FEEDS, haveMirror, startMirror, type Mirror } from "../support/mirror.js";
+import { FEEDS, haveMirror } from "../support/mirror.js";
+import { testSite, type TestSite } from "../support/server.js";
 import { LAST, cli, finished, jpyRate, spawnCli, startSlowMirror, usdRate, waitFor } from "./support.js";
 
 const dirs: string[] = [];
@@ -56,15 +57,14 @@ describe("bad input changes nothing", () => {
 });
 
 describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirror", { timeout: 90_000 }, () => {
-  let mirror: Mirror;
+  let site: TestSite;
   beforeAll(async () => {
-    mirror = await startMirror(["ECB", "CNB", "CBR"]);
+    site = await testSite({ feeds: ["ECB", "CNB", "CBR"], prefix: "exrates-e2e-" });
   });
-  afterAll(() => mirror?.stop());
+  afterAll(() => site?.close());
 
   it("loads the reference banks, serves Latest in four formats with the recorded values, and stops on SIGTERM", async () => {
-    const env = { ...tempDirs(), EXRATES_FEED_MIRROR: mirror.url };
-    delete (env as Partial<typeof env>).root;
+    const env = site.env;
     const args = [
       "backfill",
       "ECB",
@@ -78,7 +78,7 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       "0",
       "--json",
     ];
-    const first = await cli(args, env);
+    const first = await site.cli(args);
     expect(first.code, first.stderr).toBe(0);
     const summary = JSON.parse(first.stdout) as {
       totals: { failed: number; inserted: number; stored: number };
@@ -93,7 +93,7 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
     expect(JSON.parse(chunkLines[0]!)).toMatchObject({ status: "stored", total: 3 });
 
     // Again: every chunk is done already, nothing is fetched or changed.
-    const again = await cli(args, env);
+    const again = await site.cli(args);
     expect((JSON.parse(again.stdout) as { totals: unknown }).totals).toMatchObject({
       skipped: 3,
       inserted: 0,
@@ -101,11 +101,12 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       failed: 0,
     });
 
-    const daemon = spawnCli(["start"], { ...env, EXRATES_PORT: "0" });
+    const daemon = await site.start({
+      ready: (o) => o.stdout.includes("client_secret:") && o.stderr.includes('"msg":"serving"'),
+    });
     try {
-      await waitFor(daemon, (o) => o.stdout.includes("client_secret:") && o.stderr.includes('"msg":"serving"'), 60_000);
-      const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
-      const secret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
+      const url = daemon.url;
+      const secret = daemon.client!.secret;
       expect(daemon.out.stdout).toContain("curl -s -d grant_type=client_credentials -d client_id=exrates-client");
       // One summary line for the schedule, not one entry per bank above the secret.
       expect(daemon.out.stderr).toMatch(/"msg":"scheduled \d+ of \d+ banks /);
@@ -162,8 +163,7 @@ describe.skipIf(!haveMirror)("backfill then start, through the shared feed mirro
       expect((await fetch(`${url}/v1/status`)).status).toBe(401);
     } finally {
       const stopping = Date.now();
-      process.kill(daemon.pid!, "SIGTERM");
-      const end = await finished(daemon, 15_000);
+      const end = await daemon.stop("SIGTERM", 15_000);
       expect(end.code, end.stderr.slice(-1500)).toBe(0);
       expect(Date.now() - stopping).toBeLessThan(10_000);
     }
@@ -225,23 +225,23 @@ describe("crash safety", { timeout: 90_000 }, () => {
   it("SIGTERM on a busy daemon exits 0 within 10 s with the database intact", async () => {
     const slow = await startSlowMirror(30_000); // every feed hangs: each catch-up is in flight
     try {
-      const env = { ...tempDirs(), EXRATES_FEED_MIRROR: slow.url, EXRATES_PORT: "0" };
-      const daemon = spawnCli(["start"], env);
+      const site = await testSite({ env: { EXRATES_FEED_MIRROR: slow.url }, prefix: "exrates-e2e-" });
+      const env = site.env;
       try {
-        await waitFor(daemon, (o) => o.stderr.includes('"msg":"serving"') && o.stderr.includes("catching up"), 60_000);
-        await waitFor(daemon, () => slow.requests() >= 2);
-      } catch (error) {
-        process.kill(daemon.pid!, "SIGKILL");
-        throw error;
+        const daemon = await site.start({
+          ready: (o) => o.stderr.includes('"msg":"serving"') && o.stderr.includes("catching up"),
+        });
+        await waitFor(daemon.child, () => slow.requests() >= 2);
+        const stopping = Date.now();
+        const end = await daemon.stop("SIGTERM", 15_000);
+        const took = Date.now() - stopping;
+        expect(end.code, end.stderr.slice(-1500)).toBe(0);
+        expect(took).toBeLessThan(10_000);
+        expect(end.stderr).toContain("abandoned runs in flight");
+        expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
+      } finally {
+        await site.close();
       }
-      const stopping = Date.now();
-      process.kill(daemon.pid!, "SIGTERM");
-      const end = await finished(daemon, 15_000);
-      const took = Date.now() - stopping;
-      expect(end.code, end.stderr.slice(-1500)).toBe(0);
-      expect(took).toBeLessThan(10_000);
-      expect(end.stderr).toContain("abandoned runs in flight");
-      expect(integrity(env.EXRATES_DATA_DIR)).toBe("ok");
     } finally {
       slow.server.closeAllConnections();
       slow.server.close();

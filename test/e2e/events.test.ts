@@ -1,17 +1,14 @@
 // The issue's "done when", end to end with the built CLI: a daemon (`exrates start`) serves
 // /v1/events; `exrates backfill CNB` run beside it publishes; the SSE client gets the event and a
 // webhook receiver added with `exrates webhooks add` gets the same event, signed.
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { addDays, weekday } from "../../src/feed/dates.js";
-import { cli, finished, spawnCli, waitFor } from "./support.js";
+import { testSite, type TestSite } from "../support/server.js";
 
 const LAST = "2026-11-20";
 
@@ -38,15 +35,13 @@ async function cnbMirror() {
   };
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+const sites: TestSite[] = [];
+afterAll(async () => {
+  for (const site of sites) await site.close();
 });
 
 describe("events end to end", { timeout: 120_000 }, () => {
   it("a backfill beside the daemon reaches an SSE client and a webhook receiver", async () => {
-    const root = mkdtempSync(join(tmpdir(), "exrates-events-e2e-"));
-    dirs.push(root);
     const mirror = await cnbMirror();
     const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
     const receiver = createServer((req, res) => {
@@ -58,34 +53,21 @@ describe("events end to end", { timeout: 120_000 }, () => {
       });
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-    const env = {
-      EXRATES_DATA_DIR: join(root, "data"),
-      EXRATES_OUT_DIR: join(root, "out"),
-      EXRATES_FEED_MIRROR: mirror.url,
-      EXRATES_HOST: "127.0.0.1",
-      EXRATES_PORT: "0",
-    };
+    const site = await testSite({
+      env: { EXRATES_FEED_MIRROR: mirror.url, EXRATES_HOST: "127.0.0.1" },
+      prefix: "exrates-events-e2e-",
+    });
+    sites.push(site);
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/rates`;
-    const added = await cli(["webhooks", "add", hookUrl, "--banks", "CNB", "--json"], env);
+    const added = await site.cli(["webhooks", "add", hookUrl, "--banks", "CNB", "--json"]);
     expect(added.code, added.stderr).toBe(0);
     const { secret } = JSON.parse(added.stdout) as { secret: string };
 
-    const daemon = spawnCli(["start"], env);
+    const daemon = await site.start({ ready: (o) => o.stdout.includes("client_secret:") });
     let stream: ReturnType<typeof request> | undefined;
     try {
-      await waitFor(daemon, (o) => o.stdout.includes("client_secret:"), 60_000);
-      const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
-      const clientSecret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
-      const tokenRes = await fetch(`${url}/auth/realms/exrates/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: "exrates-client",
-          client_secret: clientSecret,
-          scope: "exchange-rates",
-        }),
-      });
-      const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+      const url = daemon.url;
+      const token = await daemon.token();
 
       let text = "";
       stream = request(`${url}/v1/events?banks=CNB`, { headers: { authorization: `Bearer ${token}` } });
@@ -101,7 +83,7 @@ describe("events end to end", { timeout: 120_000 }, () => {
       expect(await status).toBe(200);
 
       mirror.open();
-      const backfill = await cli(["backfill", "CNB", "--from", "2026-11-02", "--to", LAST], env);
+      const backfill = await site.cli(["backfill", "CNB", "--from", "2026-11-02", "--to", LAST]);
       expect(backfill.code, backfill.stderr.slice(-1500)).toBe(0);
 
       const deadline = Date.now() + 10_000;
@@ -125,8 +107,7 @@ describe("events end to end", { timeout: 120_000 }, () => {
       expect(daemon.out.stderr).not.toContain(secret);
     } finally {
       stream?.destroy();
-      process.kill(daemon.pid!, "SIGTERM");
-      await finished(daemon, 15_000);
+      await daemon.stop("SIGTERM", 15_000);
       receiver.close();
       await mirror.close();
     }

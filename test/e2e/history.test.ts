@@ -4,8 +4,7 @@
 // bank's adapter reads from the recordings the mirror served, and the publication days the recordings do
 // not cover are counted in the backfill's summary (the mirror answers a query it has no recording of
 // with the first recording of the same path, so most of 2025 and 2026 is not there).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
@@ -21,8 +20,8 @@ import { addDays } from "../../src/feed/dates.js";
 import { adapterFor } from "../../src/feed/registry.js";
 import { parseDocuments, readSavedResponse } from "../../src/ingest/ingest.js";
 import { expectedNewestDate, publicationDaysBetween } from "../../src/schedule/time.js";
-import { FEEDS, haveMirror, startMirror, type Mirror } from "../support/mirror.js";
-import { cli, finished, spawnCli, waitFor } from "./support.js";
+import { FEEDS, haveMirror } from "../support/mirror.js";
+import { testSite, type ChildServer, type TestSite } from "../support/server.js";
 
 type Row = [string, string, string, number];
 
@@ -31,9 +30,8 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
   "history of the reference banks through the feed mirror",
   { timeout: 180_000 },
   () => {
-    let mirror: Mirror;
-    let root: string;
-    let server: ReturnType<typeof spawnCli>;
+    let site: TestSite;
+    let server: ChildServer;
     let url: string;
     let auth: Record<string, string>;
     let db: BetterSqlite3.Database;
@@ -41,26 +39,19 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
     let served: Array<{ request: string; file: string }>;
 
     beforeAll(async () => {
-      mirror = await startMirror(["ECB", "CNB", "CBR"]);
-      root = mkdtempSync(join(tmpdir(), "exrates-e2e-history-"));
-      const env = {
-        EXRATES_DATA_DIR: join(root, "data"),
-        EXRATES_OUT_DIR: join(root, "out"),
-        EXRATES_FEED_MIRROR: mirror.url,
-      };
+      site = await testSite({ feeds: ["ECB", "CNB", "CBR"], prefix: "exrates-e2e-history-" });
+      const env = site.env;
       // The issue's command as it is (the polite pause included), with the summary as JSON.
-      const backfill = await cli(["backfill", "ECB", "CNB", "CBR", "--from", "2025-01-01", "--json"], env, 100_000);
+      const backfill = await site.cli(["backfill", "ECB", "CNB", "CBR", "--from", "2025-01-01", "--json"], {}, 100_000);
       expect(backfill.code, backfill.stderr.slice(-1500)).toBe(0);
       summary = JSON.parse(backfill.stdout) as BackfillSummary;
-      served = mirror.served();
-      const created = await cli(["clients", "create", "erp", "--json"], env);
-      const { client_id: id, client_secret: secret } = JSON.parse(created.stdout) as Record<string, string>;
-      server = spawnCli(["serve"], { ...env, EXRATES_PORT: "0" });
-      await waitFor(server, (o) => o.stdout.includes("exrates serving on "), 60_000);
-      url = /exrates serving on (http:\/\/\S+)/.exec(server.out.stdout)![1]!;
+      served = site.mirror!.served();
+      server = await site.serve({ client: await site.createClient("erp") });
+      url = server.url;
+      const { id, secret } = server.client!;
       const config = await client.discovery(
         new URL(`${url}/auth/realms/exrates`),
-        id!,
+        id,
         undefined,
         client.ClientSecretPost(secret),
         { execute: [client.allowInsecureRequests] },
@@ -71,12 +62,8 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
     }, 170_000);
     afterAll(async () => {
       db?.close();
-      if (server?.pid && server.exitCode === null) {
-        process.kill(server.pid, "SIGTERM");
-        await finished(server, 15_000);
-      }
-      await mirror?.stop();
-      if (root) rmSync(root, { recursive: true, force: true });
+      await server?.stop("SIGTERM", 15_000);
+      await site?.close();
     });
 
     const get = (path: string) => fetch(`${url}${path}`, { headers: auth });

@@ -3,17 +3,14 @@
 // `/v1/status`; the leader killed with SIGKILL, the standby takes over within a minute (here within
 // a few seconds: EXRATES_LEADER_RETRY_SECONDS=1) and catches up (a run of its own happens). With
 // SQLite (no EXRATES_DATABASE_URL) the one daemon says it leads.
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { skipPostgres, startPostgres, type PostgresCluster } from "../support/postgres.js";
-import { LAST, cli, finished, spawnCli, startSlowMirror, waitFor } from "./support.js";
-
-type Child = ReturnType<typeof spawnCli>;
+import { testSite, type ChildServer, type TestSite } from "../support/server.js";
+import { LAST, startSlowMirror } from "./support.js";
 
 interface Status {
   banks: Array<{
@@ -28,44 +25,40 @@ interface Status {
 describe.skipIf(skipPostgres)("one scheduler among several exrates start", { timeout: 180_000 }, () => {
   let cluster: PostgresCluster;
   let mirror: { url: string; server: Server };
-  let root: string;
-  let databaseUrl: string;
-  const children: Child[] = [];
+  let site: TestSite;
 
   beforeAll(async () => {
     cluster = await startPostgres();
-    databaseUrl = await cluster.createDatabase();
     mirror = await startSlowMirror(20);
-    root = mkdtempSync(join(tmpdir(), "exrates-leader-"));
+    site = await testSite({
+      env: {
+        EXRATES_DATABASE_URL: await cluster.createDatabase(),
+        EXRATES_PUBLIC_URL: "http://rates.example.test",
+        EXRATES_FEED_MIRROR: mirror.url,
+        EXRATES_LEADER_RETRY_SECONDS: "1",
+      },
+      prefix: "exrates-leader-",
+    });
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await site?.close();
     mirror?.server.closeAllConnections();
     mirror?.server.close();
     await cluster?.stop();
-    rmSync(root, { recursive: true, force: true });
   });
 
-  const envOf = (instance: string) => ({
-    EXRATES_DATABASE_URL: databaseUrl,
-    EXRATES_DATA_DIR: join(root, instance),
-    EXRATES_OUT_DIR: join(root, "out"),
-    EXRATES_PORT: "0",
-    EXRATES_PUBLIC_URL: "http://rates.example.test",
-    EXRATES_FEED_MIRROR: mirror.url,
-    EXRATES_INSTANCE_ID: instance,
-    EXRATES_LEADER_RETRY_SECONDS: "1",
-  });
+  /** An instance on the shared database and out/ directory, with a data directory and an id of its own. */
+  const envOf = (instance: string) => ({ EXRATES_DATA_DIR: join(site.root, instance), EXRATES_INSTANCE_ID: instance });
 
-  async function start(instance: string, ready: string): Promise<{ child: Child; url: string }> {
-    const child = spawnCli(["start"], envOf(instance));
-    children.push(child);
-    await waitFor(child, (o) => o.stdout.includes("exrates started") && o.stderr.includes(ready), 60_000);
-    return { child, url: /serving on (http:\/\/\S+) /.exec(child.out.stdout)![1]! };
+  async function start(instance: string, ready: string): Promise<ChildServer> {
+    return site.start({
+      env: envOf(instance),
+      ready: (o) => o.stdout.includes("exrates started") && o.stderr.includes(ready),
+    });
   }
 
   it("exactly one leads; after kill -9 of the leader the standby leads within a minute and runs the banks", async () => {
-    const created = await cli(["clients", "create", "ops", "--json"], envOf("operator"));
+    const created = await site.cli(["clients", "create", "ops", "--json"], envOf("operator"));
     expect(created.code, created.stderr).toBe(0);
     const { client_secret: secret } = JSON.parse(created.stdout) as { client_secret: string };
 
@@ -95,8 +88,7 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
     expect(beta.child.out.stderr).not.toContain("this instance leads the scheduler");
 
     const killedAt = new Date();
-    process.kill(alpha.child.pid!, "SIGKILL");
-    expect((await finished(alpha.child)).signal).toBe("SIGKILL");
+    expect((await alpha.kill()).signal).toBe("SIGKILL");
 
     // The standby takes over within a minute, and says so.
     for (;;) {
@@ -125,8 +117,7 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    beta.child.kill("SIGTERM");
-    const end = await finished(beta.child, 15_000);
+    const end = await beta.stop("SIGTERM", 15_000);
     expect(end.code, end.stderr.slice(-1500)).toBe(0);
     expect(`${end.stdout}${end.stderr}`).not.toContain(cluster.password);
   });
@@ -134,38 +125,25 @@ describe.skipIf(skipPostgres)("one scheduler among several exrates start", { tim
 
 describe("the scheduler in /v1/status with SQLite", { timeout: 90_000 }, () => {
   it("the one daemon leads, under its EXRATES_INSTANCE_ID", async () => {
-    const root = mkdtempSync(join(tmpdir(), "exrates-leader-sqlite-"));
-    const daemon = spawnCli(["start"], {
-      EXRATES_DATA_DIR: join(root, "data"),
-      EXRATES_OUT_DIR: join(root, "out"),
-      EXRATES_PORT: "0",
-      EXRATES_FEED_MIRROR: "http://127.0.0.1:9",
-      EXRATES_INSTANCE_ID: "solo",
+    const site = await testSite({
+      env: { EXRATES_FEED_MIRROR: "http://127.0.0.1:9", EXRATES_INSTANCE_ID: "solo" },
+      prefix: "exrates-leader-sqlite-",
     });
     try {
-      await waitFor(daemon, (o) => o.stdout.includes("client_secret:"), 60_000);
-      const url = /serving on (http:\/\/\S+) /.exec(daemon.out.stdout)![1]!;
-      const secret = /client_secret: (\S+)/.exec(daemon.out.stdout)![1]!;
-      const res = await fetch(`${url}/auth/realms/exrates/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: "exrates-client",
-          client_secret: secret,
-          scope: "exchange-rates",
-        }),
-      });
-      const { access_token: token } = (await res.json()) as { access_token: string };
-      const status = (await (
-        await fetch(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` } })
-      ).json()) as Status;
-      expect(status.scheduler).toEqual({ instance: "solo", leader: true, leaderInstance: "solo" });
-      expect(status.banks.length).toBeGreaterThan(50);
+      const daemon = await site.start({ ready: (o) => o.stdout.includes("client_secret:") });
+      try {
+        const token = await daemon.token();
+        const status = (await (
+          await fetch(`${daemon.url}/v1/status`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as Status;
+        expect(status.scheduler).toEqual({ instance: "solo", leader: true, leaderInstance: "solo" });
+        expect(status.banks.length).toBeGreaterThan(50);
+      } finally {
+        const end = await daemon.stop("SIGTERM", 15_000);
+        expect(end.code, end.stderr.slice(-1500)).toBe(0);
+      }
     } finally {
-      daemon.kill("SIGTERM");
-      const end = await finished(daemon, 15_000);
-      expect(end.code, end.stderr.slice(-1500)).toBe(0);
-      rmSync(root, { recursive: true, force: true });
+      await site.close();
     }
   });
 });

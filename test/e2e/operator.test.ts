@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CLI } from "../support/cli.js";
 import { screen } from "../backfill/screen.js";
+import { testSite } from "../support/server.js";
 import { cli, finished, spawnCli, startSlowMirror, waitFor } from "./support.js";
 
 const dirs: string[] = [];
@@ -117,29 +118,23 @@ describe("backfill publishes what it stored", { timeout: 90_000 }, () => {
 describe("one daemon per data directory", { timeout: 90_000 }, () => {
   it("a second `exrates start` names the running one and exits 1; after kill -9 the next one starts", async () => {
     // Feeds that do not answer: the daemons only need to run.
-    const env = { ...tempDirs(), EXRATES_FEED_MIRROR: "http://127.0.0.1:9", EXRATES_PORT: "0" };
-    const first = spawnCli(["start"], env);
-    let third: ReturnType<typeof spawnCli> | undefined;
+    const site = await testSite({ env: { EXRATES_FEED_MIRROR: "http://127.0.0.1:9" }, prefix: "exrates-op-" });
+    const env = site.env;
     try {
-      await waitFor(first, (o) => o.stdout.includes("exrates started"), 60_000);
-      const url = /serving on (http:\/\/\S+) /.exec(first.out.stdout)![1]!;
-      const second = await cli(["start"], env);
+      const first = await site.start({ ready: (o) => o.stdout.includes("exrates started") });
+      const url = first.url;
+      const second = await site.cli(["start"]);
       expect(second.code).toBe(1);
       expect(second.stderr).toBe(
-        `exrates: another exrates daemon is running on the data directory ${env.EXRATES_DATA_DIR}: pid ${first.pid} on ${/on (\S+) \(since/.exec(second.stderr)?.[1]} (since ${/since (\S+),/.exec(second.stderr)?.[1]}, serving ${url}); stop it first, or give this one another EXRATES_DATA_DIR\n`,
+        `exrates: another exrates daemon is running on the data directory ${env.EXRATES_DATA_DIR}: pid ${first.child.pid} on ${/on (\S+) \(since/.exec(second.stderr)?.[1]} (since ${/since (\S+),/.exec(second.stderr)?.[1]}, serving ${url}); stop it first, or give this one another EXRATES_DATA_DIR\n`,
       );
       expect(second.stdout).toBe("");
 
-      process.kill(first.pid!, "SIGKILL");
-      await finished(first);
-      third = spawnCli(["start"], env);
-      await waitFor(third, (o) => o.stdout.includes("exrates started"), 60_000);
+      await first.kill();
+      const third = await site.start({ ready: (o) => o.stdout.includes("exrates started") });
+      expect((await third.stop("SIGTERM", 15_000)).code).toBe(0);
     } finally {
-      if (first.exitCode === null && first.signalCode === null) process.kill(first.pid!, "SIGKILL");
-      if (third) {
-        process.kill(third.pid!, "SIGTERM");
-        expect((await finished(third, 15_000)).code).toBe(0);
-      }
+      await site.close();
     }
   });
 });

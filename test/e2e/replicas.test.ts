@@ -3,8 +3,6 @@
 // a token from A reads Latest from B and one from B reads from A; a key rotation keeps both old and
 // new tokens good on both; a secret reset or a disable through the CLI refuses the old token on B
 // within a second. The tree is imported and published into the shared out/ directory beforehand.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { decodeProtectedHeader } from "jose";
@@ -13,55 +11,46 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { FIXTURES_DIR } from "../support/fixtures.js";
 import { skipPostgres, startPostgres, type PostgresCluster } from "../support/postgres.js";
-import { cli, finished, spawnCli, waitFor } from "./support.js";
-
-type Child = ReturnType<typeof spawnCli>;
+import { testSite, type ChildServer, type TestSite } from "../support/server.js";
 
 const LATEST = "/v1/Banks/CNB/DailyRates/Latest.json";
 const TOKEN_PATH = "/auth/realms/exrates/protocol/openid-connect/token";
 
 describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 180_000 }, () => {
   let cluster: PostgresCluster;
-  let root: string;
-  let databaseUrl: string;
-  const children: Child[] = [];
+  let site: TestSite;
+  const children: ChildServer[] = [];
 
   beforeAll(async () => {
     cluster = await startPostgres();
-    databaseUrl = await cluster.createDatabase();
-    root = mkdtempSync(join(tmpdir(), "exrates-replicas-"));
+    // Replicas behind one load balancer share its public URL, so tokens name one issuer.
+    site = await testSite({
+      env: { EXRATES_DATABASE_URL: await cluster.createDatabase(), EXRATES_PUBLIC_URL: "http://rates.example.test" },
+      prefix: "exrates-replicas-",
+    });
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await site?.close();
     await cluster?.stop();
-    rmSync(root, { recursive: true, force: true });
   });
 
-  /** The environment of a process on the shared database, with a data directory of its own. */
-  const envOf = (name: string) => ({
-    EXRATES_DATABASE_URL: databaseUrl,
-    EXRATES_DATA_DIR: join(root, name),
-    EXRATES_OUT_DIR: join(root, "out"),
-    EXRATES_PORT: "0",
-    // Replicas behind one load balancer share its public URL, so tokens name one issuer.
-    EXRATES_PUBLIC_URL: "http://rates.example.test",
-  });
+  /** A process on the shared database and the shared out/ directory, with a data directory of its own. */
+  const envOf = (name: string) => ({ EXRATES_DATA_DIR: join(site.root, name) });
+  const databaseUrl = () => site.env.EXRATES_DATABASE_URL!;
 
   async function run(args: string[], name = "operator"): Promise<string> {
-    const result = await cli(args, envOf(name));
+    const result = await site.cli(args, envOf(name));
     expect(result.code, result.stderr).toBe(0);
     return result.stdout;
   }
 
   async function serve(name: string): Promise<string> {
     // Replica A also serves its metrics (on a port of its own).
-    const child = spawnCli(["serve"], {
-      ...envOf(name),
-      ...(name === "replica-a" ? { EXRATES_METRICS_PORT: "0" } : {}),
+    const replica = await site.serve({
+      env: { ...envOf(name), ...(name === "replica-a" ? { EXRATES_METRICS_PORT: "0" } : {}) },
     });
-    children.push(child);
-    await waitFor(child, (o) => o.stdout.includes("exrates serving on"), 60_000);
-    return /exrates serving on (http:\/\/\S+) /.exec(child.out.stdout)![1]!;
+    children.push(replica);
+    return replica.url;
   }
 
   async function token(server: string, clientId: string, secret: string): Promise<string> {
@@ -218,7 +207,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     expect(refused.status).toBe(401);
 
     // Nothing of the database's password or of a private key in what either replica wrote.
-    const db = new pg.Client({ connectionString: databaseUrl });
+    const db = new pg.Client({ connectionString: databaseUrl() });
     await db.connect();
     const { rows } = await db.query<{ content: string }>("select content from signing_keys");
     await db.end();
@@ -227,8 +216,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
       .filter(Boolean);
     expect(privateParts.length).toBeGreaterThanOrEqual(12);
     for (const child of children) {
-      child.kill("SIGTERM");
-      const end = await finished(child, 15_000);
+      const end = await child.stop("SIGTERM", 15_000);
       expect(end.code, end.stderr.slice(-1500)).toBe(0);
       const written = `${end.stdout}${end.stderr}`;
       expect(written).not.toContain(cluster.password);

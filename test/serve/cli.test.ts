@@ -1,13 +1,13 @@
 // The commands through the built binary: clients create/list/reset-secret/disable/delete, keys
 // rotate, and `exrates serve` until SIGTERM (clean exit 0), with a reset made by the CLI while it runs.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CLI, exrates } from "../support/cli.js";
+import { exrates } from "../support/cli.js";
+import { testSite } from "../support/server.js";
 import { publishGeneration } from "./support.js";
 
 let dir: string;
@@ -68,24 +68,11 @@ describe("exrates serve", () => {
       client_id: string;
       client_secret: string;
     };
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [CLI, "serve"], {
-      env: { ...process.env, ...env, EXRATES_PORT: String(port), LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const site = await testSite({ env });
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        const ok = await fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) break;
-        if (i > 100) throw new Error(`server did not start: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const server = await site.serve({ client: { id: created.client_id, secret: created.client_secret } });
+      const base = server.url;
+      expect((await fetch(`${base}/healthz`)).ok).toBe(true);
       const tokenResponse = await fetch(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
         method: "POST",
         headers: {
@@ -105,13 +92,12 @@ describe("exrates serve", () => {
       expect(after.status).toBe(401);
       expect(after.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
       // Secrets and tokens never reach the log.
+      const stderr = server.out.stderr;
       expect(stderr).not.toContain(created.client_secret);
       expect(stderr).not.toContain(token);
-      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-      child.kill("SIGTERM");
-      expect(await exit).toBe(0);
+      expect((await server.stop("SIGTERM")).code).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      await site.close();
     }
   });
 });

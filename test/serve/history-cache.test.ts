@@ -1,4 +1,4 @@
-// The cache of rendered dated answers (src/serve/history-cache.ts): least recently used out first, both
+// The cache of rendered dated answers (src/serve/resources/history/answer-cache.ts): least recently used out first, both
 // bounds held (bytes, every encoding counted, and entries), and an entry of an older store generation
 // served only while the version of its rows is unchanged.
 import { gunzipSync } from "node:zlib";

@@ -3,23 +3,16 @@
 // a range across a year boundary in JSON, CSV and XLSX read back with the stored digits, a range longer
 // than one read chunk, the currency filter, the bank and currency lists, 304 and a new ETag after a
 // revision. Both engines must give the same answers.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 import { parse as parseCsv } from "csv-parse/sync";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
 
-import { createClient } from "../../src/auth/clients.js";
-import { loadConfig } from "../../src/config.js";
-import { startServer, type RunningServer } from "../../src/serve/server.js";
 import type { Store } from "../../src/store/database.js";
 import { storeBatches } from "../../src/store/rates.js";
 import type { QuoteType, RateRecord } from "../../src/types.js";
 import { storeDialects } from "../support/postgres.js";
-import { publishGeneration, silentLog } from "./support.js";
+import { startTestServer, type InProcessServer } from "../support/server.js";
 
 // CNB: Fri 20 Dec, Mon 23 Dec, then 24-26 Dec holidays, Fri 27, Mon 30, Tue 31, (1 Jan), Thu 2, Fri 3.
 const CNB_DATES = ["2024-12-20", "2024-12-23", "2024-12-27", "2024-12-30", "2024-12-31", "2025-01-02", "2025-01-03"];
@@ -61,8 +54,7 @@ const bigRate = (i: number, c: number) => `${c + 1}.${String(i).padStart(4, "0")
 describe.each(storeDialects())("history endpoints on $name", (dialect) => {
   let store: Store;
   let cleanup: () => Promise<void>;
-  let server: RunningServer;
-  let root: string;
+  let server: InProcessServer<Store>;
   let auth: Record<string, string>;
   let fetchCount = 0;
 
@@ -92,18 +84,6 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
 
   beforeAll(async () => {
     ({ store, cleanup } = await dialect.open());
-    root = mkdtempSync(join(tmpdir(), "exrates-history-dialects-"));
-    const config = loadConfig({
-      EXRATES_DATA_DIR: join(root, "data"),
-      EXRATES_OUT_DIR: join(root, "out"),
-      EXRATES_HOST: "127.0.0.1",
-      EXRATES_PORT: "0",
-    });
-    mkdirSync(config.outDir, { recursive: true });
-    publishGeneration(config.outDir, "20260402T123100000Z-1", [
-      { id: "CNB", date: "2025-01-03" },
-      { id: "ECB", date: "2025-01-03" },
-    ]);
     const records: RateRecord[] = [];
     CNB_DATES.forEach((d, i) => {
       records.push({ effectiveDate: d, currency: "EUR", rate: eur(i) });
@@ -126,29 +106,18 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
       );
     await ingest("BIG", big, { baseCurrency: "XDR", quoteType: "Indirect" });
     // A SQLite server reads the file; a PostgreSQL one the store it is given (as a replica does).
-    const created = await createClient(store, { clientId: "erp", scope: config.scope });
-    server = await startServer({
-      config: dialect.name === "sqlite" ? { ...config, databasePath: sqlitePath(store) } : config,
+    server = await startTestServer({
       store,
-      log: silentLog,
+      publish: [
+        { id: "CNB", date: "2025-01-03" },
+        { id: "ECB", date: "2025-01-03" },
+      ],
     });
-    const response = await fetch(`${server.issuer}/protocol/openid-connect/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: created.clientId,
-        client_secret: created.clientSecret,
-        scope: config.scope,
-      }),
-    });
-    const body = (await response.json()) as { access_token: string };
-    auth = { authorization: `Bearer ${body.access_token}` };
+    auth = { authorization: `Bearer ${await server.token()}` };
   });
   afterAll(async () => {
-    await server?.close();
+    await server?.stop();
     await cleanup?.();
-    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it("answers a weekday with its own set, every digit as stored", async () => {
@@ -298,9 +267,3 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
     expect(jsonRows(await revisedRange.text())).toContainEqual(["2025-01-02", "USD", "24.9990", 0]);
   });
 });
-
-/** The file behind a SQLite store (its connection's name). */
-function sqlitePath(store: Store): string {
-  if (store.dialect !== "sqlite") throw new Error("not a SQLite store");
-  return store.sqlite.name;
-}

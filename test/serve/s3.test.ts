@@ -8,17 +8,15 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createClient } from "../../src/auth/clients.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { latestPath, publish } from "../../src/publish/publisher.js";
 import { ObjectStoreError } from "../../src/publish/s3.js";
 import { OBJECTS_PREFIX, S3TreeTarget, manifestKey, readPointer } from "../../src/publish/s3-target.js";
-import { startServer } from "../../src/serve/server.js";
 import { openSqliteStore, type SqliteStore } from "../../src/store/database.js";
 import { CLI } from "../support/cli.js";
 import { storeRates, testBank } from "../support/publish.js";
+import { startTestServer } from "../support/server.js";
 import { S3_SECRET, startS3Server, type S3TestServer } from "../publish/s3-server.js";
-import { silentLog } from "./support.js";
 
 let s3: S3TestServer;
 let root: string;
@@ -51,14 +49,6 @@ function configFor(name: string, publishUrl: string): Config {
   });
 }
 
-async function tokenFor(issuer: string, id: string, secret: string, scope: string): Promise<string> {
-  const response = await fetch(`${issuer}/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret, scope }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 describe("serve from a bucket", () => {
   it("serves the bucket's generation from memory and follows the pointer, fetching only new objects", async () => {
     const config = configFor("follow", `s3://${s3.bucket}/serve/tree`);
@@ -67,10 +57,9 @@ describe("serve from a bucket", () => {
     storeRates(store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
     storeRates(store, "BBB", [{ effectiveDate: "2026-03-03", currency: "USD", rate: "1.0850" }]);
     const first = await publish(store, [AAA, BBB], target);
-    const client = await createClient(store, { clientId: "erp", scope: config.scope });
-    const server = await startServer({ config, store, log: silentLog, pollMs: 50 });
+    const server = await startTestServer({ config, store, publish: false, server: { pollMs: 50 } });
     try {
-      const token = await tokenFor(server.issuer, client.clientId, client.clientSecret, config.scope);
+      const token = await server.token();
       const get = (path: string) => fetch(`${server.url}/${path}`, { headers: { authorization: `Bearer ${token}` } });
 
       const csv = await get(latestPath("AAA", "csv"));
@@ -113,7 +102,7 @@ describe("serve from a bucket", () => {
       expect(fetched.filter((p) => p === previousJson)).toHaveLength(1);
       expect([...new Set(fetched.filter((p) => p !== previousJson))].sort()).toEqual(uploaded.sort());
     } finally {
-      await server.close();
+      await server.stop();
       await store.close();
     }
   });
@@ -124,10 +113,9 @@ describe("serve from a bucket", () => {
     const target = S3TreeTarget.fromUrl(config.publishUrl!, config.outDir, s3.env);
     storeRates(store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
     const first = await publish(store, [AAA], target);
-    const client = await createClient(store, { clientId: "erp", scope: config.scope });
-    const server = await startServer({ config, store, log: silentLog, pollMs: 50 });
+    const server = await startTestServer({ config, store, publish: false, server: { pollMs: 50 } });
     try {
-      const token = await tokenFor(server.issuer, client.clientId, client.clientSecret, config.scope);
+      const token = await server.token();
       const csv = () =>
         fetch(`${server.url}/${latestPath("AAA", "csv")}`, { headers: { authorization: `Bearer ${token}` } }).then(
           (r) => r.text(),
@@ -153,7 +141,7 @@ describe("serve from a bucket", () => {
       }
       expect(body).toContain("AAA,EUR,CZK,2026-03-04,24.250,1");
     } finally {
-      await server.close();
+      await server.stop();
       await store.close();
     }
   });
@@ -162,7 +150,7 @@ describe("serve from a bucket", () => {
     const config = configFor("missing", "s3://no-such-bucket/tree");
     const store = await openSqliteStore(config.databasePath);
     try {
-      const failure = await startServer({ config, store, log: silentLog }).catch((error: unknown) => error);
+      const failure = await startTestServer({ config, store, publish: false }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ObjectStoreError);
       expect((failure as Error).message).toBe(
         "GET s3://no-such-bucket/tree/current.json failed: NoSuchBucket (HTTP 404); the bucket does not exist: create it, or fix EXRATES_PUBLISH_URL",

@@ -1,5 +1,5 @@
 // The published tree, held in memory. `out/current` (or the bucket's pointer object, see
-// src/serve/tree-s3.ts) names a complete, immutable generation; the server loads every file it
+// src/serve/state/tree-s3.ts) names a complete, immutable generation; the server loads every file it
 // serves (and the precompressed siblings) from that generation, checks each against the manifest's
 // size and sha256, and swaps the whole tree in one assignment. A
 // request therefore sees one generation, never a mix, and no file is read by path at request time:
@@ -65,7 +65,7 @@ function encodedEtag(etag: string, encoding: "gzip" | "br"): string {
 /** Where the tree's files come from: one file of the generation being loaded, or a sibling of it. */
 export type ReadFile = (path: string, file: ManifestFile, encoding?: "br" | "gzip") => Promise<Buffer>;
 
-/** Where the server finds the current generation and loads it: out/ (below) or a bucket (src/serve/tree-s3.ts). */
+/** Where the server finds the current generation and loads it: out/ (below) or a bucket (src/serve/state/tree-s3.ts). */
 export interface TreeSource {
   /** What to name in log lines. */
   readonly description: string;
