@@ -63,7 +63,7 @@ const WORKBOOK = /\/EstadisticasGeneral\/2_1_2([a-d])(\d{2})_smc(?:_(\d+))?\.xls
 const MAX_PAGES = 40;
 /** The operation day of a Fecha Valor lies at most this many days before it (Carnival, Holy Week). */
 const LOOKBACK_DAYS = 7;
-/** BCV's own spellings of ISO codes, until the kit resolves them by rule. */
+/** BCV's own spellings of ISO codes. */ // until the kit resolves names by rule
 const CODES: Readonly<Record<string, string>> = { MXP: "MXN" };
 /** Rows that are no currency: the petro, a state crypto-asset listed in 2019-2020. */
 const NOT_CURRENCIES = new Set(["PTR"]);
