@@ -74,6 +74,11 @@ export interface BankDescriptor {
   publicationDays: Weekday[];
   /** First date the feed offers (backfill default start). */
   coverageStart: IsoDate;
+  /**
+   * Last date the feed offers, for a bank that stopped publishing (a currency replaced by the euro);
+   * absent: the feed goes on to today. A backfill never asks beyond it.
+   */
+  coverageEnd?: IsoDate;
   /** The widest date range one fetch may ask for, in days (backfill chunk size). */
   maxRangeDays: number;
   /** The main feed URL, shown as the source of published data. */

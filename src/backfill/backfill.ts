@@ -33,15 +33,46 @@ export interface BankBackfillPlan {
   from: IsoDate;
   to: IsoDate;
   chunks: DateRange[];
+  /** Why the range asked for has nothing of this bank (before its coverage, after it, in the future). */
+  outside?: string;
 }
 
 export interface BackfillRequest {
   from?: string;
   to?: string;
   now?: Date;
+  /**
+   * A bank whose coverage the range misses: `refuse` (a UserError naming it, the default: a bank asked
+   * for by name) or `skip` (the plan has no chunks and says why: `--all`).
+   */
+  outside?: "refuse" | "skip";
 }
 
-/** Checks --from/--to and splits each bank's range into chunks. Throws UserError on bad input. */
+/** What a bank's feed covers, in words: "ECB covers 1999-01-04 onward", "BBK covers 1948-06-21 to 1998-12-31". */
+export function coverageText(bank: BankAdapter["bank"]): string {
+  return `${bank.id} covers ${bank.coverageStart}${bank.coverageEnd ? ` to ${bank.coverageEnd}` : " onward"}`;
+}
+
+/** Why [from, to] asked of a bank holds nothing it can have, or undefined. */
+function outsideCoverage(bank: BankAdapter["bank"], request: BackfillRequest, today: IsoDate): string | undefined {
+  const asked =
+    request.from && request.to
+      ? `${request.from}..${request.to}`
+      : request.from
+        ? `--from ${request.from}`
+        : `--to ${request.to}`;
+  if (request.to && request.to < bank.coverageStart) return `${coverageText(bank)}: ${asked} is before it`;
+  if (request.from && bank.coverageEnd && request.from > bank.coverageEnd)
+    return `${coverageText(bank)} (its feed ends there): ${asked} is after it`;
+  if (request.from && request.from > today)
+    return `${bank.id}: ${asked} is in the future (today in ${bank.timeZone} is ${today})`;
+  return undefined;
+}
+
+/**
+ * Checks --from/--to and splits each bank's range (within its coverage, up to today in its zone) into
+ * chunks. Throws UserError on bad input, and on a range outside a bank's coverage unless told to skip it.
+ */
 export function planBackfill(adapters: BankAdapter[], request: BackfillRequest = {}): BankBackfillPlan[] {
   for (const [flag, value] of [
     ["--from", request.from],
@@ -56,8 +87,12 @@ export function planBackfill(adapters: BankAdapter[], request: BackfillRequest =
   return adapters.map((adapter) => {
     const { bank } = adapter;
     const today = todayIn(bank.timeZone, now);
+    const last = bank.coverageEnd && bank.coverageEnd < today ? bank.coverageEnd : today;
     const from = request.from && request.from > bank.coverageStart ? request.from : bank.coverageStart;
-    const to = request.to && request.to < today ? request.to : today;
+    const to = request.to && request.to < last ? request.to : last;
+    const outside = outsideCoverage(bank, request, today);
+    if (outside && request.outside !== "skip") throw new UserError(outside);
+    if (outside) return { adapter, from, to, chunks: [], outside };
     return { adapter, from, to, chunks: from <= to ? chunkRange(from, to, bank.maxRangeDays) : [] };
   });
 }

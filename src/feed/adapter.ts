@@ -139,6 +139,11 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
     "publicationDays must be ISO weekdays 1-7",
   );
   need(isIsoDate(bank.coverageStart), `coverageStart "${bank.coverageStart}" is not a date`);
+  if (bank.coverageEnd !== undefined)
+    need(
+      isIsoDate(bank.coverageEnd) && bank.coverageEnd >= bank.coverageStart,
+      `coverageEnd "${bank.coverageEnd}" is not a date on or after coverageStart`,
+    );
   need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
   if (bank.credential)
     need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");

@@ -36,6 +36,33 @@ describe("planBackfill", () => {
     const [plan] = planBackfill([bank], { from: "1990-01-01", to: "2030-01-01", now: NOW });
     expect(plan).toMatchObject({ from: "2026-01-01", to: "2026-11-21" });
   });
+  it("refuses a range before a bank's coverage, after a historical bank's end, or in the future", () => {
+    const ecb = { ...bank, bank: { ...bank.bank, id: "ECB", coverageStart: "1999-01-04" } };
+    const bbk = { ...bank, bank: { ...bank.bank, id: "BBK", coverageStart: "1948-06-21", coverageEnd: "1998-12-31" } };
+    expect(() => planBackfill([ecb], { from: "1990-01-01", to: "1990-01-31", now: NOW })).toThrow(
+      "ECB covers 1999-01-04 onward: 1990-01-01..1990-01-31 is before it",
+    );
+    expect(() => planBackfill([ecb], { to: "1990-01-31", now: NOW })).toThrow(
+      "ECB covers 1999-01-04 onward: --to 1990-01-31 is before it",
+    );
+    expect(() => planBackfill([bbk], { from: "2025-01-01", to: "2025-12-31", now: NOW })).toThrow(
+      "BBK covers 1948-06-21 to 1998-12-31 (its feed ends there): 2025-01-01..2025-12-31 is after it",
+    );
+    expect(() => planBackfill([ecb], { from: "2026-11-22", now: NOW })).toThrow(
+      "ECB: --from 2026-11-22 is in the future (today in Europe/Prague is 2026-11-21)",
+    );
+  });
+  it("stops a historical bank's range at its coverage end; --all leaves out a bank the range misses", () => {
+    const bbk = { ...bank, bank: { ...bank.bank, id: "BBK", coverageStart: "1948-06-21", coverageEnd: "1998-12-31" } };
+    expect(planBackfill([bbk], { from: "1998-12-01", now: NOW })[0]).toMatchObject({
+      from: "1998-12-01",
+      to: "1998-12-31",
+    });
+    const [skipped, kept] = planBackfill([bbk, bank], { from: "2026-03-01", now: NOW, outside: "skip" });
+    expect(skipped!.chunks).toEqual([]);
+    expect(skipped!.outside).toContain("BBK covers 1948-06-21 to 1998-12-31");
+    expect(kept!.chunks.length).toBeGreaterThan(0);
+  });
   it.each([
     [{ from: "2026-02-30" }, '--from "2026-02-30" is not a date (YYYY-MM-DD)'],
     [{ to: "yesterday" }, '--to "yesterday" is not a date (YYYY-MM-DD)'],

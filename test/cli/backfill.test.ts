@@ -1,7 +1,7 @@
 // `exrates backfill` as a user runs it, through the recordings' mirror: a range whose answer does not
 // contain it is said to be not done (exit 1) and fetched again by the next run, and --force fetches
 // again what an earlier run recorded.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -62,5 +62,31 @@ describe.skipIf(!haveMirror)("backfill through the mirror", { timeout: 120_000 }
     expect(forced.status, forced.stderr).toBe(0);
     expect((JSON.parse(forced.stdout) as { totals: object }).totals).toMatchObject({ skipped: 0, stored: 1 });
     expect(await servedCount(mirror)).toBe(served + 1);
+  });
+});
+
+describe("a range with nothing of the bank is refused, naming its coverage", () => {
+  it.each([
+    [
+      ["ECB", "--from", "1990-01-01", "--to", "1990-01-31"],
+      "ECB covers 1999-01-04 onward: 1990-01-01..1990-01-31 is before it",
+    ],
+    [
+      ["BBK", "--from", "2025-01-01", "--to", "2025-12-31"],
+      "BBK covers 1948-06-21 to 1998-12-31 (its feed ends there): 2025-01-01..2025-12-31 is after it",
+    ],
+    [
+      ["CNB", "--from", "2099-01-01"],
+      /^CNB: --from 2099-01-01 is in the future \(today in Europe\/Prague is \d{4}-\d\d-\d\d\)$/,
+    ],
+  ])("exrates backfill %j: one line, exit 1, nothing created", (args, message) => {
+    const env = dirs();
+    const r = exrates(["backfill", ...args], env);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().replace(/^exrates: /, "")).toMatch(
+      typeof message === "string" ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) : message,
+    );
+    expect(existsSync(env.EXRATES_DATA_DIR!)).toBe(false);
   });
 });

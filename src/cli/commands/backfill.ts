@@ -141,12 +141,17 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
           const a = missing[0]!;
           throw new UserError(`${a.bank.id} needs ${a.bank.credential!.env} (${a.bank.credential!.description})`);
         }
+        // A bank named whose coverage the range misses is refused; with --all it is left out, said once.
         const plans = planBackfill(
           chosen.filter((a) => !missing.includes(a)),
-          { from: options.from, to: options.to },
+          { from: options.from, to: options.to, outside: options.all ? "skip" : "refuse" },
         );
         const log = ctx.log();
         for (const a of missing) log.warn({ bank: a.bank.id }, `skipped: needs ${a.bank.credential!.env}`);
+        const outside = plans.filter((p) => p.outside);
+        if (outside.length === plans.length && outside.length > 0)
+          throw new UserError(`no bank covers the range asked for (${outside[0]!.outside})`);
+        for (const p of outside) process.stderr.write(`exrates: skipped: ${p.outside}\n`);
 
         const store = await ctx.store();
         const http = createHttpClient({
