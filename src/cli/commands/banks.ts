@@ -1,11 +1,40 @@
 // `exrates banks`: every bank with its newest stored date, last fetch, next run and state (stale,
 // failing, needs a credential...). The same rows as `GET /v1/status` (src/schedule/status.ts).
+import { statSync } from "node:fs";
+
 import type { Command } from "commander";
 
+import type { Config } from "../../config.js";
 import { toBankResource } from "../../feed/adapter.js";
 import { loadAdapters } from "../../feed/registry.js";
 import { bankStatuses } from "../../schedule/status.js";
+import { openSqliteStore, type Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
+
+/** No database yet (before the first `exrates start`): the SQLite file does not exist. */
+function noDatabaseYet(config: Config): boolean {
+  if (config.databaseUrl) return false;
+  try {
+    statSync(config.databasePath);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/**
+ * The configured store, read-only; before the first start, an empty one in memory (every bank is then
+ * "never fetched"), said on stderr with where the database is looked for, since a mistyped
+ * EXRATES_DATA_DIR looks the same.
+ */
+async function storeOrNothing(ctx: CliContext): Promise<Store & { nothing?: true }> {
+  const config = ctx.config();
+  if (!noDatabaseYet(config)) return ctx.store({ readonly: true });
+  process.stderr.write(
+    `exrates: no database at ${config.databasePath} yet (\`exrates start\` creates it; EXRATES_DATA_DIR is ${config.dataDir}): every bank is listed as never fetched\n`,
+  );
+  return Object.assign(await openSqliteStore(":memory:"), { nothing: true as const });
+}
 
 export function registerBanks(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
@@ -15,8 +44,13 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const adapters = [...(await loadAdapters()).values()];
-        const store = await ctx.store({ readonly: true });
-        const statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+        const store = await storeOrNothing(ctx);
+        let statuses: Map<string, Awaited<ReturnType<typeof bankStatuses>>[number]>;
+        try {
+          statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+        } finally {
+          if (store.nothing) await store.close();
+        }
         const rows = adapters.map((a) => {
           const status = statuses.get(a.bank.id)!;
           const lastAt = [status.lastSuccessAt, status.lastErrorAt]
