@@ -36,6 +36,21 @@ async function storeOrNothing(ctx: CliContext): Promise<Store & { nothing?: true
   return Object.assign(await openSqliteStore(":memory:"), { nothing: true as const });
 }
 
+/**
+ * Columns as wide as their longest cell (a zone such as America/Argentina/Buenos_Aires), one space
+ * apart; the `right` columns aligned right; the last one not padded.
+ */
+export function table(head: string[], rows: string[][], right: ReadonlySet<number> = new Set()): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) =>
+        i === r.length - 1 ? cell : right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!),
+      )
+      .join(" ");
+  return [head, ...rows].map(line).join("\n");
+}
+
 export function registerBanks(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("banks")
@@ -73,25 +88,29 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
           };
         });
         if (options.json) return ctx.print(JSON.stringify(rows, null, 2));
-        const lines = rows.map((r) =>
-          [
-            r.id.padEnd(8),
-            r.bankCurrency,
-            r.quoteType.padEnd(8),
-            `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`.padEnd(30),
-            (r.newestDate ?? "-").padEnd(10),
-            (r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched").padEnd(34),
-            (r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-").padEnd(16),
-            String(r.status.anomalies.held).padStart(4),
-            r.status.summary,
-          ].join(" "),
-        );
-        ctx.print(
-          [
-            "BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) HELD STATE",
-            ...lines,
-          ].join("\n"),
-        );
+        const head = [
+          "BANK",
+          "CUR",
+          "QUOTE",
+          "PUBLISHES (LOCAL)",
+          "NEWEST",
+          "LAST FETCH",
+          "NEXT RUN (LOCAL)",
+          "HELD",
+          "STATE",
+        ];
+        const cells = rows.map((r) => [
+          r.id,
+          r.bankCurrency,
+          r.quoteType,
+          `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`,
+          r.newestDate ?? "-",
+          r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched",
+          r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-",
+          String(r.status.anomalies.held),
+          r.status.summary,
+        ]);
+        ctx.print(table(head, cells, new Set([7])));
       }),
     );
 }
