@@ -1,12 +1,13 @@
-// `exrates banks`: every bank with its newest stored date, last fetch, next run and state (stale,
-// failing, needs a credential...). The same rows as `GET /v1/status` (src/schedule/status.ts).
+// `exrates banks [<ID>...]`: every bank (or the ones named) with its newest stored date, last fetch, next
+// run and state (stale, failing, needs a credential...). The same rows as `GET /v1/status`
+// (src/schedule/status.ts).
 import { statSync } from "node:fs";
 
 import type { Command } from "commander";
 
 import type { Config } from "../../config.js";
 import { toBankResource } from "../../feed/adapter.js";
-import { loadAdapters } from "../../feed/registry.js";
+import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { bankStatuses } from "../../schedule/status.js";
 import { openSqliteStore, type Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
@@ -55,10 +56,13 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
   program
     .command("banks")
     .description("list the banks with their newest stored date, last fetch, next run and state")
+    .argument("[banks...]", "only these banks (default: every bank)")
     .option("--json", "print the Bank resources with their status as JSON")
     .action(
-      action(ctx, async (options: { json?: boolean }) => {
-        const adapters = [...(await loadAdapters()).values()];
+      action(ctx, async (ids: string[], options: { json?: boolean }) => {
+        // Unknown ids are refused by name, before anything is opened.
+        const wanted = new Set(await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id)));
+        const adapters = [...(await loadAdapters()).values()].filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
         const store = await storeOrNothing(ctx);
         let statuses: Map<string, Awaited<ReturnType<typeof bankStatuses>>[number]>;
         try {
