@@ -436,6 +436,7 @@ export async function runBackfill(
             noteDates(plan.adapter, answerDates),
             { kind: "range", ...todo },
             { http, env: options.env ?? process.env, signal: options.signal },
+            now(),
           );
           // Publication days up to what should exist by now, without any stored rate.
           const expected = expectedNewestDate(bank, now());

@@ -145,6 +145,11 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
       `coverageEnd "${bank.coverageEnd}" is not a date on or after coverageStart`,
     );
   need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
+  if (bank.maxDaysAhead !== undefined)
+    need(
+      Number.isInteger(bank.maxDaysAhead) && bank.maxDaysAhead >= 0 && bank.maxDaysAhead <= 31,
+      "maxDaysAhead must be a whole number of days from 0 to 31",
+    );
   if (bank.credential)
     need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
   return problems;
