@@ -3,15 +3,17 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { copyFile, link, mkdir, readFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
   GENERATIONS_DIR,
   MANIFEST,
+  lastGoodGeneration,
   pruneGenerations,
   readCurrentGeneration,
   switchTo,
+  verifyGeneration,
   writeDurable,
   type Manifest,
   type ManifestFile,
@@ -56,6 +58,8 @@ export interface TreeTarget {
   switchTo(generation: string): Promise<void>;
   /** Removes generations neither current nor among the `keep` before it (and what only they used). */
   prune(keep: number): Promise<void>;
+  /** Removes what a publish that failed before its switch wrote of its generation (frees a full disk). */
+  discard?(generation: string): Promise<void>;
 }
 
 /** The out/ directory with generation directories and the `current` symlink (src/publish/tree.ts). */
@@ -73,7 +77,9 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   async current(): Promise<(CurrentGeneration & { dir: string }) | undefined> {
-    const current = await readCurrentGeneration(this.outDir);
+    // A current generation whose manifest does not read (switched by an earlier version after a short
+    // write): the publish carries from the last good one, and its switch repairs the tree.
+    const current = await readCurrentGeneration(this.outDir).catch(() => lastGoodGeneration(this.outDir));
     if (!current) return undefined;
     return {
       ...current,
@@ -104,7 +110,10 @@ export class LocalTreeTarget implements TreeTarget {
         }
       },
       finish(manifest) {
-        writeDurable(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+        const text = `${JSON.stringify(manifest, null, 2)}\n`;
+        writeDurable(join(dir, MANIFEST), text);
+        // Only a generation found whole may become current.
+        verifyGeneration(dir, manifest, text);
         return Promise.resolve();
       },
     };
@@ -116,6 +125,10 @@ export class LocalTreeTarget implements TreeTarget {
 
   prune(keep: number): Promise<void> {
     return pruneGenerations(this.outDir, keep);
+  }
+
+  async discard(generation: string): Promise<void> {
+    await rm(join(this.outDir, GENERATIONS_DIR, generation), { recursive: true, force: true });
   }
 }
 
