@@ -85,6 +85,11 @@ export interface BankDescriptor {
    * Monday). A later date is held at ingest (`future-date`).
    */
   maxDaysAhead?: number;
+  /**
+   * How long one fetch (every request of it, retries and bodies included) may take, in seconds; default
+   * 120. A body sent a byte at a time never trips the timeout between chunks: this ends it.
+   */
+  fetchDeadlineSeconds?: number;
   /** The widest date range one fetch may ask for, in days (backfill chunk size). */
   maxRangeDays: number;
   /** The main feed URL, shown as the source of published data. */
@@ -203,6 +208,8 @@ export interface HttpRequestInit {
   headers?: Record<string, string>;
   /** Accept header; each adapter says what its feed serves. */
   accept?: string;
+  /** Ends the request (and its retries) when aborted: the fetch's total deadline, a shutdown. */
+  signal?: AbortSignal;
 }
 
 export interface FetchContext {

@@ -145,6 +145,11 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
       `coverageEnd "${bank.coverageEnd}" is not a date on or after coverageStart`,
     );
   need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
+  if (bank.fetchDeadlineSeconds !== undefined)
+    need(
+      Number.isFinite(bank.fetchDeadlineSeconds) && bank.fetchDeadlineSeconds >= 1 && bank.fetchDeadlineSeconds <= 3600,
+      "fetchDeadlineSeconds must be from 1 to 3600",
+    );
   if (bank.maxDaysAhead !== undefined)
     need(
       Number.isInteger(bank.maxDaysAhead) && bank.maxDaysAhead >= 0 && bank.maxDaysAhead <= 31,

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
+import { fetchDeadlineOf, withDeadline } from "../feed/http.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
@@ -232,8 +233,11 @@ export async function fetchAndStore(
 ): Promise<IngestOutcome> {
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
+  // Every fetch has a total deadline (the adapter's, default 120 s): a bank dripping its answer a byte
+  // at a time never trips the timeout between chunks, and would hold its fetch slot for ever.
+  const http = withDeadline(ctx.http, fetchDeadlineOf(adapter.bank), ctx.signal);
   try {
-    docs = await adapter.fetch(range, ctx);
+    docs = await adapter.fetch(range, { ...ctx, http });
     return await storeDocuments(store, adapter, docs, "fetch", now);
   } catch (error) {
     const last = docs.at(-1);
@@ -252,5 +256,7 @@ export async function fetchAndStore(
       (error as Error).message,
     );
     throw error;
+  } finally {
+    http.clear();
   }
 }
