@@ -19,6 +19,25 @@ function checkUrl(url: string): void {
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
     throw new UserError(`a webhook URL must be http or https, not ${parsed.protocol}`);
+  // fetch refuses such a URL, so it could never be delivered; and the password would be listed.
+  if (parsed.username || parsed.password)
+    throw new UserError(
+      `a webhook URL must not carry credentials (${withoutCredentials(url)}): the receiver checks the ` +
+        "signature instead, or put a token in the path or query",
+    );
+}
+
+/** A URL as listed: its user and password (kept by a webhook added before they were refused) masked. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = "***";
+    u.password = "";
+    return u.toString();
+  } catch {
+    return "(invalid URL)";
+  }
 }
 
 function parseBanks(list: string | undefined): string[] | undefined {
@@ -73,15 +92,16 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const all = await listWebhooks(await ctx.store());
+        const shown = all.map((h) => ({ ...h, url: withoutCredentials(h.url) }));
         if (options.json) {
-          ctx.print(JSON.stringify(all));
+          ctx.print(JSON.stringify(shown));
           return;
         }
-        if (all.length === 0) {
+        if (shown.length === 0) {
           ctx.print("no webhooks; add one with `exrates webhooks add <url>`");
           return;
         }
-        const rows = all.map((h) => [
+        const rows = shown.map((h) => [
           h.id,
           h.pausedAt ? "paused" : "active",
           h.banks?.join(",") ?? "all",
@@ -94,7 +114,7 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
         const head = ["ID", "STATE", "BANKS", "LAST", "DELIVERED", "FAILURES", "PENDING", "URL"];
         const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
         const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i]!) : v)).join("  ");
-        const paused = all.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
+        const paused = shown.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
         ctx.print([line(head), ...rows.map(line), ...paused].join("\n"));
       }),
     );
