@@ -102,3 +102,18 @@ describe("exrates webhooks add refuses what could never be delivered", () => {
     }
   });
 });
+
+describe("exrates webhooks add --banks", () => {
+  it("refuses a bank that does not exist, naming it, and stores nothing", async () => {
+    root = mkdtempSync(join(tmpdir(), "exrates-webhooks-"));
+    const env = { EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), LOG_LEVEL: "warn" };
+    const refused = await cli(["webhooks", "add", "https://erp.example/hooks", "--banks", "ECB,XXX,zz9"], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("unknown banks XXX, ZZ9 (known: ");
+    expect(refused.stderr).toContain("ECB");
+    expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
+    const added = await cli(["webhooks", "add", "https://erp.example/hooks", "--banks", "ecb", "--json"], env);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ banks: ["ECB"] });
+  });
+});

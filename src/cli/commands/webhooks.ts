@@ -5,6 +5,7 @@ import type { Command } from "commander";
 
 import { sendSigned } from "../../events/webhooks.js";
 import { UserError } from "../../errors.js";
+import { knownBankIds } from "../../feed/registry.js";
 import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../store/events.js";
 import { action, type CliContext } from "../context.js";
 
@@ -48,6 +49,13 @@ function parseBanks(list: string | undefined): string[] | undefined {
     .filter(Boolean);
   const bad = ids.filter((id) => !BANK_ID.test(id));
   if (ids.length === 0 || bad.length) throw new UserError(`--banks takes bank ids separated by commas (${list})`);
+  // A webhook for a bank that does not exist would be stored as active and never called.
+  const known = new Set(knownBankIds());
+  const unknown = ids.map((id) => id.toUpperCase()).filter((id) => !known.has(id));
+  if (unknown.length)
+    throw new UserError(
+      `unknown bank${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${[...known].join(", ")})`,
+    );
   return ids.map((id) => id.toUpperCase());
 }
 
