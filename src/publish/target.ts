@@ -3,13 +3,15 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { copyFile, link, mkdir, readFile, rm } from "node:fs/promises";
+import { chmod, copyFile, link, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
+  FILE_MODE,
   GENERATIONS_DIR,
   MANIFEST,
   lastGoodGeneration,
+  makeTreeDir,
   pruneGenerations,
   readCurrentGeneration,
   switchTo,
@@ -73,7 +75,7 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   async prepare(): Promise<void> {
-    await mkdir(join(this.outDir, GENERATIONS_DIR), { recursive: true });
+    await makeTreeDir(join(this.outDir, GENERATIONS_DIR));
   }
 
   async current(): Promise<(CurrentGeneration & { dir: string }) | undefined> {
@@ -89,13 +91,13 @@ export class LocalTreeTarget implements TreeTarget {
 
   async begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
-    await mkdir(dir, { recursive: true });
+    await makeTreeDir(dir);
     // The directory `current` resolved to (its name is the generation's, but the link is the truth).
     const fromDir = (previous as { dir?: string } | undefined)?.dir;
     return {
       async write(path, _file, bodies) {
         const full = join(dir, path);
-        await mkdir(dirname(full), { recursive: true });
+        await makeTreeDir(dirname(full));
         writeDurable(full, bodies.identity);
         if (bodies.br) writeDurable(full + SUFFIX.br, bodies.br);
         if (bodies.gzip) writeDurable(full + SUFFIX.gzip, bodies.gzip);
@@ -104,9 +106,12 @@ export class LocalTreeTarget implements TreeTarget {
       async carry(path, file) {
         if (!fromDir) throw new Error(`nothing to carry ${path} from`);
         const target = join(dir, path);
-        await mkdir(dirname(target), { recursive: true });
+        await makeTreeDir(dirname(target));
         for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])]) {
-          await link(join(fromDir, path + s), target + s).catch(() => copyFile(join(fromDir, path + s), target + s));
+          await link(join(fromDir, path + s), target + s).catch(async () => {
+            await copyFile(join(fromDir, path + s), target + s);
+            await chmod(target + s, FILE_MODE);
+          });
         }
       },
       finish(manifest) {

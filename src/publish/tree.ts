@@ -6,9 +6,9 @@
 //   out/v1      -> current/v1              (static, created once)
 //   out/.generations/<gen>/manifest.json   (every file's size, sha256, ETag, Last-Modified, type)
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, statSync, writeSync } from "node:fs";
-import { lstat, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, readdirSync, statSync, writeSync } from "node:fs";
+import { chmod, lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 
 import { UserError } from "../errors.js";
 
@@ -58,6 +58,21 @@ function naming(error: unknown, path: string): unknown {
   return error;
 }
 
+/** The published tree's modes, set explicitly: readable by the server and everyone, written by us only. */
+export const FILE_MODE = 0o644;
+export const DIR_MODE = 0o755;
+
+/** Creates a directory of the tree and its missing parents, each DIR_MODE whatever the umask. */
+export async function makeTreeDir(path: string): Promise<void> {
+  // mkdir returns the first directory it created: every one from there down to `path` is new.
+  const first = await mkdir(path, { recursive: true });
+  if (first === undefined) return;
+  for (let dir = path; ; dir = dirname(dir)) {
+    await chmod(dir, DIR_MODE);
+    if (dir === first || dir === dirname(dir)) break;
+  }
+}
+
 /**
  * Writes a file whole and makes it durable before the generation becomes visible. writeSync may write
  * less than asked (a disk filling up): it is called again for the rest, and a write that makes no
@@ -72,6 +87,8 @@ export function writeDurable(path: string, data: Uint8Array | string): void {
     throw naming(error, path);
   }
   try {
+    // The mode given to open is narrowed or widened by the umask; the tree's files are 0644 whatever it is.
+    fchmodSync(fd, FILE_MODE);
     for (let written = 0; written < bytes.length;) {
       const n = writeSync(fd, bytes, written, bytes.length - written);
       if (n <= 0)
