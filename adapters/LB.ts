@@ -51,6 +51,7 @@ const lb = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1993-06-25",
+    coverageEnd: "2014-12-31",
     maxRangeDays: 31,
     sourceUrl: `${ENDPOINT}?tp=LT`,
     historicalOnly: true,

@@ -55,6 +55,9 @@ const nbc = defineAdapter({
     publicationDays: [1, 2, 3, 4, 5],
     // Not verified: the first day the date form serves.
     coverageStart: "2010-01-04",
+    // Friday's page already shows Monday's rates (set for the next business day): up to 4 days ahead
+    // across a weekend and a holiday.
+    maxDaysAhead: 4,
     maxRangeDays: 31,
     sourceUrl: ENDPOINT,
   },

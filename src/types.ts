@@ -80,6 +80,22 @@ export interface BankDescriptor {
   publicationDays: Weekday[];
   /** First date the feed offers (backfill default start). */
   coverageStart: IsoDate;
+  /**
+   * Last date the feed offers, for a bank that stopped publishing (a currency replaced by the euro);
+   * absent: the feed goes on to today. A backfill never asks beyond it.
+   */
+  coverageEnd?: IsoDate;
+  /**
+   * How many days after today, in the bank's zone, an effective date may lie: 1 (the default) for lists
+   * dated the next day; more for a bank that sets its rates for the next business day (Friday's for
+   * Monday). A later date is held at ingest (`future-date`).
+   */
+  maxDaysAhead?: number;
+  /**
+   * How long one fetch (every request of it, retries and bodies included) may take, in seconds; default
+   * 120. A body sent a byte at a time never trips the timeout between chunks: this ends it.
+   */
+  fetchDeadlineSeconds?: number;
   /** The widest date range one fetch may ask for, in days (backfill chunk size). */
   maxRangeDays: number;
   /** The main feed URL, shown as the source of published data. */
@@ -124,6 +140,8 @@ export interface RateRecord {
  * Why a row of a bank's answer was held (left out, kept for review) rather than stored:
  * - `bad-rate`: the figure is not a positive decimal number;
  * - `bad-date`: the date does not exist or cannot be read;
+ * - `future-date`: the date lies beyond what the bank can have published by the time of the ingest (its
+ *   tomorrow, or `maxDaysAhead` days ahead), such as 9999-12-31: it would stay Latest for good;
  * - `unknown-currency`: the code or label is not a known ISO 4217 currency and the adapter maps it to none;
  * - `unknown-unit`: the number of units the figure applies to cannot be established;
  * - `conflict`: the answer gives the same date and currency twice with different figures (neither is taken);
@@ -131,7 +149,8 @@ export interface RateRecord {
  * Ingest adds the cross-bank kinds (see src/ingest/sanity.ts): `unit-slip`, `direction-slip`,
  * `off-consensus` (held) and `jump` (published with a warning).
  */
-export type RowProblemKind = "bad-rate" | "bad-date" | "unknown-currency" | "unknown-unit" | "conflict" | "bad-row";
+export type RowProblemKind =
+  "bad-rate" | "bad-date" | "future-date" | "unknown-currency" | "unknown-unit" | "conflict" | "bad-row";
 export type CrossCheckKind = "unit-slip" | "direction-slip" | "off-consensus" | "jump";
 export type AnomalyKind = RowProblemKind | CrossCheckKind;
 
@@ -195,6 +214,8 @@ export interface HttpRequestInit {
   headers?: Record<string, string>;
   /** Accept header; each adapter says what its feed serves. */
   accept?: string;
+  /** Ends the request (and its retries) when aborted: the fetch's total deadline, a shutdown. */
+  signal?: AbortSignal;
 }
 
 export interface FetchContext {

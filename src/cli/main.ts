@@ -5,7 +5,10 @@
 import { Command, CommanderError } from "commander";
 
 import { checkLogLevel } from "../config.js";
+import { setDefaultLogLevel } from "../log.js";
 import { createCliContext, type CliContext } from "./context.js";
+
+const DAEMONS = new Set(["start", "serve"]);
 
 type Register = (program: Command, ctx: CliContext & { close(): Promise<void> }) => void;
 
@@ -45,6 +48,10 @@ if (badLevel) {
   process.stderr.write(`exrates: ${badLevel}\n`);
   process.exit(1);
 }
+
+// The daemons log their work at info; a one-off command only its warnings and errors, unless LOG_LEVEL
+// says otherwise, so that its output is not interleaved with log lines when stderr is not a terminal.
+setDefaultLogLevel(DAEMONS.has(process.argv[2] ?? "") ? "info" : "warn");
 
 const ctx = createCliContext();
 const program = new Command("exrates")

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
+import { fetchDeadlineOf, withDeadline } from "../feed/http.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
@@ -23,15 +24,21 @@ import type {
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
 import { screenAnswers, screeningQuery, type ScreenedAnswer } from "./screen.js";
-import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
+import { dateLimit, gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
  * Parses and gates every document; throws before anything is stored if one is refused as a whole.
- * Rows the adapter or the gate held are returned beside the records, per document.
+ * Rows the adapter or the gate held are returned beside the records, per document. `now` is the
+ * ingest's clock: a date beyond what the bank can have published by then is held.
  */
-export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Promise<ParsedDocument[]> {
+export async function parseDocuments(
+  adapter: BankAdapter,
+  docs: FeedDocument[],
+  now: Date = new Date(),
+): Promise<ParsedDocument[]> {
   const { id } = adapter.bank;
   const base = baseCurrencyOf(adapter.bank);
+  const limit = dateLimit(adapter.bank, now);
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
     if (isNavigation(adapter, doc)) {
@@ -46,7 +53,7 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });
     }
     const answer = asParsedAnswer(output);
-    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held) });
+    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held, limit) });
   }
   // Across answers too: one key must not get two figures in one ingest.
   holdCrossAnswerConflicts(parsed);
@@ -150,14 +157,18 @@ function outcome(result: IngestResult, screened: ScreenedAnswer[]): IngestOutcom
   };
 }
 
-/** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
+/**
+ * Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. `now`:
+ * the ingest's clock (dates beyond what the bank can have published by then are held).
+ */
 export async function storeDocuments(
   store: Store,
   adapter: BankAdapter,
   docs: FeedDocument[],
   kind: "fetch" | "import",
+  now: Date = new Date(),
 ): Promise<IngestOutcome> {
-  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs), kind);
+  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs, now), kind);
 }
 
 /** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
@@ -210,12 +221,16 @@ export async function fetchAndStore(
   adapter: BankAdapter,
   range: FetchRange,
   ctx: FetchContext,
+  now: Date = new Date(),
 ): Promise<IngestOutcome> {
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
+  // Every fetch has a total deadline (the adapter's, default 120 s): a bank dripping its answer a byte
+  // at a time never trips the timeout between chunks, and would hold its fetch slot for ever.
+  const http = withDeadline(ctx.http, fetchDeadlineOf(adapter.bank), ctx.signal);
   try {
-    docs = await adapter.fetch(range, ctx);
-    return await storeDocuments(store, adapter, docs, "fetch");
+    docs = await adapter.fetch(range, { ...ctx, http });
+    return await storeDocuments(store, adapter, docs, "fetch", now);
   } catch (error) {
     const last = docs.at(-1);
     await recordFailedFetch(
@@ -233,5 +248,7 @@ export async function fetchAndStore(
       (error as Error).message,
     );
     throw error;
+  } finally {
+    http.clear();
   }
 }

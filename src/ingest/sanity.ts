@@ -56,21 +56,22 @@ export function crossCheckConfig(env: Readonly<Record<string, string | undefined
     return n;
   };
   const fraction = (n: number) => n > 0 && n < 10;
+  const FRACTION = "a fraction above 0 and below 10, such as 0.25";
   return {
-    band: read("EXRATES_CHECK_BAND", DEFAULT_CROSS_CHECK.band, fraction, "a fraction such as 0.25"),
+    band: read("EXRATES_CHECK_BAND", DEFAULT_CROSS_CHECK.band, fraction, FRACTION),
     lagDays: read(
       "EXRATES_CHECK_LAG_DAYS",
       DEFAULT_CROSS_CHECK.lagDays,
       (n) => Number.isInteger(n) && n >= 0,
-      "a number of days",
+      "a whole number of days (0 or more)",
     ),
-    jump: read("EXRATES_CHECK_JUMP", DEFAULT_CROSS_CHECK.jump, fraction, "a fraction such as 0.25"),
+    jump: read("EXRATES_CHECK_JUMP", DEFAULT_CROSS_CHECK.jump, fraction, FRACTION),
     jumpWindowDays: DEFAULT_CROSS_CHECK.jumpWindowDays,
     minBanks: read(
       "EXRATES_CHECK_MIN_BANKS",
       DEFAULT_CROSS_CHECK.minBanks,
       (n) => Number.isInteger(n) && n >= 1,
-      "a whole number of banks",
+      "a whole number of banks (1 or more)",
     ),
   };
 }

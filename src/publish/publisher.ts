@@ -15,7 +15,13 @@ import { renderBank, renderBankList, renderJson, type BankListEntry } from "./re
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
-import { asTreeTarget, type FileBodies, type GenerationSink, type TreeTarget } from "./target.js";
+import {
+  asTreeTarget,
+  type CurrentGeneration,
+  type FileBodies,
+  type GenerationSink,
+  type TreeTarget,
+} from "./target.js";
 import { etagOf, newGenerationName, sha256Hex, type Manifest } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
@@ -116,78 +122,99 @@ async function publishLocked(
   return withPublishLock({ outDir: target.lockDir, store }, async () => {
     const previous = await target.current();
     const generation = newGenerationName(options.now);
-    const writer = new GenerationWriter(await target.begin(generation, previous));
-    const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
-
-    const banks: Manifest["banks"] = {};
-    const list: BankListEntry[] = [];
-    const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
-    /** The re-rendered banks' documents, for the events once the switch is done. */
-    const renderedDocs: LatestRatesDocument[] = [];
-
-    for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
-      const id = adapter.bank.id;
-      const before = previous?.manifest.banks[id];
-      const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map((e) => latestPath(id, e))];
-      const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
-      if (only && !only.has(id)) {
-        if (carriable) {
-          for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-          banks[id] = before;
-          list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
-          result.carried.push(id);
-        }
-        continue;
-      }
-      const input = await bankInput(store, adapter);
-      if (!input) {
-        result.empty.push(id);
-        continue;
-      }
-      const { doc, resource, inputHash } = input;
-      const lastModified = doc.publishedAt;
-      if (carriable && before.inputHash === inputHash) {
-        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-        banks[id] = before;
-        result.carried.push(id);
-      } else {
-        await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
-        await writer.write(latestPath(id, "json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
-        await writer.write(latestPath(id, "xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
-        await writer.write(latestPath(id, "csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
-        await writer.write(
-          latestPath(id, "xlsx"),
-          await renderXlsx(doc, resource.name[0]?.name ?? id),
-          CONTENT_TYPES.xlsx,
-          lastModified,
-          false,
-        );
-        banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
-        result.rendered.push(id);
-        renderedDocs.push(doc);
-      }
-      list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+    let written: { manifest: Manifest; renderedDocs: LatestRatesDocument[]; result: PublishResult };
+    try {
+      written = await writeGeneration(store, adapters, target, generation, previous, options);
+    } catch (error) {
+      // Nothing of it is current: what was written goes (a full disk gets its space back).
+      await target.discard?.(generation).catch(() => undefined);
+      throw error;
     }
-
-    const listModified = Object.values(banks).reduce(
-      (max, b) => (b.lastModified > max ? b.lastModified : max),
-      XSD_LAST_MODIFIED,
-    );
-    await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
-    await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
-
-    const manifest: Manifest = {
-      generation,
-      publishedAt: (options.now ?? new Date()).toISOString(),
-      files: writer.files,
-      banks,
-    };
-    await writer.finish(manifest);
+    const { manifest, renderedDocs, result } = written;
     await target.switchTo(generation);
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
     await recordPublications(store, { readPrevious: previous?.readText, generation, docs: renderedDocs, latestPath });
     await target.prune(options.keep ?? 2);
-    result.files = Object.keys(writer.files).length;
+    result.files = Object.keys(manifest.files).length;
     return result;
   });
+}
+
+/** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
+async function writeGeneration(
+  store: Store,
+  adapters: BankAdapter[],
+  target: TreeTarget,
+  generation: string,
+  previous: CurrentGeneration | undefined,
+  options: PublishOptions,
+) {
+  const writer = new GenerationWriter(await target.begin(generation, previous));
+  const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
+
+  const banks: Manifest["banks"] = {};
+  const list: BankListEntry[] = [];
+  const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
+  /** The re-rendered banks' documents, for the events once the switch is done. */
+  const renderedDocs: LatestRatesDocument[] = [];
+
+  for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
+    const id = adapter.bank.id;
+    const before = previous?.manifest.banks[id];
+    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map((e) => latestPath(id, e))];
+    const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
+    if (only && !only.has(id)) {
+      if (carriable) {
+        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+        banks[id] = before;
+        list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
+        result.carried.push(id);
+      }
+      continue;
+    }
+    const input = await bankInput(store, adapter);
+    if (!input) {
+      result.empty.push(id);
+      continue;
+    }
+    const { doc, resource, inputHash } = input;
+    const lastModified = doc.publishedAt;
+    if (carriable && before.inputHash === inputHash) {
+      for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+      banks[id] = before;
+      result.carried.push(id);
+    } else {
+      await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
+      await writer.write(latestPath(id, "json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
+      await writer.write(latestPath(id, "xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
+      await writer.write(latestPath(id, "csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
+      await writer.write(
+        latestPath(id, "xlsx"),
+        await renderXlsx(doc, resource.name[0]?.name ?? id),
+        CONTENT_TYPES.xlsx,
+        lastModified,
+        false,
+      );
+      banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
+      result.rendered.push(id);
+      renderedDocs.push(doc);
+    }
+    list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+  }
+
+  const listModified = Object.values(banks).reduce(
+    (max, b) => (b.lastModified > max ? b.lastModified : max),
+    XSD_LAST_MODIFIED,
+  );
+  await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
+  await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
+
+  const manifest: Manifest = {
+    generation,
+    publishedAt: (options.now ?? new Date()).toISOString(),
+    files: writer.files,
+    banks,
+  };
+  await writer.finish(manifest);
+  return { manifest, renderedDocs, result };
 }

@@ -173,7 +173,7 @@ export async function bankStatuses(
     }
     const previous = previousRun(bank, now);
     const next = nextRun(bank, now);
-    const stale = (stored === null || stored < previous.date) && now.getTime() >= previous.at.getTime() + poll.windowMs;
+    const stale = isStale(bank, stored, previous, now, poll.windowMs);
     const [state, summary] = scheduledState({
       bank,
       stored,
@@ -183,7 +183,7 @@ export async function bankStatuses(
       running: options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run, localPids),
       run,
       lastRunMessage: base.lastRun?.message ?? null,
-      failing: failure !== undefined && (success === undefined || failure.at > success.at) ? failure : undefined,
+      failing: stillFailing(failure, success, run),
       tried: run !== undefined || success !== undefined || failure !== undefined,
     });
     return {
@@ -199,6 +199,38 @@ export async function bankStatuses(
     };
   });
 }
+
+/**
+ * Behind the date it should have by now: once the polling window of that date has closed, or at once
+ * when it lacks an earlier publication too (a bank months behind is stale, not pending, while today's
+ * window is open).
+ */
+function isStale(bank: ScheduleSpec, stored: IsoDate | null, previous: RunSlot, now: Date, windowMs: number): boolean {
+  if (stored !== null && stored >= previous.date) return false;
+  if (now.getTime() >= previous.at.getTime() + windowMs) return true;
+  if (stored === null) return false;
+  const before = previousRun(bank, new Date(previous.at.getTime() - 1));
+  return stored < before.date;
+}
+
+/**
+ * The newest failed fetch, while it is the bank's latest word: not when a fetch succeeded after it, nor
+ * when a run finished without an error after it (a run that found the bank up to date fetches nothing).
+ */
+function stillFailing(
+  failure: FetchRow | undefined,
+  success: FetchRow | undefined,
+  run: BankRunRow | undefined,
+): FetchRow | undefined {
+  if (failure === undefined) return undefined;
+  if (success !== undefined && iso(success.at) >= iso(failure.at)) return undefined;
+  const ranWell = run?.finished_at && (run.state === "ok" || run.state === "gave-up");
+  if (ranWell && iso(run.finished_at!) > iso(failure.at)) return undefined;
+  return failure;
+}
+
+/** A time from either engine (text on SQLite, a Date or text on PostgreSQL) as ISO 8601 UTC. */
+const iso = (at: string | Date): string => (at instanceof Date ? at.toISOString() : new Date(at).toISOString());
 
 /** The state and one-line summary of a scheduled bank, the most pressing first. */
 function scheduledState(facts: {

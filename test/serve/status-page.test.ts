@@ -92,7 +92,7 @@ describe("GET / as HTML", () => {
 describe("GET / in a real browser", () => {
   const inCi = process.env.CI === "true";
   it.skipIf(!haveChromium && !inCi)(
-    "reads on a phone: content, no sideways scroll, nothing fetched elsewhere, a screenshot",
+    `reads on a phone: content, no sideways scroll, nothing fetched elsewhere, a screenshot${haveChromium || inCi ? "" : ` (skipped: no ${CHROMIUM}; install Debian's chromium to run it)`}`,
     async () => {
       expect(haveChromium, `${CHROMIUM} is missing: .ci/run installs Debian's chromium`).toBe(true);
       const { chromium } = await import("playwright-core");

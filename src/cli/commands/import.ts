@@ -1,8 +1,14 @@
-// `exrates import <ID> <file> [--url URL]`: parse a saved feed answer and store it (one transaction).
+// `exrates import <ID> <file> [--url URL] [--no-publish]`: parse a saved feed answer, store it (one
+// transaction) and re-publish the bank when the tree does not show what is stored, as backfill and
+// ingest do; with --no-publish it says how to publish.
 import type { Command } from "commander";
 
-import { adapterFor } from "../../feed/registry.js";
+import { unpublishedBanks } from "../../backfill/backfill.js";
+import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { importFile, logNewAnomalies } from "../../ingest/ingest.js";
+import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
+import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
 
 export function registerImport(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -12,8 +18,9 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
     .argument("<bank>", "bank id, e.g. CNB")
     .argument("<file>", "a saved response of the bank's feed")
     .option("--url <url>", "the URL the response was fetched from")
+    .option("--no-publish", "store only; `exrates publish <bank>` publishes later")
     .action(
-      action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
+      action(ctx, async (bankId: string, file: string, options: { url?: string; publish: boolean }) => {
         const adapter = await adapterFor(bankId);
         const result = await importFile(() => ctx.store(), adapter, file, options.url);
         logNewAnomalies(ctx.log(), adapter.bank.id, result);
@@ -37,6 +44,19 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
             (result.warned ? `, ${result.warned} published with a warning` : "") +
             (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
         );
+        ctx.print(await publishImported(ctx, adapter.bank.id, options.publish));
       }),
     );
+}
+
+/** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
+async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {
+  const store = await ctx.store();
+  if ((await newestDate(store, bankId)) === undefined) return `${bankId}: no rates stored, nothing to publish`;
+  const target = await treeTargetFor(ctx.config());
+  if ((await unpublishedBanks(store, target, [bankId])).length === 0)
+    return `${bankId}: the published tree is up to date`;
+  if (!wanted) return `${bankId}: not published (--no-publish); \`exrates publish ${bankId}\` publishes it`;
+  const result = await publish(store, [...(await loadAdapters()).values()], target, { only: [bankId] });
+  return `${bankId}: published in generation ${result.generation}`;
 }
