@@ -67,7 +67,8 @@ export function establishUnit(
   config: CrossCheckConfig,
 ): RateRecord | string {
   const evidence = tables.size ? evidenceFor(f, quoting, tables, own, config.lagDays) : undefined;
-  if (!evidence) return `no other bank quotes ${f.currency} within ${config.lagDays} days before`;
+  if (!evidence)
+    return `no other bank quotes ${f.currency} in ${quoting.baseCurrency} within ${config.lagDays} days, and no figure of the bank that day in a common currency is confirmed to measure it through`;
   const { consensus, measure } = evidence;
   const tolerance = Math.log(1 + config.band);
   const fits = UNIT_POWERS.map((power) => {
