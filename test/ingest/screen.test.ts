@@ -218,5 +218,17 @@ describe("screenAnswers", () => {
     );
     expect(second!.anomalies.map((a) => `${a.kind} ${a.currency}`)).toEqual(["direction-slip USD"]);
     expect(second!.anomalies[0]!.reason).toContain("through the bank's EUR");
+    // A figure off by no power of ten nor an inversion is only warned about through a common currency.
+    const offGbp = [...records.slice(0, 2), rec(day, "GBP", "150.00")];
+    const [third] = screenAnswers(
+      GMDB,
+      [{ records: offGbp, held: [] }],
+      { ...snapshot, changed: [offGbp] },
+      DEFAULT_CROSS_CHECK,
+    );
+    expect(third!.records).toEqual(offGbp);
+    expect(third).toMatchObject({ heldCount: 0, warnedCount: 1 });
+    expect(third!.anomalies).toMatchObject([{ kind: "off-consensus", status: "warned", currency: "GBP" }]);
+    expect(third!.anomalies[0]!.reason).toContain("measured through another currency, published with a warning");
   });
 });
