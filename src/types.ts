@@ -117,7 +117,14 @@ export type Derivation =
   | "mean" // exact mean of the bank's buying and selling rates
   | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
   | "per-troy-ounce" // per-gram metal price times 31.1034768
-  | "float-recovered"; // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
+  | "float-recovered" // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
+  | UnitDerivation;
+
+/**
+ * The unit of a figure whose answer did not state it, established by the ingest from other banks'
+ * figures (src/ingest/units.ts): `unit 100 by evidence of 2 banks (...)`.
+ */
+export type UnitDerivation = `unit ${string}`;
 
 /** One normalised rate, the unit of everything downstream of an adapter. */
 export interface RateRecord {
@@ -161,10 +168,24 @@ export interface RowFields {
   rate?: string;
 }
 
+/**
+ * A figure read whole but for its unit (the answer does not state it, the adapter does not know it):
+ * the ingest may establish the unit from other banks' figures (docs/ANOMALIES.md, "Units by evidence").
+ */
+export interface UnitlessFigure {
+  effectiveDate: IsoDate;
+  currency: string;
+  /** The figure as a plain decimal, for an unknown number of units. */
+  rate: string;
+  derivation?: Derivation;
+}
+
 /** A row of an answer that was left out, with the reason. */
 export interface HeldRow extends RowFields {
   kind: RowProblemKind;
   reason: string;
+  /** Set on an `unknown-unit` row whose figure was read whole: its unit may be established by evidence. */
+  unitless?: UnitlessFigure;
   /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
   source: string;
 }

@@ -14,6 +14,7 @@ export type {
   HeldRow,
   ParsedAnswer,
   RowFields,
+  UnitlessFigure,
   HttpClient,
   IsoDate,
   ParseContext,
@@ -61,6 +62,7 @@ export {
   requireDecimal,
   requireUnits,
   rowProblem,
+  unitNotEstablished,
 } from "./rows.js";
 export { foldName } from "./fold.js";
 export {

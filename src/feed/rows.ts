@@ -7,13 +7,23 @@
 // whole answer: that is for answers that are not the bank's data at all (HTML, truncated, a changed
 // layout), which no row-by-row reading can save.
 import { RowProblem } from "../errors.js";
-import type { HeldRow, ParsedAnswer, RateRecord, RowFields, RowProblemKind } from "../types.js";
+import type { HeldRow, ParsedAnswer, RateRecord, RowFields, RowProblemKind, UnitlessFigure } from "../types.js";
 import { isoFromParts } from "./dates.js";
 import { readDecimal, type DecimalSyntax } from "./decimal.js";
 
 /** Throws a RowProblem: inside `AnswerRows.read` the row is held; elsewhere the answer is refused. */
 export function rowProblem(bankId: string, kind: RowProblemKind, reason: string, fields: RowFields = {}): never {
   throw new RowProblem(bankId, kind, reason, fields);
+}
+
+/**
+ * Throws a RowProblem (`unknown-unit`) for a figure read whole but whose unit the answer does not state
+ * and the adapter does not know: the row is held with its ISO date, and the ingest may establish the
+ * unit from other banks' figures for that currency (docs/ANOMALIES.md, "Units by evidence").
+ */
+export function unitNotEstablished(bankId: string, figure: UnitlessFigure, reason: string): never {
+  const fields = { effectiveDate: figure.effectiveDate, currency: figure.currency };
+  throw new RowProblem(bankId, "unknown-unit", reason, fields, figure);
 }
 
 /** The rows taken and the rows held of one answer, filled one row at a time. */
@@ -33,7 +43,9 @@ export class AnswerRows {
       out = readRow();
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
-      this.held.push({ ...fields, ...error.fields, kind: error.kind, reason: error.reason, source });
+      const row: HeldRow = { ...fields, ...error.fields, kind: error.kind, reason: error.reason, source };
+      if (error.unitless) row.unitless = error.unitless;
+      this.held.push(row);
       return;
     }
     if (out === undefined) return;
