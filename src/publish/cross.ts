@@ -20,6 +20,10 @@ import type { IsoDate } from "../types.js";
  */
 const Wide = Decimal.clone({ precision: 400, rounding: Decimal.ROUND_DOWN, toExpNeg: -500, toExpPos: 500 });
 
+/** A quotient's order of magnitude, cheaply: truncated, so that its exponent is the exact quotient's. */
+const Rough = Decimal.clone({ precision: 12, rounding: Decimal.ROUND_DOWN, toExpNeg: -500, toExpPos: 500 });
+const exponentOf = (n: Decimal, d: Decimal) => new Rough(n).div(new Rough(d)).e;
+
 /** The longest amount accepted, in digits. */
 export const MAX_AMOUNT_DIGITS = 30;
 /** Significant digits of a re-expressed rate (`base=`). */
@@ -52,23 +56,22 @@ export function minorDigits(currency: string): number {
 
 /** n / d to `places` decimals: rounded half away from zero (`round`) or truncated; `exact` when nothing was cut. */
 function quotient(n: Decimal, d: Decimal, places: number, round: boolean): { value: Decimal; exact: boolean } {
-  const scaled = n.times(new Wide(10).pow(places));
+  const scaled = n.times(pow10(places));
   let q = scaled.divToInt(d);
   const rest = scaled.minus(q.times(d));
   if (round && rest.times(2).gte(d)) q = q.plus(1);
-  return { value: q.div(new Wide(10).pow(places)), exact: rest.isZero() };
+  return { value: q.div(pow10(places)), exact: rest.isZero() };
 }
 
 /** n / d to `digits` significant digits, half away from zero (both positive), as text. */
 function significant(n: Decimal, d: Decimal, digits: number): string {
-  // The quotient's exponent, from a rough division; one more decimal place is enough when it is off by one.
-  const estimate = n.div(d);
-  const places = Math.max(0, digits - 1 - estimate.e);
+  const places = Math.max(0, digits - 1 - exponentOf(n, d));
   // Written with all its digits (0.04821135860, not 0.0482113586): the trailing zero is one of the ten.
   return quotient(n, d, places, true).value.toPrecision(digits, Decimal.ROUND_HALF_UP);
 }
 
-const pow10 = (n: number) => new Wide(10).pow(n);
+const POWERS = Array.from({ length: 64 }, (_, i) => new Wide(`1e${i}`));
+const pow10 = (n: number) => POWERS[n] ?? new Wide(10).pow(n);
 const unitOf = (u: number) => `1${"0".repeat(u)}`;
 
 /** One figure of the bank used by a conversion. */
@@ -129,8 +132,7 @@ export function convert(table: Table, amount: string, from: string, to: string, 
   const d = same ? new Wide(1) : rate(down).times(unit(up));
   const decimals = minorDigits(to);
   const rounded = quotient(n, d, decimals, true).value.toFixed(decimals);
-  const estimate = n.div(d);
-  const places = Math.max(0, UNROUNDED_DIGITS - 1 - (estimate.isZero() ? 0 : estimate.e));
+  const places = Math.max(0, UNROUNDED_DIGITS - 1 - (n.isZero() ? 0 : exponentOf(n, d)));
   const cut = quotient(n, d, places, false);
   const used = same ? [] : [f, t].filter((r): r is HistoryRow => r !== undefined);
   return {

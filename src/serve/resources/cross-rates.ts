@@ -70,6 +70,29 @@ export function rebasedOne(
   return rebasedDay(header, day, base, currencies ? new Set(currencies) : undefined);
 }
 
+/** Each published Latest's re-expressed days by base (null: the base is not quoted), made once per generation. */
+const rebasedLatest = new WeakMap<object, Map<string, HistoryDay | null>>();
+
+/** rebasedOne over a published Latest (`latest`: its parsed document, the cache key), kept per base. */
+export function rebasedPublished(
+  latest: { header: HistoryHeader; day: HistoryDay },
+  base: string,
+  currencies: string[] | undefined,
+): HistoryDay | undefined {
+  let byBase = rebasedLatest.get(latest);
+  if (!byBase) rebasedLatest.set(latest, (byBase = new Map<string, HistoryDay | null>()));
+  let day = byBase.get(base);
+  if (day === undefined) {
+    // Bounded: one entry per ISO 4217 code at most.
+    day = rebasedOne(latest.header, latest.day, base, undefined) ?? null;
+    byBase.set(base, day);
+  }
+  if (!day) return undefined;
+  if (!currencies) return day;
+  const keep = new Set(currencies);
+  return { date: day.date, rows: day.rows.filter((r) => keep.has(r.currency)) };
+}
+
 const dayNumber = (date: IsoDate) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
 /**

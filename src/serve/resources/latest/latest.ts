@@ -15,7 +15,7 @@ import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
-import { baseParameter, rebasedOne, sendNotQuoted } from "../cross-rates.js";
+import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
 import { render } from "../history/render.js";
 import { currentStore } from "../history/request.js";
 import { bankResource, parsedLatest } from "../published.js";
@@ -75,7 +75,7 @@ async function sendFilteredLatest(
     if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
     throw error;
   }
-  const day = base ? rebasedOne(parsed.header, parsed.day, base, currencies) : filtered(parsed.day, currencies);
+  const day = base ? rebasedPublished(parsed, base, currencies) : filtered(parsed.day, currencies);
   if (!day) {
     const date = parsed.day.date;
     return sendNotQuoted(await currentStore(ctx), res, head, id, [base!], date, date);
