@@ -8,6 +8,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { parse as parseLossless } from "lossless-json";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import cnb from "../../adapters/CNB.js";
@@ -302,6 +303,29 @@ describe("base=", () => {
       ["ECB", "USD", "EUR", "2026-02-20", "0.8498342823", "1", "EUR Indirect"], // 1 / 1.1767 = 0.84983428231...
       ["ECB", "USD", "JPY", "2026-02-20", "155.2052350", "1", "EUR Indirect"], // 182.63 / 1.1767 = 155.205234979...
     ]);
+  });
+
+  it("adds a Derived column to the XLSX, and a Derived From row to its Bank sheet", async () => {
+    const res = await get("/v1/Banks/CNB/DailyRates/2026-01-05.xlsx?base=USD");
+    expect(res.status).toBe(200);
+    const book = XLSX.read(Buffer.from(await res.arrayBuffer()), { type: "buffer" });
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Rates!, { header: 1, raw: false });
+    expect(rows[0]).toEqual([
+      "BankId",
+      "From Currency",
+      "To Currency",
+      "Effective Date",
+      "Exchange Rate",
+      "Unit",
+      "Derived",
+    ]);
+    expect(rows.slice(1).map((r) => [r[1], r[2], r[4], r[6]])).toEqual([
+      ["CZK", "USD", "0.04821135860", "CZK Direct"], // 1 / 20.742
+      ["EUR", "USD", "1.166473821", "CZK Direct"], // 24.195 / 20.742
+      ["JPY", "USD", "0.6376434288", "CZK Direct"], // 13.226 / 20.742, per 100
+    ]);
+    const bank = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Bank!, { header: 1 });
+    expect(bank).toContainEqual(["Derived From", "CZK Direct"]);
   });
 
   it("404 for a base the bank did not quote that day; the official answer without base is unchanged", async () => {
