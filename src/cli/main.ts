@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   parse: async () => (await import("./commands/parse.js")).registerParse,
   publish: async () => (await import("./commands/publish.js")).registerPublish,
   banks: async () => (await import("./commands/banks.js")).registerBanks,
+  convert: async () => (await import("./commands/convert.js")).registerConvert,
   backfill: async () => (await import("./commands/backfill.js")).registerBackfill,
   ingest: async () => (await import("./commands/ingest.js")).registerIngest,
   start: async () => (await import("./commands/start.js")).registerStart,

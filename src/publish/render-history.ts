@@ -16,7 +16,16 @@ export interface HistoryHeader {
   bankId: string;
   baseCurrency: string;
   quoteType: QuoteType;
+  /**
+   * A table re-expressed against another of its currencies (`base=`, src/publish/cross.ts): the bank's
+   * own base currency and quote type. Absent for the bank's figures, whose documents stay as they are.
+   */
+  derivedFrom?: { baseCurrency: string; quoteType: QuoteType };
 }
+
+/** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
+export const derivedLabel = (header: HistoryHeader) =>
+  header.derivedFrom ? `${header.derivedFrom.baseCurrency} ${header.derivedFrom.quoteType}` : "";
 
 /** One effective date and its rows, sorted by currency. */
 export interface HistoryDay {
@@ -118,7 +127,12 @@ const textRenderer = (layoutOf: (header: HistoryHeader) => TextLayout): TextRend
 /** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
 function jsonLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n  "rates": {`,
+    head:
+      `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n` +
+      (header.derivedFrom
+        ? `  "derivedFrom": {\n    "baseCurrency": ${jsonString(header.derivedFrom.baseCurrency)},\n    "quoteType": ${jsonString(header.derivedFrom.quoteType)}\n  },\n`
+        : "") +
+      `  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
       day.rows.forEach((r, i) => {
@@ -139,7 +153,7 @@ const xmlAttr = (s: string) =>
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
+    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}"${xmlDerived(header)}>\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
     day(day) {
       if (!day.rows.length) return `  <Rates effectiveDate="${day.date}"/>\n`;
       let out = `  <Rates effectiveDate="${day.date}">\n`;
@@ -155,13 +169,21 @@ function xmlLayout(header: HistoryHeader): TextLayout {
 
 export const historyXml = textRenderer(xmlLayout);
 
-type CsvRow = [string, string, string, string, string, string];
+/** The root's attributes of a re-expressed table ("" for the bank's own figures). */
+const xmlDerived = (header: HistoryHeader) =>
+  header.derivedFrom
+    ? ` derivedFromBaseCurrency="${xmlAttr(header.derivedFrom.baseCurrency)}" derivedFromQuoteType="${header.derivedFrom.quoteType}"`
+    : "";
+
+type CsvRow = [string, string, string, string, string, string, ...string[]];
 
 function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
   return day.rows.map((r) => {
     const [from, to] =
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
-    return [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    if (header.derivedFrom) row.push(derivedLabel(header));
+    return row;
   });
 }
 
@@ -174,15 +196,16 @@ function csvLayout(header: HistoryHeader): TextLayout {
   const bank = csvField(header.bankId);
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
+  const derived = header.derivedFrom ? `,${csvField(derivedLabel(header))}` : "";
   return {
-    head: `${CSV_HEADER.map(csvField).join(",")}\n`,
+    head: `${csvHeader(header).map(csvField).join(",")}\n`,
     day(day) {
       let out = "";
       const date = csvField(day.date);
       for (const r of day.rows) {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${derived}\n`;
       }
       return out;
     },
@@ -191,6 +214,10 @@ function csvLayout(header: HistoryHeader): TextLayout {
 }
 
 export const historyCsv = textRenderer(csvLayout);
+
+/** The CSV and XLSX header: Latest.csv's columns, and Derived for a re-expressed table. */
+const csvHeader = (header: HistoryHeader): readonly string[] =>
+  header.derivedFrom ? [...CSV_HEADER, "Derived"] : CSV_HEADER;
 
 export interface HistoryXlsxMeta {
   bankName: string;
@@ -203,8 +230,9 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEF";
+const COLUMNS = "ABCDEFG";
 const WIDTHS = [10, 15, 13, 15, 18, 10];
+const DERIVED_WIDTH = 14;
 /** Cell styles: 0 plain, 1 bold, 2 date, 3 integer; 4 + n a rate with n decimals (n = 0..30). */
 const STYLE = { bold: 1, date: 2, integer: 3, rate: (decimals: number) => 4 + decimals };
 const MAX_DECIMALS = 30;
@@ -293,17 +321,20 @@ export function historyXlsxStream(
 ): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   let r = 1;
+  const last = header.derivedFrom ? "G" : "F";
   // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
   // asynchronously.
   const layout: TextLayout = {
     head:
-      sheetHead({ frozen: true, widths: WIDTHS }) +
-      `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
+      sheetHead({ frozen: true, widths: header.derivedFrom ? [...WIDTHS, DERIVED_WIDTH] : WIDTHS }) +
+      `<row r="1">${csvHeader(header)
+        .map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold))
+        .join("")}</row>`,
     day(day) {
       const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
       const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
       let out = "";
-      for (const [bankId, from, to, , rate, unit] of csvRows(header, day)) {
+      for (const [bankId, from, to, , rate, unit, derived] of csvRows(header, day)) {
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -313,15 +344,16 @@ export function historyXlsxStream(
             : inline(`E${r}`, rate);
         out +=
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
-          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`;
+          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c>` +
+          `${derived ? inline(`G${r}`, derived) : ""}</row>`;
       }
       return out;
     },
-    tail: () => `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`,
+    tail: () => `</sheetData><autoFilter ref="A1:${last}${r}"/></worksheet>`,
   };
   function* workbook(): Generator<string> {
     yield '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>';
-    yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${r}</definedName></definedNames></workbook>`;
+    yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$${last}$${r}</definedName></definedNames></workbook>`;
   }
   const info = [
     ["Id", header.bankId],
@@ -332,6 +364,7 @@ export function historyXlsxStream(
     ["To", meta.to],
     ["Stored At", meta.storedAt],
     ["Website", meta.website],
+    ...(header.derivedFrom ? [["Derived From", derivedLabel(header)]] : []),
   ]
     .map(([k, v], i) => `<row r="${i + 1}">${inline(`A${i + 1}`, k!, STYLE.bold)}${inline(`B${i + 1}`, v!)}</row>`)
     .join("");

@@ -60,6 +60,51 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
           </xs:unique>
         </xs:element>
       </xs:sequence>
+      <!-- A table re-expressed against another of its currencies (base=): what it was derived from. -->
+      <xs:attribute name="derivedFromBaseCurrency" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="derivedFromQuoteType" type="QuoteTypeType" use="optional"/>
+    </xs:complexType>
+  </xs:element>
+  <!-- GET /v1/Banks/{id}/Convert: an amount converted through the bank's table. -->
+  <xs:simpleType name="AmountType">
+    <xs:restriction base="xs:decimal">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:element name="Conversion">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Amount">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="AmountType" use="required"/>
+          </xs:complexType>
+        </xs:element>
+        <xs:element name="Result">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="AmountType" use="required"/>
+            <xs:attribute name="unrounded" type="AmountType" use="required"/>
+            <xs:attribute name="unroundedExact" type="xs:boolean" use="required"/>
+            <xs:attribute name="decimals" type="xs:nonNegativeInteger" use="required"/>
+            <xs:attribute name="rounding" type="xs:string" use="required"/>
+          </xs:complexType>
+        </xs:element>
+        <xs:element name="Formula" type="xs:string"/>
+        <xs:element name="Figure" minOccurs="0" maxOccurs="2">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="RateValueType" use="required"/>
+            <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+            <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="bankId" type="BankIdType" use="required"/>
+      <xs:attribute name="baseCurrency" type="CurrencyCodeType" use="required"/>
+      <xs:attribute name="quoteType" type="QuoteTypeType" use="required"/>
+      <xs:attribute name="date" type="xs:date" use="optional"/>
+      <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
     </xs:complexType>
   </xs:element>
 </xs:schema>

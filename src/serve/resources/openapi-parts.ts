@@ -66,6 +66,18 @@ export const currenciesParameter = {
   schema: { type: "string", pattern: "^[A-Za-z]{3}(,[A-Za-z]{3})*$" },
 };
 
+export const baseParameter = {
+  name: "base",
+  in: "query",
+  required: false,
+  description:
+    "An ISO 4217 code the bank quotes: the table re-expressed against it through the bank's own figures (each rate = the currency's figure / the base's figure, units applied, " +
+    "to 10 significant digits, half away from zero; the bank's own currency becomes a row and the base leaves). The document is marked derived: derivedFrom in JSON, " +
+    "derivedFromBaseCurrency and derivedFromQuoteType attributes in XML, a Derived column in CSV and XLSX. A base the bank did not quote that day is 404 " +
+    "(urn:exrates:problem:currency-not-quoted, naming the nearest date it did); in a range, such a day has no rates. The bank's own base currency gives the official document.",
+  schema: { type: "string", pattern: "^[A-Za-z]{3}$" },
+};
+
 export const notQuotedHeader = {
   "X-Currencies-Not-Quoted": {
     description: "The requested currencies (comma-separated) of which the response holds no rate.",

@@ -10,20 +10,27 @@ import {
   historyEtag,
   type HistoryRow,
   type HistoryStore,
-  type InForce,
   type RowsVersion,
 } from "../../../store/history.js";
-import type { IsoDate } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { CONTENT_TYPES, disposition, encodedEtag, notModified } from "../../http/dynamic.js";
 import { pickEncoding, VARY, type Encoding, type Format } from "../../http/negotiate.js";
 import { BadRequest } from "../../http/query.js";
-import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
+import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
+import { sendRebasedDate } from "./rebased.js";
 import { renderWhole } from "./render.js";
-import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
+import {
+  answerBadRequest,
+  bankFacts,
+  currentStore,
+  notInForce,
+  readRequest,
+  sendNoStore,
+  todayAnywhere,
+} from "./request.js";
 
 /** Each store's caches of rendered answers. */
 const answers = new WeakMap<HistoryStore, AnswerCaches>();
@@ -45,12 +52,17 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
     if (facts instanceof Promise) facts = await facts;
     if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
     const { header, names, factsKey } = facts;
+    const base = baseParameter(request.params, header);
 
     const inForce = reader.inForce(id, route.date!, todayAnywhere(ctx.now()));
     const found = inForce instanceof Promise ? await inForce : inForce;
     if (found.kind === "none") return notInForce(res, head, id, route.date!, found);
     const date = found.effectiveDate;
     const location = `/v1/Banks/${id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
+    if (base) {
+      const rebased = { id, asked: route.date!, date, format, currencies, base, facts, location };
+      return await sendRebasedDate(req, res, head, reader, rebased);
+    }
     let caches = answers.get(reader);
     if (!caches) answers.set(reader, (caches = new AnswerCaches()));
     const cache = caches.for(currencies !== undefined);
@@ -141,28 +153,4 @@ function sendAnswer(
   }
   res.writeHead(200, { ...headers.ok, "content-location": location });
   res.end(bytes);
-}
-
-/** 404 for a date with no set in force, naming why and the dates that exist. */
-function notInForce(
-  res: ServerResponse,
-  head: boolean,
-  id: string,
-  date: IsoDate,
-  found: Extract<InForce, { kind: "none" }>,
-): void {
-  const why = {
-    "no-data": `No rates are stored for bank ${id}`,
-    "before-first": `${date} is before ${id}'s first stored date`,
-    future: `${date} is in the future`,
-    gap: `${id} published nothing in force on ${date}: its previous set (${found.before}) is older than its publication gap`,
-  }[found.reason];
-  const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
-  const extra = {
-    firstDate: found.first,
-    latestDate: found.latest,
-    ...(found.before ? { previousDate: found.before } : {}),
-    ...(found.after ? { nextDate: found.after } : {}),
-  };
-  sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
 }

@@ -1,11 +1,14 @@
 // `GET /v1/Banks/{bankId}/DailyRates[.format]?from=&to=`: every effective date of a bank in a range (up
 // to MAX_RANGE_YEARS), oldest first. Read in one snapshot of the store (its ETag names the rows its
 // body holds) chunk by chunk, and rendered as it is sent: a ten-year range is never held whole.
-import { historyEtag } from "../../../store/history.js";
+import { rebasedHeader } from "../../../publish/cross.js";
+import type { HistoryHeader } from "../../../publish/render-history.js";
+import { historyEtag, type RangeSnapshot } from "../../../store/history.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
+import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { daysIn, render } from "./render.js";
 import {
@@ -17,6 +20,14 @@ import {
   sendNoStore,
   todayAnywhere,
 } from "./request.js";
+
+/** The rows read as days, re-expressed against `base` when asked. */
+const rangeDays = (header: HistoryHeader, base: string | undefined, currencies: string[] | undefined) =>
+  base
+    ? (chunks: RangeChunks) => rebasedDays(header, daysIn(chunks), base, currencies)
+    : (chunks: RangeChunks) => daysIn(chunks);
+
+type RangeChunks = ReturnType<RangeSnapshot["range"]>;
 
 export const range: Handler = async (ctx, req, res, head, route, query) => {
   const id = route.id!;
@@ -30,7 +41,11 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     let facts = bankFacts(ctx, reader, id, format);
     if (facts instanceof Promise) facts = await facts;
     if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
-    const { header, names, factsKey } = facts;
+    const { names, factsKey } = facts;
+    const base = baseParameter(params, facts.header);
+    const header = base ? rebasedHeader(facts.header, base) : facts.header;
+    // Re-expressed, every day is read with the base's figure, then cut to the filter.
+    const read = base ? readFilter(currencies, base) : currencies;
 
     const from = dateParameter(params, "from");
     if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
@@ -39,12 +54,14 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
       throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const days = rangeDays(facts.header, base, currencies);
     // One read transaction for the version, the currencies and every row: the ETag names the body.
     const snapshot = await reader.snapshot();
     res.once("close", () => snapshot.release());
     try {
-      const version = await snapshot.versionOf(id, from, to, currencies);
+      const version = await snapshot.versionOf(id, from, to, read);
       const present = currencies ? await snapshot.quotedIn(id, from, to, currencies) : new Set<string>();
+      if (base) present.add(facts.header.baseCurrency);
       return await sendDynamic(req, res, head, {
         format,
         etag: historyEtag(
@@ -58,10 +75,11 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
           version.rows,
           version.maxStoredAt,
           version.maxFetchId,
+          ...(base ? ["base", base] : []),
         ),
         lastModified: version.maxStoredAt,
         headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
-        body: render(format, header, () => daysIn(snapshot.range(id, from, to, currencies)), {
+        body: render(format, header, () => days(snapshot.range(id, from, to, read)), {
           ...names,
           from,
           to,
