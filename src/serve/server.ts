@@ -15,7 +15,8 @@ import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
-import type { BankResource } from "../types.js";
+import type { Eventually } from "../store/history.js";
+import type { BankDescriptor, BankResource } from "../types.js";
 import type { ServeContext } from "./context.js";
 import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
 import {
@@ -213,7 +214,8 @@ function serveContext(
     log,
     beforeSend: () => state.refresh(),
   });
-  const knownBanks = options.banks ?? adapterBanks(log);
+  const descriptors = adapterDescriptors(log);
+  const knownBanks = options.banks ?? adapterBanks(descriptors);
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
     shared,
@@ -226,6 +228,7 @@ function serveContext(
     tree: state.tree,
     history: () => history.reader(),
     knownBanks,
+    descriptor: descriptorLookup(descriptors),
     checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
     realm: config.realm,
     scope: config.scope,
@@ -255,17 +258,43 @@ function serveContext(
 }
 
 /** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */
-function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResource>> {
-  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+/** The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time). */
+function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
+  let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
-    (banks ??= loadAdapters().then(
-      (adapters) => new Map([...adapters].map(([id, a]) => [id, toBankResource(a.bank)])),
+    (descriptors ??= loadAdapters().then(
+      (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
       (error: Error) => {
         log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
-        banks = undefined;
-        return new Map<string, BankResource>();
+        descriptors = undefined;
+        return new Map<string, BankDescriptor>();
       },
     ));
+}
+
+function adapterBanks(
+  descriptors: () => Promise<ReadonlyMap<string, BankDescriptor>>,
+): () => Promise<ReadonlyMap<string, BankResource>> {
+  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+  return () =>
+    (banks ??= descriptors().then((all) => {
+      if (all.size === 0) banks = undefined;
+      return new Map([...all].map(([id, bank]) => [id, toBankResource(bank)]));
+    }));
+}
+
+/** A bank's descriptor: at once once the adapters are loaded, a promise before. */
+function descriptorLookup(
+  descriptors: () => Promise<ReadonlyMap<string, BankDescriptor>>,
+): (id: string) => Eventually<BankDescriptor | undefined> {
+  let loaded: ReadonlyMap<string, BankDescriptor> | undefined;
+  return (id) =>
+    loaded
+      ? loaded.get(id)
+      : descriptors().then((all) => {
+          if (all.size > 0) loaded = all;
+          return all.get(id);
+        });
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */
