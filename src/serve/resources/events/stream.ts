@@ -14,8 +14,8 @@ import { decodeJwt } from "jose";
 import type { Logger } from "../../../log.js";
 import type { Store } from "../../../store/database.js";
 import { eventPayload, toEvent, type StoredEvent } from "../../../store/events.js";
-import type { Handler } from "../../context.js";
-import { sendProblem } from "../../http/respond.js";
+import type { Handler, ServeContext } from "../../context.js";
+import { PROBLEM_TYPES, sendProblem } from "../../http/respond.js";
 import { sharedReader, sqliteReader, type EventReader } from "./readers.js";
 
 export interface EventsOptions {
@@ -38,8 +38,24 @@ export interface EventsOptions {
   beforeSend?: () => Promise<void>;
 }
 
-/** The route's handler: the stream of the context (built by server.ts). */
-export const events: Handler = (ctx, req, res, head, _route, query) => ctx.events.handle(req, res, head, query);
+/** The route's handler: the stream of the context (built by server.ts), for banks that exist. */
+export const events: Handler = async (ctx, req, res, head, _route, query) => {
+  const unknown = query ? await unknownBanks(ctx, query) : [];
+  if (unknown.length) {
+    const detail = `Unknown bank${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} in banks`;
+    return sendProblem(res, 400, { type: PROBLEM_TYPES.unknownBank, detail, extra: { unknown }, head });
+  }
+  ctx.events.handle(req, res, head, query);
+};
+
+/** The well-formed ids of `banks` that name no bank the service knows (published or among the adapters). */
+async function unknownBanks(ctx: ServeContext, query: string): Promise<string[]> {
+  const ids = (new URLSearchParams(query).get("banks") ?? "").split(",").filter((id) => BANK_ID.test(id));
+  if (ids.length === 0) return [];
+  const tree = ctx.tree();
+  const known = await ctx.knownBanks();
+  return ids.map((id) => id.toUpperCase()).filter((id) => !tree?.banks.has(id) && !known.has(id));
+}
 
 /** A stream whose client reads slower than events come is dropped past this many unsent bytes. */
 const MAX_BUFFERED = 1 << 20;
