@@ -506,3 +506,13 @@ describe("a hole in the stored history is not a publication gap", () => {
     expect((await get("/v1/Banks/NRBT/DailyRates/2024-06-03")).status).toBe(200);
   });
 });
+
+describe("an open-ended range", () => {
+  it("is named by its newest stored date, not by tomorrow", async () => {
+    const res = await get("/v1/Banks/CNB/DailyRates.csv?from=2024-12-27");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="CNB-2024-12-27-2025-01-03.csv"');
+    const asked = await get("/v1/Banks/CNB/DailyRates.csv?from=2024-12-27&to=2025-01-01");
+    expect(asked.headers.get("content-disposition")).toBe('attachment; filename="CNB-2024-12-27-2025-01-01.csv"');
+  });
+});

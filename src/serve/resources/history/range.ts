@@ -2,6 +2,7 @@
 // to MAX_RANGE_YEARS), oldest first. Read in one snapshot of the store (its ETag names the rows its
 // body holds) chunk by chunk, and rendered as it is sent: a ten-year range is never held whole.
 import { historyEtag } from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
@@ -34,7 +35,8 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
 
     const from = dateParameter(params, "from");
     if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-    const to = dateParameter(params, "to") ?? todayAnywhere(ctx.now());
+    const askedTo = dateParameter(params, "to");
+    const to = askedTo ?? todayAnywhere(ctx.now());
     if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
@@ -45,6 +47,8 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     try {
       const version = await snapshot.versionOf(id, from, to, currencies);
       const present = currencies ? await snapshot.quotedIn(id, from, to, currencies) : new Set<string>();
+      // An open range is named by its newest stored date, not by "today" in UTC+14 (tomorrow in most zones).
+      const fileTo = askedTo ?? newestUpTo(await reader.dates(id), from, to);
       return await sendDynamic(req, res, head, {
         format,
         etag: historyEtag(
@@ -60,7 +64,7 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
           version.maxFetchId,
         ),
         lastModified: version.maxStoredAt,
-        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${fileTo}`) },
         body: render(format, header, () => daysIn(snapshot.range(id, from, to, currencies)), {
           ...names,
           from,
@@ -75,3 +79,12 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     return answerBadRequest(res, head, error);
   }
 };
+
+/** The newest of a bank's stored dates (oldest first) from `from` to `to`; `from` when none is. */
+function newestUpTo(dates: readonly IsoDate[], from: IsoDate, to: IsoDate): IsoDate {
+  for (let i = dates.length - 1; i >= 0; i--) {
+    const date = dates[i]!;
+    if (date <= to) return date >= from ? date : from;
+  }
+  return from;
+}
