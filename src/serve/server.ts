@@ -18,13 +18,14 @@ import { isPostgres, type Store } from "../store/database.js";
 import type { Eventually } from "../store/history.js";
 import type { BankDescriptor, BankResource } from "../types.js";
 import type { ServeContext } from "./context.js";
-import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
+import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
 import {
   answerClientError,
   boundAddress,
   closeServer,
   CONNECTION_DEFAULTS,
   defaultMaxConnections,
+  defaultPerAddress,
   hostHeaders,
   listen,
   trackSockets,
@@ -62,7 +63,7 @@ export interface ServerOptions {
    */
   rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions; grants?: GrantOptions };
   /** Connection limits (defaults: CONNECTION_DEFAULTS, maxConnections from the open-file limit). */
-  limits?: Partial<ConnectionLimits>;
+  limits?: Partial<ConnectionLimits> & { streamsPerToken?: number; streamsPerAddress?: number };
   /** For tests: the clock. */
   now?: () => number;
   /** For tests: fetch used for the external issuer's discovery. */
@@ -106,11 +107,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     pollMs: options.pollMs,
     clientPollMs: options.clientPollMs,
   });
+  const maxConnections = options.limits?.maxConnections ?? defaultMaxConnections();
   const limits: ConnectionLimits = {
     idleMs: options.limits?.idleMs ?? CONNECTION_DEFAULTS.idleMs,
-    maxConnections: options.limits?.maxConnections ?? defaultMaxConnections(),
+    maxConnections,
+    perAddress: options.limits?.perAddress ?? defaultPerAddress(maxConnections),
   };
-  const clientAddress = clientAddressOf(parseTrustedProxies(config.trustedProxies));
+  const trustedProxies = parseTrustedProxies(config.trustedProxies);
+  const clientAddress = clientAddressOf(trustedProxies);
   const server = await listen(config.port, config.host, limits);
   const summary = new RepeatSummary(log);
   const { url, port } = boundAddress(server);
@@ -153,7 +157,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`,
     ),
   );
-  const sockets = trackSockets(server);
+  const sockets = trackSockets(
+    server,
+    limits.perAddress,
+    (address) => isTrusted(trustedProxies, address),
+    (address) =>
+      summary.note(
+        "connections.per-address",
+        "warn",
+        { event: "connections.per-address", max: limits.perAddress, address },
+        `connection refused: ${address} holds ${limits.perAddress} connections, the most one address may`,
+      ),
+  );
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
@@ -213,6 +228,9 @@ function serveContext(
     publicUrl,
     log,
     beforeSend: () => state.refresh(),
+    clientAddress: names.clientAddress,
+    streamsPerToken: options.limits?.streamsPerToken,
+    streamsPerAddress: options.limits?.streamsPerAddress,
   });
   const descriptors = adapterDescriptors(log);
   const knownBanks = options.banks ?? adapterBanks(descriptors);
