@@ -95,4 +95,6 @@ export interface ServeContext {
   sso: SsoEndpoints;
   /** The clock. */
   now: () => number;
+  /** Why the database cannot be read, when it cannot (`exrates serve` serves the tree anyway). */
+  databaseUnreadable?: string;
 }

@@ -17,7 +17,7 @@ import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
 import type { Eventually } from "../store/history.js";
 import type { BankDescriptor, BankResource } from "../types.js";
-import type { ServeContext } from "./context.js";
+import type { ServeContext, SsoEndpoints } from "./context.js";
 import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
 import {
   answerClientError,
@@ -74,6 +74,12 @@ export interface ServerOptions {
   scheduler?: () => Promise<SchedulerRole>;
   /** Every bank the service knows, published or not (default: the adapters' descriptors, loaded once). */
   banks?: () => Promise<ReadonlyMap<string, BankResource>>;
+  /**
+   * Why the SQLite database cannot be read (`exrates serve` on a damaged file): the published tree is
+   * served anyway; tokens are checked by signature, scope and expiry alone, none is issued, and
+   * `/v1/status` says so.
+   */
+  databaseUnreadable?: string;
 }
 
 export interface RunningServer {
@@ -95,13 +101,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const now = options.now ?? Date.now;
   const embedded = !config.oidcIssuer;
   const store = options.store;
-  if (embedded && !store) throw new Error("the embedded SSO needs the store (clients)");
+  if (embedded && !store && !options.databaseUnreadable) throw new Error("the embedded SSO needs the store (clients)");
 
   const state = await loadLiveState({
     outDir: config.outDir,
     publishUrl: config.publishUrl,
     dataDir: config.dataDir,
     store: embedded ? store : undefined,
+    keysWithoutStore: embedded && options.databaseUnreadable !== undefined,
     log,
     now,
     pollMs: options.pollMs,
@@ -255,27 +262,43 @@ function serveContext(
     statusPage: () => statusPage.page(),
     status: options.status,
     scheduler: options.scheduler,
+    databaseUnreadable: options.databaseUnreadable,
     sso: embedded
-      ? createSso({
-          config,
-          store: store!,
-          log,
-          keys: state.keys,
-          now,
-          issuer,
-          plainIssuer,
-          publicUrl,
-          refusals: names.refusals,
-          clientAddress: names.clientAddress,
-          rateLimit: options.rateLimit,
-        })
+      ? withoutTokens(
+          options.databaseUnreadable,
+          createSso({
+            config,
+            store: store!,
+            log,
+            keys: state.keys,
+            now,
+            issuer,
+            plainIssuer,
+            publicUrl,
+            refusals: names.refusals,
+            clientAddress: names.clientAddress,
+            rateLimit: options.rateLimit,
+          }),
+        )
       : { embedded: false, issuer },
     now,
   };
   return { ctx, history, events, statusPage };
 }
 
-/** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */
+/** The embedded SSO whose token endpoint answers 503 while the database cannot be read (no clients to check). */
+function withoutTokens(unreadable: string | undefined, sso: SsoEndpoints): SsoEndpoints {
+  if (unreadable === undefined || !sso.embedded) return sso;
+  return {
+    ...sso,
+    token: (req, res) => {
+      req.resume();
+      sendProblem(res, 503, { detail: `No token can be issued: ${unreadable}`, headers: { "retry-after": "60" } });
+      return Promise.resolve();
+    },
+  };
+}
+
 /** The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time). */
 function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
   let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
@@ -324,7 +347,8 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       issuer: issuers,
       scope: config.scope,
       keys: state.keys,
-      clientState: state.client,
+      // A database that cannot be read has no clients to check: a token's signature, scope and expiry decide.
+      clientState: options.databaseUnreadable === undefined ? state.client : undefined,
       // On a shared database another replica may sign with a key this one has not read yet.
       refreshKeys: options.store && isPostgres(options.store) ? state.refreshKeys : undefined,
       now,
