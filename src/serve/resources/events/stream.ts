@@ -58,8 +58,11 @@ async function unknownBanks(ctx: ServeContext, query: string): Promise<string[]>
   const ids = (new URLSearchParams(query).get("banks") ?? "").split(",").filter((id) => BANK_ID.test(id));
   if (ids.length === 0) return [];
   const tree = ctx.tree();
+  const unpublished = ids.map((id) => id.toUpperCase()).filter((id) => !tree?.banks.has(id));
+  // The adapters are loaded only for an id the published tree does not name.
+  if (unpublished.length === 0) return [];
   const known = await ctx.knownBanks();
-  return ids.map((id) => id.toUpperCase()).filter((id) => !tree?.banks.has(id) && !known.has(id));
+  return unpublished.filter((id) => !known.has(id));
 }
 
 /** A stream whose client reads slower than events come is dropped past this many unsent bytes. */
