@@ -1,7 +1,8 @@
 // The routing table: every path the server answers, one line each: the method, the path pattern
 // (literal segments match any case; `{bankId}`, `{date}`, `{realm}`, `{.format}` and `{rest...}` are
 // read by src/serve/http/router.ts), the route's name (its label in the metrics), whether a bearer
-// token is needed first, and the handler. Adding an endpoint: write its handler in a file of its own
+// token is needed first, the handler, and the query parameters it reads (any other is answered 400
+// with this list; a route without the list takes any). Adding an endpoint: write its handler in a file of its own
 // under resources/ (with its OpenAPI fragment beside it, added to openapi.ts), and add its line here.
 // The first line whose pattern matches wins; Latest comes first among the API's routes, so that its
 // lookup is a direct match.
@@ -20,16 +21,18 @@ import { latest } from "./resources/latest/latest.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
 
+// One line per route, whatever its length: the table reads as a table.
+// prettier-ignore
 export const ROUTES: readonly RouteSpec[] = [
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range },
-  { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler },
-  { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank },
-  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks },
-  { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies },
-  { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events },
-  { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
+  { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank, query: ["format"] },
+  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks, query: ["format"] },
+  { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies, query: ["format"] },
+  { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events, query: ["banks"] },
+  { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },

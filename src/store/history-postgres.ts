@@ -12,7 +12,7 @@ import type { IsoDate, QuoteType } from "../types.js";
 import type { PostgresStore } from "./database.js";
 import {
   inForceAmong,
-  publicationGap,
+  type Bridges,
   type BankSpan,
   type CurrencyBanks,
   type HistoryRow,
@@ -149,7 +149,7 @@ export class PostgresHistoryReader implements HistoryStore {
   private version = 0;
   private marker: string | undefined;
   private checking: Promise<number> | undefined;
-  private readonly datesCache = new Map<string, Promise<{ dates: IsoDate[]; gap: number }>>();
+  private readonly datesCache = new Map<string, Promise<IsoDate[]>>();
   private readonly quotingCache = new Map<
     string,
     Promise<{ baseCurrency: string; quoteType: QuoteType } | undefined>
@@ -211,24 +211,18 @@ export class PostgresHistoryReader implements HistoryStore {
     return entry;
   }
 
-  private datesOf(bankId: string): Promise<{ dates: IsoDate[]; gap: number }> {
+  dates(bankId: string): Promise<readonly IsoDate[]> {
     return this.cached(this.datesCache, bankId, async () => {
       const result = await this.pool.query<{ d: IsoDate }>(
         "select distinct effective_date as d from rates where bank_id = $1 order by 1",
         [bankId],
       );
-      const dates = result.rows.map((r) => r.d);
-      return { dates, gap: publicationGap(dates) };
+      return result.rows.map((r) => r.d);
     });
   }
 
-  async dates(bankId: string): Promise<readonly IsoDate[]> {
-    return (await this.datesOf(bankId)).dates;
-  }
-
-  async inForce(bankId: string, date: IsoDate, today: IsoDate): Promise<InForce> {
-    const { dates, gap } = await this.datesOf(bankId);
-    return inForceAmong(dates, gap, date, today);
+  async inForce(bankId: string, date: IsoDate, today: IsoDate, bridges?: Bridges): Promise<InForce> {
+    return inForceAmong(await this.dates(bankId), date, today, bridges);
   }
 
   versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Promise<RowsVersion> {

@@ -11,7 +11,8 @@ import { adapterFor } from "../../feed/registry.js";
 import { amountProblem, convert, missingFrom, type Conversion, type Table } from "../../publish/cross.js";
 import { conversionCsv, conversionJson, conversionXml } from "../../publish/render-conversion.js";
 import type { Store } from "../../store/database.js";
-import { inForceAmong, publicationGap } from "../../store/history.js";
+import { bridges } from "../../serve/resources/history/publication-gap.js";
+import { inForceAmong } from "../../store/history.js";
 import { ratesOn } from "../../store/rates.js";
 import type { IsoDate } from "../../types.js";
 import { action, type CliContext } from "../context.js";
@@ -81,7 +82,9 @@ async function tableDate(store: Store, bankId: string, asked: IsoDate | undefine
   const dates = await storedDates(store, bankId);
   if (dates.length === 0) throw new UserError(`no rates stored for ${bankId}`);
   if (asked === undefined) return dates[dates.length - 1]!;
-  const found = inForceAmong(dates, publicationGap(dates), asked, "9999-12-31");
+  // The same reach as the API's dated lookup: the bank's weekly gap plus the holiday allowance.
+  const { bank } = await adapterFor(bankId);
+  const found = inForceAmong(dates, asked, "9999-12-31", (before, date) => bridges(bank, before, date));
   if (found.kind === "found") return found.effectiveDate;
   throw new UserError(
     `${bankId} has no set in force on ${asked}: stored dates run from ${found.first} to ${found.latest}` +

@@ -8,30 +8,29 @@ import { isIsoDate } from "../../../feed/dates.js";
 import {
   HistoryReader,
   historyEtag,
+  type Eventually,
   type HistoryRow,
   type HistoryStore,
+  type InForce,
   type RowsVersion,
 } from "../../../store/history.js";
-import type { Handler } from "../../context.js";
+import type { IsoDate } from "../../../types.js";
+import type { Handler, ServeContext } from "../../context.js";
 import { CONTENT_TYPES, disposition, encodedEtag, notModified } from "../../http/dynamic.js";
 import { pickEncoding, VARY, type Encoding, type Format } from "../../http/negotiate.js";
 import { BadRequest } from "../../http/query.js";
+import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
+import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "./publication-gap.js";
 import { renderWhole } from "./render.js";
-import {
-  answerBadRequest,
-  bankFacts,
-  currentStore,
-  notInForce,
-  readRequest,
-  sendNoStore,
-  todayAnywhere,
-} from "./request.js";
+import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
 
+/** The store's first look: the previous set whatever the gap (the bank's own gap is checked after). */
+const ANY_GAP = () => true;
 /** Each store's caches of rendered answers. */
 const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
@@ -54,9 +53,11 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
     const { header, names, factsKey } = facts;
     const base = baseParameter(request.params, header);
 
-    const inForce = reader.inForce(id, route.date!, todayAnywhere(ctx.now()));
-    const found = inForce instanceof Promise ? await inForce : inForce;
-    if (found.kind === "none") return notInForce(res, head, id, route.date!, found);
+    const asked = route.date!;
+    let lookup = inForceWithin(ctx, reader, id, asked);
+    if (lookup instanceof Promise) lookup = await lookup;
+    const { found, spec } = lookup;
+    if (found.kind === "none") return notInForce(res, head, id, asked, found, spec);
     const date = found.effectiveDate;
     const location = `/v1/Banks/${id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
     if (base) {
@@ -98,6 +99,32 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
     return answerBadRequest(res, head, error);
   }
 };
+
+/**
+ * The set in force on a date, within the bank's normal gap (publication-gap.ts). The bank's publication
+ * days are read only when the date has no set of its own (a weekend, a holiday); on SQLite, with the
+ * adapters loaded, no step is a promise.
+ */
+function inForceWithin(
+  ctx: ServeContext,
+  reader: HistoryStore,
+  id: string,
+  asked: IsoDate,
+): Eventually<{ found: InForce; spec: GapSpec | undefined }> {
+  const today = todayAnywhere(ctx.now());
+  const first = reader.inForce(id, asked, today, ANY_GAP);
+  const checked = (found: InForce): Eventually<{ found: InForce; spec: GapSpec | undefined }> => {
+    if (found.kind !== "found" || found.effectiveDate === asked) return { found, spec: undefined };
+    const descriptor = ctx.descriptor(id);
+    const judged = (spec: GapSpec | undefined): Eventually<{ found: InForce; spec: GapSpec | undefined }> => {
+      if (bridges(spec, found.effectiveDate, asked)) return { found, spec };
+      const gap = reader.inForce(id, asked, today, (before, on) => bridges(spec, before, on));
+      return gap instanceof Promise ? gap.then((g) => ({ found: g, spec })) : { found: gap, spec };
+    };
+    return descriptor instanceof Promise ? descriptor.then(judged) : judged(descriptor);
+  };
+  return first instanceof Promise ? first.then(checked) : checked(first);
+}
 
 /** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
 interface AnswerHeaders {
@@ -153,4 +180,36 @@ function sendAnswer(
   }
   res.writeHead(200, { ...headers.ok, "content-location": location });
   res.end(bytes);
+}
+
+/** 404 for a date with no set in force, naming why and the dates that exist. */
+function notInForce(
+  res: ServerResponse,
+  head: boolean,
+  id: string,
+  date: IsoDate,
+  found: Extract<InForce, { kind: "none" }>,
+  spec: GapSpec | undefined,
+): void {
+  const missing = found.reason === "gap" && found.before ? missingPublicationDays(spec, found.before, date) : undefined;
+  const why = {
+    "no-data": `No rates are stored for bank ${id}`,
+    "before-first": `${date} is before ${id}'s first stored date`,
+    future: `${date} is in the future`,
+    gap: `${id} has no set in force on ${date}: its last stored set before it is ${found.before}, and ${missing?.count} of its publication days since have no set (${listOf(missing)}); a lookup reaches back at most ${maxBridgeDays(spec)} days`,
+  }[found.reason];
+  const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
+  const extra = {
+    firstDate: found.first,
+    latestDate: found.latest,
+    ...(found.before ? { previousDate: found.before } : {}),
+    ...(found.after ? { nextDate: found.after } : {}),
+    ...(missing ? { missingPublicationDays: missing.listed, missingPublicationDayCount: missing.count } : {}),
+  };
+  sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
+}
+
+function listOf(missing: { count: number; listed: IsoDate[] } | undefined): string {
+  if (!missing) return "";
+  return missing.listed.join(", ") + (missing.count > missing.listed.length ? ", ..." : "");
 }

@@ -13,7 +13,7 @@ import {
 export function datedPaths(p: OpenApiParts): Record<string, unknown> {
   const notInForce = {
     description:
-      "Unknown bank, or no set in force on that date (before the first stored date, in the future, or further from the previous set than the bank's publication gap). The problem names the stored dates.",
+      "Unknown bank, or no set in force on that date (before the first stored date, in the future, or further from the previous set than the bank's normal gap: its publication weekdays plus four days of holidays). The problem names the stored dates and, past the gap, the publication days with no set.",
     content: {
       "application/problem+json": {
         schema: {

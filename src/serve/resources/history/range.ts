@@ -4,6 +4,7 @@
 import { rebasedHeader } from "../../../publish/cross.js";
 import type { HistoryHeader } from "../../../publish/render-history.js";
 import { historyEtag, type RangeSnapshot } from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
@@ -49,7 +50,8 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
 
     const from = dateParameter(params, "from");
     if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-    const to = dateParameter(params, "to") ?? todayAnywhere(ctx.now());
+    const askedTo = dateParameter(params, "to");
+    const to = askedTo ?? todayAnywhere(ctx.now());
     if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
@@ -62,6 +64,8 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
       const version = await snapshot.versionOf(id, from, to, read);
       const present = currencies ? await snapshot.quotedIn(id, from, to, currencies) : new Set<string>();
       if (base) present.add(facts.header.baseCurrency);
+      // An open range is named by its newest stored date, not by "today" in UTC+14 (tomorrow in most zones).
+      const fileTo = askedTo ?? newestUpTo(await reader.dates(id), from, to);
       return await sendDynamic(req, res, head, {
         format,
         etag: historyEtag(
@@ -78,7 +82,7 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
           ...(base ? ["base", base] : []),
         ),
         lastModified: version.maxStoredAt,
-        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${fileTo}`) },
         body: render(format, header, () => days(snapshot.range(id, from, to, read)), {
           ...names,
           from,
@@ -93,3 +97,12 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     return answerBadRequest(res, head, error);
   }
 };
+
+/** The newest of a bank's stored dates (oldest first) from `from` to `to`; `from` when none is. */
+function newestUpTo(dates: readonly IsoDate[], from: IsoDate, to: IsoDate): IsoDate {
+  for (let i = dates.length - 1; i >= 0; i--) {
+    const date = dates[i]!;
+    if (date <= to) return date >= from ? date : from;
+  }
+  return from;
+}
