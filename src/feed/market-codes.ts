@@ -28,3 +28,12 @@ export const MARKET_CODES: ReadonlyMap<string, MarketCode> = new Map(LIST.map((m
 export function marketCode(code: string): MarketCode | undefined {
   return MARKET_CODES.get(code);
 }
+
+/**
+ * What `/v1/currencies` adds to a currency's entry: for a market code `iso4217: false` and its note;
+ * nothing for an ISO 4217 code (so their entries stay as they were).
+ */
+export function marketCodeFacts(code: string): { iso4217?: false; note?: string } {
+  const m = MARKET_CODES.get(code);
+  return m ? { iso4217: false, note: m.note } : {};
+}

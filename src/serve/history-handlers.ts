@@ -13,7 +13,8 @@ import { brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from "
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
-import { isIsoCurrency } from "../feed/currency.js";
+import { isPublishableCurrency } from "../feed/currency.js";
+import { marketCodeFacts } from "../feed/market-codes.js";
 import {
   daysOf,
   daysOfAsync,
@@ -143,8 +144,8 @@ function currencyFilter(params: Map<string, string>): string[] | undefined {
   const codes = new Set<string>();
   for (const part of raw.split(",")) {
     const code = part.trim().toUpperCase();
-    if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
-      throw new BadRequest(`currencies: "${part.trim()}" is not an ISO 4217 currency code`);
+    if (!/^[A-Z]{3}$/.test(code) || !isPublishableCurrency(code))
+      throw new BadRequest(`currencies: "${part.trim()}" is neither an ISO 4217 currency code nor a market code`);
     codes.add(code);
   }
   return [...codes].sort();
@@ -693,6 +694,7 @@ async function sendCurrencies(reader: HistoryStore, req: IncomingMessage, res: S
     const currencies = list.map((c) => ({
       code: c.currency,
       ...(displayNames!.of(c.currency) ? { name: displayNames!.of(c.currency) } : {}),
+      ...marketCodeFacts(c.currency),
       banks: c.banks.map((b) => ({ bankId: b.bankId, since: b.since, latest: b.latest })),
     }));
     body = Buffer.from(`${JSON.stringify({ currencies }, null, 2)}\n`, "utf8");

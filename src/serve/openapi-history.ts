@@ -17,7 +17,7 @@ export const currenciesParameter = {
   in: "query",
   required: false,
   description:
-    "Comma-separated ISO 4217 codes (any case): only these currencies' rates. A code that is not ISO 4217 is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
+    "Comma-separated ISO 4217 or market codes (any case): only these currencies' rates. Any other code is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
   schema: { type: "string", pattern: "^[A-Za-z]{3}(,[A-Za-z]{3})*$" },
 };
 
@@ -204,6 +204,12 @@ export function historyPaths(p: OpenApiParts): Record<string, unknown> {
                         properties: {
                           code: { type: "string" },
                           name: { type: "string", description: "English name (ICU)." },
+                          iso4217: {
+                            type: "boolean",
+                            enum: [false],
+                            description: "Present (false) only for a market code, such as CNH, that is not ISO 4217.",
+                          },
+                          note: { type: "string", description: "For a market code: what it stands for." },
                           banks: {
                             type: "array",
                             items: {
