@@ -74,12 +74,9 @@ interface TerritoryMatch {
 
 // ------------------------------------------------------------------ ICU's names (steps 2, 3, 6)
 
-/** The names ICU gives a code in a locale: the display name and the name in each plural category. */
-function icuNames(code: string, locale: string, display: Intl.DisplayNames, samples: number[]): string[] {
+/** The names ICU gives a code in each plural category of a locale ("Danish kroner"), besides its display name. */
+function pluralNames(code: string, locale: string, samples: number[]): string[] {
   const names = new Set<string>();
-  const name = display.of(code);
-  if (name === undefined) return [];
-  names.add(name);
   for (const n of samples) {
     const format = new Intl.NumberFormat(locale, {
       style: "currency",
@@ -104,24 +101,41 @@ function pluralSamples(locale: string): number[] {
   return [...seen.values()];
 }
 
+/** The publishable codes ICU names, current codes first (a historical code sharing a name loses). */
+function namedCodes(): string[] {
+  const current = new Set(Intl.supportedValuesOf("currency"));
+  return [...isoCurrencyCodes(), ...MARKET_CODES.keys()].sort(
+    (a, b) => Number(current.has(b)) - Number(current.has(a)),
+  );
+}
+
+type NameKind = "display" | "plural";
 const namesByLocale = new Map<string, KnownName[]>();
 
-/** Every name ICU gives the publishable codes in a locale, current codes first. */
-function namesIn(locale: string): KnownName[] {
-  let names = namesByLocale.get(locale);
+/**
+ * The names ICU gives the publishable codes in a locale: their display names ("US Dollar"), or their
+ * names in each plural category ("US dollars"), built apart because the plural ones cost a formatter
+ * per code and are needed only when a display name did not match.
+ */
+function namesIn(locale: string, kind: NameKind): KnownName[] {
+  const key = `${kind} ${locale}`;
+  let names = namesByLocale.get(key);
   if (names) return names;
   names = [];
   const display = new Intl.DisplayNames(locale, { type: "currency", fallback: "none" });
-  const samples = pluralSamples(locale);
-  const current = new Set(Intl.supportedValuesOf("currency"));
-  const codes = [...isoCurrencyCodes(), ...MARKET_CODES.keys()].sort(
-    (a, b) => Number(current.has(b)) - Number(current.has(a)),
-  );
-  for (const code of codes)
-    for (const text of icuNames(code, locale, display, samples)) names.push({ code, text, stems: nameStems(text) });
-  namesByLocale.set(locale, names);
+  const samples = kind === "plural" ? pluralSamples(locale) : [];
+  for (const code of namedCodes()) {
+    const name = display.of(code);
+    if (name === undefined) continue;
+    const texts = kind === "display" ? [name] : pluralNames(code, locale, samples).filter((t) => t !== name);
+    for (const text of texts) names.push({ code, text, stems: nameStems(text) });
+  }
+  namesByLocale.set(key, names);
   return names;
 }
+
+/** Every name ICU gives the codes in a locale, display and plural. */
+const allNamesIn = (locale: string): KnownName[] => [...namesIn(locale, "display"), ...namesIn(locale, "plural")];
 
 /** ISO 4217's names (ISO_NAMES), locale-independent. */
 const isoNames = (): KnownName[] =>
@@ -132,30 +146,33 @@ const spaceless = (label: string) => foldName(label).replaceAll(" ", "");
 const exactByLocale = new Map<string, Map<string, string>>();
 
 /** Folded name (spaces dropped, so that "U.S. Dollar" meets "US Dollar") to code; current codes win. */
-function exactNames(locale: string): Map<string, string> {
-  let exact = exactByLocale.get(locale);
+function exactNames(locale: string, kind: NameKind): Map<string, string> {
+  const key = `${kind} ${locale}`;
+  let exact = exactByLocale.get(key);
   if (exact) return exact;
   exact = new Map();
-  for (const n of [...namesIn(locale), ...(locale === "en" ? isoNames() : [])]) {
-    const key = spaceless(n.text);
-    if (!exact.has(key)) exact.set(key, n.code);
+  for (const n of [...namesIn(locale, kind), ...(locale === "en" && kind === "display" ? isoNames() : [])]) {
+    const folded = spaceless(n.text);
+    if (!exact.has(folded)) exact.set(folded, n.code);
   }
-  exactByLocale.set(locale, exact);
+  exactByLocale.set(key, exact);
   return exact;
 }
 
 const withEnglish = (locales: readonly string[] = []) => [...new Set([...locales, "en"])];
 
 /**
- * The code of a label by ICU's names (and ISO 4217's) exactly, folded: `US Dollar`, `u.s. dollar`,
- * `Euro`; with `["fr"]`, `Dollar des États-Unis`. Undefined when no name matches.
+ * The code of a label by ICU's names (display names, then plural ones) and ISO 4217's, exactly, folded:
+ * `US Dollar`, `u.s. dollar`, `Euro`, `Danish kroner`; with `["fr"]`, `Dollar des États-Unis`. English
+ * is always tried last. Undefined when no name matches.
  */
 export function currencyFromName(label: string, locales: readonly string[] = ["en"]): string | undefined {
   const key = spaceless(label);
-  for (const locale of [...locales, ...(locales.includes("en") ? [] : ["en"])]) {
-    const code = exactNames(locale).get(key);
-    if (code !== undefined) return code;
-  }
+  for (const kind of ["display", "plural"] as const)
+    for (const locale of withEnglish(locales)) {
+      const code = exactNames(locale, kind).get(key);
+      if (code !== undefined) return code;
+    }
   return undefined;
 }
 
@@ -296,7 +313,7 @@ function unitOf(name: KnownName, forms: readonly string[][], whole: boolean): st
 
 function buildTerritoryIndex(locales: readonly string[]): TerritoryIndex {
   const index: TerritoryIndex = { forms: new Map(), longest: 0, units: new Map(), unitCodes: new Map(), spelled: [] };
-  const english = namesIn("en");
+  const english = namesIn("en", "display");
   const formsOf = new Map<string, string[][]>();
   for (const territory of currencyUses().keys()) {
     const forms = territoryForms(territory, locales, english);
@@ -306,7 +323,7 @@ function buildTerritoryIndex(locales: readonly string[]): TerritoryIndex {
       index.longest = Math.max(index.longest, form.length);
     }
   }
-  const known = [...locales.flatMap((l) => namesIn(l)), ...isoNames()];
+  const known = [...locales.flatMap(allNamesIn), ...isoNames()];
   const unitsOf = new Map<string, Map<string, string[]>>();
   for (const name of known) {
     const own = ownTerritory(name.code);
@@ -407,7 +424,7 @@ function byRule(label: string, locales: readonly string[], date: IsoDate | undef
   const stems = nameStems(label);
   if (stems.length === 0) return undefined;
   const quoted = `name "${label}" resolved by` as const;
-  const known = [...locales.flatMap((l) => namesIn(l)), ...isoNames()];
+  const known = [...locales.flatMap(allNamesIn), ...isoNames()];
   const named = byNormalisedName(stems, known, date);
   if (named) return { currency: named.code, derivation: `${quoted} normalisation as "${named.text}"` };
   const index = territoryIndex(locales);
