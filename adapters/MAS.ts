@@ -16,12 +16,12 @@
 // page itself, when handed to parse from a saved answer, carries no rates and yields none.
 import * as cheerio from "cheerio";
 
-import { resolveCurrency } from "../src/feed/currency.js";
 import { readCsv } from "../src/feed/csv.js";
 import {
   AnswerRows,
   FeedError,
   RowProblem,
+  currencyOf,
   decodeText,
   defineAdapter,
   isoFromParts,
@@ -29,7 +29,9 @@ import {
   recentDays,
   requireDate,
   requireDecimal,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -39,14 +41,16 @@ const ID = "MAS";
 const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
 const P = "ctl00$ContentPlaceHolder1$";
 
-/** The CSV's currency names that ICU's English names do not match (keys folded with foldName). */
+/**
+ * The CSV's currency names no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others: ICU's names, ISO 4217's ("Pound Sterling", "UAE Dirham"), and by territory "Qatar Riyal" and
+ * "Saudi Arabia Riyal".
+ */
 export const MAS_ALIASES: Readonly<Record<string, string>> = {
-  "pound sterling": "GBP",
+  // ICU says "Chinese Yuan", ISO "Yuan Renminbi"; "renminbi" alone is no unit either names.
   "chinese renminbi": "CNY",
+  // "Korean" fits both Koreas; the Authority's is the South's won.
   "korean won": "KRW",
-  "qatar riyal": "QAR",
-  "saudi arabia riyal": "SAR",
-  "uae dirham": "AED",
 };
 
 /** The Download form for one span of months, from the page's hidden fields and checkboxes. */
@@ -132,20 +136,21 @@ const mas = defineAdapter({
     const h = rows.findIndex((r) => r[0] === "End of Period");
     if (h < 0) throw new FeedError(ID, 'no "End of Period" header: not the MAS exchange rates CSV');
     const header = rows[h]!;
-    const columns = new Map<number, { label: string; currency?: string; units?: string; problem?: RowProblem }>();
+    type Column = { label: string; named?: CurrencyResolution; units?: string; problem?: RowProblem };
+    const columns = new Map<number, Column>();
     header.forEach((label, c) => {
       if (c < 3 || label === "") return;
       const m = /^S\$ Per (Unit|100 Units) of (.+)$/.exec(label);
       try {
         if (!m) rowProblem(ID, "unknown-unit", `column "${label}" is not "S$ Per Unit|100 Units of ..."`);
-        const currency = resolveCurrency(ID, m[2]!, { aliases: MAS_ALIASES });
-        columns.set(c, { label, currency, units: m[1] === "Unit" ? "1" : "100" });
+        const named = resolveCurrencyName(ID, m[2]!, { aliases: MAS_ALIASES });
+        columns.set(c, { label, named, units: m[1] === "Unit" ? "1" : "100" });
       } catch (problem) {
         if (!(problem instanceof RowProblem)) throw problem;
         columns.set(c, { label, problem }); // every figure of the column is held with this reason
       }
     });
-    if (![...columns.values()].some((col) => col.currency))
+    if (![...columns.values()].some((col) => col.named))
       throw new FeedError(ID, `no "S$ Per ... of <currency>" column in "${header.join(",").slice(0, 80)}"`);
     const answer = new AnswerRows(ID);
     let year = "";
@@ -174,9 +179,10 @@ const mas = defineAdapter({
           (): RateRecord => {
             const effectiveDate = requireDate(ID, date, `${year} ${month} ${day}`);
             if (col.problem !== undefined) throw col.problem;
-            const rate = requireDecimal(ID, raw, `${effectiveDate} ${col.currency}`, { thousands: "," });
-            if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${effectiveDate} ${col.currency}: a zero is no rate`);
-            return { effectiveDate, currency: col.currency!, ...perUnits(rate, col.units!) };
+            const currency = currencyOf(col.named!);
+            const rate = requireDecimal(ID, raw, `${effectiveDate} ${currency}`, { thousands: "," });
+            if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${effectiveDate} ${currency}: a zero is no rate`);
+            return { effectiveDate, currency, ...perUnits(rate, col.units!) };
           },
           { effectiveDate: `${year} ${month} ${day}`, currency: col.label, rate: raw },
         );

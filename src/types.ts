@@ -92,16 +92,26 @@ export interface BankDescriptor {
   historicalOnly?: boolean;
 }
 
-/**
- * How a stored figure was derived from what the bank published, when it is not the
- * published text itself. Kept in storage so that every non-verbatim figure is flagged.
- */
-export type Derivation =
+/** How a figure was computed from what the bank published, when it is not the published text itself. */
+export type FigureDerivation =
   | "inverted" // the bank quoted the other direction; inverted to 10 significant digits
   | "mean" // exact mean of the bank's buying and selling rates
   | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
   | "per-troy-ounce" // per-gram metal price times 31.1034768
   | "float-recovered"; // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
+
+/**
+ * How the currency of a figure was found when the bank's label was not a code or a name exactly
+ * (src/feed/currency-names.ts): `name "U.S.A. Dollar" resolved by territory US`.
+ */
+export type NameDerivation = `name ${string}`;
+
+/**
+ * How a stored figure was derived from what the bank published, when it is not the published text
+ * itself or its currency was named by rule: a figure derivation, a name derivation, or both
+ * (`mean; name "..." resolved by ...`). Kept in storage so that every non-verbatim figure is flagged.
+ */
+export type Derivation = FigureDerivation | NameDerivation | `${FigureDerivation}; ${NameDerivation}`;
 
 /** One normalised rate, the unit of everything downstream of an adapter. */
 export interface RateRecord {
@@ -146,6 +156,8 @@ export interface RowFields {
 export interface HeldRow extends RowFields {
   kind: RowProblemKind;
   reason: string;
+  /** The derivation of the record held, when it had one (a figure computed, a currency named by rule). */
+  derivation?: Derivation;
   /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
   source: string;
 }

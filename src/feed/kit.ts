@@ -61,12 +61,16 @@ export {
   requireDecimal,
   requireUnits,
   rowProblem,
+  withNameDerivation,
 } from "./rows.js";
 export { foldName } from "./fold.js";
+export { isIsoCurrency, isPublishableCurrency, requireCurrencyCode } from "./currency.js";
 export {
   currencyFromName,
-  isIsoCurrency,
-  requireCurrencyCode,
+  currencyOf,
   resolveCurrency,
+  resolveCurrencyName,
   type CurrencyLabels,
-} from "./currency.js";
+  type CurrencyNameOptions,
+  type CurrencyResolution,
+} from "./currency-names.js";

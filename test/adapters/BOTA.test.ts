@@ -63,8 +63,8 @@ describe("BOTA adapter", () => {
     ["a malformed figure", jpy.replace("18.0,400", "18.0,,400"), { kind: "bad-rate", rate: "18.0,,400" }],
     [
       "a code that is no currency",
-      jpy.replace("<td>JPY</td>", "<td>YEN</td>"),
-      { kind: "unknown-currency", currency: "YEN" },
+      jpy.replace("<td>JPY</td>", "<td>QQQ</td>"),
+      { kind: "unknown-currency", currency: "QQQ" },
     ],
     ["a row with a cell missing", jpy.replace("<td>18.1,300</td>", ""), { kind: "bad-row" }],
   ] as const)("holds a row with %s and takes the others", async (_what, bad, held) => {

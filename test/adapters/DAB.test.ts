@@ -37,7 +37,12 @@ describe("DAB adapter", () => {
       "UAE DIRHAM",
       "SAUDI RIYAL",
     ];
-    expect(labels.map((l) => Object.values(dabCurrency(l)).join(" "))).toEqual([
+    expect(dabCurrency("SWISS₣", "2026-03-02")).toEqual({
+      currency: "CHF",
+      derivation: 'name "SWISS" resolved by territory CH',
+      units: "1",
+    });
+    expect(labels.map((l) => `${dabCurrency(l).currency} ${dabCurrency(l).units}`)).toEqual([
       "USD 1",
       "EUR 1",
       "GBP 1",

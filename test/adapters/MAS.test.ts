@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import mas, { MAS_ALIASES, downloadForm } from "../../adapters/MAS.js";
-import { currencyFromName } from "../../src/feed/currency.js";
+import { currencyFromName, resolveCurrencyName } from "../../src/feed/currency-names.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
@@ -33,9 +33,15 @@ describe("MAS adapter", () => {
     expect(await recordsOf(parse(fixture("MAS/ExchangeRates.aspx.html"), "text/html; charset=utf-8"))).toEqual([]);
   });
 
-  it("resolves the currency names by ICU first, its aliases only where ICU has no such name", () => {
-    for (const name of Object.keys(MAS_ALIASES)) expect(currencyFromName(name)).toBeUndefined();
-    expect(MAS_ALIASES["saudi arabia riyal"]).toBe("SAR");
+  it("resolves the currency names by ICU's names and the kit's rules, its aliases only where neither reaches", () => {
+    for (const name of Object.keys(MAS_ALIASES)) {
+      expect(currencyFromName(name)).toBeUndefined();
+      expect(() => resolveCurrencyName("MAS", name)).toThrow(/^MAS: /);
+    }
+    expect(resolveCurrencyName("MAS", "Saudi Arabia Riyal")).toEqual({
+      currency: "SAR",
+      derivation: 'name "Saudi Arabia Riyal" resolved by territory SA',
+    });
     expect(currencyFromName("New Taiwan Dollar")).toBe("TWD");
   });
 

@@ -32,13 +32,14 @@ export function registerParse(program: Command, ctx: CliContext & { close(): Pro
                 void source;
                 return printed;
               }),
-              held: held.map(({ kind, reason, source, effectiveDate, currency, rate }) => ({
+              held: held.map(({ kind, reason, source, effectiveDate, currency, rate, derivation }) => ({
                 reason,
                 kind,
                 source,
                 effectiveDate,
                 currency,
                 rate,
+                derivation,
               })),
             },
             null,
