@@ -37,6 +37,8 @@ const EXPECTED_HELD: Record<string, { count: number; why: string }> = {
     count: 2,
     why: `${CNH}; VEB "BOLIVARES": which bolívar and per how many units the feed does not say`,
   },
+  "BOAL/001.html": { count: 1, why: CNH },
+  "BOAL/002.xlsx": { count: 246, why: `${CNH}: one line on each of the 246 fixing days of 2024` },
   "CBG/001.json": { count: 12, why: CONFLICT },
   "CBG/002.json": { count: 12, why: CONFLICT },
   "CBG/004.json": { count: 8, why: CONFLICT },
