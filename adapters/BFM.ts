@@ -15,7 +15,8 @@
 //   extremes, not bid and ask, and are not published; they come back as `[]` (PHP's empty array) when
 //   absent, as does `coursMid` for a window without a fixing.
 // - An answer holding a date outside the window the form asked for answers another request (the bank's
-//   cache serves stale answers: its Date headers jump around) and is refused whole.
+//   cache serves stale answers: its Date headers jump around) and is refused whole; so is a fetch in which
+//   two currencies' answers give the same figures on the same days (one answers the other's form).
 // - Published Monday to Friday after the morning's interbank session; the hour is not published: 13:00
 //   Antananarivo is an estimate (other services poll at 13:00, 16:00 and 19:00). The earliest window seen
 //   answering is January 2018, where coverage starts.
@@ -141,6 +142,34 @@ export function parseMid(body: Uint8Array, ctx: ParseContext): ParsedAnswer {
   return rows.result();
 }
 
+/**
+ * Two currencies never have the same figures on the same days: answers that do were served for another
+ * request (a cache that ignores the form), and which currency they belong to cannot be told. The whole
+ * fetch is refused, naming both, rather than one currency's figures published under another's code.
+ */
+function refuseRepeatedAnswers(docs: readonly FeedDocument[]): void {
+  const seen = new Map<string, string>();
+  for (const doc of docs) {
+    let answer: ParsedAnswer;
+    try {
+      answer = parseMid(doc.body, { url: doc.url, requestBody: doc.requestBody });
+    } catch {
+      continue; // refused again, with its reason, when ingest parses it
+    }
+    if (answer.records.length === 0) continue;
+    const figures = answer.records.map((r) => `${r.effectiveDate}=${r.rate}`).join(" ");
+    const currency = answer.records[0]!.currency;
+    const earlier = seen.get(figures);
+    if (earlier !== undefined) {
+      throw new FeedError(
+        ID,
+        `the answers for ${earlier} and ${currency} give the same figures on the same days: one answers another request (a cache?), so neither is taken`,
+      );
+    }
+    seen.set(figures, currency);
+  }
+}
+
 const bfm = defineAdapter({
   bank: {
     id: ID,
@@ -175,6 +204,7 @@ const bfm = defineAdapter({
       signal?.throwIfAborted();
       docs.push(await http.post(ENDPOINT, bfmForm(currency, from, to), init));
     }
+    refuseRepeatedAnswers(docs);
     return docs;
   },
 

@@ -20,6 +20,12 @@ const answer = (mid: Record<string, string>, chart: Record<string, string> = {})
     data: { status: 200, data: { coursMid: mid, coursMidMax: [], coursMidMin: [], grapheData: chart } },
   });
 
+/** Each currency's own figure in a form's answer: JPY 28,10, the others 1 000,01 to 1 000,19 in the order asked. */
+const figureFor = (form: string) => {
+  const code = new URLSearchParams(form).get("filterData")!;
+  return code === "JPY" ? "28,10" : `1 000,${String(BFM_CURRENCIES.indexOf(code as "EUR") + 1).padStart(2, "0")}`;
+};
+
 describe("BFM adapter", () => {
   it("reads coursMid (space thousands, decimal comma, trailing zeros kept) for the currency the form asked for", async () => {
     expect(await recordsOf(parse(fixture("BFM/usd.json")))).toEqual([
@@ -110,7 +116,7 @@ describe("BFM adapter", () => {
 
   it("posts one form per currency (slashes escaped, the bank's field order) and parses each with its own currency", async () => {
     const http = fakeHttp((req) => ({
-      body: answer({ "2026-03-03": req.body!.endsWith("JPY") ? "28,10" : "4 405,07" }),
+      body: answer({ "2026-03-03": figureFor(req.body!) }),
       contentType: "application/json; charset=UTF-8",
     }));
     const docs = await bfm.fetch({ kind: "range", from: "2026-03-02", to: "2026-03-04" }, { http, env: {} });
@@ -127,6 +133,21 @@ describe("BFM adapter", () => {
     const jpy = parsed.flatMap((p) => p.records).find((r) => r.currency === "JPY");
     expect(jpy).toEqual({ effectiveDate: "2026-03-03", currency: "JPY", rate: "28.10" });
     expect(new Set(parsed.flatMap((p) => p.records.map((r) => r.currency))).size).toBe(19);
+  });
+
+  it("refuses a fetch in which two currencies' answers give the same figures (one answers another's form)", async () => {
+    const http = fakeHttp((req) => ({
+      body: answer({ "2026-03-03": req.body!.endsWith("NZD") ? figureFor("filterData=EUR") : figureFor(req.body!) }),
+    }));
+    await expect(bfm.fetch({ kind: "range", from: "2026-03-02", to: "2026-03-04" }, { http, env: {} })).rejects.toThrow(
+      /^BFM: the answers for EUR and NZD give the same figures/,
+    );
+  });
+
+  it("takes identical answers without a fixing (a holiday window) as they are", async () => {
+    const http = fakeHttp(() => ({ body: fixture("BFM/no-fixing.json") }));
+    const docs = await bfm.fetch({ kind: "range", from: "2026-03-07", to: "2026-03-08" }, { http, env: {} });
+    expect(docs).toHaveLength(19);
   });
 
   it("asks for the last seven days for the latest", async () => {
