@@ -181,6 +181,11 @@ export interface FeedDocument {
   status: number;
   contentType: string;
   body: Buffer;
+  /**
+   * What a POST sent (a form, a SOAP envelope), for `parse` when the answer does not repeat what was
+   * asked (BFM names the currency only in its form). Kept in memory only: never stored or logged.
+   */
+  requestBody?: string;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -190,6 +195,8 @@ export interface ParseContext {
   /** The URL the body was fetched from; adapters with several endpoints dispatch on it. */
   url: string;
   contentType?: string;
+  /** What the request sent, when it was a POST (FeedDocument.requestBody). */
+  requestBody?: string;
 }
 
 /** What to fetch: the newest publication, or an inclusive date range (one chunk). */

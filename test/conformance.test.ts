@@ -136,7 +136,7 @@ describe.skipIf(!sharedFeedsPresent)("conformance over ../shared/feeds", () => {
       it(`${r.bank} refuses ${r.file} (${rejection})`, async () => {
         const adapter = adapters.get(r.bank)!;
         await expect(async () =>
-          adapter.parse(recordingBody(r), { url: r.url, contentType: r.contentType }),
+          adapter.parse(recordingBody(r), { url: r.url, contentType: r.contentType, requestBody: r.requestBody }),
         ).rejects.toThrow(new RegExp(`^${r.bank}: `));
       });
       continue;
@@ -144,7 +144,8 @@ describe.skipIf(!sharedFeedsPresent)("conformance over ../shared/feeds", () => {
     it(`${r.bank} parses ${r.file}`, async () => {
       const adapter = adapters.get(r.bank)!;
       const body = recordingBody(r);
-      const answer = await answerOf(adapter.parse(body, { url: r.url, contentType: r.contentType }));
+      const context = { url: r.url, contentType: r.contentType, requestBody: r.requestBody };
+      const answer = await answerOf(adapter.parse(body, context));
       const { records, held } = gateRecords(baseCurrencyOf(adapter.bank), answer.records, answer.held);
       // Every held row says why and where; a recording holds rows only where EXPECTED_HELD says so.
       for (const h of held) expect(h.reason && h.source, JSON.stringify(h)).toBeTruthy();

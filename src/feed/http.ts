@@ -134,6 +134,7 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
             status,
             contentType: header(res.headers, "content-type") ?? "",
             body: bytes,
+            ...(body === undefined ? {} : { requestBody: body }),
             startedAt,
             finishedAt: new Date(),
           };

@@ -40,7 +40,11 @@ export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[])
     }
     let output: ParseOutput;
     try {
-      output = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+      output = await adapter.parse(doc.body, {
+        url: doc.url,
+        contentType: doc.contentType,
+        requestBody: doc.requestBody,
+      });
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });
