@@ -37,6 +37,10 @@ const EXPECTED_HELD: Record<string, { count: number; why: string }> = {
     count: 2,
     why: `${CNH}; VEB "BOLIVARES": which bolívar and per how many units the feed does not say`,
   },
+  "BM/001.pdf": {
+    count: 2,
+    why: `${CNH}; and the Zimbabwe "Dólar" row, whose figure has stood still for years and whose currency (ZWL, withdrawn in 2024, or ZWG) the bulletin does not say`,
+  },
   "CBG/001.json": { count: 12, why: CONFLICT },
   "CBG/002.json": { count: 12, why: CONFLICT },
   "CBG/004.json": { count: 8, why: CONFLICT },
