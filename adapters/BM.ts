@@ -190,7 +190,7 @@ async function parseBulletin(body: Uint8Array, url: string | undefined): Promise
         const { rate, derivation } = rateOf(figuresOf(figures, under), currency);
         return { effectiveDate, currency, ...perUnits(rate, count), ...(derivation ? { derivation } : {}), source };
       },
-      { effectiveDate: said, currency: country, rate: figures.map((r) => r.text.trim()).join(" ") },
+      { effectiveDate: date ?? said, currency: country, rate: figures.map((r) => r.text.trim()).join(" ") },
     );
   }
   if (!columns) throw new FeedError(ID, `no COMPRA / VENDA column header in the bulletin of ${said}`);

@@ -1,12 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import bm, { BM_COUNTRIES, bmFileDate } from "../../adapters/BM.js";
-import { isNavigation } from "../../src/ingest/ingest.js";
+import { createHttpClient } from "../../src/feed/http.js";
+import { isNavigation, parseDocuments } from "../../src/ingest/ingest.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 import { pdfOf } from "../support/pdf.js";
+import { haveMirror, startMirror } from "../support/mirror.js";
+import { withPages } from "../support/overlay.js";
 
 const HOST = "https://www.bancomoc.mz";
 const INDEX = `${HOST}/pt/areas-de-actuacao/mercados/mercado-cambial/`;
@@ -198,4 +201,25 @@ describe("BM adapter", () => {
       ["unknown-currency", "CNH"],
     ]);
   });
+
+  it.skipIf(!haveMirror)(
+    "fetches and parses through the feed mirror (market page and listing, not recorded, ours)",
+    async () => {
+      const mirror = await startMirror(["BM"]);
+      const pdf = "/media/prubk0qz/taxas-de-câmbio-de-referência-do-mercado-cambial-do-dia-02092026.pdf";
+      try {
+        const http = withPages(createHttpClient({ mirror: mirror.url, retries: 0 }), {
+          [INDEX]: fixture("BM/mercado-cambial.html"),
+          [`${HOST}/pt/tabelas-de-taxas-de-cambio-de-referencia-diarias/2026-2025/`]: `<a href="${pdf}">2 de Setembro</a>`,
+        });
+        const docs = await bm.fetch({ kind: "range", from: "2026-09-01", to: "2026-09-04" }, { http, env: {} });
+        // The mirror logs each answer as it sends it: wait for the last line.
+        await vi.waitFor(() => expect(mirror.served().map((s) => s.file)).toEqual(["BM/001.pdf"]));
+        const parsed = await parseDocuments(bm, docs);
+        expect([parsed.at(-1)!.records.length, parsed.at(-1)!.held.length]).toEqual([18, 2]);
+      } finally {
+        await mirror.stop();
+      }
+    },
+  );
 });

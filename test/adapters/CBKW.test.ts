@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import cbkw, { cbkwPacing, lookupBody, lookupForm, withdrawnOn } from "../../adapters/CBKW.js";
-import { isNavigation } from "../../src/ingest/ingest.js";
+import { createHttpClient } from "../../src/feed/http.js";
+import { isNavigation, parseDocuments } from "../../src/ingest/ingest.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
+import { haveMirror, startMirror } from "../support/mirror.js";
+import { withPages } from "../support/overlay.js";
 
 const RATES = "https://www.cbk.gov.kw/en/monetary-policy/market-operations/exchange-rates";
 const LOOKUP = `${RATES}/get-exchange-rates`;
@@ -166,4 +169,28 @@ describe("CBKW adapter", () => {
       held: [],
     });
   });
+
+  it.skipIf(!haveMirror)(
+    "fetches and parses through the feed mirror (the form page, not recorded, from our fixture)",
+    async () => {
+      const mirror = await startMirror(["CBKW"]);
+      try {
+        const http = withPages(createHttpClient({ mirror: mirror.url, retries: 0 }), {
+          [`${RATES}/usd`]: fixture("CBKW/form.html"),
+        });
+        const docs = await cbkw.fetch({ kind: "range", from: "2026-09-06", to: "2026-09-08" }, { http, env: {} });
+        // The mirror matches a POST by path: each lookup gets the one recorded answer (USD).
+        // The mirror logs each answer as it sends it: wait for the last line.
+        await vi.waitFor(() =>
+          expect(mirror.served().map((s) => s.file)).toEqual(["CBKW/001.html", "CBKW/001.html", "CBKW/001.html"]),
+        );
+        const parsed = await parseDocuments(cbkw, docs);
+        expect(parsed[1]!.records.map((r) => `${r.effectiveDate} ${r.currency} ${r.rate} ${r.unitMultiplier}`)).toEqual(
+          ["2026-09-06 USD 306.850 3", "2026-09-07 USD 306.850 3", "2026-09-08 USD 306.650 3"],
+        );
+      } finally {
+        await mirror.stop();
+      }
+    },
+  );
 });

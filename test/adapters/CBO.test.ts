@@ -1,12 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import cbo, { exportBody, searchForm } from "../../adapters/CBO.js";
-import { isNavigation } from "../../src/ingest/ingest.js";
+import { createHttpClient } from "../../src/feed/http.js";
+import { isNavigation, parseDocuments } from "../../src/ingest/ingest.js";
 import { gateRecords } from "../../src/ingest/validate.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
+import { haveMirror, startMirror } from "../support/mirror.js";
+import { withPages } from "../support/overlay.js";
 
 const PAGE = "https://cbo.gov.om/Pages/DFESearch.aspx";
 const PREFIX = "ctl00$ctl40$g_7c1f0e2a_4b8d_4d2b_9e5f_1a2b3c4d5e6f$ctl00$";
@@ -137,4 +140,25 @@ describe("CBO adapter", () => {
       ["2026-06-04", "AED", "0.10467995", "mean"],
     ]);
   });
+
+  it.skipIf(!haveMirror)(
+    "fetches and parses through the feed mirror (the search page, not recorded, from our fixture)",
+    async () => {
+      const mirror = await startMirror(["CBO"]);
+      try {
+        const http = withPages(createHttpClient({ mirror: mirror.url, retries: 0 }), {
+          [PAGE]: fixture("CBO/search-page.html"),
+        });
+        const docs = await cbo.fetch({ kind: "range", from: "2026-06-01", to: "2026-06-04" }, { http, env: {} });
+        // The mirror logs each answer as it sends it: wait for the last line.
+        await vi.waitFor(() =>
+          expect(mirror.served().map((s) => s.file)).toEqual(["CBO/001.html", "CBO/001.html", "CBO/001.html"]),
+        );
+        const parsed = await parseDocuments(cbo, docs);
+        expect(parsed.slice(1).every((p) => p.records.length === 4 && p.held.length === 0)).toBe(true);
+      } finally {
+        await mirror.stop();
+      }
+    },
+  );
 });

@@ -1,12 +1,14 @@
 import ExcelJS from "exceljs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import pma, { exportBody, exportForm } from "../../adapters/PMA.js";
-import { isNavigation } from "../../src/ingest/ingest.js";
+import { createHttpClient } from "../../src/feed/http.js";
+import { isNavigation, parseDocuments } from "../../src/ingest/ingest.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
+import { haveMirror, startMirror } from "../support/mirror.js";
 
 const EXPORT = "https://wcur.pma.ps/ar/webtools/currency/export";
 const parse = (body: Buffer | string) => pma.parse(Buffer.from(body), { url: EXPORT });
@@ -134,5 +136,19 @@ describe("PMA adapter", () => {
     expect(records.at(-4)).toMatchObject({ effectiveDate: "2026-09-08", currency: "USD", rate: "3.0115" });
     const form = recording("PMA/001.html");
     expect(exportBody(exportForm(form.body.toString()), "2026-09-01", "2026-09-08")).toBe(xlsx.requestBody);
+  });
+
+  it.skipIf(!haveMirror)("fetches and parses through the feed mirror, both steps recorded", async () => {
+    const mirror = await startMirror(["PMA"]);
+    try {
+      const http = createHttpClient({ mirror: mirror.url, retries: 0 });
+      const docs = await pma.fetch({ kind: "range", from: "2026-09-01", to: "2026-09-08" }, { http, env: {} });
+      // The mirror logs each answer as it sends it: wait for the last line.
+      await vi.waitFor(() => expect(mirror.served().map((s) => s.file)).toEqual(["PMA/001.html", "PMA/002.xlsx"]));
+      const parsed = await parseDocuments(pma, docs);
+      expect([parsed[0]!.records.length, parsed[1]!.records.length, parsed[1]!.held.length]).toEqual([0, 24, 0]);
+    } finally {
+      await mirror.stop();
+    }
   });
 });

@@ -7,7 +7,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const SHARED = resolve(import.meta.dirname, "../../../shared");
+/** The recordings checkout: beside the clone, or the parent of EXRATES_SHARED_FEEDS (as feeds.ts reads it). */
+export const SHARED = process.env.EXRATES_SHARED_FEEDS
+  ? resolve(process.env.EXRATES_SHARED_FEEDS, "..")
+  : resolve(import.meta.dirname, "../../../shared");
 export const FEEDS = join(SHARED, "feeds");
 export const MIRROR_TOOL = join(SHARED, "tools", "feed-mirror.mjs");
 export const haveMirror = existsSync(MIRROR_TOOL) && existsSync(join(FEEDS, "index.json"));
