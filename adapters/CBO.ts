@@ -12,8 +12,8 @@
 //   (`01/06/2026 10:00:00 AM`), Currency Name (English, with `*` marks), Country Name (Arabic), Buying,
 //   Selling. Figures carry a SharePoint type prefix (`string;#0.104541`), dropped.
 // - Figures: OMR per 1 unit of the foreign currency (Direct), buying and selling only. The bank publishes
-//   no middle rate; the figure published is the exact mean of Buying and Selling, flagged "mean" (for the
-//   pegged dollar it falls on the peg's central rate). A day can carry several intraday rows when the bank
+//   no middle rate; the figure published is the exact mean of Buying and Selling, flagged "mean" (halfway
+//   between the two sides, docs/DECISIONS.md). A day can carry several intraday rows when the bank
 //   revised its rates: the row with the latest time of the day is the day's figure, the earlier ones are
 //   superseded and skipped. A row with only one of the two figures is held; one with neither is no figure.
 // - Published Sunday to Thursday; the recorded rows are stamped 09:55-10:00 Muscat time, so the daemon
