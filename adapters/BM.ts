@@ -4,8 +4,9 @@
 //   links one listing per span of years (`/pt/tabelas-de-taxas-de-cambio-de-referencia-diarias/2026-2025/`);
 //   each listing links every bulletin of its span under a random media id
 //   (`/media/<id>/taxas-de-câmbio-de-referência-do-mercado-cambial-do-dia-DDMMYYYY.pdf`). The page and the
-//   listings are navigation (read only to find the PDFs); the listings whose years meet the range are read
-//   (the newest one is open-ended), then each bulletin of the range.
+//   listings are navigation (read only to find the PDFs; marked in fetch, and a saved copy is told apart by
+//   its content: no rates); the listings whose years meet the range are read (the newest one is
+//   open-ended), then each bulletin of the range.
 // - The bulletin (SAP-made, one page, Courier in fixed columns): a heading `... EM METICAIS DO DIA 02
 //   Setembro de 2026` (Portuguese month names; checked against the date in the file name: another day's
 //   bulletin is refused), a column header `PAÍSES MOEDAS COMPRA VENDA MÉDIA`, then:
@@ -45,7 +46,7 @@ import {
 } from "../src/feed/kit.js";
 import { findLinks } from "../src/feed/html-links.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { pdfLines, pdfTextRuns, type PdfLine, type PdfTextRun } from "../src/feed/pdf-text.js";
+import { looksLikePdf, pdfLines, pdfTextRuns, type PdfLine, type PdfTextRun } from "../src/feed/pdf-text.js";
 
 const ID = "BM";
 const HOST = "https://www.bancomoc.mz";
@@ -231,9 +232,6 @@ const bm = defineAdapter({
     sourceUrl: INDEX,
   },
 
-  // The market page and the listings are read only to find the bulletins.
-  navigation: /^https:\/\/www\.bancomoc\.mz\/pt\//,
-
   async fetch(range, { http }) {
     const { from, to } = range.kind === "range" ? range : recentDays(bm.bank.timeZone, 7);
     const session = http.session();
@@ -254,7 +252,17 @@ const bm = defineAdapter({
     return docs;
   },
 
-  parse: (body, { url }) => parseBulletin(body, url),
+  // The market page and the listings (marked navigation in fetch) are told apart by their content, so that a
+  // saved bulletin given without its URL (`exrates parse BM file.pdf`) is read as data.
+  async parse(body, { url }) {
+    if (!looksLikePdf(body)) {
+      const html = decodeText(ID, body);
+      const page = url ?? INDEX;
+      if (findLinks(html, page, LISTING).length > 0 || findLinks(html, page, BULLETIN).length > 0)
+        return { records: [], held: [] };
+    }
+    return parseBulletin(body, url);
+  },
 });
 
 export default bm;

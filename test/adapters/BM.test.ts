@@ -154,7 +154,16 @@ describe("BM adapter", () => {
       PDF_URL,
     ]);
     expect(docs.map((d) => d.role ?? isNavigation(bm, d))).toEqual(["navigation", "navigation", false, false]);
+    // Saved copies of the market page and a listing are told apart by their content: no rates.
+    for (const page of [INDEX, listing("2026-2025")])
+      expect(await answerOf(bm.parse(Buffer.from(pages[page]!), { url: page }))).toEqual({ records: [], held: [] });
     expect(bmFileDate(PDF_URL)).toBe("2026-03-05");
+  });
+
+  it("reads a saved bulletin given without its URL (the bank's source URL is the market page)", async () => {
+    expect(isNavigation(bm, { url: bm.bank.sourceUrl, method: "GET" })).toBe(false);
+    const { records } = await answerOf(bm.parse(bulletin(usdOnly), { url: bm.bank.sourceUrl }));
+    expect(records).toMatchObject([USD]);
   });
 
   it("names every recorded country, and holds the ones that have no currency to publish", () => {
