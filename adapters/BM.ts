@@ -57,9 +57,8 @@ const BULLETIN = /\/media\/[^/]+\/[^/]*?(\d{2})(\d{2})(\d{4})\.pdf$/i;
 /**
  * The bulletin's country labels (folded with foldName) and their currencies; `{ held }`: a row that is
  * held, with the reason given.
- */
+ */ // until the kit resolves names by rule
 export const BM_COUNTRIES: Readonly<Record<string, string | { held: string }>> = {
-  // until the kit resolves names by rule
   "estados unidos": "USD",
   "africa do sul": "ZAR",
   botswana: "BWP",
@@ -134,11 +133,11 @@ function rateOf(figures: Map<Column, string>, currency: string): { rate: string;
   const [buy, sell] = [figures.get("COMPRA"), figures.get("VENDA")];
   if (buy === undefined || sell === undefined)
     rowProblem(ID, "bad-rate", `${currency} has neither a MÉDIA nor both COMPRA and VENDA`);
-  const rate = mean(
+  const [compra, venda] = [
     requireDecimal(ID, buy, `${currency} COMPRA`, syntax),
     requireDecimal(ID, sell, `${currency} VENDA`, syntax),
-  );
-  return { rate, derivation: "mean" };
+  ];
+  return compra === venda ? { rate: compra } : { rate: mean(compra, venda), derivation: "mean" };
 }
 
 async function parseBulletin(body: Uint8Array, url: string | undefined): Promise<ParsedAnswer> {

@@ -13,9 +13,9 @@
 //   Selling. Figures carry a SharePoint type prefix (`string;#0.104541`), dropped.
 // - Figures: OMR per 1 unit of the foreign currency (Direct), buying and selling only. The bank publishes
 //   no middle rate; the figure published is the exact mean of Buying and Selling, flagged "mean" (halfway
-//   between the two sides, docs/DECISIONS.md). A day can carry several intraday rows when the bank
-//   revised its rates: the row with the latest time of the day is the day's figure, the earlier ones are
-//   superseded and skipped. A row with only one of the two figures is held; one with neither is no figure.
+//   between the two sides, docs/DECISIONS.md; the text itself when both are equal). A day can carry
+//   several intraday rows when the bank revised its rates: the row with the latest time of the day is the
+//   day's figure, the earlier ones are superseded and skipped. A row with only one of the two figures is held; one with neither is no figure.
 // - Published Sunday to Thursday; the recorded rows are stamped 09:55-10:00 Muscat time, so the daemon
 //   runs at 10:00 (an estimate from the data). History from 2017-10-15.
 // - TLS: the server sends only its leaf certificate; give Node the issuing DigiCert intermediate through
@@ -137,16 +137,18 @@ function readExport($: cheerio.CheerioAPI, rows: AnswerRows): void {
         const { date, minute } = stamp(when!);
         if (buy === "" || sell === "")
           rowProblem(ID, "bad-rate", `${currency} has only a ${buy === "" ? "Selling" : "Buying"} figure: no mean`);
-        const rate = mean(
+        const [buying, selling] = [
           requireDecimal(ID, buy, `${currency} Buying`),
           requireDecimal(ID, sell, `${currency} Selling`),
-        );
+        ];
+        // Both sides equal: the bank's text itself; else their exact mean, flagged.
+        const record: RateRecord =
+          buying === selling
+            ? { effectiveDate: date, currency, rate: buying, source }
+            : { effectiveDate: date, currency, rate: mean(buying, selling), derivation: "mean", source };
         const key = `${date} ${currency}`;
         const seen = latest.get(key);
-        const candidate = {
-          record: { effectiveDate: date, currency, rate, derivation: "mean" as const, source },
-          minute,
-        };
+        const candidate = { record, minute };
         if (!seen || seen[0]!.minute < minute) latest.set(key, [candidate]);
         else if (seen[0]!.minute === minute) seen.push(candidate); // the same time twice: the gate holds a conflict
         return undefined;

@@ -53,6 +53,13 @@ describe("CBO adapter", () => {
     });
   });
 
+  it("publishes the text itself when Buying and Selling are equal", async () => {
+    const equal = oneRow(row("USD", "05/03/2026 09:55:00 AM", "0.3850", "0.3850"));
+    expect((await answerOf(parse(equal))).records).toEqual([
+      { effectiveDate: "2026-03-05", currency: "USD", rate: "0.3850", source: "row 2" },
+    ]);
+  });
+
   it("gives both figures of one time of day, so that the gate holds the conflict", async () => {
     const twice = oneRow(
       `${row("EUR", "05/03/2026 09:55:00 AM", "0.4491", "0.4513")}</tr><tr>${row("EUR", "05/03/2026 09:55:00 AM", "0.4493", "0.4513")}`,
