@@ -24,7 +24,8 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
   /** The API's CSV of a path (what the server publishes for a date or a range). */
   const csvRows = async (path: string) => {
     const response = await fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    return parseCsv<string[]>(await response.text()).slice(1);
+    const rows: unknown = parseCsv(await response.text());
+    return (rows as string[][]).slice(1);
   };
 
   beforeAll(async () => {
