@@ -62,9 +62,9 @@ export class Transport {
   ) {}
 
   /** A GET of the API, read whole (a 304 answered from the cache). Throws ExratesError unless 2xx. */
-  async get(url: URL, accept: string, signal?: AbortSignal): Promise<Answer> {
+  async get(url: URL, accept: string, signal?: AbortSignal, conditional = true): Promise<Answer> {
     const key = `${accept} ${url.href}`;
-    const cached = this.cache?.get(key);
+    const cached = conditional ? this.cache?.get(key) : undefined;
     const response = await this.authorized(
       url,
       { accept, ...(cached ? { "if-none-match": cached.etag } : {}) },
@@ -76,10 +76,10 @@ export class Transport {
       return { status: 200, headers: cached.headers, body: cached.body, fromCache: true };
     }
     if (response.status === 304) {
-      // Evicted between the request and the answer: ask again without a condition.
+      // A 304 to a request without a condition (a proxy's doing): ask once more, without the cache.
       await response.body?.cancel();
-      this.cache?.delete(key);
-      return this.get(url, accept, signal);
+      if (!conditional) throw errorOf(response, Buffer.alloc(0), `GET ${url.pathname}`);
+      return this.get(url, accept, signal, false);
     }
     const body = Buffer.from(await response.arrayBuffer());
     if (!response.ok) throw errorOf(response, body, `GET ${url.pathname}`);
@@ -106,6 +106,15 @@ export class Transport {
       return { status: response.status, json: JSON.parse(body.toString("utf8")) };
     } catch {
       return { status: response.status, json: undefined };
+    }
+  }
+
+  /** A pause before a retry; the caller's abort ends it as an ExratesError like any other failure. */
+  private async wait(ms: number, signal: AbortSignal | undefined, request: string): Promise<void> {
+    try {
+      await this.options.sleep(ms, signal);
+    } catch (error) {
+      throw networkError(error, request);
     }
   }
 
@@ -174,7 +183,7 @@ export class Transport {
         if (signal?.aborted || attempt >= retries) throw networkError(error, request);
         const waitMs = backoff(attempt);
         this.debug({ event: "retry", method, url: where(url), attempt, waitMs, reason: "no answer" });
-        await this.options.sleep(waitMs, signal);
+        await this.wait(waitMs, signal, request);
         continue;
       }
       this.debug({ event: "answer", method, url: where(url), status: response.status, attempt });
@@ -184,7 +193,7 @@ export class Transport {
       if (attempt >= retries || waitMs > maxRetryDelayMs) return response;
       await response.body?.cancel();
       this.debug({ event: "retry", method, url: where(url), status: response.status, attempt, waitMs });
-      await this.options.sleep(waitMs, signal);
+      await this.wait(waitMs, signal, request);
     }
   }
 }
