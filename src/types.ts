@@ -272,3 +272,55 @@ export interface LatestRatesDocument {
   publishedAt: string;
   sourceUrl: string;
 }
+
+// What the API answers beyond the rates documents (GET /v1/status, GET /v1/events and the webhooks):
+// the server writes these shapes and the client (src/client) reads them.
+
+export type BankState =
+  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
+
+export interface BankStatus {
+  id: string;
+  name: string;
+  timeZone: string;
+  dailyUpdateTime: string;
+  publicationDays: number[];
+  /** Whether the daemon runs this bank on its schedule. */
+  scheduled: boolean;
+  state: BankState;
+  /** One line for people: "ok", "needs EXRATES_FRED_API_KEY (…)", "stale: …". */
+  summary: string;
+  /** The environment variable a missing credential would be read from. */
+  needs: string | null;
+  newestDate: IsoDate | null;
+  /** The newest date that should be stored by now (scheduled banks). */
+  expectedDate: IsoDate | null;
+  stale: boolean;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: string | null;
+  lastRun: {
+    state: string;
+    reason: string;
+    startedAt: string;
+    finishedAt: string | null;
+    message: string | null;
+  } | null;
+  /** ISO 8601 UTC, and the bank's local time. */
+  nextRunAt: string | null;
+  nextRunLocal: string | null;
+  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
+  anomalies: { held: number; warned: number };
+}
+
+/** What an event says, as sent (Latest URLs are paths below the API's base URL, e.g. `/v1/Banks/...`). */
+export interface RatesPublished {
+  bankId: string;
+  effectiveDate: string;
+  publishedAt: string;
+  /** Currencies whose figure is new or changed, sorted. */
+  currencies: string[];
+  /** A correction of a date already published. */
+  revision: boolean;
+  latest: { json: string; xml: string; csv: string; xlsx: string };
+}
