@@ -10,7 +10,6 @@
 // - Checked on business days from 13:00 Algiers time (12:00-14:30 UTC).
 // - Operations: the server sends only its leaf certificate, so the DigiCert intermediate has to be in the
 //   trust store of the shared HTTP client.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -23,7 +22,7 @@ import {
   resolveCurrency,
 } from "../src/feed/kit.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "BOA";
 const PAGE = "https://www.bank-of-algeria.dz/donnees-historiques/";

@@ -19,7 +19,6 @@
 // Every sheet, and every `Date | Currency | Buy | Sell` table in a sheet, is read; a workbook without
 // such a header is not this bank's and is refused whole.
 import * as cheerio from "cheerio";
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -35,7 +34,7 @@ import {
   rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBE";
 const SITE = "https://www.cbe.org.eg";

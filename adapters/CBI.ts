@@ -19,7 +19,6 @@
 // day that does not exist (31 in a 30-day month), or that stands under no readable month banner, holds
 // the row. Every sheet and every label row (a new table) is read; a workbook without any `Buy ID` label,
 // a block without a currency code or with two, is not the bank's layout and is refused whole.
-import type { Row, Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -33,7 +32,7 @@ import {
 } from "../src/feed/kit.js";
 import { requireLink } from "../src/feed/html-links.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDecimal, cellText, readXlsx, type Row, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBI";
 const PAGE = "https://cbi.iq/page/144";

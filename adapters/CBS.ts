@@ -18,7 +18,6 @@
 // Each day row is read per column: a cell that is not a number holds that currency on that day; a label
 // the bank's abbreviations do not explain holds its column. A label that is not a TALA pair, or a
 // workbook without any `DATE | TALA/...` label row, is not the bank's layout and is refused whole.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -31,7 +30,7 @@ import {
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBS";
 const PAGE = "https://cbs.gov.ws/daily-exchange-rates";

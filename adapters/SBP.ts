@@ -11,7 +11,6 @@
 // table below of the bank's own spellings (misspelt as the bank writes them); a row with figures
 // under a name neither knows is held. Empty, dash and n/a cells are days without a figure. The old
 // /ecodata/ URLs answer the site's home page with status 200: an HTML body is refused.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -23,7 +22,7 @@ import {
   type FeedDocument,
   type IsoDate,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "SBP";
 const BASE = "https://www.sbp.org.pk/assets/document";
