@@ -92,8 +92,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
     { currency: labelled.label },
   );
   if (!currency || !units) return true;
-  for (let r = labelRow + 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
+    if (r <= labelRow) continue;
     const dateCell = row.getCell(rateCol - 1);
     const cell = row.getCell(rateCol);
     const [day, raw] = [cellText(dateCell), cellText(cell)];

@@ -92,8 +92,7 @@ export function historicalForm(html: string, from: string, to: string): string {
 /** The columns of a `Date | Currency | Buy | Sell` header row, or undefined for any other row. */
 function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" | "sell", number> | undefined {
   const labels: Record<string, number> = {};
-  const row = ws.getRow(r);
-  for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] ??= c;
+  for (const cell of ws.getRow(r).cells()) labels[cellText(cell).toLowerCase()] ??= cell.col;
   if (!labels.date || !labels.currency) return undefined;
   if (!labels.buy || !labels.sell)
     throw new FeedError(ID, `sheet "${ws.name}" row ${r}: the "Buy" or "Sell" column label is missing`);
@@ -104,7 +103,7 @@ function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" 
 function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let cols: ReturnType<typeof headerOf>;
   let found = false;
-  for (let r = 1; r <= ws.rowCount; r++) {
+  for (const { number: r } of ws.rows()) {
     const header = headerOf(ws, r);
     if (header) {
       cols = header;

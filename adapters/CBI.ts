@@ -162,10 +162,8 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let month = 0;
   /** Why the current section's month is not known (an unreadable banner), when it is not. */
   let unknownMonth: string | undefined = "a day row before any month banner";
-  // exceljs counts columns (and rows) over the whole sheet at each call: once per sheet here.
   const columns = ws.columnCount;
-  const lastRow = ws.rowCount;
-  for (let r = 1; r <= lastRow; r++) {
+  for (const { number: r } of ws.rows()) {
     const a = cellText(ws.getRow(r).getCell(1));
     const isDay = /^\d{1,2}$/.test(a);
     if (!isDay) {

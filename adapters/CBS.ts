@@ -80,11 +80,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): number {
   let sections = 0;
   let bannerMonth: number | undefined;
   let banner = "";
-  // exceljs counts columns over the whole sheet at each call: once per sheet here.
   const lastColumn = ws.columnCount;
-  const lastRow = ws.rowCount;
-  for (let r = 1; r <= lastRow; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     const bannerText = cellText(row.getCell(2));
     const month = monthNumber(bannerText);
     if (month && /^[A-Z]+$/.test(bannerText)) {

@@ -81,8 +81,8 @@ const nrbt = defineAdapter({
       const layout = layoutOf(ws);
       if (!layout) continue;
       blocks++;
-      for (let r = layout.codeRow + 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
+      for (const row of ws.rows()) {
+        if (row.number <= layout.codeRow) continue;
         const date = cellDate(row.getCell(1));
         if (!date) continue; // titles, blank spacer rows, the contact block
         for (const [c, code] of layout.mid) {

@@ -51,8 +51,8 @@ function parseSheet(ws: Worksheet, rows: AnswerRows): number {
   let dates: Map<number, IsoDate> | undefined;
   let nameCol = 0;
   let headers = 0;
-  for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     // A date row: a "Currency" label, then date cells.
     let label = 0;
     for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)
