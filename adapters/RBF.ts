@@ -12,6 +12,7 @@
 import {
   AnswerRows,
   FeedError,
+  RowProblem,
   defineAdapter,
   foldName,
   requireDate,
@@ -47,6 +48,24 @@ const ALIASES = Object.fromEntries(Object.entries(RBF_LABELS).map(([label, code]
 /** The ISO code of a column label: `CHF`, `EURO` (ICU's name), `US$` (the bank's own). */
 export const rbfCurrency = (label: string) => resolveCurrency(ID, label, { aliases: ALIASES });
 
+/** rbfCurrency once per label (a whole history has a few labels and hundreds of thousands of cells). */
+function labelReader(): (label: string) => string {
+  const known = new Map<string, string | RowProblem>();
+  return (label) => {
+    if (!known.has(label)) {
+      try {
+        known.set(label, rbfCurrency(label));
+      } catch (problem) {
+        if (!(problem instanceof RowProblem)) throw problem;
+        known.set(label, problem);
+      }
+    }
+    const found = known.get(label)!;
+    if (found instanceof RowProblem) throw found;
+    return found;
+  };
+}
+
 const rbf = defineAdapter({
   navigation: /\/\/www\.rbf\.gov\.fj\/statistics\//,
   bank: {
@@ -71,6 +90,7 @@ const rbf = defineAdapter({
   async parse(body) {
     const wb = await readXlsx(ID, body);
     const rows = new AnswerRows(ID);
+    const currencyOf = labelReader();
     let found = false;
     for (const ws of wb.worksheets) {
       let columns: Map<number, string> | undefined;
@@ -101,7 +121,7 @@ const rbf = defineAdapter({
                 rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
               }
               if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
-              return { effectiveDate: requireDate(ID, date, rawDate), currency: rbfCurrency(label), rate };
+              return { effectiveDate: requireDate(ID, date, rawDate), currency: currencyOf(label), rate };
             },
             { effectiveDate: date ?? rawDate, currency: label, rate: text },
           );

@@ -1,6 +1,6 @@
 // `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
 // them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
-//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys soak]
+//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys workbooks soak]
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -97,6 +97,35 @@ if (want("latest-s3")) {
 
 if (want("hot-keys")) {
   execFileSync(process.execPath, [`${here}/hot-keys.mjs`], { stdio: "inherit" });
+}
+
+// Workbooks parsed under a 512 MB heap: time and peak RSS per MB of answer (bench/workbooks.mjs);
+// baseline: exceljs loading the history workbook whole (the reader the streaming one replaced).
+if (want("workbooks")) {
+  results.workbooks = {};
+  for (const kind of ["huge-range", "history", "daily-xls"]) {
+    const runs = repeat(`${here}/workbooks.mjs`, ["bench", kind]);
+    const figures = {
+      answerMB: runs[0].answerMB,
+      records: runs[0].records,
+      ms: median(runs.map((r) => r.ms)),
+      msPerMB: median(runs.map((r) => r.msPerMB)),
+      maxRssMB: median(runs.map((r) => r.maxRssMB)),
+      rssPerMB: median(runs.map((r) => r.rssPerMB)),
+    };
+    results.workbooks[kind] = figures;
+    console.log(
+      `workbooks ${kind}: ${fmt(figures.answerMB, 1)} MB, ${fmt(figures.records)} figures, ${fmt(figures.ms)} ms (${fmt(figures.msPerMB)} ms/MB), peak RSS ${fmt(figures.maxRssMB)} MB (${fmt(figures.rssPerMB, 1)} MB per MB)`,
+    );
+  }
+  const base = repeat(`${here}/workbooks.mjs`, ["baseline", "history"]);
+  results.workbooks.exceljsHistory = {
+    ms: median(base.map((r) => r.ms)),
+    maxRssMB: median(base.map((r) => r.maxRssMB)),
+  };
+  console.log(
+    `workbooks baseline (exceljs loads the history workbook, no adapter): ${fmt(results.workbooks.exceljsHistory.ms)} ms, peak RSS ${fmt(results.workbooks.exceljsHistory.maxRssMB)} MB`,
+  );
 }
 
 // The soak takes 3.5 minutes: only when named (`npm run bench -- soak`).

@@ -29,9 +29,20 @@ export type { Cell, CellValue, Row, Workbook, Worksheet } from "./workbook.js";
 
 export type NumberReading = "stored" | "displayed";
 
+const decimalsByFormat = new Map<string, number | undefined>();
+
 /** Decimals a number format shows (`#,##0.0000` → 4, `0.00;-0.00` → 2); undefined for General or none. */
 export function formatDecimals(numFmt: string | undefined): number | undefined {
-  if (!numFmt || /^general$/i.test(numFmt)) return undefined;
+  if (!numFmt) return undefined;
+  if (!decimalsByFormat.has(numFmt)) {
+    if (decimalsByFormat.size >= 4096) decimalsByFormat.clear(); // a daemon meets a few dozen formats
+    decimalsByFormat.set(numFmt, decimalsOf(numFmt));
+  }
+  return decimalsByFormat.get(numFmt);
+}
+
+function decimalsOf(numFmt: string): number | undefined {
+  if (/^general$/i.test(numFmt)) return undefined;
   const first = numFmt.split(";")[0]!.replace(/\[[^\]]*\]|"[^"]*"|\\./g, "");
   const dot = /\.([0#?]+)/.exec(first);
   if (dot) return dot[1]!.length;

@@ -8,15 +8,7 @@ import { TextDecoder } from "node:util";
 
 import { FeedError } from "../errors.js";
 import { ZipArchive, type ZipPart } from "./archive.js";
-import {
-  Kind,
-  PackedWorkbook,
-  SheetBuilder,
-  columnNumber,
-  type StyleTable,
-  type Workbook,
-  type Worksheet,
-} from "./workbook.js";
+import { Kind, PackedWorkbook, SheetBuilder, type StyleTable, type Workbook, type Worksheet } from "./workbook.js";
 
 const MAX_ROW = 1_048_576;
 const MAX_COL = 16_384;
@@ -122,20 +114,24 @@ async function scanXml(
       if (lt < 0) return void (buf = "");
       const gt = buf.indexOf(">", lt);
       if (gt < 0) break;
-      if (buf.startsWith("<!--", lt)) {
+      const first = buf.charCodeAt(lt + 1);
+      if (first === 33 /* ! */ && buf.startsWith("<!--", lt)) {
         const end = buf.indexOf("-->", lt);
         if (end < 0) break;
         pos = end + 3;
         continue;
       }
-      const tag = buf.slice(lt, gt + 1);
-      const name = /^<\/?([\w.:-]+)/.exec(tag)?.[1] ?? "";
-      const local = name.slice(name.indexOf(":") + 1);
-      if (tag[1] === "/" || tag[1] === "?" || tag[1] === "!") {
+      if (first === 47 /* / */ || first === 63 /* ? */ || first === 33) {
         pos = gt + 1;
         continue;
       }
-      if (whole.has(local) && !tag.endsWith("/>")) {
+      let end = lt + 1;
+      for (let ch = first; end < gt && ch !== 32 && ch !== 47 && ch !== 9 && ch !== 10 && ch !== 13;)
+        ch = buf.charCodeAt(++end);
+      const name = buf.slice(lt + 1, end);
+      const local = name.slice(name.indexOf(":") + 1);
+      const tag = buf.slice(lt, gt + 1);
+      if (whole.has(local) && buf.charCodeAt(gt - 1) !== 47 /* a start tag, not <c/> */) {
         const close = buf.indexOf(`</${name}>`, gt);
         if (close < 0) break;
         onElement(local, tag, buf.slice(gt + 1, close));
@@ -179,6 +175,26 @@ function resolveTarget(from: string, target: string): string {
   return parts.join("/");
 }
 
+/** `B12` as [row, column], without a regular expression (it runs for every cell); undefined when malformed. */
+function decodeReference(ref: string | undefined): [number, number] | undefined {
+  if (!ref) return undefined;
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length && i < 3; i++) {
+    const c = ref.charCodeAt(i) & ~0x20;
+    if (c < 65 || c > 90) break;
+    col = col * 26 + (c - 64);
+  }
+  if (i === 0 || i === ref.length) return undefined;
+  let row = 0;
+  for (; i < ref.length; i++) {
+    const d = ref.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    row = row * 10 + d;
+  }
+  return [row, col];
+}
+
 interface SheetEntry {
   name: string;
   state: Worksheet["state"];
@@ -186,16 +202,24 @@ interface SheetEntry {
 }
 
 /** The sheets in workbook order (worksheets only: chart and dialog sheets hold no cells), and the date system. */
-function workbookSheets(zip: ZipArchive, path: string): { sheets: SheetEntry[]; date1904: boolean } {
+function workbookSheets(
+  zip: ZipArchive,
+  path: string,
+): { sheets: SheetEntry[]; date1904: boolean; styles: string; sharedStrings: string } {
   const part = zip.part(path);
   if (!part) throw new Error(`no workbook part (${path})`);
   const xml = partText(zip, part);
   const relsPath = path.replace(/[^/]*$/, (file) => `_rels/${file}.rels`);
   const relsPart = zip.part(relsPath);
   const targets = new Map<string, string>();
+  let styles = resolveTarget(path, "styles.xml");
+  let sharedStrings = resolveTarget(path, "sharedStrings.xml");
   for (const m of relsPart ? partText(zip, relsPart).matchAll(/<(?:[\w.-]+:)?Relationship\b[^>]*>/g) : []) {
-    const type = attr(m[0], "Type") ?? "";
-    if (/\/worksheet$/.test(type)) targets.set(attr(m[0], "Id") ?? "", resolveTarget(path, attr(m[0], "Target") ?? ""));
+    const type = /\/(\w+)$/.exec(attr(m[0], "Type") ?? "")?.[1];
+    const target = resolveTarget(path, attr(m[0], "Target") ?? "");
+    if (type === "worksheet") targets.set(attr(m[0], "Id") ?? "", target);
+    else if (type === "styles") styles = target;
+    else if (type === "sharedStrings") sharedStrings = target;
   }
   const pr = /<(?:[\w.-]+:)?workbookPr\b[^>]*>/.exec(xml)?.[0] ?? "";
   const flag = attr(pr, "date1904");
@@ -211,12 +235,12 @@ function workbookSheets(zip: ZipArchive, path: string): { sheets: SheetEntry[]; 
       path: target,
     });
   }
-  return { sheets, date1904: flag === "1" || flag === "true" };
+  return { sheets, date1904: flag === "1" || flag === "true", styles, sharedStrings };
 }
 
 /** Number formats and date styles by cell style index (cellXfs). */
-function styleTable(zip: ZipArchive, workbook: string, date1904: boolean): StyleTable {
-  const part = zip.part(resolveTarget(workbook, "styles.xml"));
+function styleTable(zip: ZipArchive, path: string, date1904: boolean): StyleTable {
+  const part = zip.part(path);
   const xml = part ? partText(zip, part) : "";
   const custom = new Map<number, string>();
   for (const m of xml.matchAll(/<(?:[\w.-]+:)?numFmt\s[^>]*>/g))
@@ -234,8 +258,8 @@ function styleTable(zip: ZipArchive, workbook: string, date1904: boolean): Style
   };
 }
 
-async function sharedStrings(zip: ZipArchive, workbook: string): Promise<string[]> {
-  const part = zip.part(resolveTarget(workbook, "sharedStrings.xml"));
+async function sharedStrings(zip: ZipArchive, path: string): Promise<string[]> {
+  const part = zip.part(path);
   const strings: string[] = [];
   if (!part) return strings;
   await scanXml(zip.stream(part), new Set(["si"]), (local, _tag, content) => {
@@ -256,30 +280,41 @@ async function readSheet(
   const sheet = new SheetBuilder();
   let row = 0;
   let col = 0;
+  /** A formatted empty cell passed over unread: its place matters only if the next cell has no `r`. */
+  let skipped: string | undefined;
   const position = (tag: string) => {
     const ref = attr(tag, "r");
-    if (ref === undefined) return void col++;
-    const m = /^([A-Za-z]{1,3})(\d+)$/.exec(ref);
-    if (!m) throw new Error(`sheet "${entry.name}": "${ref}" is no cell reference`);
-    col = columnNumber(m[1]!);
-    row = Number(m[2]);
+    if (ref === undefined) {
+      if (skipped !== undefined) position(skipped);
+      skipped = undefined;
+      return void col++;
+    }
+    skipped = undefined;
+    const at = decodeReference(ref);
+    if (!at) throw new Error(`sheet "${entry.name}": "${ref}" is no cell reference`);
+    [row, col] = at;
   };
   await scanXml(zip.stream(part), new Set(["c"]), (local, tag, content) => {
-    if (local === "row") {
-      const r = attr(tag, "r");
-      row = r === undefined ? row + 1 : Number(r);
-      col = 0;
-    } else if (local === "c") {
+    if (local === "c") {
+      if (content === undefined) {
+        // `<c r="B7" s="3"/>`: a formatted empty cell, the bulk of a sheet's declared range.
+        if (tag.includes(" r=")) skipped = tag;
+        else col++;
+        return;
+      }
       position(tag);
       if (row < 1 || row > MAX_ROW || col < 1 || col > MAX_COL)
         throw new Error(`sheet "${entry.name}": a cell at row ${row} column ${col}, outside the sheet`);
-      if (content !== undefined) addCell(sheet, row, col, tag, content, strings);
+      addCell(sheet, row, col, tag, content, strings);
+    } else if (local === "row") {
+      const r = attr(tag, "r");
+      row = r === undefined ? row + 1 : Number(r);
+      col = 0;
+      skipped = undefined;
     } else if (local === "mergeCell") {
-      const m = /^([A-Za-z]{1,3})(\d+):([A-Za-z]{1,3})(\d+)$/.exec(attr(tag, "ref") ?? "");
-      if (m) {
-        const [top, left, bottom, right] = [Number(m[2]), columnNumber(m[1]!), Number(m[4]), columnNumber(m[3]!)];
-        sheet.merge({ top, left, bottom: Math.min(bottom, MAX_ROW), right: Math.min(right, MAX_COL) });
-      }
+      const [from, to] = (attr(tag, "ref") ?? "").split(":").map(decodeReference);
+      if (from && to)
+        sheet.merge({ top: from[0], left: from[1], bottom: Math.min(to[0], MAX_ROW), right: Math.min(to[1], MAX_COL) });
     }
   });
   return sheet.build(entry.name, entry.state, styles);
@@ -330,10 +365,11 @@ export async function readXlsxWorkbook(bankId: string, body: Uint8Array): Promis
   const zip = ZipArchive.open(bankId, body, "XLSX workbook");
   try {
     const path = workbookPath(zip);
-    const { sheets, date1904 } = workbookSheets(zip, path);
+    const book = workbookSheets(zip, path);
+    const { sheets } = book;
     if (sheets.length === 0) throw new FeedError(bankId, "the XLSX workbook has no sheets");
-    const styles = styleTable(zip, path, date1904);
-    const strings = await sharedStrings(zip, path);
+    const styles = styleTable(zip, book.styles, book.date1904);
+    const strings = await sharedStrings(zip, book.sharedStrings);
     const worksheets: Worksheet[] = [];
     for (const entry of sheets) worksheets.push(await readSheet(zip, entry, strings, styles));
     return new PackedWorkbook(worksheets);
