@@ -4,8 +4,9 @@
 //   node bench/workbooks.mjs bench <kind> [rows]           build, then parse in a child with a 512 MB heap
 //   node bench/workbooks.mjs baseline <kind> [rows]        the same workbook loaded whole by exceljs
 // Kinds:
-//   huge-range   RBF's layout on 3 sheets that declare A1:XFD1048576, with 65,536 formatted empty rows
-//                (16 style-only cells each, up to column IV, and one at row 1,048,576), 250 days each
+//   huge-range   RBF's layout on 3 sheets (or `rows` sheets: 18 make 50 MB) that declare A1:XFD1048576,
+//                with 65,536 formatted empty rows (16 style-only cells each, up to column IV, and one at
+//                row 1,048,576), 250 days each
 //   history      RBF's layout, one sheet of `rows` days (default 200,000) of 3 currencies
 //   daily-xls    a BIFF8 .xls with one sheet per day (60 days, BCV's shape) and one sheet declaring
 //                A1:IV65536 with 65,536 formatted empty rows (blank cells)
@@ -199,7 +200,9 @@ function formattedBiffRows() {
 
 export async function build(kind, rows = 200_000) {
   if (kind === "huge-range") {
-    const sheets = [0, 1, 2].map((k) => ({
+    // `rows` counts sheets here (default 3; 18 sheets make a 50 MB answer).
+    const count = rows === 200_000 ? 3 : rows;
+    const sheets = Array.from({ length: count }, (_v, k) => ({
       name: `Rates ${k + 1}`,
       xml: sheetXml([...tableRows(k * 250, 250), ...formattedRows(252)], true),
     }));
