@@ -7,7 +7,7 @@
 import { Readable } from "node:stream";
 import { brotliDecompressSync, crc32, createInflateRaw, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
 
-import { FeedError } from "../errors.js";
+import { FeedError, HttpError } from "../errors.js";
 
 export interface InflateLimits {
   /** Largest inflated size of one part (or of a gzip body). */
@@ -59,8 +59,9 @@ export function inflationBound(compressed: number, limits: InflateLimits = INFLA
 }
 
 /**
- * Inflates a gzip, zlib-deflate (or raw deflate) or brotli body, stopping at `maxBytes` or at the ratio
- * bound, whichever comes first. Throws InflateLimitError past a bound, a plain Error for corrupt data.
+ * Inflates a gzip, zlib-deflate (or raw deflate) or brotli body, stopping at `maxBytes`, at the ratio
+ * bound, or at the size a gzip trailer declares, whichever comes first. Throws InflateLimitError past a
+ * bound, a plain Error for corrupt data.
  */
 export function inflateBody(
   body: Uint8Array,
@@ -68,7 +69,17 @@ export function inflateBody(
   maxBytes = INFLATE_LIMITS.maxPartBytes,
   limits: InflateLimits = INFLATE_LIMITS,
 ): Buffer {
-  const bound = Math.min(maxBytes, inflationBound(body.length, limits));
+  const ratioBound = inflationBound(body.length, limits);
+  let bound = Math.min(maxBytes, ratioBound);
+  let why =
+    bound === maxBytes
+      ? `the ${size(maxBytes)} bound`
+      : `${size(bound)}, ${limits.maxRatio} times its ${size(body.length)} (a bomb?)`;
+  // A gzip trailer declares the size (modulo 2^32, of the last member): never inflate past it.
+  if (encoding === "gzip" && body.length >= 18 && gzipDeclaredSize(body) < bound) {
+    bound = Math.max(gzipDeclaredSize(body), 1);
+    why = `the ${size(bound)} its trailer declares`;
+  }
   const options = { maxOutputLength: bound };
   try {
     if (encoding === "gzip") return gunzipSync(body, options);
@@ -76,21 +87,47 @@ export function inflateBody(
     // "deflate" is meant as zlib-wrapped; some servers send it raw.
     return body[0] !== undefined && (body[0] & 0x0f) === 8 ? inflateSync(body, options) : inflateRawSync(body, options);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-      throw new InflateLimitError(
-        `inflates past ${size(bound)} from ${size(body.length)} (the bound is ${size(maxBytes)} and ${limits.maxRatio}:1)`,
-      );
-    }
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw new InflateLimitError(`inflates past ${why}`);
     throw error;
+  }
+}
+
+const gzipDeclaredSize = (body: Uint8Array) =>
+  Buffer.from(body.buffer, body.byteOffset, body.length).readUInt32LE(body.length - 4);
+
+/**
+ * An HTTP body as the server meant it: a server that compresses despite `accept-encoding: identity`
+ * is inflated here, within the body cap and the ratio bound, never past them. `shownUrl` is redacted.
+ */
+export function decodeContentEncoding(
+  shownUrl: string,
+  contentEncoding: string | undefined,
+  body: Buffer,
+  maxBytes: number,
+): Buffer {
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (!encoding || encoding === "identity") return body;
+  const kinds: Record<string, "gzip" | "deflate" | "br"> = {
+    gzip: "gzip",
+    "x-gzip": "gzip",
+    deflate: "deflate",
+    br: "br",
+  };
+  const kind = kinds[encoding];
+  if (!kind) throw new HttpError(`${shownUrl}: unknown content-encoding "${encoding}"`);
+  try {
+    return inflateBody(body, kind, maxBytes);
+  } catch (error) {
+    throw new HttpError(`${shownUrl}: the ${encoding} body ${(error as Error).message}`, undefined, { cause: error });
   }
 }
 
 /** A gzip body (a `.gz` file) inflated within the bounds; anything else, or a bomb, is a FeedError. */
 export function gunzipBody(bankId: string, body: Uint8Array, what = "gzip file"): Buffer {
   if (body.length < 18 || body[0] !== 0x1f || body[1] !== 0x8b) throw new FeedError(bankId, `not a ${what}`);
-  // The trailer declares the size (modulo 2^32): a declared bomb is refused before inflating.
-  const declared = Buffer.from(body.buffer, body.byteOffset, body.length).readUInt32LE(body.length - 4);
-  const problem = inflationProblem(body.length, declared);
+  // The trailer declares the size: a declared bomb is refused before inflating.
+  const problem = inflationProblem(body.length, gzipDeclaredSize(body));
   if (problem) throw new FeedError(bankId, `the ${what} ${problem}: refused`);
   try {
     return inflateBody(body, "gzip");
