@@ -55,6 +55,7 @@ export {
 export { credentialFrom, pause, recentDays } from "./helpers.js";
 export {
   AnswerRows,
+  noPublication,
   readRows,
   requireDate,
   requireDateParts,
