@@ -10,6 +10,12 @@ export type IsoDate = string;
  */
 export type QuoteType = "Direct" | "Indirect";
 
+/** How a bank quotes: what its figures are prices in, and which way round (the cross-bank check reads every bank's). */
+export interface BankQuoting {
+  baseCurrency: string;
+  quoteType: QuoteType;
+}
+
 /** ISO weekday: Monday 1 … Sunday 7. */
 export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 

@@ -8,8 +8,8 @@ import { baseCurrencyOf } from "../feed/adapter.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import { ingestBatchesPg, lockBankForIngest } from "../store/postgres-ingest.js";
-import { ingestBatches, recordFailedFetch, type IngestBatch, type IngestResult } from "../store/rates.js";
+import type { IngestBatch, IngestResult } from "../store/ingest-data.js";
+import { ingestTransaction, recordFailedFetch } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
   BankAdapter,
@@ -22,7 +22,7 @@ import type {
   RateRecord,
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
-import { screenAnswers, screenAnswersPg, type ScreenedAnswer } from "./screen.js";
+import { screenAnswers, screeningQuery, type ScreenedAnswer } from "./screen.js";
 import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
@@ -129,9 +129,10 @@ export interface IngestOutcome extends IngestResult {
 }
 
 /**
- * Stores parsed documents of one bank as one transaction: screening (src/ingest/screen.ts), the rows,
- * the anomalies and the fetch provenance land together or not at all. On SQLite the transaction is
- * synchronous (nothing else runs inside it); on PostgreSQL it is one kysely transaction.
+ * Stores parsed documents of one bank as one transaction: load, decide, write. The store reads what
+ * screening needs (src/ingest/screen.ts), screening decides over it, and the rows, the anomalies and
+ * the fetch provenance land together or not at all (the engine's transaction is the store's business:
+ * src/store/rates.ts).
  */
 export async function storeParsed(
   store: Store,
@@ -142,20 +143,11 @@ export async function storeParsed(
 ): Promise<IngestOutcome> {
   const now = new Date();
   const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
-  if (store.dialect === "postgres") {
-    return store.db.transaction().execute(async (tx) => {
-      await lockBankForIngest(tx, bank.id);
-      const screened = await screenAnswersPg(tx, bank, parsed, check);
-      const result = await ingestBatchesPg(tx, bank.id, toBatches(parsed, screened, kind), now, quoting);
-      return outcome(result, screened);
-    });
-  }
-  const run = store.sqlite.transaction(() => {
-    const screened = screenAnswers(store, bank, parsed, check);
-    const result = ingestBatches(store, bank.id, toBatches(parsed, screened, kind), now, quoting);
-    return outcome(result, screened);
+  const { result, decision } = await ingestTransaction(store, screeningQuery(bank.id, parsed, check), (snapshot) => {
+    const screened = screenAnswers(bank, parsed, snapshot, check);
+    return { write: { batches: toBatches(parsed, screened, kind), now, quoting }, decision: screened };
   });
-  return run.immediate();
+  return outcome(result, decision);
 }
 
 /** One batch per answer: its provenance, the records screening let through, its anomalies. */

@@ -4,10 +4,9 @@
 import { UserError } from "../errors.js";
 import { isIsoCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
-import { getAnomaly, markReleased, type Anomaly } from "../store/anomalies.js";
+import { getAnomaly, type Anomaly } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
-import { lockBankForIngest, markReleasedPg, storeReleasedFigurePg } from "../store/postgres-ingest.js";
-import { storeReleasedFigure } from "../store/rates.js";
+import { storeRelease } from "../store/rates.js";
 import type { Derivation, RateRecord } from "../types.js";
 import { POSITIVE_DECIMAL } from "./validate.js";
 
@@ -33,18 +32,6 @@ export async function releaseAnomaly(store: Store, id: number, by: string, now: 
   const anomaly = await getAnomaly(store, id);
   if (!anomaly) throw new UserError(`no anomaly ${id} (exrates anomalies lists them)`);
   if (anomaly.status !== "held") throw new UserError(`anomaly ${id} is ${anomaly.status}, not held`);
-  const record = releasableRecord(anomaly);
-  if (store.dialect === "postgres") {
-    await store.db.transaction().execute(async (tx) => {
-      await lockBankForIngest(tx, anomaly.bankId);
-      await storeReleasedFigurePg(tx, anomaly.bankId, record, anomaly.fetchId, now);
-      await markReleasedPg(tx, id, by, now);
-    });
-    return anomaly;
-  }
-  store.sqlite.transaction(() => {
-    storeReleasedFigure(store, anomaly.bankId, record, anomaly.fetchId, now);
-    markReleased(store, id, by, now);
-  })();
+  await storeRelease(store, anomaly, releasableRecord(anomaly), by, now);
   return anomaly;
 }

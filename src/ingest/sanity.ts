@@ -18,7 +18,9 @@
 // decides whether to hold, never what is stored.
 import { UserError } from "../errors.js";
 import { addDays } from "../feed/dates.js";
-import type { CrossCheckKind, IsoDate, QuoteType, RateRecord } from "../types.js";
+import type { BankQuoting, CrossCheckKind, IsoDate, QuoteType, RateRecord } from "../types.js";
+
+export type { BankQuoting } from "../types.js";
 
 export interface CrossCheckConfig {
   /** Relative distance from the consensus beyond which a figure is doubted (0.25: more than 25% off). */
@@ -71,12 +73,6 @@ export function crossCheckConfig(env: Readonly<Record<string, string | undefined
       "a whole number of banks",
     ),
   };
-}
-
-/** How a bank quotes: what its figures are prices in, and which way round. */
-export interface BankQuoting {
-  baseCurrency: string;
-  quoteType: QuoteType;
 }
 
 /** A stored figure of some bank. */

@@ -1,25 +1,13 @@
 // Between the gate and the store: which figures of an ingest become current. A figure equal to the
 // stored one changes nothing and is not checked again; a figure a person released is taken; a figure
 // held before stays held; every other new or changed figure goes through the cross-bank check
-// (sanity.ts). Rows held by the adapter or the gate become anomalies of their answer. Loading is per
-// engine (SQLite synchronously inside its transaction, PostgreSQL through the ingest's transaction);
-// the decisions (screenCandidates, applyVerdicts) are shared and pure.
+// (sanity.ts). Rows held by the adapter or the gate become anomalies of their answer. Everything here
+// is pure: `screeningQuery` says what to read, the store reads it in one go inside the ingest's
+// transaction (a ScreeningSnapshot, either engine), and `screenAnswers` decides over it.
 import { baseCurrencyOf } from "../feed/adapter.js";
-import type { Kysely } from "kysely";
-
-import {
-  decidedFigures,
-  figureKey,
-  quotingOfBanks,
-  type AnomalyInput,
-  type AnomalyStatus,
-} from "../store/anomalies.js";
-import type { SqliteStore } from "../store/database.js";
-import { decidedFiguresPg, figuresOfBanksPg, quotingOfBanksPg } from "../store/postgres-ingest.js";
-import { figuresOfBanks, type StoredFigure } from "../store/rates.js";
-import type { Database } from "../store/schema.js";
-import type { BankDescriptor, HeldRow, IsoDate, QuoteType, RateRecord } from "../types.js";
-import { addDays } from "../feed/dates.js";
+import { figureKey, type AnomalyInput } from "../store/anomalies.js";
+import type { ScreeningQuery, ScreeningSnapshot } from "../store/ingest-data.js";
+import type { BankDescriptor, HeldRow, RateRecord } from "../types.js";
 import { crossCheck, type CrossCheckConfig } from "./sanity.js";
 
 /** One answer's records and held rows, as parsed and gated. */
@@ -60,63 +48,41 @@ function figureAnomaly(r: RateRecord, kind: AnomalyInput["kind"], reason: string
   return a;
 }
 
-function dateRange(answers: readonly GatedAnswer[]): { from: IsoDate; to: IsoDate } | undefined {
-  let from: IsoDate | undefined;
-  let to: IsoDate | undefined;
-  for (const a of answers) {
-    for (const r of a.records) {
-      if (from === undefined || r.effectiveDate < from) from = r.effectiveDate;
-      if (to === undefined || r.effectiveDate > to) to = r.effectiveDate;
-    }
-  }
-  return from !== undefined && to !== undefined ? { from, to } : undefined;
-}
-
-/** What screening reads from the store: the bank's stored and decided figures over the answers' dates. */
-export interface ScreenInputs {
-  stored: readonly StoredFigure[];
-  decided: ReadonlyMap<string, AnomalyStatus>;
-}
-
-/** What the cross-bank check reads: how every bank quotes, the other banks' and the bank's own figures. */
-export interface CheckInputs {
-  banks: Map<string, { baseCurrency: string; quoteType: QuoteType }>;
-  others: StoredFigure[];
-  own: StoredFigure[];
+/**
+ * What screening needs read for these answers: the bank's own figures over their dates (and the jump
+ * check's window before them), its decided figures over their dates, and, with the check on, the other
+ * banks' figures over the check's lag before each date that brings something new. `check` false skips
+ * the cross-bank check (kept for tests of other stages; never for real feeds).
+ */
+export function screeningQuery(
+  bankId: string,
+  answers: readonly GatedAnswer[],
+  check: CrossCheckConfig | false,
+): ScreeningQuery {
+  return check
+    ? { bankId, answers, ownDaysBefore: check.jumpWindowDays, othersDaysBefore: check.lagDays }
+    : { bankId, answers, ownDaysBefore: 0 };
 }
 
 /**
- * Where the figures the check needs come from: the other banks' over the lag window, the bank's own over
- * the jump window (loaded by the dialect's store code).
+ * The changed records a person or the check decided on before (released: taken; held: held again), and
+ * the others: the candidates the check judges, with the answer each is in.
  */
-export function checkWindows(range: { from: IsoDate; to: IsoDate }, check: CrossCheckConfig) {
-  return {
-    others: { from: addDays(range.from, -check.lagDays), to: range.to },
-    own: { from: addDays(range.from, -check.jumpWindowDays), to: range.to },
-  };
-}
-
-/** The first, pure half of screening: which records are unchanged, decided, or to be checked. */
-export function screenCandidates(answers: readonly GatedAnswer[], inputs: ScreenInputs) {
+function screenCandidates(answers: readonly GatedAnswer[], snapshot: ScreeningSnapshot) {
   const out: ScreenedAnswer[] = answers.map((a) => ({
     records: a.records,
     anomalies: a.held.map(heldRowAnomaly),
     heldCount: a.held.length,
     warnedCount: 0,
   }));
-  const stored = new Map<string, string>();
-  for (const f of inputs.stored) stored.set(`${f.effectiveDate} ${f.currency}`, `${f.rate} ${f.unitMultiplier}`);
-  const { decided } = inputs;
-  // Which records are candidates for the check, and which answer each belongs to.
+  const { decided } = snapshot;
   const candidates: RateRecord[] = [];
   const answerOf = new Map<RateRecord, number>();
   const stillHeld = new Set<RateRecord>();
-  out.forEach((answer, i) => {
-    for (const r of answer.records) {
-      const unit = r.unitMultiplier ?? 0;
-      if (stored.size && stored.get(`${r.effectiveDate} ${r.currency}`) === `${r.rate} ${unit}`) continue; // unchanged
+  out.forEach((_answer, i) => {
+    for (const r of snapshot.changed[i] ?? []) {
       if (decided.size) {
-        const decision = decided.get(figureKey(r.effectiveDate, r.currency, r.rate, unit));
+        const decision = decided.get(figureKey(r.effectiveDate, r.currency, r.rate, r.unitMultiplier ?? 0));
         if (decision === "released") continue;
         if (decision === "held") {
           stillHeld.add(r);
@@ -130,22 +96,27 @@ export function screenCandidates(answers: readonly GatedAnswer[], inputs: Screen
   return { out, candidates, answerOf, stillHeld };
 }
 
-/** The second, pure half: the check's verdicts on the candidates, applied to the answers. */
-export function applyVerdicts(
+/**
+ * Screens one ingest's answers over what the store read for them (`snapshot`, from the query of
+ * `screeningQuery`): the records to store and the anomalies to record, per answer.
+ */
+export function screenAnswers(
   bank: BankDescriptor,
-  screening: ReturnType<typeof screenCandidates>,
+  answers: readonly GatedAnswer[],
+  snapshot: ScreeningSnapshot,
   check: CrossCheckConfig | false,
-  inputs: CheckInputs | undefined,
 ): ScreenedAnswer[] {
-  const { out, candidates, answerOf, stillHeld } = screening;
+  const { out, candidates, answerOf, stillHeld } = screenCandidates(answers, snapshot);
   const verdicts =
-    check && inputs && candidates.length
+    check && candidates.length
       ? crossCheck(
           {
             bankId: bank.id,
             quoting: { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType },
             candidates,
-            ...inputs,
+            banks: snapshot.banks,
+            others: snapshot.others,
+            own: snapshot.own,
           },
           check,
         )
@@ -165,67 +136,4 @@ export function applyVerdicts(
     }
   }
   return out;
-}
-
-/** Answers without a dated record need no reads at all. */
-function unscreened(answers: readonly GatedAnswer[]): ScreenedAnswer[] {
-  return screenCandidates(answers, { stored: [], decided: new Map() }).out;
-}
-
-/**
- * Screens one ingest's answers on SQLite, synchronously (call inside its transaction, so what is read
- * is what is written over). `check` false skips the cross-bank check (kept for tests of other stages;
- * never for real feeds).
- */
-export function screenAnswers(
-  store: SqliteStore,
-  bank: BankDescriptor,
-  answers: readonly GatedAnswer[],
-  check: CrossCheckConfig | false,
-): ScreenedAnswer[] {
-  const range = dateRange(answers);
-  if (!range) return unscreened(answers);
-  const screening = screenCandidates(answers, {
-    stored: figuresOfBanks(store, [bank.id], range.from, range.to),
-    decided: decidedFigures(store, bank.id, range.from, range.to),
-  });
-  let inputs: CheckInputs | undefined;
-  if (check && screening.candidates.length) {
-    const banks = quotingOfBanks(store);
-    banks.delete(bank.id);
-    const w = checkWindows(range, check);
-    inputs = {
-      banks,
-      others: banks.size ? figuresOfBanks(store, banks.keys(), w.others.from, w.others.to) : [],
-      own: figuresOfBanks(store, [bank.id], w.own.from, w.own.to),
-    };
-  }
-  return applyVerdicts(bank, screening, check, inputs);
-}
-
-/** The same screening on PostgreSQL, reading through the ingest's transaction. */
-export async function screenAnswersPg(
-  db: Kysely<Database>,
-  bank: BankDescriptor,
-  answers: readonly GatedAnswer[],
-  check: CrossCheckConfig | false,
-): Promise<ScreenedAnswer[]> {
-  const range = dateRange(answers);
-  if (!range) return unscreened(answers);
-  const screening = screenCandidates(answers, {
-    stored: await figuresOfBanksPg(db, [bank.id], range.from, range.to),
-    decided: await decidedFiguresPg(db, bank.id, range.from, range.to),
-  });
-  let inputs: CheckInputs | undefined;
-  if (check && screening.candidates.length) {
-    const banks = await quotingOfBanksPg(db);
-    banks.delete(bank.id);
-    const w = checkWindows(range, check);
-    inputs = {
-      banks,
-      others: banks.size ? await figuresOfBanksPg(db, banks.keys(), w.others.from, w.others.to) : [],
-      own: await figuresOfBanksPg(db, [bank.id], w.own.from, w.own.to),
-    };
-  }
-  return applyVerdicts(bank, screening, check, inputs);
 }

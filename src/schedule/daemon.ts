@@ -1,27 +1,26 @@
-// The scheduler of `exrates start`: one node-cron job per bank at its dailyUpdateTime in its own zone
-// on its publication days; a catch-up run at start for every bank behind (nothing stored first);
-// bounded polling with backoff when a publication is late or a fetch fails. Every try takes one of a
-// few shared fetch slots for as long as it fetches and stores, never while it waits (slots.ts), so a
-// late or failing bank slows no other. One bank's runs never overlap and its failures stay its own;
-// a bank whose data changed is re-published at once (publishes batched, one at a time); stop() ends it
-// all cleanly.
+// The scheduler of `exrates start`, put together from its parts: the timetable (timetable.ts: one
+// node-cron job per bank at its dailyUpdateTime in its own zone on its publication days), the fetch
+// slots every try shares while it fetches and stores, never while it waits (slots.ts), each bank's run
+// state (bank-runs.ts: one run per bank at a time, its failures its own), the catch-up at start of every
+// bank behind (catch-up-queue.ts), and the publishes, one at a time and batched (publish-batches.ts).
+// stop() ends it all cleanly.
 import { setMaxListeners } from "node:events";
-
-import cron, { type ScheduledTask } from "node-cron";
 
 import { describeError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { publish } from "../publish/publisher.js";
 import type { Store } from "../store/database.js";
-import { newestDates } from "../store/rates.js";
 import type { RunReason } from "../store/runs.js";
-import type { BankAdapter, HttpClient, IsoDate } from "../types.js";
-import { planFetch } from "./catchup.js";
+import type { BankAdapter, HttpClient } from "../types.js";
+import { createBankRuns } from "./bank-runs.js";
+import { planCatchUp, quieter, runCatchUp, type CatchUpPlan } from "./catch-up-queue.js";
+import { batchingPublisher } from "./publish-batches.js";
 import { createRunLog } from "./run-log.js";
-import { executeRun, sleep, type RunDeps, type RunOptions, type RunOutcome, type RunPhase } from "./run.js";
+import { sleep, type RunDeps, type RunOptions, type RunOutcome, type RunPhase } from "./run.js";
 import { createSlots } from "./slots.js";
 import { bankStatuses, notScheduledBecause, type BankStatus } from "./status.js";
-import { DEFAULT_POLL, cronExpression, nextRun, previousRun, type PollOptions } from "./time.js";
+import { DEFAULT_POLL, type PollOptions } from "./time.js";
+import { createTimetable } from "./timetable.js";
 
 export type { RunReason } from "../store/runs.js";
 export type { RunOptions, RunOutcome, RunPhase } from "./run.js";
@@ -62,121 +61,6 @@ export interface Scheduler {
   stop(graceMs?: number): Promise<string[]>;
 }
 
-/**
- * When node-cron's next run is not the one computed here (it skips a time inside a spring-forward
- * gap), the delay until ours, for a one-shot timer; undefined when they agree.
- */
-export function gapGuardDelay(ours: Date, theirs: Date | null, now: Date): number | undefined {
-  if (theirs && Math.abs(theirs.getTime() - ours.getTime()) < 1000) return undefined;
-  const delay = ours.getTime() - now.getTime();
-  return delay > 2 ** 31 - 1 ? undefined : Math.max(0, delay);
-}
-
-/**
- * Publishes one at a time, and batches: the banks asked for while a publish is going on are rendered
- * together by the next one (at a catch-up, ninety banks stored within a minute make a few
- * generations, not ninety). Each caller's promise settles with the publish that covered its banks.
- */
-export function batchingPublisher(publishBanks: (bankIds?: string[]) => Promise<unknown>) {
-  interface Batch {
-    /** undefined: every bank whose data changed. */
-    ids: Set<string> | undefined;
-    done: Promise<unknown>;
-    resolve: (value: unknown) => void;
-    reject: (error: unknown) => void;
-  }
-  let next: Batch | undefined;
-  let current: Promise<void> | undefined;
-
-  async function drain(): Promise<void> {
-    for (let batch = next; batch; batch = next) {
-      next = undefined;
-      try {
-        batch.resolve(await publishBanks(batch.ids ? [...batch.ids].sort() : undefined));
-      } catch (error) {
-        batch.reject(error);
-      }
-    }
-    current = undefined;
-  }
-
-  return {
-    /** Re-renders the given banks; without ids, every bank whose data changed since the last publish. */
-    republish: (bankIds?: string[]): Promise<unknown> => {
-      if (!next) {
-        let resolve!: (value: unknown) => void;
-        let reject!: (error: unknown) => void;
-        const done = new Promise((res, rej) => ((resolve = res), (reject = rej)));
-        next = { ids: new Set(), done, resolve, reject };
-      }
-      if (!bankIds) next.ids = undefined;
-      else if (next.ids) for (const id of bankIds) next.ids.add(id);
-      const { done } = next;
-      current ??= drain();
-      return done;
-    },
-    /** Settles when the publishes asked for so far have. */
-    idle: (): Promise<void> => current ?? Promise.resolve(),
-  };
-}
-
-/** The outcome of a run that made no try. */
-const notRun = (bankId: string, state: RunOutcome["state"], message: string): RunOutcome => ({
-  bankId,
-  state,
-  message,
-  inserted: 0,
-  revised: 0,
-  tries: 0,
-});
-
-/** The same logger with info and warn lowered to debug: a catch-up's lines per bank, summed up at its end. */
-function quieter(log: Logger): Logger {
-  const quiet = log.child({});
-  quiet.info = quiet.debug.bind(quiet);
-  quiet.warn = quiet.debug.bind(quiet);
-  return quiet;
-}
-
-/** Who goes first at a catch-up: banks with nothing stored, then the furthest behind, then by id. */
-export function catchUpOrder(
-  a: { id: string; newest: IsoDate | undefined },
-  b: { id: string; newest: IsoDate | undefined },
-): number {
-  if ((a.newest === undefined) !== (b.newest === undefined)) return a.newest === undefined ? -1 : 1;
-  if (a.newest !== b.newest) return (a.newest ?? "") < (b.newest ?? "") ? -1 : 1;
-  return a.id.localeCompare(b.id);
-}
-
-/** Where the catch-up stands: the runs over, and those waiting to poll again (with their failure, if any). */
-export interface CatchUpProgress {
-  over: RunOutcome[];
-  waiting: Array<{ bankId: string; error?: string }>;
-}
-
-/**
- * One line once every bank behind has had its first try (`firstPass`), or once the catch-up is over:
- * how many banks ended how, which failed, and which are still polling or retrying.
- */
-export function catchUpSummary({ over, waiting }: CatchUpProgress, ms: number, firstPass: boolean): string {
-  const count = (state: RunOutcome["state"]) => over.filter((o) => o.state === state).length;
-  const failed = over.filter((o) => o.state === "failed").map((o) => o.bankId);
-  const retrying = waiting.filter((w) => w.error).map((w) => w.bankId);
-  const polling = waiting.length - retrying.length;
-  const parts = [
-    `${count("ok")} up to date`,
-    polling && `${polling} polling for a late publication`,
-    count("gave-up") && `${count("gave-up")} not published yet`,
-    retrying.length && `${retrying.length} retrying after a failure (${retrying.join(", ")})`,
-    failed.length && `${failed.length} failed (${failed.join(", ")})`,
-    count("stopped") && `${count("stopped")} stopped`,
-  ].filter(Boolean);
-  const head = firstPass
-    ? `catch-up: every bank behind tried once in ${Math.round(ms / 1000)} s`
-    : `catch-up done in ${Math.round(ms / 1000)} s`;
-  return `${head}: ${parts.join(", ")}; \`exrates banks\` shows each bank's state`;
-}
-
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, adapters, log } = options;
   const env = options.env ?? process.env;
@@ -185,18 +69,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const stopping = new AbortController();
   // Every run in flight listens for the stop (ninety banks at a catch-up): not a leak.
   setMaxListeners(0, stopping.signal);
-  const inFlight = new Map<string, Promise<RunOutcome>>();
-  const phases = new Map<string, RunPhase>();
-  const tasks: ScheduledTask[] = [];
-  const gapTimers = new Map<string, NodeJS.Timeout>();
-  /** The local date of the last scheduled run of each bank: node-cron and the gap guard never both run one slot. */
-  const lastSlot = new Map<string, IsoDate>();
-  let catchUps: Promise<RunOutcome[]> = Promise.resolve([]);
-  /** For each bank of the catch-up's first pass, what to call when its first try is over. */
-  const firstTried = new Map<string, (end: { error?: string } | RunOutcome) => void>();
-  let stopped: Promise<string[]> | undefined;
-  let order = 0;
-
   const scheduled = adapters.filter((a) => !notScheduledBecause(a, env));
   const byId = new Map(adapters.map((a) => [a.bank.id, a]));
   const publisher = batchingPublisher((bankIds) =>
@@ -205,218 +77,114 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {}),
   );
   const runLog = createRunLog(store, log, now);
+  let order = 0;
   const runDeps: RunDeps = {
     store,
     log,
     http: options.http,
     env,
     poll,
+    now,
+    runLog,
     signal: stopping.signal,
     republish: publisher.republish,
-    runLog,
-    now,
     slots: createSlots(options.concurrency ?? 4),
     sleep: options.sleep ?? sleep,
     nextOrder: () => order++,
-    onPhase: (bankId, phase, error) => {
-      phases.set(bankId, phase);
-      if (phase === "waiting") firstTried.get(bankId)?.({ error });
-    },
   };
   const catchUpDeps: RunDeps = { ...runDeps, log: quieter(log) };
+  const timetable = createTimetable({
+    now,
+    log,
+    signal: stopping.signal,
+    onSlot: (adapter, slotAt) => void runNow(adapter.bank.id, "schedule", { slotAt }),
+  });
+  const runs = createBankRuns({ log, runLog, onIdle: (adapter) => timetable.rearm(adapter) });
+  let catchUps: Promise<RunOutcome[]> = Promise.resolve([]);
+  let stopped: Promise<string[]> | undefined;
 
   function runNow(bankId: string, reason: RunReason = "manual", opts: RunOptions = {}): Promise<RunOutcome> {
     const adapter = byId.get(bankId);
     if (!adapter) return Promise.reject(new Error(`unknown bank ${bankId}`));
-    if (inFlight.has(bankId)) {
-      log.info({ bank: bankId, reason }, "run skipped: the previous run of this bank is still going");
-      return Promise.resolve(notRun(bankId, "skipped", "a run of this bank is in progress"));
-    }
-    if (stopping.signal.aborted) return Promise.resolve(notRun(bankId, "stopped", "shutting down"));
-    // Its place in the queue is taken now: runs asked for in a given order get their first try in it.
-    const place = runDeps.nextOrder();
-    phases.set(bankId, "queued");
-    // Whatever happens inside, it stays this bank's: the promise never rejects.
-    const run = executeRun(reason === "catch-up" ? catchUpDeps : runDeps, adapter, reason, opts, place)
-      .catch(async (error: unknown): Promise<RunOutcome> => {
-        const message = describeError(error);
-        log.error({ bank: bankId, err: message }, "run failed unexpectedly");
-        await runLog.finished(bankId, { state: "failed", message, error: message });
-        return notRun(bankId, "failed", message);
-      })
-      .finally(() => {
-        inFlight.delete(bankId);
-        phases.delete(bankId);
-        armGapGuard(adapter);
-      });
-    inFlight.set(bankId, run);
-    return run;
+    return runs.start(adapter, reason, opts, reason === "catch-up" ? catchUpDeps : runDeps);
   }
 
-  function scheduledRun(adapter: BankAdapter, source: string) {
-    if (stopping.signal.aborted) return;
-    const slot = previousRun(adapter.bank, new Date(now().getTime() + 1000)); // the slot firing now
-    if (lastSlot.get(adapter.bank.id) === slot.date) return; // already run for this day
-    lastSlot.set(adapter.bank.id, slot.date);
-    log.info({ bank: adapter.bank.id, slot: slot.date, source }, "scheduled run");
-    void runNow(adapter.bank.id, "schedule", { slotAt: slot.at });
+  async function start() {
+    // The tree exists (and carries every bank already stored) before anything else happens.
+    await publisher
+      .republish()
+      .catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
+    const notScheduled = notScheduledBanks(adapters, env, log);
+    if (options.cron !== false) for (const adapter of scheduled) timetable.add(adapter);
+    const plan = await planCatchUp(store, scheduled, now());
+    logSchedule(log, { adapters: adapters.length, scheduled: scheduled.length, notScheduled, plan });
+    catchUps = runCatchUp(plan.behind, {
+      log,
+      run: (id) => runNow(id, "catch-up"),
+      watch: (id, listener) => runs.watch(id, listener),
+    }).then((outcomes) => [...outcomes, ...plan.upToDate].sort((a, b) => a.bankId.localeCompare(b.bankId)));
   }
-
-  /**
-   * node-cron skips a day whose dailyUpdateTime falls in a spring-forward gap; the schedule here runs
-   * it just after the gap. When the two disagree on the next run, a one-shot timer covers it.
-   */
-  function armGapGuard(adapter: BankAdapter) {
-    const id = adapter.bank.id;
-    clearTimeout(gapTimers.get(id));
-    gapTimers.delete(id);
-    const task = tasks.find((t) => t.name === id);
-    if (!task || stopping.signal.aborted) return;
-    const delay = gapGuardDelay(nextRun(adapter.bank, now()).at, task.getNextRun(), now());
-    if (delay === undefined) return;
-    const timer = setTimeout(() => scheduledRun(adapter, "gap-guard"), delay);
-    timer.unref();
-    gapTimers.set(id, timer);
-  }
-
-  function scheduleWithCron(adapter: BankAdapter) {
-    const { bank } = adapter;
-    const expression = cronExpression(bank);
-    const task = cron.schedule(expression, () => scheduledRun(adapter, "cron"), {
-      timezone: bank.timeZone,
-      name: bank.id,
-      noOverlap: false,
-    });
-    tasks.push(task);
-    armGapGuard(adapter);
-    const next = nextRun(bank, now()).at.toISOString();
-    log.debug({ bank: bank.id, cron: expression, timeZone: bank.timeZone, nextRun: next }, "scheduled");
-  }
-
-  /**
-   * Every scheduled bank that is behind, asked for at once in catch-up order; the shared slots bound
-   * how many fetch at a time. The outcomes sorted by bank.
-   */
-  async function catchUpAll(behind: Array<{ id: string; reason: string }>): Promise<RunOutcome[]> {
-    const started = Date.now();
-    const firstTries: Array<Promise<unknown>> = [];
-    const over: RunOutcome[] = [];
-    const waiting = new Map<string, { bankId: string; error?: string }>();
-    const runs = behind.map(({ id, reason }) => {
-      log.debug({ bank: id }, `catching up: ${reason}`);
-      firstTries.push(
-        new Promise((resolve) =>
-          firstTried.set(id, (end) => {
-            firstTried.delete(id);
-            if (!("state" in end)) waiting.set(id, { bankId: id, error: end.error });
-            resolve(undefined);
-          }),
-        ),
-      );
-      return runNow(id, "catch-up").then((outcome) => {
-        over.push(outcome);
-        waiting.delete(id);
-        firstTried.get(id)?.(outcome);
-        return outcome;
-      });
-    });
-    if (!behind.length) return [];
-    await Promise.all(firstTries);
-    const stillPolling = waiting.size > 0;
-    log.info(catchUpSummary({ over, waiting: [...waiting.values()] }, Date.now() - started, true));
-    const outcomes = await Promise.all(runs);
-    // The banks that were still polling have ended too: how.
-    if (stillPolling) log.info(catchUpSummary({ over: outcomes, waiting: [] }, Date.now() - started, false));
-    return outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId));
-  }
-
-  /** The scheduled banks that are behind, in catch-up order; those up to date as outcomes. */
-  async function planCatchUp(): Promise<{
-    behind: Array<{ id: string; newest: IsoDate | undefined; reason: string }>;
-    upToDate: RunOutcome[];
-  }> {
-    const stored = await newestDates(store);
-    const plans = scheduled.map((a) => {
-      const newest = stored.get(a.bank.id);
-      return { id: a.bank.id, newest, plan: planFetch(a.bank, newest, now()) };
-    });
-    return {
-      behind: plans
-        .filter((p) => p.plan.action !== "none")
-        .sort(catchUpOrder)
-        .map((p) => ({ id: p.id, newest: p.newest, reason: p.plan.reason })),
-      upToDate: plans.filter((p) => p.plan.action === "none").map((p) => notRun(p.id, "ok", p.plan.reason)),
-    };
-  }
-
-  return {
-    async start() {
-      // The tree exists (and carries every bank already stored) before anything else happens.
-      await publisher
-        .republish()
-        .catch((error: unknown) => log.error({ err: describeError(error) }, "initial publish failed"));
-      const notScheduled = new Map<string, string[]>();
-      for (const a of adapters) {
-        const why = notScheduledBecause(a, env);
-        if (!why) continue;
-        log.debug({ bank: a.bank.id }, `not scheduled: ${why.summary}`);
-        notScheduled.set(why.state, [...(notScheduled.get(why.state) ?? []), a.bank.id]);
-      }
-      if (options.cron !== false) for (const adapter of scheduled) scheduleWithCron(adapter);
-      const { behind, upToDate } = await planCatchUp();
-      const nothingStored = behind.filter((b) => b.newest === undefined).length;
-      const skipped = [...notScheduled].map(([state, ids]) => `${ids.length} ${state} (${ids.join(", ")})`);
-      log.info(
-        {
-          scheduled: scheduled.length,
-          catchingUp: behind.length,
-          nothingStored,
-          upToDate: upToDate.length,
-          notScheduled: Object.fromEntries(notScheduled),
-        },
-        `scheduled ${scheduled.length} of ${adapters.length} banks` +
-          (skipped.length ? ` (not scheduled: ${skipped.join("; ")})` : "") +
-          `; catching up ${behind.length} (${nothingStored} with nothing stored first), ${upToDate.length} up to date`,
-      );
-      catchUps = catchUpAll(behind).then((outcomes) =>
-        [...outcomes, ...upToDate].sort((a, b) => a.bankId.localeCompare(b.bankId)),
-      );
-    },
-    runNow,
-    catchUp: () => catchUps,
-    running: () => new Set(inFlight.keys()),
-    phases: () => new Map(phases),
-    status: () => bankStatuses(store, adapters, { env, now: now(), poll, running: trying() }),
-    stop(graceMs = 8000) {
-      // A second stop (a second signal, a test's cleanup) waits for the first.
-      stopped ??= stopAll(graceMs);
-      return stopped;
-    },
-  };
 
   async function stopAll(graceMs: number): Promise<string[]> {
     stopping.abort();
-    for (const task of tasks) await task.destroy();
-    for (const timer of gapTimers.values()) clearTimeout(timer);
+    await timetable.stop();
     // Runs waiting for a slot or to poll again end at once; those trying get the grace.
-    const busy = [...trying()];
+    const busy = [...runs.trying()];
     if (busy.length) log.info({ banks: busy }, "waiting for runs in flight");
-    const pending = [...inFlight.entries()];
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), graceMs)));
     // A publish in flight is waited for within the same grace (it writes a new generation, then switches).
-    await Promise.race([Promise.all([...pending.map(([, p]) => p), publisher.idle()]), timeout]);
-    clearTimeout(timer);
-    const abandoned = pending.map(([id]) => id).filter((id) => inFlight.has(id));
+    const abandoned = await runs.settle(graceMs, publisher.idle());
     if (abandoned.length) log.warn({ banks: abandoned }, "abandoned runs in flight (nothing of theirs was stored)");
     for (const id of abandoned)
       await runLog.finished(id, { state: "stopped", message: "abandoned at shutdown while fetching" });
     return abandoned;
-    return abandoned;
   }
 
-  /** Banks whose run is fetching or storing right now. */
-  function trying(): Set<string> {
-    return new Set([...phases].filter(([, phase]) => phase === "trying").map(([id]) => id));
+  return {
+    start,
+    runNow,
+    catchUp: () => catchUps,
+    running: () => runs.running(),
+    phases: () => runs.phases(),
+    status: () => bankStatuses(store, adapters, { env, now: now(), poll, running: runs.trying() }),
+    // A second stop (a second signal, a test's cleanup) waits for the first.
+    stop: (graceMs = 8000) => (stopped ??= stopAll(graceMs)),
+  };
+}
+
+/** The banks left off the schedule, by why (each logged at debug). */
+function notScheduledBanks(
+  adapters: readonly BankAdapter[],
+  env: Readonly<Record<string, string | undefined>>,
+  log: Logger,
+): Map<string, string[]> {
+  const notScheduled = new Map<string, string[]>();
+  for (const a of adapters) {
+    const why = notScheduledBecause(a, env);
+    if (!why) continue;
+    log.debug({ bank: a.bank.id }, `not scheduled: ${why.summary}`);
+    notScheduled.set(why.state, [...(notScheduled.get(why.state) ?? []), a.bank.id]);
   }
+  return notScheduled;
+}
+
+/** The one line of the start: how many banks are scheduled, which are not and why, and the catch-up ahead. */
+function logSchedule(
+  log: Logger,
+  s: { adapters: number; scheduled: number; notScheduled: Map<string, string[]>; plan: CatchUpPlan },
+): void {
+  const { behind, upToDate } = s.plan;
+  const nothingStored = behind.filter((b) => b.newest === undefined).length;
+  const skipped = [...s.notScheduled].map(([state, ids]) => `${ids.length} ${state} (${ids.join(", ")})`);
+  log.info(
+    {
+      scheduled: s.scheduled,
+      catchingUp: behind.length,
+      nothingStored,
+      upToDate: upToDate.length,
+      notScheduled: Object.fromEntries(s.notScheduled),
+    },
+    `scheduled ${s.scheduled} of ${s.adapters} banks` +
+      (skipped.length ? ` (not scheduled: ${skipped.join("; ")})` : "") +
+      `; catching up ${behind.length} (${nothingStored} with nothing stored first), ${upToDate.length} up to date`,
+  );
 }

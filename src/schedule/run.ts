@@ -31,6 +31,16 @@ export interface RunOptions {
   slotAt?: Date;
 }
 
+/** The outcome of a run that made no try. */
+export const notRun = (bankId: string, state: RunOutcome["state"], message: string): RunOutcome => ({
+  bankId,
+  state,
+  message,
+  inserted: 0,
+  revised: 0,
+  tries: 0,
+});
+
 /** Where a run is: waiting for a slot, trying (holding one), or waiting to poll again (holding none). */
 export type RunPhase = "queued" | "trying" | "waiting";
 

@@ -1,14 +1,24 @@
-// The ingest path on PostgreSQL: the same writes as rates.ts and anomalies.ts do on SQLite, as async
-// statements inside the caller's kysely transaction. Rows go in large multi-row upserts built from
+// The ingest path on PostgreSQL: the same reads and writes as sqlite-ingest.ts and anomalies.ts do on
+// SQLite, as async statements inside the ingest's kysely transaction (rates.ts opens it). Rows go in large multi-row upserts built from
 // arrays (`unnest`): one round trip per few thousand rows instead of one per row. Which rows were
 // inserted and which revised comes back from the upsert itself (`xmax = 0` marks a fresh row), so
 // concurrent ingests of other banks cannot skew the counts.
 import { sql, type Kysely } from "kysely";
 
-import type { IsoDate, QuoteType, RateRecord } from "../types.js";
+import type { BankQuoting, IsoDate, QuoteType, RateRecord } from "../types.js";
 import { fingerprintOf, figureKey, type AnomalyInput, type AnomalyStatus } from "./anomalies.js";
-import type { IngestBatch, IngestResult, Provenance, StoredFigure } from "./rates.js";
-import { sha256 } from "./rates.js";
+import {
+  changedRecords,
+  emptySnapshot,
+  screeningWindows,
+  sha256,
+  type IngestBatch,
+  type IngestResult,
+  type Provenance,
+  type ScreeningQuery,
+  type ScreeningSnapshot,
+  type StoredFigure,
+} from "./ingest-data.js";
 import type { Database } from "./schema.js";
 
 type Db = Kysely<Database>;
@@ -79,13 +89,31 @@ async function upsertRows(db: Db, bankId: string, fetchId: number, storedAt: str
   return rows;
 }
 
-/** Stores one bank's batches (call inside a transaction: storeParsed's, or storeBatches'). */
+/**
+ * Everything screening needs for one ingest (see ScreeningQuery), read through the ingest's transaction
+ * (which holds the bank's ingest lock, so what is read is what is written over).
+ */
+export async function loadScreeningPg(db: Db, query: ScreeningQuery): Promise<ScreeningSnapshot> {
+  const own = screeningWindows.own(query);
+  if (!own) return emptySnapshot(query);
+  const ownFigures = await figuresOfBanksPg(db, [query.bankId], own.figures.from, own.figures.to);
+  const changed = changedRecords(query, ownFigures);
+  const decided = await decidedFiguresPg(db, query.bankId, own.decided.from, own.decided.to);
+  const window = screeningWindows.others(query, changed);
+  if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
+  const banks = await quotingOfBanksPg(db);
+  banks.delete(query.bankId);
+  const others = banks.size ? await figuresOfBanksPg(db, banks.keys(), window.from, window.to) : [];
+  return { own: ownFigures, changed, decided, banks, others };
+}
+
+/** Stores one bank's batches (call inside the ingest's transaction). */
 export async function ingestBatchesPg(
   db: Db,
   bankId: string,
   batches: IngestBatch[],
   now: Date,
-  quoting?: { baseCurrency: string; quoteType: QuoteType },
+  quoting?: BankQuoting,
 ): Promise<IngestResult> {
   const storedAt = now.toISOString();
   const fetchIds: number[] = [];
@@ -245,7 +273,7 @@ export async function recordQuotingPg(db: Db, bankId: string, baseCurrency: stri
     .execute();
 }
 
-export async function quotingOfBanksPg(db: Db): Promise<Map<string, { baseCurrency: string; quoteType: QuoteType }>> {
+export async function quotingOfBanksPg(db: Db): Promise<Map<string, BankQuoting>> {
   const rows = await db.selectFrom("bank_quoting").selectAll().orderBy("bank_id").execute();
   return new Map(rows.map((r) => [r.bank_id, { baseCurrency: r.base_currency, quoteType: r.quote_type as QuoteType }]));
 }

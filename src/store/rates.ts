@@ -1,227 +1,80 @@
-// Writing and reading rates. One ingest of one bank is one transaction: its fetch provenance and
-// all its rows land together, or nothing does. Unchanged rows are left alone; a changed figure
-// replaces the stored one and the trigger of migration 001 keeps the old one as a revision.
-import { createHash } from "node:crypto";
+// Rates on either engine: an ingest's transaction (read what screening needs, decide, write), the
+// other writes of the ingest path, and the reads of stored rates. The engine branch of the ingest path
+// is here and only here; each engine's statements are in sqlite-ingest.ts and postgres-ingest.ts.
+import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
+import { markReleased } from "./anomalies.js";
+import type { Store } from "./database.js";
+import type {
+  IngestBatch,
+  IngestResult,
+  IngestWrite,
+  Provenance,
+  ScreeningQuery,
+  ScreeningSnapshot,
+  StoredFigure,
+} from "./ingest-data.js";
+import {
+  figuresOfBanksPg,
+  ingestBatchesPg,
+  insertFetchPg,
+  loadScreeningPg,
+  lockBankForIngest,
+  markReleasedPg,
+  storeReleasedFigurePg,
+} from "./postgres-ingest.js";
+import { figuresOfBanks, ingestBatches, insertFetch, loadScreening, storeReleasedFigure } from "./sqlite-ingest.js";
 
-import type { IsoDate, QuoteType, RateRecord } from "../types.js";
-import { recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
-import type { SqliteStore, Store } from "./database.js";
-import { figuresOfBanksPg, ingestBatchesPg, insertFetchPg, lockBankForIngest } from "./postgres-ingest.js";
+export type { IngestBatch, IngestResult, Provenance, StoredFigure } from "./ingest-data.js";
+/** SQLite's synchronous ingest write, for code that fills a SQLite store directly (tests, benches). */
+export { ingestBatches } from "./sqlite-ingest.js";
 
-/** Where a batch of records came from: one HTTP answer or one imported file. */
-export interface Provenance {
-  kind: "fetch" | "import";
-  method: "GET" | "POST";
-  /** Already redacted. */
-  url: string;
-  startedAt: Date;
-  finishedAt: Date;
-  httpStatus?: number;
-  body: Uint8Array;
-}
-
-export interface IngestBatch {
-  provenance: Provenance;
-  records: RateRecord[];
-  /** Rows held and figures warned about in this answer, stored with its fetch id. */
-  anomalies?: AnomalyInput[];
-}
-
-export interface IngestResult {
-  fetchIds: number[];
-  inserted: number;
-  revised: number;
-  unchanged: number;
-  /** Distinct effective dates touched by inserted or revised rows, sorted. */
-  changedDates: IsoDate[];
-  /** Anomalies of this ingest seen for the first time (to be logged once). */
-  newAnomalies: AnomalyInput[];
-}
-
-export interface StoredRate {
-  currency: string;
-  rate: string;
-  unitMultiplier: number;
-  derivation: string | null;
-  storedAt: string;
-}
-
-// The hot path is raw SQL prepared once per connection: an ingest of a multi-year history is
-// hundreds of thousands of rows, and a kysely round trip per row costs several times more. Rows go
-// ROWS_PER_STATEMENT at a time: a 16-row statement costs a quarter less per row than one-row ones
-// (BENCHMARKS.md, import).
-const ROWS_PER_STATEMENT = 16;
-const ROW = "(?, ?, ?, ?, ?, ?, ?, ?)";
-const upsertSql = (rows: number) => `
-  insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at)
-  values ${Array(rows).fill(ROW).join(", ")}
-  on conflict (bank_id, effective_date, currency) do update set
-    rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
-    fetch_id = excluded.fetch_id, stored_at = excluded.stored_at
-  where rates.rate is not excluded.rate or rates.unit_multiplier is not excluded.unit_multiplier
-     or rates.derivation is not excluded.derivation`;
-
-const INSERT_FETCH = `
-  insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
-const prepared = new WeakMap<SqliteStore, ReturnType<typeof prepare>>();
-
-function prepare(store: SqliteStore) {
-  const { sqlite } = store;
-  return {
-    upsertMany: sqlite.prepare(upsertSql(ROWS_PER_STATEMENT)),
-    upsertOne: sqlite.prepare(upsertSql(1)),
-    insertFetch: sqlite.prepare(INSERT_FETCH),
-    lastRevisionId: sqlite.prepare("select coalesce(max(id), 0) as id from rate_revisions").pluck(),
-    // Rows this ingest inserted or revised are exactly those now carrying one of its fetch ids
-    // (an unchanged row keeps its old one); the date bounds keep it to a primary-key range.
-    changedDates: sqlite
-      .prepare(
-        "select distinct effective_date from rates where bank_id = ? and effective_date between ? and ? and fetch_id >= ? order by 1",
-      )
-      .pluck(),
-  };
-}
-
-function statements(store: SqliteStore) {
-  let s = prepared.get(store);
-  if (!s) prepared.set(store, (s = prepare(store)));
-  return s;
-}
-
-/** One provenance row: a fetch (or imported file) of a bank, successful (error null) or not. */
-function insertFetch(
-  s: ReturnType<typeof prepare>,
-  bankId: string,
-  p: Omit<Provenance, "body"> & { body?: Uint8Array },
-  error: string | null,
-): number {
-  return Number(
-    s.insertFetch.run(
-      bankId,
-      p.kind,
-      p.method,
-      p.url,
-      p.startedAt.toISOString(),
-      p.finishedAt.toISOString(),
-      p.httpStatus ?? null,
-      p.body ? p.body.length : null,
-      p.body ? sha256(p.body) : null,
-      error,
-    ).lastInsertRowid,
-  );
-}
-
-export function sha256(body: Uint8Array): string {
-  return createHash("sha256").update(body).digest("hex");
+/** What an ingest's decisions give back: what to write, and what the caller keeps of them. */
+export interface IngestDecision<T> {
+  write: IngestWrite;
+  decision: T;
 }
 
 /**
- * Stores one bank's batches in one transaction on either engine. Records must already be validated.
+ * One ingest of one bank as one transaction: reads everything screening needs (`query`, one load),
+ * decides over it (`decide`: synchronous, and the same on both engines), writes what it decided. On
+ * SQLite an immediate transaction, synchronous from start to end so that nothing else runs inside it;
+ * on PostgreSQL one transaction holding the bank's ingest lock, so that what was read is still what
+ * is written over. Either all of it lands or none.
  */
+export async function ingestTransaction<T>(
+  store: Store,
+  query: ScreeningQuery,
+  decide: (snapshot: ScreeningSnapshot) => IngestDecision<T>,
+): Promise<{ result: IngestResult; decision: T }> {
+  const { bankId } = query;
+  if (store.dialect === "postgres") {
+    return store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, bankId);
+      const { write, decision } = decide(await loadScreeningPg(tx, query));
+      return { result: await ingestBatchesPg(tx, bankId, write.batches, write.now, write.quoting), decision };
+    });
+  }
+  const run = () => {
+    const { write, decision } = decide(loadScreening(store, query));
+    return { result: ingestBatches(store, bankId, write.batches, write.now, write.quoting), decision };
+  };
+  return store.sqlite.inTransaction ? run() : store.sqlite.transaction(run).immediate();
+}
+
+/** Stores one bank's batches in one transaction, unscreened. Records must already be validated. */
 export async function storeBatches(
   store: Store,
   bankId: string,
   batches: IngestBatch[],
   now: Date = new Date(),
-  quoting?: { baseCurrency: string; quoteType: QuoteType },
+  quoting?: BankQuoting,
 ): Promise<IngestResult> {
-  if (store.dialect === "sqlite") return ingestBatches(store, bankId, batches, now, quoting);
-  return store.db.transaction().execute(async (tx) => {
-    await lockBankForIngest(tx, bankId);
-    return ingestBatchesPg(tx, bankId, batches, now, quoting);
-  });
+  const write = { batches, now, quoting };
+  const query = { bankId, answers: [], ownDaysBefore: 0 };
+  return (await ingestTransaction(store, query, () => ({ write, decision: undefined }))).result;
 }
 
-/**
- * SQLite: stores one bank's batches in one transaction, synchronously (the hot import path; see
- * postgres-ingest.ts for PostgreSQL's). Records must already be validated.
- */
-export function ingestBatches(
-  store: SqliteStore,
-  bankId: string,
-  batches: IngestBatch[],
-  now: Date = new Date(),
-  quoting?: { baseCurrency: string; quoteType: QuoteType },
-): IngestResult {
-  const s = statements(store);
-  const storedAt = now.toISOString();
-  const run = () => {
-    const revisionsBefore = s.lastRevisionId.get() as number;
-    const fetchIds: number[] = [];
-    let written = 0;
-    let total = 0;
-    let first: IsoDate | undefined;
-    let last: IsoDate | undefined;
-    const args: unknown[] = new Array(ROWS_PER_STATEMENT * 8);
-    const newAnomalies: AnomalyInput[] = [];
-    if (quoting) recordQuoting(store, bankId, quoting.baseCurrency, quoting.quoteType);
-    for (const { provenance: p, records, anomalies } of batches) {
-      const fetchId = insertFetch(s, bankId, p, null);
-      fetchIds.push(fetchId);
-      if (anomalies?.length) newAnomalies.push(...recordAnomalies(store, bankId, fetchId, anomalies, now));
-      total += records.length;
-      let i = 0;
-      for (; i < records.length; i++) {
-        const r = records[i]!;
-        if (first === undefined || r.effectiveDate < first) first = r.effectiveDate;
-        if (last === undefined || r.effectiveDate > last) last = r.effectiveDate;
-        const at = (i % ROWS_PER_STATEMENT) * 8;
-        args[at] = bankId;
-        args[at + 1] = r.effectiveDate;
-        args[at + 2] = r.currency;
-        args[at + 3] = r.rate;
-        args[at + 4] = r.unitMultiplier ?? 0;
-        args[at + 5] = r.derivation ?? null;
-        args[at + 6] = fetchId;
-        args[at + 7] = storedAt;
-        if (at === (ROWS_PER_STATEMENT - 1) * 8) written += s.upsertMany.run(args).changes;
-      }
-      for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
-        const at = (k % ROWS_PER_STATEMENT) * 8;
-        written += s.upsertOne.run(args.slice(at, at + 8)).changes;
-      }
-    }
-    const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
-    const changedDates =
-      written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
-    return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates, newAnomalies };
-  };
-  // Inside the caller's transaction (storeParsed screens and stores in one) it runs as part of it: a
-  // nested transaction would be a savepoint, which costs a quarter more on a large import.
-  return store.sqlite.inTransaction ? run() : store.sqlite.transaction(run).immediate();
-}
-
-/** A stored figure, for the cross-bank check (src/ingest/sanity.ts). */
-export interface StoredFigure {
-  bankId: string;
-  effectiveDate: IsoDate;
-  currency: string;
-  rate: string;
-  unitMultiplier: number;
-}
-
-const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, currency, rate,
-  unit_multiplier as unitMultiplier from rates`;
-
-/**
- * The stored figures of the given banks between two dates (inclusive). One primary-key range per bank,
- * so no index beyond the key is needed (another index would slow every import).
- */
-export function figuresOfBanks(
-  store: SqliteStore,
-  bankIds: Iterable<string>,
-  from: IsoDate,
-  to: IsoDate,
-): StoredFigure[] {
-  const statement = store.sqlite.prepare(`${FIGURES} where bank_id = ? and effective_date between ? and ?`);
-  const out: StoredFigure[] = [];
-  for (const id of bankIds) for (const f of statement.all(id, from, to) as StoredFigure[]) out.push(f);
-  return out;
-}
-
-/** The stored figures of the given banks between two dates, on either engine. */
+/** The stored figures of the given banks between two dates, bank by bank in the order given. */
 export async function storedFigures(
   store: Store,
   bankIds: Iterable<string>,
@@ -233,29 +86,29 @@ export async function storedFigures(
 }
 
 /**
- * Stores one figure a person released from an anomaly, as coming from the answer it was held from
- * (`fetchId`). A different stored figure becomes a revision, as with any correction.
+ * Publishes a figure a person released from held anomaly `anomaly.id`: stores it as coming from the
+ * answer it was held from and marks the anomaly released (when, by whom), in one transaction.
  */
-export function storeReleasedFigure(
-  store: SqliteStore,
-  bankId: string,
+export async function storeRelease(
+  store: Store,
+  anomaly: { id: number; bankId: string; fetchId: number },
   record: RateRecord,
-  fetchId: number,
+  by: string,
   now: Date,
-): boolean {
-  const s = statements(store);
-  return (
-    s.upsertOne.run(
-      bankId,
-      record.effectiveDate,
-      record.currency,
-      record.rate,
-      record.unitMultiplier ?? 0,
-      record.derivation ?? null,
-      fetchId,
-      now.toISOString(),
-    ).changes > 0
-  );
+): Promise<void> {
+  const { id, bankId, fetchId } = anomaly;
+  if (store.dialect === "postgres") {
+    await store.db.transaction().execute(async (tx) => {
+      await lockBankForIngest(tx, bankId);
+      await storeReleasedFigurePg(tx, bankId, record, fetchId, now);
+      await markReleasedPg(tx, id, by, now);
+    });
+    return;
+  }
+  store.sqlite.transaction(() => {
+    storeReleasedFigure(store, bankId, record, fetchId, now);
+    markReleased(store, id, by, now);
+  })();
 }
 
 /** Records a fetch that failed (network, HTTP status, or a body the adapter rejected). */
@@ -266,7 +119,15 @@ export async function recordFailedFetch(
   error: string,
 ): Promise<number> {
   if (store.dialect === "postgres") return insertFetchPg(store.db, bankId, p, error);
-  return insertFetch(statements(store), bankId, p, error);
+  return insertFetch(store, bankId, p, error);
+}
+
+export interface StoredRate {
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+  derivation: string | null;
+  storedAt: string;
 }
 
 /** The newest effective date stored for a bank. */

@@ -1,7 +1,7 @@
 // The fetch slots shared by the daemon's tries, and the batching of its publishes.
 import { describe, expect, it } from "vitest";
 
-import { batchingPublisher } from "../../src/schedule/daemon.js";
+import { batchingPublisher } from "../../src/schedule/publish-batches.js";
 import { createSlots } from "../../src/schedule/slots.js";
 
 describe("slots and publishing", () => {

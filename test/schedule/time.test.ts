@@ -1,7 +1,7 @@
 import cron from "node-cron";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { gapGuardDelay } from "../../src/schedule/daemon.js";
+import { gapGuardDelay } from "../../src/schedule/timetable.js";
 import {
   cronExpression,
   expectedNewestDate,

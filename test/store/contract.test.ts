@@ -1,7 +1,7 @@
 // The store contract, run on SQLite and on a real PostgreSQL server alike: ingest (insert, unchanged,
 // revised with the old figure kept, all or nothing), anomalies (recorded once, seen again, decided
-// figures, release), runs, events and webhooks, fetch provenance, newest dates, the figures the
-// cross-bank check reads, and the secret net on provenance columns. Decimals compared as strings.
+// figures, release), runs, events and webhooks, fetch provenance, newest dates, what an ingest's load
+// reads for screening and the cross-bank check, and the secret net on provenance columns. Decimals compared as strings.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { storeParsed, type ParsedDocument } from "../../src/ingest/ingest.js";
@@ -10,7 +10,9 @@ import { clearSecrets, registerSecret } from "../../src/secrets.js";
 import { anomalyCounts, listAnomalies } from "../../src/store/anomalies.js";
 import type { Store } from "../../src/store/database.js";
 import { addWebhook, dueDeliveries, eventsAfter, listWebhooks, recordEvents } from "../../src/store/events.js";
+import type { ScreeningQuery, ScreeningSnapshot } from "../../src/store/ingest-data.js";
 import {
+  ingestTransaction,
   lastFetch,
   newestDate,
   newestDates,
@@ -74,6 +76,16 @@ async function count(store: Store, table: "rates" | "fetches" | "rate_revisions"
 const CNB = testBank("CNB");
 const EURB = testBank("EURB", { bankCurrency: "EUR", quoteType: "Indirect" });
 const PLNB = testBank("PLNB", { bankCurrency: "PLN", quoteType: "Direct" });
+
+/** What the ingest's load reads for a query, inside its transaction (writing nothing). */
+async function loadOnly(store: Store, query: ScreeningQuery): Promise<ScreeningSnapshot> {
+  let seen: ScreeningSnapshot | undefined;
+  await ingestTransaction(store, query, (snapshot) => {
+    seen = snapshot;
+    return { write: { batches: [], now: AT }, decision: undefined };
+  });
+  return seen!;
+}
 
 describe.each(storeDialects())("store contract on $name", (dialect) => {
   let store: Store;
@@ -275,6 +287,57 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
         { bankId: "AAA", effectiveDate: "2026-03-01", currency: "USD", rate: "1.1", unitMultiplier: 0 },
       ]);
       expect(await storedFigures(store, [], "2026-03-01", "2026-03-04")).toEqual([]);
+    });
+    it("loads in one read what screening needs: the bank's figures and decisions, the others' around what changed", async () => {
+      const cnb = ["2026-02-20", "2026-03-02", "2026-03-03", "2026-03-04"].map((d, i) => rec(d, "USD", `20.${i}`));
+      const held: HeldRow = {
+        kind: "bad-rate",
+        reason: "held for the test",
+        source: "row 9",
+        effectiveDate: "2026-03-04",
+        currency: "EUR",
+        rate: "2.5",
+      };
+      await storeParsed(store, CNB.bank, [{ doc: doc(), records: cnb, held: [held] }], "import", false);
+      const days = ["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"];
+      const quoting = { baseCurrency: "EUR", quoteType: "Indirect" as const };
+      await storeBatches(
+        store,
+        "AAA",
+        [{ provenance: provenance(), records: days.map((d) => rec(d, "USD", "1.1")) }],
+        AT,
+        quoting,
+      );
+      const newUsd = rec("2026-03-04", "USD", "20.9");
+      const heldAgain = rec("2026-03-04", "EUR", "2.5");
+      const answers = [{ records: [cnb[1]!, cnb[2]!] }, { records: [newUsd, heldAgain] }];
+      const query = { bankId: "CNB", answers, ownDaysBefore: 14, othersDaysBefore: 2 };
+      const snapshot = await loadOnly(store, query);
+      expect(snapshot.own.map((f) => [f.effectiveDate, f.rate])).toEqual([
+        ["2026-02-20", "20.0"],
+        ["2026-03-02", "20.1"],
+        ["2026-03-03", "20.2"],
+        ["2026-03-04", "20.3"],
+      ]);
+      expect(snapshot.changed).toEqual([[], [newUsd, heldAgain]]);
+      expect(snapshot.decided).toEqual(new Map([["2026-03-04 EUR 2.5 0", "held"]]));
+      expect(snapshot.banks).toEqual(new Map([["AAA", quoting]]));
+      // The other banks' figures from the lag before the first changed date (2026-03-04), not before
+      // the answers' first date (2026-03-02).
+      expect(snapshot.others.map((f) => `${f.bankId} ${f.effectiveDate}`)).toEqual([
+        "AAA 2026-03-02",
+        "AAA 2026-03-03",
+        "AAA 2026-03-04",
+      ]);
+      // Nothing changed: nothing of the other banks is read; without the jump window, only the answers' days.
+      const unchanged = await loadOnly(store, { ...query, answers: [answers[0]!], ownDaysBefore: 0 });
+      expect(unchanged.changed).toEqual([[]]);
+      expect(unchanged.own.map((f) => f.effectiveDate)).toEqual(["2026-03-02", "2026-03-03"]);
+      expect([unchanged.banks.size, unchanged.others.length]).toEqual([0, 0]);
+      // Without the check, neither.
+      const unchecked = await loadOnly(store, { bankId: "CNB", answers, ownDaysBefore: 0 });
+      expect(unchecked.changed).toEqual([[], [newUsd, heldAgain]]);
+      expect([unchecked.banks.size, unchecked.others.length]).toEqual([0, 0]);
     });
   });
 

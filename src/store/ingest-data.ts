@@ -1,0 +1,144 @@
+// What an ingest hands the store and what it reads back, the same on both engines: the batches to write
+// (one per answer, with its provenance) and what they did, and the screening's snapshot: everything the
+// decisions of src/ingest/screen.ts need, read in one go inside the ingest's transaction. The helpers
+// here are shared by the two engines' loaders (sqlite-ingest.ts, postgres-ingest.ts) and the decisions.
+import { createHash } from "node:crypto";
+
+import { addDays } from "../feed/dates.js";
+import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
+import type { AnomalyInput, AnomalyStatus } from "./anomalies.js";
+
+/** Where a batch of records came from: one HTTP answer or one imported file. */
+export interface Provenance {
+  kind: "fetch" | "import";
+  method: "GET" | "POST";
+  /** Already redacted. */
+  url: string;
+  startedAt: Date;
+  finishedAt: Date;
+  httpStatus?: number;
+  body: Uint8Array;
+}
+
+export interface IngestBatch {
+  provenance: Provenance;
+  records: RateRecord[];
+  /** Rows held and figures warned about in this answer, stored with its fetch id. */
+  anomalies?: AnomalyInput[];
+}
+
+/** What one ingest writes: its batches, when, and how the bank quotes (remembered for the check). */
+export interface IngestWrite {
+  batches: IngestBatch[];
+  now: Date;
+  quoting?: BankQuoting;
+}
+
+export interface IngestResult {
+  fetchIds: number[];
+  inserted: number;
+  revised: number;
+  unchanged: number;
+  /** Distinct effective dates touched by inserted or revised rows, sorted. */
+  changedDates: IsoDate[];
+  /** Anomalies of this ingest seen for the first time (to be logged once). */
+  newAnomalies: AnomalyInput[];
+}
+
+/** A stored figure of some bank, for screening and the cross-bank check. */
+export interface StoredFigure {
+  bankId: string;
+  effectiveDate: IsoDate;
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+}
+
+/** What screening needs read for one ingest of one bank. */
+export interface ScreeningQuery {
+  bankId: string;
+  /** The answers to screen: the dates they cover, and which of those bring a new or changed figure. */
+  answers: ReadonlyArray<{ readonly records: readonly RateRecord[] }>;
+  /** Days of the bank's own figures wanted before the answers' first date (the jump check's window). */
+  ownDaysBefore: number;
+  /**
+   * Days of the other banks' figures wanted before each date that brings a new or changed figure (the
+   * check's lag); undefined: no check, nothing of theirs is read.
+   */
+  othersDaysBefore?: number;
+}
+
+/** Everything screening decides over, read in one go inside the ingest's transaction. */
+export interface ScreeningSnapshot {
+  /** The bank's stored figures from `ownDaysBefore` days before the answers' first date to their last. */
+  own: readonly StoredFigure[];
+  /**
+   * Per answer (in the query's order), its records whose figure is not the one stored: new or changed,
+   * in order. The rest change nothing and are not screened again.
+   */
+  changed: ReadonlyArray<readonly RateRecord[]>;
+  /** The bank's held and released figures over the answers' dates, by figureKey (a release wins). */
+  decided: ReadonlyMap<string, AnomalyStatus>;
+  /** How every other bank quotes; read only with the check on and some record changed. */
+  banks: ReadonlyMap<string, BankQuoting>;
+  /** The other banks' figures from `othersDaysBefore` days before the first changed record's date to the last's. */
+  others: readonly StoredFigure[];
+}
+
+export interface DateSpan {
+  from: IsoDate;
+  to: IsoDate;
+}
+
+/** The first and last effective date of the records (undefined: none). */
+function dateSpan(lists: ReadonlyArray<readonly RateRecord[]>): DateSpan | undefined {
+  let from: IsoDate | undefined;
+  let to: IsoDate | undefined;
+  for (const records of lists) {
+    for (const r of records) {
+      if (from === undefined || r.effectiveDate < from) from = r.effectiveDate;
+      if (to === undefined || r.effectiveDate > to) to = r.effectiveDate;
+    }
+  }
+  return from !== undefined && to !== undefined ? { from, to } : undefined;
+}
+
+/** Nothing read: no record is stored, none was decided, no other bank is known. */
+export function emptySnapshot(query: ScreeningQuery): ScreeningSnapshot {
+  return { own: [], changed: query.answers.map((a) => a.records), decided: new Map(), banks: new Map(), others: [] };
+}
+
+/**
+ * What a loader reads for the query, in two steps: the bank's own figures and decisions first
+ * (undefined: the answers carry no dated record, nothing to read), then, from the records that differ
+ * from those figures, the window of the other banks' figures (undefined: none needed).
+ */
+export const screeningWindows = {
+  own(query: ScreeningQuery): { figures: DateSpan; decided: DateSpan } | undefined {
+    const span = dateSpan(query.answers.map((a) => a.records));
+    if (!span) return undefined;
+    return { figures: { from: addDays(span.from, -query.ownDaysBefore), to: span.to }, decided: span };
+  },
+  others(query: ScreeningQuery, changed: ScreeningSnapshot["changed"]): DateSpan | undefined {
+    if (query.othersDaysBefore === undefined) return undefined;
+    const span = dateSpan(changed);
+    return span && { from: addDays(span.from, -query.othersDaysBefore), to: span.to };
+  },
+};
+
+/**
+ * Per answer, its records whose figure differs from the stored one (or has none): one lookup per record,
+ * none at all when nothing of the bank is stored (a first import).
+ */
+export function changedRecords(query: ScreeningQuery, own: readonly StoredFigure[]): ScreeningSnapshot["changed"] {
+  if (own.length === 0) return query.answers.map((a) => a.records);
+  const stored = new Map<string, string>();
+  for (const f of own) stored.set(`${f.effectiveDate} ${f.currency}`, `${f.rate} ${f.unitMultiplier}`);
+  return query.answers.map((a) =>
+    a.records.filter((r) => stored.get(`${r.effectiveDate} ${r.currency}`) !== `${r.rate} ${r.unitMultiplier ?? 0}`),
+  );
+}
+
+export function sha256(body: Uint8Array): string {
+  return createHash("sha256").update(body).digest("hex");
+}

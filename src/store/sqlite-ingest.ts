@@ -1,0 +1,208 @@
+// The ingest path on SQLite: what screening reads and what an ingest writes, as synchronous
+// better-sqlite3 statements run inside the ingest's immediate transaction (rates.ts opens it; nothing
+// else runs inside it). Unchanged rows are left alone; a changed figure replaces the stored one and the
+// trigger of migration 001 keeps the old one as a revision. postgres-ingest.ts is PostgreSQL's twin.
+import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
+import { decidedFigures, quotingOfBanks, recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
+import type { SqliteStore } from "./database.js";
+import {
+  changedRecords,
+  emptySnapshot,
+  screeningWindows,
+  sha256,
+  type IngestBatch,
+  type IngestResult,
+  type Provenance,
+  type ScreeningQuery,
+  type ScreeningSnapshot,
+  type StoredFigure,
+} from "./ingest-data.js";
+
+// The hot path is raw SQL prepared once per connection: an ingest of a multi-year history is
+// hundreds of thousands of rows, and a kysely round trip per row costs several times more. Rows go
+// ROWS_PER_STATEMENT at a time: a 16-row statement costs a quarter less per row than one-row ones
+// (BENCHMARKS.md, import).
+const ROWS_PER_STATEMENT = 16;
+const ROW = "(?, ?, ?, ?, ?, ?, ?, ?)";
+const upsertSql = (rows: number) => `
+  insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at)
+  values ${Array(rows).fill(ROW).join(", ")}
+  on conflict (bank_id, effective_date, currency) do update set
+    rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
+    fetch_id = excluded.fetch_id, stored_at = excluded.stored_at
+  where rates.rate is not excluded.rate or rates.unit_multiplier is not excluded.unit_multiplier
+     or rates.derivation is not excluded.derivation`;
+
+const INSERT_FETCH = `
+  insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, currency, rate,
+  unit_multiplier as unitMultiplier from rates where bank_id = ? and effective_date between ? and ?`;
+
+const prepared = new WeakMap<SqliteStore, ReturnType<typeof prepare>>();
+
+function prepare(store: SqliteStore) {
+  const { sqlite } = store;
+  return {
+    upsertMany: sqlite.prepare(upsertSql(ROWS_PER_STATEMENT)),
+    upsertOne: sqlite.prepare(upsertSql(1)),
+    insertFetch: sqlite.prepare(INSERT_FETCH),
+    figures: sqlite.prepare(FIGURES),
+    lastRevisionId: sqlite.prepare("select coalesce(max(id), 0) as id from rate_revisions").pluck(),
+    // Rows this ingest inserted or revised are exactly those now carrying one of its fetch ids
+    // (an unchanged row keeps its old one); the date bounds keep it to a primary-key range.
+    changedDates: sqlite
+      .prepare(
+        "select distinct effective_date from rates where bank_id = ? and effective_date between ? and ? and fetch_id >= ? order by 1",
+      )
+      .pluck(),
+  };
+}
+
+function statements(store: SqliteStore) {
+  let s = prepared.get(store);
+  if (!s) prepared.set(store, (s = prepare(store)));
+  return s;
+}
+
+/** One provenance row: a fetch (or imported file) of a bank, successful (error null) or not. */
+export function insertFetch(
+  store: SqliteStore,
+  bankId: string,
+  p: Omit<Provenance, "body"> & { body?: Uint8Array },
+  error: string | null,
+): number {
+  return Number(
+    statements(store).insertFetch.run(
+      bankId,
+      p.kind,
+      p.method,
+      p.url,
+      p.startedAt.toISOString(),
+      p.finishedAt.toISOString(),
+      p.httpStatus ?? null,
+      p.body ? p.body.length : null,
+      p.body ? sha256(p.body) : null,
+      error,
+    ).lastInsertRowid,
+  );
+}
+
+/**
+ * Everything screening needs for one ingest (see ScreeningQuery), read synchronously: call inside the
+ * ingest's transaction, so what is read is what is written over.
+ */
+export function loadScreening(store: SqliteStore, query: ScreeningQuery): ScreeningSnapshot {
+  const own = screeningWindows.own(query);
+  if (!own) return emptySnapshot(query);
+  const ownFigures = figuresOfBanks(store, [query.bankId], own.figures.from, own.figures.to);
+  const changed = changedRecords(query, ownFigures);
+  const decided = decidedFigures(store, query.bankId, own.decided.from, own.decided.to);
+  const window = screeningWindows.others(query, changed);
+  if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
+  const banks = quotingOfBanks(store);
+  banks.delete(query.bankId);
+  const others = banks.size ? figuresOfBanks(store, banks.keys(), window.from, window.to) : [];
+  return { own: ownFigures, changed, decided, banks, others };
+}
+
+/**
+ * Stores one bank's batches, synchronously (the hot import path). Records must already be validated.
+ * Outside a transaction it opens an immediate one of its own.
+ */
+export function ingestBatches(
+  store: SqliteStore,
+  bankId: string,
+  batches: IngestBatch[],
+  now: Date = new Date(),
+  quoting?: BankQuoting,
+): IngestResult {
+  const s = statements(store);
+  const storedAt = now.toISOString();
+  const run = () => {
+    const revisionsBefore = s.lastRevisionId.get() as number;
+    const fetchIds: number[] = [];
+    let written = 0;
+    let total = 0;
+    let first: IsoDate | undefined;
+    let last: IsoDate | undefined;
+    const args: unknown[] = new Array(ROWS_PER_STATEMENT * 8);
+    const newAnomalies: AnomalyInput[] = [];
+    if (quoting) recordQuoting(store, bankId, quoting.baseCurrency, quoting.quoteType);
+    for (const { provenance: p, records, anomalies } of batches) {
+      const fetchId = insertFetch(store, bankId, p, null);
+      fetchIds.push(fetchId);
+      if (anomalies?.length) newAnomalies.push(...recordAnomalies(store, bankId, fetchId, anomalies, now));
+      total += records.length;
+      let i = 0;
+      for (; i < records.length; i++) {
+        const r = records[i]!;
+        if (first === undefined || r.effectiveDate < first) first = r.effectiveDate;
+        if (last === undefined || r.effectiveDate > last) last = r.effectiveDate;
+        const at = (i % ROWS_PER_STATEMENT) * 8;
+        args[at] = bankId;
+        args[at + 1] = r.effectiveDate;
+        args[at + 2] = r.currency;
+        args[at + 3] = r.rate;
+        args[at + 4] = r.unitMultiplier ?? 0;
+        args[at + 5] = r.derivation ?? null;
+        args[at + 6] = fetchId;
+        args[at + 7] = storedAt;
+        if (at === (ROWS_PER_STATEMENT - 1) * 8) written += s.upsertMany.run(args).changes;
+      }
+      for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
+        const at = (k % ROWS_PER_STATEMENT) * 8;
+        written += s.upsertOne.run(args.slice(at, at + 8)).changes;
+      }
+    }
+    const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
+    const changedDates =
+      written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
+    return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates, newAnomalies };
+  };
+  // Inside the caller's transaction (an ingest screens and stores in one) it runs as part of it: a
+  // nested transaction would be a savepoint, which costs a quarter more on a large import.
+  return store.sqlite.inTransaction ? run() : store.sqlite.transaction(run).immediate();
+}
+
+/**
+ * The stored figures of the given banks between two dates (inclusive), bank by bank in the order given.
+ * One primary-key range per bank, so no index beyond the key is needed (another would slow every import).
+ */
+export function figuresOfBanks(
+  store: SqliteStore,
+  bankIds: Iterable<string>,
+  from: IsoDate,
+  to: IsoDate,
+): StoredFigure[] {
+  const { figures } = statements(store);
+  const out: StoredFigure[] = [];
+  for (const id of bankIds) for (const f of figures.all(id, from, to) as StoredFigure[]) out.push(f);
+  return out;
+}
+
+/**
+ * Stores one figure a person released from an anomaly, as coming from the answer it was held from
+ * (`fetchId`). A different stored figure becomes a revision, as with any correction.
+ */
+export function storeReleasedFigure(
+  store: SqliteStore,
+  bankId: string,
+  record: RateRecord,
+  fetchId: number,
+  now: Date,
+): boolean {
+  return (
+    statements(store).upsertOne.run(
+      bankId,
+      record.effectiveDate,
+      record.currency,
+      record.rate,
+      record.unitMultiplier ?? 0,
+      record.derivation ?? null,
+      fetchId,
+      now.toISOString(),
+    ).changes > 0
+  );
+}
