@@ -208,7 +208,7 @@ export async function build(kind, rows = 200_000) {
     }));
     return xlsxOf(sheets);
   }
-  if (kind === "history") return xlsxOf([{ name: "History", xml: sheetXml(tableRows(0, rows), false) }]);
+  if (kind === "history") return xlsxOf([{ name: "Daily history", xml: sheetXml(tableRows(0, rows), false) }]);
   if (kind === "daily-xls") return dailyXls();
   throw new Error(`unknown kind ${kind}`);
 }
