@@ -21,6 +21,7 @@ import {
   expectFeedText,
   foldName,
   isoFromParts,
+  noPublication,
   recentDays,
   requireDate,
   requireDecimal,
@@ -126,7 +127,7 @@ const bceao = defineAdapter({
       // A holiday: the heading alone. Anything more without a table is not understood.
       if ($("body").text().replace(heading, "").trim() !== "")
         throw new FeedError(ID, `a page for ${heading} without a rates table`);
-      return { records: [], held: [] };
+      return noPublication(`a page for ${heading} with no rates table (a holiday)`);
     }
     if ((text.match(/<\/table>/gi) ?? []).length < tables.length)
       throw new FeedError(ID, "truncated page: a rates table is not closed");

@@ -10,7 +10,6 @@
 // - Checked on business days from 13:00 Algiers time (12:00-14:30 UTC).
 // - Operations: the server sends only its leaf certificate, so the DigiCert intermediate has to be in the
 //   trust store of the shared HTTP client.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -25,7 +24,7 @@ import {
   type CurrencyResolution,
 } from "../src/feed/kit.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "BOA";
 const PAGE = "https://www.bank-of-algeria.dz/donnees-historiques/";
@@ -98,8 +97,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   );
   if (!currency || !resolved || !units) return true;
   const named = resolved;
-  for (let r = labelRow + 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
+    if (r <= labelRow) continue;
     const dateCell = row.getCell(rateCol - 1);
     const cell = row.getCell(rateCol);
     const [day, raw] = [cellText(dateCell), cellText(cell)];

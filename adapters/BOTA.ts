@@ -20,6 +20,7 @@ import {
   decodeText,
   defineAdapter,
   isoFromParts,
+  noPublication,
   readDecimal,
   recentDays,
   requireDate,
@@ -103,6 +104,13 @@ const bota = defineAdapter({
     };
     const [currencyCol, meanCol, dateCol] = [col("Currency"), col("Mean"), col("Date")];
     const rows = new AnswerRows(ID);
+    if (
+      table
+        .find("tbody tr")
+        .toArray()
+        .every((tr) => $(tr).children("td").length <= 1)
+    )
+      return noPublication("the rates table is empty (the page before a search, or days without rates)");
     table
       .find("tbody tr")
       .toArray()

@@ -19,7 +19,6 @@
 // Every sheet, and every `Date | Currency | Buy | Sell` table in a sheet, is read; a workbook without
 // such a header is not this bank's and is refused whole.
 import * as cheerio from "cheerio";
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -37,7 +36,7 @@ import {
   type CurrencyResolution,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBE";
 const SITE = "https://www.cbe.org.eg";
@@ -90,8 +89,7 @@ export function historicalForm(html: string, from: string, to: string): string {
 /** The columns of a `Date | Currency | Buy | Sell` header row, or undefined for any other row. */
 function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" | "sell", number> | undefined {
   const labels: Record<string, number> = {};
-  const row = ws.getRow(r);
-  for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] ??= c;
+  for (const cell of ws.getRow(r).cells()) labels[cellText(cell).toLowerCase()] ??= cell.col;
   if (!labels.date || !labels.currency) return undefined;
   if (!labels.buy || !labels.sell)
     throw new FeedError(ID, `sheet "${ws.name}" row ${r}: the "Buy" or "Sell" column label is missing`);
@@ -102,7 +100,7 @@ function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" 
 function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let cols: ReturnType<typeof headerOf>;
   let found = false;
-  for (let r = 1; r <= ws.rowCount; r++) {
+  for (const { number: r } of ws.rows()) {
     const header = headerOf(ws, r);
     if (header) {
       cols = header;

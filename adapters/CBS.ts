@@ -17,7 +17,6 @@
 // Each day row is read per column: a cell that is not a number holds that currency on that day; a label
 // the bank's abbreviations do not explain holds its column. A label that is not a TALA pair, or a
 // workbook without any `DATE | TALA/...` label row, is not the bank's layout and is refused whole.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -32,7 +31,7 @@ import {
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBS";
 const PAGE = "https://cbs.gov.ws/daily-exchange-rates";
@@ -81,11 +80,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): number {
   let sections = 0;
   let bannerMonth: number | undefined;
   let banner = "";
-  // exceljs counts columns over the whole sheet at each call: once per sheet here.
   const lastColumn = ws.columnCount;
-  const lastRow = ws.rowCount;
-  for (let r = 1; r <= lastRow; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     const bannerText = cellText(row.getCell(2));
     const month = monthNumber(bannerText);
     if (month && /^[A-Z]+$/.test(bannerText)) {

@@ -24,6 +24,7 @@ import {
   defineAdapter,
   foldName,
   mean,
+  noPublication,
   perUnits,
   requireDate,
   requireDecimal,
@@ -111,7 +112,7 @@ const dab = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rates page was expected");
-    if (/There were no results/i.test(text)) return { records: [], held: [] };
+    if (/There were no results/i.test(text)) return noPublication("There were no results: no rates for the day asked");
     const $ = cheerio.load(text);
     const heading = $("h2")
       .filter((_, h) => $(h).text().trim() === "Exchange Rates")

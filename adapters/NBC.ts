@@ -21,6 +21,7 @@ import {
   decodeText,
   defineAdapter,
   isIsoDate,
+  noPublication,
   perUnits,
   requireDate,
   requireDecimal,
@@ -78,7 +79,7 @@ const nbc = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rate page was expected");
-    if (/There is no data available/i.test(text)) return { records: [], held: [] };
+    if (/There is no data available/i.test(text)) return noPublication("There is no data available for the day asked");
     const $ = cheerio.load(text);
     const form = $("form#fm-ex").text().replace(/\s+/g, " ");
     const dated = /Exchange Rate on : (\d{4}-\d{2}-\d{2})/.exec(form);

@@ -79,8 +79,7 @@ const rbf = defineAdapter({
     let found = false;
     for (const ws of wb.worksheets) {
       let columns: Map<number, string> | undefined;
-      for (let r = 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
+      for (const row of ws.rows()) {
         if (!columns) {
           if (cellText(row.getCell(1)) !== "Period") continue;
           columns = new Map();

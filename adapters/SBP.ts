@@ -12,7 +12,6 @@
 // with figures under a name it cannot resolve, or that fits two currencies, is held. Empty, dash and
 // n/a cells are days without a figure. The old /ecodata/ URLs answer the site's home page with status
 // 200: an HTML body is refused.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -25,7 +24,7 @@ import {
   type FeedDocument,
   type IsoDate,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "SBP";
 const BASE = "https://www.sbp.org.pk/assets/document";
@@ -46,8 +45,8 @@ function parseSheet(ws: Worksheet, rows: AnswerRows): number {
   let dates: Map<number, IsoDate> | undefined;
   let nameCol = 0;
   let headers = 0;
-  for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     // A date row: a "Currency" label, then date cells.
     let label = 0;
     for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)

@@ -166,6 +166,12 @@ export interface HeldRow extends RowFields {
 export interface ParsedAnswer {
   records: RateRecord[];
   held: HeldRow[];
+  /**
+   * Set only when the answer itself says that the bank published nothing for what was asked (a holiday
+   * page, "No Results Found", an empty result table): why, in words. An answer with no record, no held
+   * row and no such statement is refused ("no rates found in this answer"): nothing is silently empty.
+   */
+  noPublication?: string;
 }
 
 /** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
@@ -178,14 +184,15 @@ export interface FeedDocument {
   /** The bank's URL (never the mirror's), with secrets still in it: redact before logging. */
   url: string;
   method: "GET" | "POST";
+  /**
+   * What a POST sent (a urlencoded form, a SOAP envelope), handed to `parse` with the answer, for an
+   * answer that does not repeat what was asked (BFM names the currency only in its form). Never logged
+   * nor stored: a form may carry a session's tokens.
+   */
+  requestBody?: string;
   status: number;
   contentType: string;
   body: Buffer;
-  /**
-   * What a POST sent (a form, a SOAP envelope), for `parse` when the answer does not repeat what was
-   * asked (BFM names the currency only in its form). Kept in memory only: never stored or logged.
-   */
-  requestBody?: string;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -195,7 +202,9 @@ export interface ParseContext {
   /** The URL the body was fetched from; adapters with several endpoints dispatch on it. */
   url: string;
   contentType?: string;
-  /** What the request sent, when it was a POST (FeedDocument.requestBody). */
+  /** How it was asked for (`exrates parse --method`; GET when unknown). */
+  method?: "GET" | "POST";
+  /** What the POST sent (FeedDocument.requestBody, or `exrates parse --form key=value`), when known. */
   requestBody?: string;
 }
 
@@ -235,10 +244,11 @@ export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
    */
   navigation?: RegExp;
   /**
-   * For a form and its answer that share one URL: which requests are the navigation ones
-   * (`(request) => request.method === "GET"`). Used like `navigation`.
+   * For a form and its answer that share one URL: tells the form page by what it holds (the search
+   * form and no rate table), never by the request method alone, so that a saved copy read by
+   * `exrates parse` is told apart the same way. Used like `navigation`.
    */
-  navigationRequest?: (request: Pick<FeedDocument, "url" | "method">) => boolean;
+  navigationAnswer?: (answer: Pick<FeedDocument, "url" | "method" | "contentType" | "body">) => boolean;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**

@@ -56,6 +56,7 @@ export {
 export { credentialFrom, pause, recentDays } from "./helpers.js";
 export {
   AnswerRows,
+  noPublication,
   readRows,
   requireDate,
   requireDateParts,

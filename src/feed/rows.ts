@@ -154,3 +154,12 @@ export function requireUnits(bankId: string, raw: unknown, what = "unit"): strin
     rowProblem(bankId, "unknown-unit", `${what}: "${String(raw)}" is not a whole number of units`);
   return text;
 }
+
+/**
+ * The answer of a bank saying positively that it published nothing for what was asked (a holiday page,
+ * "No Results Found", an empty results table): `reason` says how the answer says so. Only for such
+ * statements: an answer that merely yields nothing is refused by ingest ("no rates found").
+ */
+export function noPublication(reason: string): ParsedAnswer {
+  return { records: [], held: [], noPublication: reason };
+}

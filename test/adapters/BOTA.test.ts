@@ -21,8 +21,12 @@ describe("BOTA adapter", () => {
     ]);
   });
 
-  it("reads the landing page (empty table) as no records", async () => {
-    expect(await parse(fixture("BOTA/landing.html"))).toEqual({ records: [], held: [] });
+  it("reads the landing page (empty table) as the bank saying that no rates were published", async () => {
+    expect(await parse(fixture("BOTA/landing.html"))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the rates table is empty (the page before a search, or days without rates)",
+    });
   });
 
   it("reads figures with commas anywhere but refuses malformed ones", () => {
@@ -112,7 +116,11 @@ describe("BOTA adapter", () => {
     });
     expect(records.some((x) => x.currency === "RUR")).toBe(false);
     const landing = recording("BOTA/001.html");
-    expect(await bota.parse(landing.body, { url: landing.url })).toEqual({ records: [], held: [] });
+    expect(await bota.parse(landing.body, { url: landing.url })).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the rates table is empty (the page before a search, or days without rates)",
+    });
     await expect(async () => bota.parse(recording("BOTA/003.html").body, { url: landing.url })).rejects.toThrow(
       /^BOTA: not the Bank of Tanzania previous_rates page/,
     );

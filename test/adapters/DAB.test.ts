@@ -20,8 +20,12 @@ describe("DAB adapter", () => {
     ]);
   });
 
-  it("reads a holiday page as no records", async () => {
-    expect(await answerOf(parse(fixture("DAB/holiday.html")))).toEqual({ records: [], held: [] });
+  it("reads a holiday page as the bank saying that no rates were published", async () => {
+    expect(await answerOf(parse(fixture("DAB/holiday.html")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "There were no results: no rates for the day asked",
+    });
   });
 
   it("reads the symbol-laden labels through ICU's names and the bank's abbreviations, the toman per 10 IRR", () => {
