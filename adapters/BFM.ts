@@ -13,7 +13,8 @@
 //   decimal comma (`4 983,29`), newest first. `grapheData` holds the same figures in plain decimals for the
 //   chart: a date where the two disagree is held (conflict). `coursMidMax`/`coursMidMin` are the day's
 //   extremes, not bid and ask, and are not published; they come back as `[]` (PHP's empty array) when
-//   absent, as does `coursMid` for a window without a fixing.
+//   absent, as does `coursMid` for a window without a fixing: the bank saying it fixed nothing in that
+//   window (noPublication).
 // - An answer holding a date outside the window the form asked for answers another request (the bank's
 //   cache serves stale answers: its Date headers jump around) and is refused whole; so is a fetch in which
 //   two currencies' answers give the same figures on the same days (one answers the other's form).
@@ -28,6 +29,7 @@ import {
   decodeText,
   defineAdapter,
   isIsoDate,
+  noPublication,
   parseJsonExact,
   readDecimal,
   recentDays,
@@ -122,6 +124,7 @@ export function parseMid(body: Uint8Array, ctx: ParseContext): ParsedAnswer {
       `an answer for another request: ${outside[0]} lies outside the window asked for (${asked.from} to ${asked.to})`,
     );
   }
+  if (Object.keys(mid).length === 0) return noPublication("coursMid is empty: no fixing in the window asked");
   const rows = new AnswerRows(ID);
   for (const [date, raw] of Object.entries(mid)) {
     const text = typeof raw === "string" ? raw : JSON.stringify(raw);

@@ -211,6 +211,13 @@ function listings(html: string): Array<{ first: number; last: number; url: strin
   return spans;
 }
 
+/** The market page or a listing (not a PDF, linking to listings or bulletins): navigation, no rates. */
+export function isLinkPage(answer: { url: string; body: Uint8Array }): boolean {
+  if (looksLikePdf(answer.body)) return false;
+  const html = Buffer.from(answer.body).toString("utf8");
+  return findLinks(html, answer.url, LISTING).length > 0 || findLinks(html, answer.url, BULLETIN).length > 0;
+}
+
 const bm = defineAdapter({
   bank: {
     id: ID,
@@ -253,13 +260,9 @@ const bm = defineAdapter({
 
   // The market page and the listings (marked navigation in fetch) are told apart by their content, so that a
   // saved bulletin given without its URL (`exrates parse BM file.pdf`) is read as data.
+  navigationAnswer: isLinkPage,
+
   async parse(body, { url }) {
-    if (!looksLikePdf(body)) {
-      const html = decodeText(ID, body);
-      const page = url ?? INDEX;
-      if (findLinks(html, page, LISTING).length > 0 || findLinks(html, page, BULLETIN).length > 0)
-        return { records: [], held: [] };
-    }
     return parseBulletin(body, url);
   },
 });

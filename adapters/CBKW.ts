@@ -27,7 +27,8 @@
 //   Kuwait (estimate), so the daemon runs at 09:30 Kuwait time and polls until it is there.
 // - The site asks for credit to the CBK as the source.
 // A saved answer is recognised by its content: the chart block makes it data; the lookup form page
-// (its URL pattern below, or a saved copy without chart data) carries no rates and yields none.
+// (its URL pattern below, or a saved copy without chart data) is navigation. A lookup whose chart and
+// table have no day is the bank saying it published nothing in that window (noPublication).
 import { createRequire } from "node:module";
 
 import * as cheerio from "cheerio";
@@ -41,6 +42,7 @@ import {
   defineAdapter,
   fromDayMonthYear,
   jsonNumberText,
+  noPublication,
   parseJsonExact,
   pause,
   perUnits,
@@ -225,6 +227,15 @@ function record(code: string, units: string, day: Reading): RateRecord {
   return out;
 }
 
+/** The lookup form's page (a form with its currency options, no chart data). */
+const isFormPage = ($: cheerio.CheerioAPI) =>
+  $("script#currencyJSON").length === 0 && $('input[name="formId"]').length > 0 && $("option").length > 0;
+
+/** A saved copy of the lookup form's page, told by its content; a POST answered by it is never navigation. */
+export function isFormAnswer(answer: { method?: string; body: Uint8Array }): boolean {
+  return answer.method !== "POST" && isFormPage(cheerio.load(Buffer.from(answer.body).toString("utf8")));
+}
+
 const cbkw = defineAdapter({
   bank: {
     id: ID,
@@ -247,6 +258,7 @@ const cbkw = defineAdapter({
 
   // The lookup form's page (read only for the form's id and options).
   navigation: /\/exchange-rates\/[a-z]{3}\/?(\?|$)/,
+  navigationAnswer: isFormAnswer,
 
   async fetch(range, { http, signal }) {
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
@@ -275,8 +287,7 @@ const cbkw = defineAdapter({
     if (html.trim() === "") throw new FeedError(ID, "empty body where an exchange-rates answer was expected");
     const $ = cheerio.load(html);
     if ($("script#currencyJSON").length === 0) {
-      // A saved copy of the lookup form's page without chart data: navigation, no rates.
-      if ($('input[name="formId"]').length > 0 && $("option").length > 0) return { records: [], held: [] };
+      if (isFormPage($)) throw new FeedError(ID, "the lookup form's page, not an exchange-rates answer");
       throw new FeedError(ID, "not an exchange-rates answer: no currencyJSON chart block (an error or WAF page?)");
     }
     const rows = new AnswerRows(ID);
@@ -305,6 +316,8 @@ const cbkw = defineAdapter({
         rate: point.fils,
       });
     }
+    if (rows.records.length === 0 && rows.held.length === 0 && chart.points.length === 0 && table.rows.length === 0)
+      return noPublication(`the chart and the table of ${chart.code} have no day in the window asked`);
     return rows.result();
   },
 });

@@ -31,6 +31,7 @@ import {
   isoFromParts,
   looksLikeHtml,
   mean,
+  noPublication,
   recentDays,
   requireCurrencyCode,
   requireDate,
@@ -84,6 +85,15 @@ export function exportBody(form: ReturnType<typeof searchForm>, currency: string
 const isSearchPage = ($: cheerio.CheerioAPI) =>
   $('select[name$="ddCurrencyCodes"]').length > 0 || $('input[name="__VIEWSTATE"]').length > 0;
 
+/**
+ * A saved copy of the search page (navigation, no rates), told by its content. A POST answered by the
+ * page is a refused export (refused in `fetch`, and by `parse`), never navigation.
+ */
+export function isSearchAnswer(answer: { method?: string; body: Uint8Array }): boolean {
+  if (answer.method === "POST") return false;
+  return isSearchPage(cheerio.load(Buffer.from(answer.body).toString("utf8")));
+}
+
 /** `01/06/2026 10:00:00 AM`: the day, and the minute of the day (for the latest revision). */
 function stamp(raw: string): { date: IsoDate; minute: number } {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M))?$/i.exec(raw.trim());
@@ -102,8 +112,11 @@ interface Candidate {
   minute: number;
 }
 
-/** Reads the export table's rows; per day and currency, only the latest revision's records are kept. */
-function readExport($: cheerio.CheerioAPI, rows: AnswerRows): void {
+/**
+ * Reads the export table's rows; per day and currency, only the latest revision's records are kept.
+ * Gives the number of rows under the header (0: the bank's table says it has nothing for the dates asked).
+ */
+function readExport($: cheerio.CheerioAPI, rows: AnswerRows): number {
   const trs = $("tr");
   const headerAt = trs.toArray().findIndex((tr) => $(tr).text().includes("Currency Code"));
   if (headerAt < 0) throw new FeedError(ID, "not the CBO export: no table with a Currency Code column");
@@ -120,12 +133,14 @@ function readExport($: cheerio.CheerioAPI, rows: AnswerRows): void {
     }),
   ) as Record<(typeof COLUMNS)[number], number>;
   const latest = new Map<string, Candidate[]>();
+  let read = 0;
   trs.slice(headerAt + 1).each((r, tr) => {
     const cells = $(tr)
       .find("td")
       .map((_j, td) => $(td).text().trim())
       .get();
     if (cells.length === 0) return;
+    read++;
     const [code, when, buying, selling] = COLUMNS.map((name) => cells[at[name]] ?? "");
     const [buy, sell] = [figure(buying!), figure(selling!)];
     const source = `row ${headerAt + r + 2}`;
@@ -157,6 +172,7 @@ function readExport($: cheerio.CheerioAPI, rows: AnswerRows): void {
     );
   });
   for (const candidates of latest.values()) for (const c of candidates) rows.records.push(c.record);
+  return read;
 }
 
 const cbo = defineAdapter({
@@ -178,6 +194,8 @@ const cbo = defineAdapter({
     maxRangeDays: 366,
     sourceUrl: PAGE,
   },
+
+  navigationAnswer: isSearchAnswer,
 
   async fetch(range, { http }) {
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 7);
@@ -204,12 +222,12 @@ const cbo = defineAdapter({
     const html = decodeText(ID, body);
     if (html.trim() === "") throw new FeedError(ID, "empty body where the DFESearch export was expected");
     const $ = cheerio.load(html);
+    if (isSearchPage($)) throw new FeedError(ID, "the search page, not the export table (a refused export?)");
     const rows = new AnswerRows(ID);
-    if (isSearchPage($)) return rows.result(); // the search page (navigation): no rates
     if (looksLikeHtml(html))
       throw new FeedError(ID, "an HTML page where the export table was expected (an error page?)");
     if (!/<\/table>\s*$/i.test(html)) throw new FeedError(ID, "truncated export (no closing </table>)");
-    readExport($, rows);
+    if (readExport($, rows) === 0) return noPublication("the export table has no rows for the dates asked");
     return rows.result();
   },
 });

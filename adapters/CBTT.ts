@@ -5,7 +5,8 @@
 //   The answer is `{"cbttdailyforexrates":[{"famedate":"2026-01-02","USD_Buying":"6.7017",
 //   "USD_Selling":"6.7992","CAD_Buying":...,"Euro_Buying":...}]}`: one object per calendar day, legs for
 //   USD, CAD, GBP, EUR (the prefix is `Euro`), CHF, BBD, GYD and JMD, each a string with 4 decimals or null.
-//   A span without any day comes back as one all-null object instead of an array: no records.
+//   A span without any day comes back as one all-null object instead of an array: the bank saying it
+//   published nothing for the span (noPublication), as is a span whose every day has all legs null.
 // - Figures: TTD per 1 foreign unit (Direct). `_Buying` and `_Selling` are the weighted averages of the
 //   day's authorised-dealer purchases and sales (GYD and JMD are not weighted). The bank publishes no mid
 //   and no single official rate. We publish the exact mean of the two legs (derivation "mean") on the days
@@ -27,6 +28,7 @@ import {
   defineAdapter,
   isIsoDate,
   mean,
+  noPublication,
   parseJsonExact,
   recentDays,
   requireCurrencyCode,
@@ -106,7 +108,13 @@ export function parseForexRates(body: Uint8Array): ParsedAnswer {
     if (!isDay(day)) throw new FeedError(ID, `cbttdailyforexrates[${i}] is not an object`);
     readDay(rows, day, `cbttdailyforexrates[${i}] (${String(day.famedate)})`);
   });
-  return rows.result();
+  const result = rows.result();
+  if (result.records.length > 0 || result.held.length > 0) return result;
+  // Every leg null: the bank saying it has no figure for the span (an empty span, weekends, holidays).
+  if (!Array.isArray(list)) return noPublication("a span without any day (one object whose every field is null)");
+  if ((days as Day[]).every((day) => Object.entries(day).every(([key, v]) => key === "famedate" || v === null)))
+    return noPublication("every day of the span has all its legs null (no trades reported)");
+  return result;
 }
 
 /** The years a range touches, as the endpoint's span. */

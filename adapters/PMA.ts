@@ -22,7 +22,6 @@
 // - Published Sunday to Thursday (Friday and Saturday are absent). The hour is not established; the
 //   daemon runs at 12:00 Hebron time (an estimate) and polls until the day is there.
 // - The site's terms allow non-commercial use with the source acknowledged.
-import type ExcelJS from "exceljs";
 import * as cheerio from "cheerio";
 
 import {
@@ -40,7 +39,7 @@ import {
   type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDecimal, cellText, readXlsx, type Row, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "PMA";
 const BASE = "ILS";
@@ -75,11 +74,27 @@ export function exportBody(form: { fields: Array<[string, string]> }, from: IsoD
 
 const isWorkbook = (body: Uint8Array) => body[0] === 0x50 && body[1] === 0x4b;
 
+/**
+ * A saved copy of the export form as first served (navigation, no rates), told by its content: the
+ * from/to form without a message. A POST answered by the form is a refused export, never navigation.
+ */
+export function isFormPage(answer: { method?: string; body: Uint8Array }): boolean {
+  if (answer.method === "POST" || answer.body.length === 0 || isWorkbook(answer.body)) return false;
+  const html = Buffer.from(answer.body).toString("utf8");
+  if (!/<input[^>]+name="from"/.test(html)) return false;
+  try {
+    return exportForm(html).message === "";
+  } catch {
+    return false;
+  }
+}
+
 /** The header row of a sheet and the column of each label, or undefined for a sheet without one. */
-function header(ws: ExcelJS.Worksheet): { row: number; at: Record<keyof typeof LABELS, number> } | undefined {
-  for (let r = 1; r <= Math.min(ws.rowCount, 20); r++) {
+function header(ws: Worksheet): { row: number; at: Record<keyof typeof LABELS, number> } | undefined {
+  for (const row of ws.rows()) {
+    if (row.number > 20) break;
     const texts = new Map<string, number>();
-    ws.getRow(r).eachCell((cell, c) => texts.set(cellText(cell), c));
+    for (const cell of row.cells()) texts.set(cellText(cell), cell.col);
     if (!texts.has(LABELS.pair)) continue;
     const at = {} as Record<keyof typeof LABELS, number>;
     for (const [key, label] of Object.entries(LABELS) as Array<[keyof typeof LABELS, string]>) {
@@ -87,13 +102,13 @@ function header(ws: ExcelJS.Worksheet): { row: number; at: Record<keyof typeof L
       if (c === undefined) throw new FeedError(ID, `the export's header has no "${label}" column (sheet "${ws.name}")`);
       at[key] = c;
     }
-    return { row: r, at };
+    return { row: row.number, at };
   }
   return undefined;
 }
 
 /** One row: the pair's mid as a shekel rate, or nothing for a pair priced in another currency. */
-function readRow(row: ExcelJS.Row, at: Record<keyof typeof LABELS, number>, source: string): RateRecord | undefined {
+function readRow(row: Row, at: Record<keyof typeof LABELS, number>, source: string): RateRecord | undefined {
   const [day, pair, mid] = [cellText(row.getCell(at.date)), cellText(row.getCell(at.pair)), row.getCell(at.mid)];
   if (day === "" && pair === "" && cellText(mid) === "") return undefined; // a blank line
   const d = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(day);
@@ -160,14 +175,15 @@ const pma = defineAdapter({
     return docs;
   },
 
+  navigationAnswer: isFormPage,
+
   async parse(body) {
     if (body.length > 0 && !isWorkbook(body)) {
-      // A saved copy of the export form (navigation) carries no rates; a form with a message is an error.
+      // The form where a workbook was expected (a refused export): an error, with the form's message.
       const html = decodeText(ID, body);
       if (/<input[^>]+name="from"/.test(html)) {
         const { message } = exportForm(html);
-        if (message) throw new FeedError(ID, `the export form, not a workbook: ${message}`);
-        return { records: [], held: [] };
+        throw new FeedError(ID, `the export form, not a workbook${message ? `: ${message}` : ""}`);
       }
     }
     const wb = await readXlsx(ID, body);
@@ -177,9 +193,9 @@ const pma = defineAdapter({
       const head = header(ws);
       if (!head) continue;
       sheets++;
-      for (let r = head.row + 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
-        const source = `${wb.worksheets.length > 1 ? `sheet "${ws.name}" ` : ""}row ${r}`;
+      for (const row of ws.rows()) {
+        if (row.number <= head.row) continue;
+        const source = `${wb.worksheets.length > 1 ? `sheet "${ws.name}" ` : ""}row ${row.number}`;
         rows.read(source, () => readRow(row, head.at, source), {
           effectiveDate: cellText(row.getCell(head.at.date)),
           currency: cellText(row.getCell(head.at.pair)),

@@ -39,8 +39,12 @@ describe("BFM adapter", () => {
     ]);
   });
 
-  it("reads a window without a fixing (PHP's [] everywhere) as no records", async () => {
-    expect(await answerOf(parse(fixture("BFM/no-fixing.json")))).toEqual({ records: [], held: [] });
+  it("reads a window without a fixing (PHP's [] everywhere) as the bank publishing nothing", async () => {
+    expect(await answerOf(parse(fixture("BFM/no-fixing.json")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "coursMid is empty: no fixing in the window asked",
+    });
   });
 
   it("takes the currency from the URL's filterData for a saved answer given with one", async () => {

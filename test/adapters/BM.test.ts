@@ -154,14 +154,17 @@ describe("BM adapter", () => {
       PDF_URL,
     ]);
     expect(docs.map((d) => d.role ?? isNavigation(bm, d))).toEqual(["navigation", "navigation", false, false]);
-    // Saved copies of the market page and a listing are told apart by their content: no rates.
+    // Saved copies of the market page and a listing are told apart by their content: navigation, never parsed.
     for (const page of [INDEX, listing("2026-2025")])
-      expect(await answerOf(bm.parse(Buffer.from(pages[page]!), { url: page }))).toEqual({ records: [], held: [] });
+      expect(
+        isNavigation(bm, { url: page, method: "GET", contentType: "text/html", body: Buffer.from(pages[page]!) }),
+      ).toBe(true);
     expect(bmFileDate(PDF_URL)).toBe("2026-03-05");
   });
 
   it("reads a saved bulletin given without its URL (the bank's source URL is the market page)", async () => {
-    expect(isNavigation(bm, { url: bm.bank.sourceUrl, method: "GET" })).toBe(false);
+    const saved = { url: bm.bank.sourceUrl, method: "GET" as const, contentType: "application/pdf" };
+    expect(isNavigation(bm, { ...saved, body: bulletin(usdOnly) })).toBe(false);
     const { records } = await answerOf(bm.parse(bulletin(usdOnly), { url: bm.bank.sourceUrl }));
     expect(records).toMatchObject([USD]);
   });

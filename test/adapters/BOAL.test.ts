@@ -105,8 +105,9 @@ describe("BOAL adapter", () => {
         [2012, "https://www.bankofalbania.org/rc/doc/kursi_2012_10998.xls"],
       ]),
     );
-    expect(isNavigation(boal, { url: ARCHIVE, method: "GET" })).toBe(true);
-    expect(isNavigation(boal, { url: PAGE, method: "GET" })).toBe(false);
+    const page = { method: "GET" as const, contentType: "text/html", body: fixture("BOAL/archive.html") };
+    expect(isNavigation(boal, { ...page, url: ARCHIVE })).toBe(true);
+    expect(isNavigation(boal, { ...page, url: PAGE })).toBe(false);
   });
 
   it("fetches today's page for the latest, and for a range the archive page then each past year's file", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import cbar from "../../adapters/CBAR.js";
 import { HttpError } from "../../src/errors.js";
+import { parseDocuments } from "../../src/ingest/ingest.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
@@ -108,6 +109,13 @@ describe("CBAR adapter", () => {
       "https://www.cbar.az/currencies/05.01.2026.xml",
     ]);
     expect(docs).toHaveLength(3);
+    // A window of 404s only (a future date, holidays): no answer to read, nothing for ingest to refuse.
+    const none = fakeHttp((req) => {
+      throw new HttpError(`${req.url}: HTTP 404`, 404);
+    });
+    const empty = await cbar.fetch({ kind: "range", from: "2026-01-03", to: "2026-01-04" }, { http: none, env: {} });
+    expect(empty).toEqual([]);
+    expect(await parseDocuments(cbar, empty)).toEqual([]);
   });
 
   it("does not swallow other HTTP failures", async () => {

@@ -106,14 +106,26 @@ describe("CBKW adapter", () => {
     const empty = answer
       .replace(/"dataSet": \[\[.*?\]\]/, '"dataSet": []')
       .replace(/<tbody>[\s\S]*<\/tbody>/, "<tbody></tbody>");
-    expect(await answerOf(parse(empty))).toEqual({ records: [], held: [] });
+    expect(await answerOf(parse(empty))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the chart and the table of EUR have no day in the window asked",
+    });
   });
 
-  it("reads a saved copy of the form page as navigation (no rates), by its content", async () => {
-    expect(await answerOf(parse(fixture("CBKW/form.html")))).toEqual({ records: [], held: [] });
-    expect(isNavigation(cbkw, { url: `${RATES}/usd`, method: "GET" })).toBe(true);
-    expect(isNavigation(cbkw, { url: LOOKUP, method: "POST" })).toBe(false);
-    expect(isNavigation(cbkw, { url: LOOKUP, method: "GET" })).toBe(false); // `exrates parse` of a saved answer
+  it("tells the form page (navigation) by its URL or, saved, by its content; a POST answered by it is refused", async () => {
+    const form = fixture("CBKW/form.html");
+    const doc = (url: string, method: "GET" | "POST", body: Buffer) => ({
+      url,
+      method,
+      contentType: "text/html",
+      body,
+    });
+    expect(isNavigation(cbkw, doc(`${RATES}/usd`, "GET", Buffer.from(answer)))).toBe(true);
+    expect(isNavigation(cbkw, doc(LOOKUP, "GET", form))).toBe(true); // `exrates parse` of a saved form page
+    expect(isNavigation(cbkw, doc(LOOKUP, "POST", form))).toBe(false);
+    expect(isNavigation(cbkw, doc(LOOKUP, "GET", Buffer.from(answer)))).toBe(false); // a saved answer
+    expect(() => parse(form)).toThrow(/^CBKW: the lookup form's page, not an exchange-rates answer$/);
   });
 
   itRefusesWhole("CBKW", parse, [

@@ -72,9 +72,23 @@ describe("CBO adapter", () => {
     ]);
   });
 
-  it("reads the search page (a saved copy, navigation) as no rates, by its content", async () => {
-    expect(await answerOf(parse(fixture("CBO/search-page.html")))).toEqual({ records: [], held: [] });
-    expect(isNavigation(cbo, { url: PAGE, method: "GET" })).toBe(false); // `exrates parse` of a saved export
+  it("tells a saved copy of the search page (navigation) by its content; a POST answered by it is refused", async () => {
+    const page = fixture("CBO/search-page.html");
+    expect(isNavigation(cbo, { url: PAGE, method: "GET", contentType: "text/html", body: page })).toBe(true);
+    expect(isNavigation(cbo, { url: PAGE, method: "POST", contentType: "text/html", body: page })).toBe(false);
+    expect(isNavigation(cbo, { url: PAGE, method: "GET", contentType: "text/html", body: Buffer.from(table) })).toBe(
+      false,
+    ); // `exrates parse` of a saved export
+    expect(() => parse(page)).toThrow(/^CBO: the search page, not the export table/);
+  });
+
+  it("reads an export table without rows as the bank publishing nothing for the dates asked", async () => {
+    const empty = table.replace(/<\/tr><tr>[\s\S]*<\/tr>/, "</tr>");
+    expect(await answerOf(parse(empty))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the export table has no rows for the dates asked",
+    });
   });
 
   itRefusesWhole("CBO", parse, [

@@ -49,8 +49,20 @@ describe("CBTT adapter", () => {
     expect(answer).toEqual({ records: [], held: [] });
   });
 
-  it("reads the all-null object a span without any day answers as no records", async () => {
-    expect(await answerOf(parse(fixture("CBTT/empty-span.json")))).toEqual({ records: [], held: [] });
+  it("reads the all-null object a span without any day answers as the bank publishing nothing", async () => {
+    expect(await answerOf(parse(fixture("CBTT/empty-span.json")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "a span without any day (one object whose every field is null)",
+    });
+    const allNull = { USD_Buying: null, USD_Selling: null, CHF_Buying: null, CHF_Selling: null };
+    expect(await answerOf(parse(oneDay(allNull, "2026-01-01")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "every day of the span has all its legs null (no trades reported)",
+    });
+    // A lone leg is a figure the bank gave (not published by rule): not a statement that nothing was published.
+    expect(await answerOf(parse(oneDay({ ...allNull, CHF_Buying: "8.2210" })))).toEqual({ records: [], held: [] });
   });
 
   itRefusesWhole("CBTT", parse, [

@@ -93,9 +93,15 @@ describe("PMA adapter", () => {
     );
   });
 
-  it("reads a saved copy of the form (navigation) as no rates, by its content", async () => {
-    expect(await answerOf(parse(form))).toEqual({ records: [], held: [] });
-    expect(isNavigation(pma, { url: EXPORT, method: "GET" })).toBe(false); // `exrates parse` of a saved export
+  it("tells a saved copy of the form (navigation) by its content; a POST answered by the form is refused", async () => {
+    const saved = { url: EXPORT, method: "GET" as const, contentType: "text/html", body: Buffer.from(form) };
+    expect(isNavigation(pma, saved)).toBe(true);
+    const at = new Date();
+    const parsed = await parseDocuments(pma, [{ ...saved, status: 200, startedAt: at, finishedAt: at }]);
+    expect(parsed.map((p) => [p.navigation, p.records.length])).toEqual([[true, 0]]);
+    expect(isNavigation(pma, { ...saved, method: "POST" })).toBe(false);
+    expect(isNavigation(pma, { ...saved, body: fixture("PMA/export.xlsx") })).toBe(false);
+    await expect(parse(form)).rejects.toThrow(/^PMA: the export form, not a workbook$/);
   });
 
   it("gets the form, then posts its random token with the range, in one session", async () => {
