@@ -113,7 +113,7 @@ describe("CBKW adapter", () => {
     });
   });
 
-  it("tells the form page (navigation) by its URL or, saved, by its content; a POST answered by it is refused", async () => {
+  it("tells the form page (navigation) by its URL or, saved, by its content; a POST answered by it is refused", () => {
     const form = fixture("CBKW/form.html");
     const doc = (url: string, method: "GET" | "POST", body: Buffer) => ({
       url,

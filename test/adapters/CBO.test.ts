@@ -72,7 +72,7 @@ describe("CBO adapter", () => {
     ]);
   });
 
-  it("tells a saved copy of the search page (navigation) by its content; a POST answered by it is refused", async () => {
+  it("tells a saved copy of the search page (navigation) by its content; a POST answered by it is refused", () => {
     const page = fixture("CBO/search-page.html");
     expect(isNavigation(cbo, { url: PAGE, method: "GET", contentType: "text/html", body: page })).toBe(true);
     expect(isNavigation(cbo, { url: PAGE, method: "POST", contentType: "text/html", body: page })).toBe(false);
