@@ -108,11 +108,8 @@ export interface BankDescriptor {
   historicalOnly?: boolean;
 }
 
-/**
- * How a stored figure was derived from what the bank published, when it is not the
- * published text itself. Kept in storage so that every non-verbatim figure is flagged.
- */
-export type Derivation =
+/** How a figure was computed from what the bank published, when it is not the published text itself. */
+export type FigureDerivation =
   | "inverted" // the bank quoted the other direction; inverted to 10 significant digits
   | "mean" // exact mean of the bank's buying and selling rates
   | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
@@ -125,6 +122,19 @@ export type Derivation =
  * figures (src/ingest/units.ts): `unit 100 by evidence of 2 banks (...)`.
  */
 export type UnitDerivation = `unit ${string}`;
+
+/**
+ * How the currency of a figure was found when the bank's label was not a code or a name exactly
+ * (src/feed/currency-names.ts): `name "U.S.A. Dollar" resolved by territory US`.
+ */
+export type NameDerivation = `name ${string}`;
+
+/**
+ * How a stored figure was derived from what the bank published, when it is not the published text
+ * itself or its currency was named by rule: a figure derivation, a name derivation, or both
+ * (`mean; name "..." resolved by ...`). Kept in storage so that every non-verbatim figure is flagged.
+ */
+export type Derivation = FigureDerivation | NameDerivation | `${FigureDerivation}; ${NameDerivation}`;
 
 /** One normalised rate, the unit of everything downstream of an adapter. */
 export interface RateRecord {
@@ -186,6 +196,8 @@ export interface HeldRow extends RowFields {
   reason: string;
   /** Set on an `unknown-unit` row whose figure was read whole: its unit may be established by evidence. */
   unitless?: UnitlessFigure;
+  /** The derivation of the record held, when it had one (a figure computed, a currency named by rule). */
+  derivation?: Derivation;
   /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
   source: string;
 }
@@ -194,6 +206,12 @@ export interface HeldRow extends RowFields {
 export interface ParsedAnswer {
   records: RateRecord[];
   held: HeldRow[];
+  /**
+   * Set only when the answer itself says that the bank published nothing for what was asked (a holiday
+   * page, "No Results Found", an empty result table): why, in words. An answer with no record, no held
+   * row and no such statement is refused ("no rates found in this answer"): nothing is silently empty.
+   */
+  noPublication?: string;
 }
 
 /** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
@@ -206,6 +224,12 @@ export interface FeedDocument {
   /** The bank's URL (never the mirror's), with secrets still in it: redact before logging. */
   url: string;
   method: "GET" | "POST";
+  /**
+   * What a POST sent (a urlencoded form, a SOAP envelope), handed to `parse` with the answer, for an
+   * answer that does not repeat what was asked (BFM names the currency only in its form). Never logged
+   * nor stored: a form may carry a session's tokens.
+   */
+  requestBody?: string;
   status: number;
   contentType: string;
   body: Buffer;
@@ -218,6 +242,10 @@ export interface ParseContext {
   /** The URL the body was fetched from; adapters with several endpoints dispatch on it. */
   url: string;
   contentType?: string;
+  /** How it was asked for (`exrates parse --method`; GET when unknown). */
+  method?: "GET" | "POST";
+  /** What the POST sent (FeedDocument.requestBody, or `exrates parse --form key=value`), when known. */
+  requestBody?: string;
 }
 
 /** What to fetch: the newest publication, or an inclusive date range (one chunk). */
@@ -258,10 +286,11 @@ export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
    */
   navigation?: RegExp;
   /**
-   * For a form and its answer that share one URL: which requests are the navigation ones
-   * (`(request) => request.method === "GET"`). Used like `navigation`.
+   * For a form and its answer that share one URL: tells the form page by what it holds (the search
+   * form and no rate table), never by the request method alone, so that a saved copy read by
+   * `exrates parse` is told apart the same way. Used like `navigation`.
    */
-  navigationRequest?: (request: Pick<FeedDocument, "url" | "method">) => boolean;
+  navigationAnswer?: (answer: Pick<FeedDocument, "url" | "method" | "contentType" | "body">) => boolean;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**
@@ -294,4 +323,56 @@ export interface LatestRatesDocument {
   /** When the newest of these figures was stored (ISO 8601 UTC); part of the data, so output stays deterministic. */
   publishedAt: string;
   sourceUrl: string;
+}
+
+// What the API answers beyond the rates documents (GET /v1/status, GET /v1/events and the webhooks):
+// the server writes these shapes and the client (src/client) reads them.
+
+export type BankState =
+  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
+
+export interface BankStatus {
+  id: string;
+  name: string;
+  timeZone: string;
+  dailyUpdateTime: string;
+  publicationDays: number[];
+  /** Whether the daemon runs this bank on its schedule. */
+  scheduled: boolean;
+  state: BankState;
+  /** One line for people: "ok", "needs EXRATES_FRED_API_KEY (…)", "stale: …". */
+  summary: string;
+  /** The environment variable a missing credential would be read from. */
+  needs: string | null;
+  newestDate: IsoDate | null;
+  /** The newest date that should be stored by now (scheduled banks). */
+  expectedDate: IsoDate | null;
+  stale: boolean;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: string | null;
+  lastRun: {
+    state: string;
+    reason: string;
+    startedAt: string;
+    finishedAt: string | null;
+    message: string | null;
+  } | null;
+  /** ISO 8601 UTC, and the bank's local time. */
+  nextRunAt: string | null;
+  nextRunLocal: string | null;
+  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
+  anomalies: { held: number; warned: number };
+}
+
+/** What an event says, as sent (Latest URLs are paths below the API's base URL, e.g. `/v1/Banks/...`). */
+export interface RatesPublished {
+  bankId: string;
+  effectiveDate: string;
+  publishedAt: string;
+  /** Currencies whose figure is new or changed, sorted. */
+  currencies: string[];
+  /** A correction of a date already published. */
+  revision: boolean;
+  latest: { json: string; xml: string; csv: string; xlsx: string };
 }

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
+  mcp: async () => (await import("./commands/mcp.js")).registerMcp,
 };
 
 // A reader that went away (`exrates banks --json | head -1`) ends the command quietly: what it wanted

@@ -5,6 +5,7 @@ import { Agent, request, type Dispatcher } from "undici";
 
 import { HttpError } from "../errors.js";
 import type { FeedDocument, HttpClient, HttpRequestInit } from "../types.js";
+import { decodeContentEncoding } from "./archive.js";
 import { pause } from "./helpers.js";
 import { redactUrl } from "./redact.js";
 
@@ -116,7 +117,8 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
       }
       chunks.push(chunk as Buffer);
     }
-    return { res, body: Buffer.concat(chunks) };
+    const encoding = header(res.headers, "content-encoding");
+    return { res, body: decodeContentEncoding(redactUrl(url), encoding, Buffer.concat(chunks), maxBodyBytes) };
   }
 
   async function send(
@@ -140,6 +142,7 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
             status,
             contentType: header(res.headers, "content-type") ?? "",
             body: bytes,
+            ...(body === undefined ? {} : { requestBody: body }),
             startedAt,
             finishedAt: new Date(),
           };

@@ -1,8 +1,9 @@
 // What every adapter imports: the contract, exact decimals, dates, body checks, errors, the row reader
 // that holds a bad row (rows.ts) and currency codes and names (currency.ts)
 // (`import { ... } from "../src/feed/kit.js"`). The readers beside it (csv.ts, sdmx-csv.ts,
-// spreadsheet.ts, pdf-text.ts, html-links.ts, month-names.ts, float-json.ts) are imported directly by the
-// adapters that need them, so that loading one bank does not load exceljs, pdf.js and cheerio for all.
+// spreadsheet.ts, xlsx-rows.ts, pdf-text.ts, html-links.ts, month-names.ts, float-json.ts) are imported
+// directly by the adapters that need them, so that loading one bank does not load exceljs, pdf.js and
+// cheerio for all.
 // docs/ADDING-A-BANK.md says which to use when.
 export type {
   BankAdapter,
@@ -56,6 +57,7 @@ export {
 export { credentialFrom, pause, recentDays } from "./helpers.js";
 export {
   AnswerRows,
+  noPublication,
   readRows,
   requireDate,
   requireDateParts,
@@ -63,12 +65,16 @@ export {
   requireUnits,
   rowProblem,
   unitNotEstablished,
+  withNameDerivation,
 } from "./rows.js";
 export { foldName } from "./fold.js";
+export { isIsoCurrency, isPublishableCurrency, requireCurrencyCode } from "./currency.js";
 export {
   currencyFromName,
-  isIsoCurrency,
-  requireCurrencyCode,
+  currencyOf,
   resolveCurrency,
+  resolveCurrencyName,
   type CurrencyLabels,
-} from "./currency.js";
+  type CurrencyNameOptions,
+  type CurrencyResolution,
+} from "./currency-names.js";

@@ -42,33 +42,54 @@ export async function parseDocuments(
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
     if (isNavigation(adapter, doc)) {
-      parsed.push({ doc, records: [], held: [] }); // provenance only
+      parsed.push({ doc, records: [], held: [], navigation: true }); // provenance only
       continue;
     }
     let output: ParseOutput;
     try {
-      output = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+      const { url, contentType, method, requestBody } = doc;
+      output = await adapter.parse(doc.body, { url, contentType, method, requestBody });
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });
     }
     const answer = asParsedAnswer(output);
-    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held, limit) });
+    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held, limit), noPublication: answer.noPublication });
   }
+  requireSomething(id, parsed);
   // Across answers too: one key must not get two figures in one ingest.
   holdCrossAnswerConflicts(parsed);
   return parsed;
 }
 
-/** A page fetched only to find the data: recorded, never parsed. */
+/**
+ * A page fetched only to find the data: recorded, never parsed. Marked so by `fetch`, or told by its
+ * URL (`navigation`) or by what it holds (`navigationAnswer`), never by the request method alone.
+ */
 export function isNavigation(
-  adapter: Pick<BankAdapter, "navigation" | "navigationRequest">,
-  doc: Pick<FeedDocument, "role" | "url" | "method">,
+  adapter: Pick<BankAdapter, "navigation" | "navigationAnswer">,
+  doc: Pick<FeedDocument, "role" | "url" | "method" | "contentType" | "body">,
 ): boolean {
   return (
     doc.role === "navigation" ||
     (adapter.navigation?.test(doc.url) ?? false) ||
-    (adapter.navigationRequest?.(doc) ?? false)
+    (adapter.navigationAnswer?.(doc) ?? false)
+  );
+}
+
+/**
+ * Nothing is silently empty: answers that are not navigation and together yield no record and no held
+ * row are refused, unless one of them says positively that the bank published nothing (`noPublication`).
+ * Judged over the fetch as a whole, so that a page past the last one of a paged list costs nothing.
+ */
+function requireSomething(bankId: string, parsed: ParsedDocument[]): void {
+  const read = parsed.filter((p) => !p.navigation);
+  if (read.length === 0 || read.some((p) => p.records.length > 0 || p.held.length > 0 || p.noPublication)) return;
+  const { method, url } = read[0]!.doc;
+  const more = read.length > 1 ? ` and ${read.length - 1} more` : "";
+  throw new FeedError(
+    bankId,
+    `no rates found in this answer (${method} ${redactUrl(url)}${more}): not a page that only leads to the data, and it does not say that nothing was published`,
   );
 }
 
@@ -77,6 +98,10 @@ export interface ParsedDocument {
   records: RateRecord[];
   /** Rows left out of this answer, with their reasons. */
   held: HeldRow[];
+  /** Why the answer holds no publication, when it says so (ParsedAnswer.noPublication). */
+  noPublication?: string;
+  /** A page that only leads to the data (recorded, never parsed). */
+  navigation?: true;
 }
 
 /**
@@ -171,8 +196,22 @@ export async function storeDocuments(
   return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs, now), kind);
 }
 
-/** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
-export async function readSavedResponse(adapter: BankAdapter, file: string, url?: string): Promise<FeedDocument> {
+/** How a saved answer was asked for, as the daemon asked (the CLI's --url, --method and --form). */
+export interface SavedRequest {
+  /** Default: the bank's source URL. */
+  url?: string;
+  method?: "GET" | "POST";
+  /** What the POST sent (urlencoded). */
+  requestBody?: string;
+}
+
+/** Reads a saved feed answer from disk as the document the daemon would have had. */
+export async function readSavedResponse(
+  adapter: BankAdapter,
+  file: string,
+  request: SavedRequest = {},
+): Promise<FeedDocument> {
+  const { url, method = "GET", requestBody } = request;
   let body: Buffer;
   try {
     body = await readFile(file);
@@ -192,7 +231,8 @@ export async function readSavedResponse(adapter: BankAdapter, file: string, url?
   const at = new Date();
   return {
     url: url ?? adapter.bank.sourceUrl,
-    method: "GET",
+    method,
+    ...(requestBody !== undefined && { requestBody }),
     status: 200,
     contentType: "",
     body,
@@ -209,10 +249,11 @@ export async function importFile(
   openStore: () => Promise<Store>,
   adapter: BankAdapter,
   file: string,
-  url?: string,
-): Promise<IngestOutcome> {
-  const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, url)]);
-  return storeParsed(await openStore(), adapter.bank, parsed, "import");
+  request: SavedRequest = {},
+): Promise<IngestOutcome & Pick<ParsedDocument, "noPublication" | "navigation">> {
+  const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, request)]);
+  const { noPublication, navigation } = parsed[0]!;
+  return { ...(await storeParsed(await openStore(), adapter.bank, parsed, "import")), noPublication, navigation };
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */

@@ -32,6 +32,7 @@ function heldRowAnomaly(h: HeldRow): AnomalyInput {
   if (h.effectiveDate !== undefined) a.effectiveDate = h.effectiveDate;
   if (h.currency !== undefined) a.currency = h.currency;
   if (h.rate !== undefined) a.rate = h.rate;
+  if (h.derivation !== undefined) a.derivation = h.derivation;
   return a;
 }
 

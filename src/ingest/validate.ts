@@ -2,7 +2,7 @@
 // a record that cannot be stored is held with its reason rather than refusing the whole answer. Two
 // different figures for one date and currency are both held: guessing which one the bank meant would
 // publish a wrong digit half of the time.
-import { isIsoCurrency } from "../feed/currency.js";
+import { isPublishableCurrency } from "../feed/currency.js";
 import { addDays, isIsoDate, todayIn } from "../feed/dates.js";
 import type { BankDescriptor, HeldRow, IsoDate, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 
@@ -48,6 +48,7 @@ function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string
   if (typeof r.effectiveDate === "string") row.effectiveDate = r.effectiveDate;
   if (typeof r.currency === "string") row.currency = r.currency;
   if (typeof r.rate === "string") row.rate = r.rate;
+  if (r.derivation !== undefined) row.derivation = r.derivation;
   return row;
 }
 
@@ -67,7 +68,8 @@ function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, st
 
 /**
  * Checks every record: a date that is not real or lies beyond `limit` (the latest date the bank can
- * have published at the time of the ingest), a currency that is not ISO 4217, a figure that is not
+ * have published at the time of the ingest), a currency that is neither ISO 4217 nor a market code
+ * (src/feed/market-codes.ts), a figure that is not
  * a positive decimal, a unit multiplier outside 0-9, the base currency against itself, or two different
  * figures for one date and currency (all of them held) are held; exact duplicates are folded (the first
  * kept). `held` lists what the adapter already held followed by what the gate holds.
@@ -112,8 +114,9 @@ export function gateRecords(
     }
     const currency = r.currency;
     if (!knownCurrencies.has(currency)) {
-      if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency) || !isIsoCurrency(currency)) {
-        holds.push(held(r, i, "unknown-currency", `currency "${String(currency)}" is not an ISO 4217 code`));
+      if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency) || !isPublishableCurrency(currency)) {
+        const reason = `currency "${String(currency)}" is neither an ISO 4217 code nor a market code`;
+        holds.push(held(r, i, "unknown-currency", reason));
         dropped.add(i);
         continue;
       }

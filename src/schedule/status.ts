@@ -8,7 +8,7 @@ import { isPostgres, rawSqlite, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
-import type { BankAdapter, IsoDate } from "../types.js";
+import type { BankAdapter, BankState, BankStatus, IsoDate } from "../types.js";
 import {
   DEFAULT_POLL,
   nextRun,
@@ -19,42 +19,8 @@ import {
   type ScheduleSpec,
 } from "./time.js";
 
-export type BankState =
-  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
-
-export interface BankStatus {
-  id: string;
-  name: string;
-  timeZone: string;
-  dailyUpdateTime: string;
-  publicationDays: number[];
-  /** Whether the daemon runs this bank on its schedule. */
-  scheduled: boolean;
-  state: BankState;
-  /** One line for people: "ok", "needs EXRATES_FRED_API_KEY (…)", "stale: …". */
-  summary: string;
-  /** The environment variable a missing credential would be read from. */
-  needs: string | null;
-  newestDate: IsoDate | null;
-  /** The newest date that should be stored by now (scheduled banks). */
-  expectedDate: IsoDate | null;
-  stale: boolean;
-  lastSuccessAt: string | null;
-  lastErrorAt: string | null;
-  lastError: string | null;
-  lastRun: {
-    state: string;
-    reason: string;
-    startedAt: string;
-    finishedAt: string | null;
-    message: string | null;
-  } | null;
-  /** ISO 8601 UTC, and the bank's local time. */
-  nextRunAt: string | null;
-  nextRunLocal: string | null;
-  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
-  anomalies: { held: number; warned: number };
-}
+// The status row's shape is part of the API (GET /v1/status): declared in src/types.ts, where the client reads it.
+export type { BankState, BankStatus };
 
 export interface StatusOptions {
   env?: Readonly<Record<string, string | undefined>>;

@@ -4,23 +4,15 @@
 // are kept RETENTION_DAYS (a reconnecting SSE client replays from them), deliveries as long as their event.
 import { randomBytes, randomUUID } from "node:crypto";
 
+import type { RatesPublished } from "../types.js";
 import type { Store } from "./database.js";
 
 export const EVENT_TYPE = "rates.published";
 /** Events older than this are pruned (at the next event recorded). */
 export const RETENTION_DAYS = 8;
 
-/** What an event says, as sent (Latest URLs are paths below the API's base URL, e.g. `/v1/Banks/...`). */
-export interface RatesPublished {
-  bankId: string;
-  effectiveDate: string;
-  publishedAt: string;
-  /** Currencies whose figure is new or changed, sorted. */
-  currencies: string[];
-  /** A correction of a date already published. */
-  revision: boolean;
-  latest: { json: string; xml: string; csv: string; xlsx: string };
-}
+// What an event says is part of the API (GET /v1/events, webhooks): declared in src/types.ts.
+export type { RatesPublished };
 
 export interface StoredEvent {
   id: number;

@@ -113,7 +113,7 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
         // The mirror is asked for https://host/path?query as /host/path?query.
         const answer = file.get(`GET /${url.replace(/^https:\/\//, "")}`);
         expect(answer, `the mirror's answer to ${url}`).toBeDefined();
-        const doc = await readSavedResponse(adapter, join(FEEDS, answer!), url);
+        const doc = await readSavedResponse(adapter, join(FEEDS, answer!), { url });
         for (const r of (await parseDocuments(adapter, [doc]))[0]!.records) {
           const row: Row = [r.effectiveDate, r.currency, r.rate, r.unitMultiplier ?? 0];
           const key = `${r.effectiveDate} ${r.currency}`;

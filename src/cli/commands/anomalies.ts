@@ -19,7 +19,9 @@ const STATUSES: readonly AnomalyStatus[] = ["held", "released", "warned"];
 
 function line(a: Anomaly): string {
   const figure = [a.effectiveDate, a.currency, a.rate].filter((x) => x !== null).join(" ");
-  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}`;
+  // How the figure or its currency was derived (a mean, a name resolved by rule), when it was.
+  const derived = a.derivation ? `\n       derived: ${a.derivation}` : "";
+  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}${derived}`;
 }
 
 function currentUser(): string {

@@ -1,6 +1,7 @@
-// `exrates import <ID> <file> [--url URL] [--no-publish]`: parse a saved feed answer, store it (one
-// transaction) and re-publish the bank when the tree does not show what is stored, as backfill and
-// ingest do; with --no-publish it says how to publish.
+// `exrates import <ID> <file> [--url URL] [--method POST] [--form key=value ...] [--no-publish]`: parse a
+// saved feed answer as the daemon would, store it (one transaction) and re-publish the bank when the tree
+// does not show what is stored, as backfill and ingest do; with --no-publish it says how to publish. An
+// answer that yields nothing without saying that nothing was published is refused ("no rates found").
 import type { Command } from "commander";
 
 import { unpublishedBanks } from "../../backfill/backfill.js";
@@ -10,43 +11,50 @@ import { publish } from "../../publish/publisher.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
+import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
 
 export function registerImport(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
-  program
-    .command("import")
-    .description("parse a saved feed response and store its rates (nothing is stored if it does not parse)")
-    .argument("<bank>", "bank id, e.g. CNB")
-    .argument("<file>", "a saved response of the bank's feed")
-    .option("--url <url>", "the URL the response was fetched from")
-    .option("--no-publish", "store only; `exrates publish <bank>` publishes later")
-    .action(
-      action(ctx, async (bankId: string, file: string, options: { url?: string; publish: boolean }) => {
-        const adapter = await adapterFor(bankId);
-        const result = await importFile(() => ctx.store(), adapter, file, options.url);
-        logNewAnomalies(ctx.log(), adapter.bank.id, result);
-        ctx.log().info(
-          {
-            bank: adapter.bank.id,
-            file,
-            inserted: result.inserted,
-            revised: result.revised,
-            unchanged: result.unchanged,
-            held: result.held,
-            warned: result.warned,
-            dates: result.changedDates.length,
-          },
-          "imported",
+  savedRequestOptions(
+    program
+      .command("import")
+      .description("parse a saved feed response and store its rates (nothing is stored if it does not parse)")
+      .argument("<bank>", "bank id, e.g. CNB")
+      .argument("<file>", "a saved response of the bank's feed")
+      .option("--no-publish", "store only; `exrates publish <bank>` publishes later"),
+  ).action(
+    action(ctx, async (bankId: string, file: string, options: SavedRequestOptions & { publish: boolean }) => {
+      const adapter = await adapterFor(bankId);
+      const result = await importFile(() => ctx.store(), adapter, file, savedRequest(options));
+      logNewAnomalies(ctx.log(), adapter.bank.id, result);
+      ctx.log().info(
+        {
+          bank: adapter.bank.id,
+          file,
+          inserted: result.inserted,
+          revised: result.revised,
+          unchanged: result.unchanged,
+          held: result.held,
+          warned: result.warned,
+          dates: result.changedDates.length,
+        },
+        "imported",
+      );
+      if (result.navigation)
+        return ctx.print(`${adapter.bank.id}: a page that only leads to the data (never parsed): nothing to store`);
+      if (result.noPublication)
+        return ctx.print(
+          `${adapter.bank.id}: no publication in this answer (${result.noPublication}): nothing to store`,
         );
-        ctx.print(
-          `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
-            (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
-            `, ${result.held} held` +
-            (result.warned ? `, ${result.warned} published with a warning` : "") +
-            (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
-        );
-        ctx.print(await publishImported(ctx, adapter.bank.id, options.publish));
-      }),
-    );
+      ctx.print(
+        `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
+          (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
+          `, ${result.held} held` +
+          (result.warned ? `, ${result.warned} published with a warning` : "") +
+          (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
+      );
+      ctx.print(await publishImported(ctx, adapter.bank.id, options.publish));
+    }),
+  );
 }
 
 /** Publishes the bank when the tree does not show what is stored; the line that says what happened. */

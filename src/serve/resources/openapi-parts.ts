@@ -62,7 +62,7 @@ export const currenciesParameter = {
   in: "query",
   required: false,
   description:
-    "Comma-separated ISO 4217 codes (any case): only these currencies' rates. A code that is not ISO 4217 is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
+    "Comma-separated ISO 4217 or market codes (any case): only these currencies' rates. Any other code is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
   schema: { type: "string", pattern: "^[A-Za-z]{3}(,[A-Za-z]{3})*$" },
 };
 
