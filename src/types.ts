@@ -90,6 +90,27 @@ export interface BankDescriptor {
   credential?: CredentialRequirement;
   /** A historical-only source: used by backfill, never scheduled. */
   historicalOnly?: boolean;
+  /** Where the bank's closing days differ from its country's public holidays (src/calendar/). */
+  calendar?: BankCalendarRules;
+}
+
+/** A closing day of a bank's own: a date-holidays rule ("12-26", "easter -2") and its name. */
+export interface ClosingRule {
+  rule: string;
+  name: string;
+}
+
+/**
+ * A bank's publication calendar beyond its working days. By default the bank closes on the public
+ * holidays of the country of `countryCode` whose zone is its `timeZone` (date-holidays).
+ */
+export interface BankCalendarRules {
+  /** The date-holidays country ("CH", or "US-NY" with a state) whose holidays close the bank; false: none. */
+  holidays?: string | false;
+  /** Closing days of the bank's own (TARGET2's for the ECB), beside or instead of the country's. */
+  closings?: readonly ClosingRule[];
+  /** How long after dailyUpdateTime a missing publication is late rather than awaited (default 60). */
+  lateAfterMinutes?: number;
 }
 
 /**
