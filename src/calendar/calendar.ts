@@ -38,15 +38,25 @@ function zonesOf(country: string): readonly string[] {
  * its only country. Undefined: working days only.
  */
 export function holidayCountry(spec: CalendarSpec): string | undefined {
+  if (countries.has(spec)) return countries.get(spec);
+  const country = findHolidayCountry(spec);
+  countries.set(spec, country);
+  return country;
+}
+
+/** Each descriptor's country, found once (ICU's zone lists are not free). */
+const countries = new WeakMap<CalendarSpec, string | undefined>();
+
+function findHolidayCountry(spec: CalendarSpec): string | undefined {
   const declared = spec.calendar?.holidays;
   if (declared === false) return undefined;
   if (declared) return declared;
-  const countries = spec.countryCode ?? [];
+  const codes = spec.countryCode ?? [];
   if (spec.timeZone) {
-    const home = countries.find((c) => zonesOf(c).includes(spec.timeZone!));
+    const home = codes.find((c) => zonesOf(c).includes(spec.timeZone!));
     if (home) return home;
   }
-  return countries.length === 1 ? countries[0] : undefined;
+  return codes.length === 1 ? codes[0] : undefined;
 }
 
 /** One year's closings of one set of rules, by date (built once per bank, rule set and year). */
