@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BearerChecker } from "../auth/tokens.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import type { HistoryStore } from "../store/history.js";
-import type { BankResource } from "../types.js";
+import type { BankDescriptor, BankResource } from "../types.js";
 import type { LoadedTree } from "./state/tree.js";
 
 /** What the router read from a request's path: the route's name and the values of its parameters. */
@@ -70,6 +70,8 @@ export interface ServeContext {
   history: () => HistoryStore | undefined;
   /** Every bank the service knows (the adapters' descriptors, loaded on first use), published or not. */
   knownBanks: () => Promise<ReadonlyMap<string, BankResource>>;
+  /** A bank's descriptor, for its publication calendar (src/calendar/); undefined when not known. */
+  descriptor: (bankId: string) => Promise<BankDescriptor | undefined>;
   /** The bearer check in front of every route marked `auth` (src/serve/http/bearer.ts). */
   checker: BearerChecker;
   /** The realm named in WWW-Authenticate challenges. */

@@ -15,7 +15,7 @@ import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
-import type { BankResource } from "../types.js";
+import type { BankDescriptor, BankResource } from "../types.js";
 import type { ServeContext } from "./context.js";
 import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
 import {
@@ -213,7 +213,9 @@ function serveContext(
     log,
     beforeSend: () => state.refresh(),
   });
-  const knownBanks = options.banks ?? adapterBanks(log);
+  const descriptors = adapterDescriptors(log);
+  const knownBanks =
+    options.banks ?? (() => descriptors().then((d) => new Map([...d].map(([id, b]) => [id, toBankResource(b)]))));
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
     shared,
@@ -226,6 +228,7 @@ function serveContext(
     tree: state.tree,
     history: () => history.reader(),
     knownBanks,
+    descriptor: async (id) => (await descriptors()).get(id),
     checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
     realm: config.realm,
     scope: config.scope,
@@ -255,15 +258,15 @@ function serveContext(
 }
 
 /** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */
-function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResource>> {
-  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
+  let banks: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
     (banks ??= loadAdapters().then(
-      (adapters) => new Map([...adapters].map(([id, a]) => [id, toBankResource(a.bank)])),
+      (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
       (error: Error) => {
         log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
         banks = undefined;
-        return new Map<string, BankResource>();
+        return new Map<string, BankDescriptor>();
       },
     ));
 }
