@@ -62,6 +62,16 @@ describe("a bank's calendar", () => {
     );
   });
 
+  it("a dated lookup on a closing day answers the rates in force and names the closing in X-Closed", async () => {
+    const monday = await get("/v1/Banks/ECB/DailyRates/2026-04-06.json");
+    expect(monday.status).toBe(200);
+    expect(monday.headers.get("x-closed")).toBe("Easter Monday");
+    expect(monday.headers.get("content-location")).toBe("/v1/Banks/ECB/DailyRates/2026-04-03.json");
+    // A date with a publication of its own (even a closing day's, observed) has no X-Closed.
+    expect((await get("/v1/Banks/ECB/DailyRates/2026-04-03.json")).headers.get("x-closed")).toBeNull();
+    expect((await get("/v1/Banks/ECB/DailyRates/2026-04-02.json")).headers.get("x-closed")).toBeNull();
+  });
+
   it("refuses a year that is not one, and an unknown bank", async () => {
     expect((await get("/v1/Banks/ECB/Calendar?year=20x6")).status).toBe(400);
     expect((await get("/v1/Banks/NOPE/Calendar?year=2026")).status).toBe(404);
