@@ -37,6 +37,16 @@ export interface BankResource {
   timeZone: { windowsTimeZoneId: string; ianaTimeZoneName: string };
   supportedFrequencies: string[];
   website: string;
+  /** The bank's next publication after its newest published date, by its calendar (published banks only). */
+  nextPublication?: NextPublication | null;
+}
+
+/** A publication to come: its date, the bank's local time and zone, and the instant (ISO 8601 UTC). */
+export interface NextPublication {
+  date: IsoDate;
+  localTime: string;
+  timeZone: string;
+  at: string;
 }
 
 /** A credential an adapter needs from the environment to call its feed live. */

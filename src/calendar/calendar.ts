@@ -185,3 +185,12 @@ export function observedExceptions(
 export function lateAfterMs(spec: CalendarSpec): number {
   return (spec.calendar?.lateAfterMinutes ?? DEFAULT_LATE_AFTER_MINUTES) * 60_000;
 }
+
+/** The first publication day after `date` (within a month; undefined past that, or for a bank that never publishes). */
+export function nextPublicationDay(spec: CalendarSpec, date: IsoDate): IsoDate | undefined {
+  for (let i = 1; i <= 31; i++) {
+    const d = addDays(date, i);
+    if (isPublicationDay(spec, d)) return d;
+  }
+  return undefined;
+}

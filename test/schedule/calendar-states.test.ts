@@ -1,6 +1,7 @@
 // The calendar in the scheduler and the status, on fake clocks: the ECB on Good Friday 2026, a bank
 // late by two hours (one rates.late event), a failing feed, a publication on a holiday, and every
 // adapter's calendar at Christmas.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,12 +12,13 @@ import { EURO_AREA } from "../../src/feed/adapter.js";
 import { todayIn } from "../../src/feed/dates.js";
 import { loadAdapters } from "../../src/feed/registry.js";
 import { createLogger } from "../../src/log.js";
+import { publish } from "../../src/publish/publisher.js";
 import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
 import { bankStatuses } from "../../src/schedule/status.js";
 import { expectedNewestDate, previousRun } from "../../src/schedule/time.js";
 import { dueSlot } from "../../src/schedule/timetable.js";
 import { eventsAfter, type RatesLate } from "../../src/store/events.js";
-import type { BankAdapter, RateRecord } from "../../src/types.js";
+import type { BankAdapter, BankResource, RateRecord } from "../../src/types.js";
 import { fakeHttp } from "../support/http.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
@@ -157,6 +159,22 @@ describe("the ECB on Good Friday 2026", () => {
     expect(observedExceptions(bank.bank, dates, 2026, "2026-04-03").publishedOnClosing).toEqual([
       { date: "2026-04-03", name: "Good Friday" },
     ]);
+  });
+});
+
+describe("the Bank resource", () => {
+  it("names the next publication after the newest date, by the calendar: Easter Tuesday after Maundy Thursday", async () => {
+    const t = await setup();
+    storeRates(t.store, "ECB", usd("2026-04-02"));
+    const out = join(t.dir, "out");
+    await publish(t.store, [ecb], out);
+    const resource = JSON.parse(readFileSync(join(out, "v1/banks/ECB.json"), "utf8")) as BankResource;
+    expect(resource.nextPublication).toEqual({
+      date: "2026-04-07",
+      localTime: "16:00:00",
+      timeZone: "Europe/Berlin",
+      at: "2026-04-07T14:00:00.000Z",
+    });
   });
 });
 
