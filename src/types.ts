@@ -37,6 +37,16 @@ export interface BankResource {
   timeZone: { windowsTimeZoneId: string; ianaTimeZoneName: string };
   supportedFrequencies: string[];
   website: string;
+  /** The bank's next publication after its newest published date, by its calendar (published banks only). */
+  nextPublication?: NextPublication | null;
+}
+
+/** A publication to come: its date, the bank's local time and zone, and the instant (ISO 8601 UTC). */
+export interface NextPublication {
+  date: IsoDate;
+  localTime: string;
+  timeZone: string;
+  at: string;
 }
 
 /** A credential an adapter needs from the environment to call its feed live. */
@@ -106,6 +116,27 @@ export interface BankDescriptor {
   credential?: CredentialRequirement;
   /** A historical-only source: used by backfill, never scheduled. */
   historicalOnly?: boolean;
+  /** Where the bank's closing days differ from its country's public holidays (src/calendar/). */
+  calendar?: BankCalendarRules;
+}
+
+/** A closing day of a bank's own: a date-holidays rule ("12-26", "easter -2") and its name. */
+export interface ClosingRule {
+  rule: string;
+  name: string;
+}
+
+/**
+ * A bank's publication calendar beyond its working days. By default the bank closes on the public
+ * holidays of the country of `countryCode` whose zone is its `timeZone` (date-holidays).
+ */
+export interface BankCalendarRules {
+  /** The date-holidays country ("CH", or "US-NY" with a state) whose holidays close the bank; false: none. */
+  holidays?: string | false;
+  /** Closing days of the bank's own (TARGET2's for the ECB), beside or instead of the country's. */
+  closings?: readonly ClosingRule[];
+  /** How long after dailyUpdateTime a missing publication is late rather than awaited (default 60). */
+  lateAfterMinutes?: number;
 }
 
 /** How a figure was computed from what the bank published, when it is not the published text itself. */
@@ -328,8 +359,17 @@ export interface LatestRatesDocument {
 // What the API answers beyond the rates documents (GET /v1/status, GET /v1/events and the webhooks):
 // the server writes these shapes and the client (src/client) reads them.
 
+/** A scheduled bank's state (the first six; "never fetched" before its first try), or why it is not scheduled. */
 export type BankState =
-  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
+  | "up to date"
+  | "holiday"
+  | "waiting"
+  | "late"
+  | "failing"
+  | "stale"
+  | "never fetched"
+  | "needs credential"
+  | "historical only";
 
 export interface BankStatus {
   id: string;
@@ -340,8 +380,14 @@ export interface BankStatus {
   /** Whether the daemon runs this bank on its schedule. */
   scheduled: boolean;
   state: BankState;
-  /** One line for people: "ok", "needs EXRATES_FRED_API_KEY (…)", "stale: …". */
+  /** One line for people: "up to date", "holiday: Good Friday", "late by 2 h 05 min: …", "stale: …". */
   summary: string;
+  /** The closing that keeps the bank from publishing today (its local date), or null. */
+  holiday: string | null;
+  /** How long past its time (and the usual allowance) the expected publication is, when state is late. */
+  lateByMinutes: number | null;
+  /** Whether a run of this bank is fetching now (in this process, or another that still lives). */
+  running: boolean;
   /** The environment variable a missing credential would be read from. */
   needs: string | null;
   newestDate: IsoDate | null;

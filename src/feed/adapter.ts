@@ -157,5 +157,10 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
     );
   if (bank.credential)
     need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
+  const calendar = bank.calendar;
+  if (calendar?.holidays !== undefined && calendar.holidays !== false)
+    need(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(calendar.holidays), "calendar.holidays must be a country code (and state)");
+  if (calendar?.lateAfterMinutes !== undefined)
+    need(calendar.lateAfterMinutes > 0, "calendar.lateAfterMinutes must be positive");
   return problems;
 }

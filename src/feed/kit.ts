@@ -24,6 +24,7 @@ export type {
 } from "../types.js";
 export { FeedError, HttpError, RowProblem } from "../errors.js";
 export { EURO_AREA, US_DOLLAR_AREA, baseCurrencyOf, defineAdapter } from "./adapter.js";
+export { TARGET2_CLOSINGS } from "../calendar/target2.js";
 export {
   GRAMS_PER_TROY_OUNCE,
   invert,

@@ -5,10 +5,12 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import { recordPublications } from "../events/publication.js";
+import { nextPublicationDay } from "../calendar/calendar.js";
 import { toBankResource } from "../feed/adapter.js";
+import { zonedInstant } from "../schedule/time.js";
 import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
-import type { BankAdapter, LatestRatesDocument } from "../types.js";
+import type { BankAdapter, BankDescriptor, IsoDate, LatestRatesDocument, NextPublication } from "../types.js";
 import { latestDocument } from "./document.js";
 import { renderCsv } from "./render-csv.js";
 import { renderBank, renderBankList, renderJson, type BankListEntry } from "./render-json.js";
@@ -92,11 +94,25 @@ class GenerationWriter {
   }
 }
 
+/**
+ * The publication after the newest one stored, by the bank's calendar: a function of the data, so the
+ * same rates render the same bytes (null for a historical-only source).
+ */
+function nextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
+  const date = bank.historicalOnly ? undefined : nextPublicationDay(bank, newest);
+  if (!date) return null;
+  const at = zonedInstant(date, bank.dailyUpdateTime, bank.timeZone).toISOString();
+  return { date, localTime: bank.dailyUpdateTime, timeZone: bank.timeZone, at };
+}
+
 /** What a bank's files are rendered from, and its hash; undefined for a bank without rates. */
 async function bankInput(store: Store, adapter: BankAdapter) {
   const doc = await latestDocument(store, adapter.bank);
   if (!doc) return undefined;
-  const resource = toBankResource(adapter.bank);
+  const resource = {
+    ...toBankResource(adapter.bank),
+    nextPublication: nextPublication(adapter.bank, doc.effectiveDate),
+  };
   const inputHash = sha256Hex(JSON.stringify({ RENDER_VERSION, doc, resource }));
   return { doc, resource, inputHash };
 }

@@ -2,6 +2,7 @@
 // resource (src/serve/resources/<resource>/openapi.ts), in the order below, with the schemas they name.
 import { bankPaths, bankSchema, banksPaths } from "./resources/banks/openapi.js";
 import { conversionSchema, convertPaths } from "./resources/convert/openapi.js";
+import { calendarPaths } from "./resources/calendar/openapi.js";
 import { currenciesPaths } from "./resources/currencies/openapi.js";
 import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
@@ -16,6 +17,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   datedPaths,
   rangePaths,
   convertPaths,
+  calendarPaths,
   banksPaths,
   currenciesPaths,
   eventsPaths,

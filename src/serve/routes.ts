@@ -11,6 +11,7 @@ import { RouteTable, type RouteSpec, type Unrouted } from "./http/router.js";
 import { statusPage } from "./pages/status-page/page.js";
 import { bank, banks } from "./resources/banks/banks.js";
 import { convertHandler } from "./resources/convert/convert.js";
+import { calendar } from "./resources/calendar/calendar.js";
 import { currencies } from "./resources/currencies/currencies.js";
 import { openapi, xsd } from "./resources/documents.js";
 import { events } from "./resources/events/stream.js";
@@ -28,6 +29,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base"] },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },
   { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank, query: ["format"] },
   { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks, query: ["format"] },
   { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies, query: ["format"] },

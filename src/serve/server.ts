@@ -138,7 +138,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clientAddress,
   });
   const router = createRouter(routeTable, ctx);
-  const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath);
+  const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath, options.status);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).

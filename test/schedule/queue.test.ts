@@ -231,8 +231,9 @@ describe("catch-up at start", () => {
     // Another process (`exrates banks`) reads only the database.
     const [there] = await bankStatuses(t.store, adapters, { env: {}, now: clock.now() });
     for (const status of [here, there]) {
-      expect(status).toMatchObject({ state: "pending", newestDate: "2026-11-20" });
-      expect(status!.summary).toMatch(/^waiting for 2026-11-23/);
+      // 90 minutes past 14:30 local: late, by that much.
+      expect(status).toMatchObject({ state: "late", newestDate: "2026-11-20", running: false, lateByMinutes: 90 });
+      expect(status!.summary).toMatch(/^late by 1 h 30 min: 2026-11-23 due at 14:30 local/);
     }
   });
 });

@@ -94,7 +94,7 @@ describe("known banks", () => {
       server: {
         status: () =>
           Promise.resolve([
-            { id: "CNB", state: "ok", nextRunAt: "2026-04-03T12:31:00.000Z", lastError: null },
+            { id: "CNB", state: "up to date", nextRunAt: "2026-04-03T12:31:00.000Z", lastError: null },
             {
               id: "SARB",
               state: "never fetched",
@@ -116,7 +116,7 @@ describe("known banks", () => {
     expect(sarb.body).toMatchObject({ id: "SARB", status: { state: "never fetched" } });
     expect(JSON.stringify(sarb.body)).not.toContain(secret);
     const cnb = await get("/v1/banks/CNB");
-    expect(cnb.body).toMatchObject({ id: "CNB", name: [{ name: "Bank CNB" }], status: { state: "ok" } });
+    expect(cnb.body).toMatchObject({ id: "CNB", name: [{ name: "Bank CNB" }], status: { state: "up to date" } });
     const latest = await get("/v1/Banks/SARB/DailyRates/Latest");
     expect(latest.body).toMatchObject({ type: "urn:exrates:problem:no-rates-yet", state: "never fetched" });
     expect(latest.body.detail).toContain("2026-04-03T14:00:00.000Z");

@@ -4,6 +4,7 @@
 // version after any commit, so the same date asked again costs no read and no rendering.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import { closingOn } from "../../../calendar/calendar.js";
 import { isIsoDate } from "../../../feed/dates.js";
 import {
   HistoryReader,
@@ -94,7 +95,11 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
             async () => versionKey(await store.versionOf(id, date, date, currencies)),
             async () => made(await store.ratesWithVersion(id, date, currencies)),
           );
-    return sendAnswer(req, res, head, cache, key, answer, format, location, `${id}-${date}`);
+    // A date with no publication of its own that the bank's calendar closes says why (`X-Closed`).
+    const closed = date === route.date ? undefined : await closingName(ctx, id, route.date!);
+    const extra: Record<string, string> = { "content-location": location };
+    if (closed) extra["x-closed"] = closed;
+    return sendAnswer(req, res, head, cache, key, answer, format, extra, `${id}-${date}`);
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
@@ -126,7 +131,14 @@ function inForceWithin(
   return first instanceof Promise ? first.then(checked) : checked(first);
 }
 
-/** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
+/** The name of the closing that keeps the bank from publishing on `date` (ASCII, for a header), if any. */
+async function closingName(ctx: Parameters<Handler>[0], id: string, date: string): Promise<string | undefined> {
+  const bank = await ctx.descriptor(id);
+  const name = bank ? closingOn(bank, date) : undefined;
+  return name?.normalize("NFKD").replace(/[^\x20-\x7e]/g, "");
+}
+
+/** The headers of a cached answer in one encoding, made once: only Content-Location (and X-Closed) differ between requests. */
 interface AnswerHeaders {
   ok: Record<string, string | number>;
   notModified: Record<string, string>;
@@ -142,7 +154,7 @@ function sendAnswer(
   key: string,
   answer: Answer,
   format: Format,
-  location: string,
+  perRequest: Record<string, string>,
   fileName: string,
 ): void {
   const encoding: Encoding =
@@ -174,11 +186,11 @@ function sendAnswer(
   }
   const stamp = answer.lastModified && req.headers["if-modified-since"] ? Date.parse(answer.lastModified) : NaN;
   if (notModified(req, answer.etag, Number.isFinite(stamp) ? Math.floor(stamp / 1000) : undefined)) {
-    res.writeHead(304, { ...headers.notModified, "content-location": location });
+    res.writeHead(304, { ...headers.notModified, ...perRequest });
     res.end();
     return;
   }
-  res.writeHead(200, { ...headers.ok, "content-location": location });
+  res.writeHead(200, { ...headers.ok, ...perRequest });
   res.end(bytes);
 }
 
