@@ -16,6 +16,8 @@ export interface HistoryHeader {
   bankId: string;
   baseCurrency: string;
   quoteType: QuoteType;
+  /** The instant a document "as known at" answers for (RFC 3339, UTC); absent for the current state. */
+  asOf?: string;
 }
 
 /** One effective date and its rows, sorted by currency. */
@@ -118,7 +120,7 @@ const textRenderer = (layoutOf: (header: HistoryHeader) => TextLayout): TextRend
 /** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
 function jsonLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n  "rates": {`,
+    head: `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n${header.asOf ? `  "asOf": ${jsonString(header.asOf)},\n` : ""}  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
       day.rows.forEach((r, i) => {
@@ -139,7 +141,7 @@ const xmlAttr = (s: string) =>
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
+    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n${header.asOf ? `  <AsOf>${header.asOf}</AsOf>\n` : ""}`,
     day(day) {
       if (!day.rows.length) return `  <Rates effectiveDate="${day.date}"/>\n`;
       let out = `  <Rates effectiveDate="${day.date}">\n`;

@@ -52,6 +52,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
         <xs:element name="BankId" type="BankIdType"/>
         <xs:element name="BaseCurrency" type="CurrencyCodeType"/>
         <xs:element name="QuoteType" type="QuoteTypeType"/>
+        <!-- A document "as known at" an instant (?asOf=) names it. -->
+        <xs:element name="AsOf" type="xs:dateTime" minOccurs="0"/>
         <!-- Latest holds one Rates element; historical documents hold one per effective date. -->
         <xs:element name="Rates" type="RatesType" minOccurs="0" maxOccurs="unbounded">
           <xs:unique name="OneRatePerCurrency">

@@ -21,6 +21,7 @@ import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { AS_OF, sendAsOfDay } from "./as-of.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { renderWhole } from "./render.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
@@ -30,6 +31,7 @@ const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 export const dated: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);

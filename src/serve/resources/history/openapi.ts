@@ -1,5 +1,6 @@
 // A date and a range in the OpenAPI document (src/serve/openapi.ts).
 import {
+  asOfParameter,
   currenciesParameter,
   dateSchema,
   formatQuery,
@@ -46,6 +47,7 @@ export function datedPaths(p: OpenApiParts): Record<string, unknown> {
           { name: "date", in: "path", required: true, description: "YYYY-MM-DD", schema: dateSchema },
           formatQuery,
           currenciesParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {
@@ -91,6 +93,7 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
           },
           formatQuery,
           currenciesParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {

@@ -7,6 +7,7 @@ import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { AS_OF, sendAsOfRange } from "./as-of.js";
 import { daysIn, render } from "./render.js";
 import {
   answerBadRequest,
@@ -19,6 +20,7 @@ import {
 } from "./request.js";
 
 export const range: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     const request = readRequest(req, res, head, route, query);

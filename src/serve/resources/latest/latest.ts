@@ -12,6 +12,7 @@ import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
+import { AS_OF, sendAsOfDay } from "../history/as-of.js";
 import { render } from "../history/render.js";
 import { bankResource, parsedLatest } from "../published.js";
 
@@ -19,6 +20,7 @@ const RETRY_SOON = { "retry-after": "5" };
 const CURRENCIES = /(^|&)currencies=/i;
 
 export const latest: Handler = (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   if (query && CURRENCIES.test(query))
     return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
   const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);

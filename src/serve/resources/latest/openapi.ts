@@ -1,6 +1,7 @@
 // Latest in the OpenAPI document (src/serve/openapi.ts): with and without the format suffix, and the
 // ExchangeRates schema of its JSON.
 import {
+  asOfParameter,
   currenciesParameter,
   formatQuery,
   notModified,
@@ -42,6 +43,7 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
           : []),
         formatQuery,
         currenciesParameter,
+        asOfParameter,
         ...p.conditional,
       ],
       responses: {
