@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   clients: async () => (await import("./commands/clients.js")).registerClients,
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
+  corrections: async () => (await import("./commands/corrections.js")).registerCorrections,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
 };
 

@@ -1,6 +1,7 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json: assembled from the fragment beside each
 // resource (src/serve/resources/<resource>/openapi.ts), in the order below, with the schemas they name.
 import { bankPaths, bankSchema, banksPaths } from "./resources/banks/openapi.js";
+import { correctionsPaths } from "./resources/corrections/openapi.js";
 import { currenciesPaths } from "./resources/currencies/openapi.js";
 import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
@@ -14,6 +15,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   latestPaths,
   datedPaths,
   rangePaths,
+  correctionsPaths,
   banksPaths,
   currenciesPaths,
   eventsPaths,

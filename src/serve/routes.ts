@@ -9,6 +9,7 @@ import type { MatchedRoute } from "./context.js";
 import { RouteTable, type RouteSpec, type Unrouted } from "./http/router.js";
 import { statusPage } from "./pages/status-page/page.js";
 import { bank, banks } from "./resources/banks/banks.js";
+import { corrections } from "./resources/corrections/corrections.js";
 import { currencies } from "./resources/currencies/currencies.js";
 import { openapi, xsd } from "./resources/documents.js";
 import { events } from "./resources/events/stream.js";
@@ -23,6 +24,13 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range },
+  {
+    method: "GET",
+    path: "/v1/Banks/{bankId}/Corrections{.format}",
+    name: "corrections",
+    auth: true,
+    handle: corrections,
+  },
   { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank },
   { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks },
   { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies },

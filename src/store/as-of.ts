@@ -5,7 +5,10 @@
 // revisions' old figures whose interval holds T. Nothing here writes.
 import type BetterSqlite3 from "better-sqlite3";
 
+import type pg from "pg";
+
 import type { IsoDate } from "../types.js";
+import { isPostgres, type Store } from "./database.js";
 import { PostgresHistoryReader } from "./history-postgres.js";
 import { HistoryReader, type HistoryRow, type HistoryStore } from "./history.js";
 
@@ -37,20 +40,20 @@ type Runner = (text: string, params: unknown[]) => Promise<Row[]>;
 /** Rows read per statement while a range is streamed. */
 const CHUNK_ROWS = 2048;
 
-function sqliteRunner(reader: HistoryReader): Runner {
+function sqliteRunner(sqlite: BetterSqlite3.Database): Runner {
   const statements = new Map<string, BetterSqlite3.Statement<unknown[]>>();
   return (text, params) => {
     let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = reader.sqlite.prepare(text)));
+    if (!statement) statements.set(text, (statement = sqlite.prepare(text)));
     return Promise.resolve(statement.all(...params) as Row[]);
   };
 }
 
-function postgresRunner(reader: PostgresHistoryReader): Runner {
+function postgresRunner(pool: Pick<pg.Pool, "query">): Runner {
   return async (text, params) => {
     let n = 0;
     const numbered = text.replace(/\?/g, () => `$${++n}`);
-    return (await reader.pool.query(numbered, params)).rows as Row[];
+    return (await pool.query(numbered, params)).rows as Row[];
   };
 }
 
@@ -101,8 +104,9 @@ export class AsOfReader {
   private readonly firstStored = new Map<string, { generation: number; dates: Array<{ date: IsoDate; at: string }> }>();
 
   private constructor(
-    private readonly store: HistoryStore,
     private readonly run: Runner,
+    /** A number that moves whenever the store's data may have (the history reader's generation). */
+    private readonly generation: () => number,
   ) {}
 
   /** The reader over the server's store (one per store). */
@@ -111,19 +115,25 @@ export class AsOfReader {
     if (!reader) {
       const run =
         store instanceof HistoryReader
-          ? sqliteRunner(store)
+          ? sqliteRunner(store.sqlite)
           : store instanceof PostgresHistoryReader
-            ? postgresRunner(store)
+            ? postgresRunner(store.pool)
             : undefined;
       if (!run) throw new Error("Unknown kind of store");
-      readers.set(store, (reader = new AsOfReader(store, run)));
+      readers.set(store, (reader = new AsOfReader(run, () => store.generation())));
     }
     return reader;
   }
 
+  /** A reader over an opened store (the CLI's), without caching. */
+  static ofStore(store: Store): AsOfReader {
+    let n = 0;
+    return new AsOfReader(isPostgres(store) ? postgresRunner(store.pool) : sqliteRunner(store.sqlite), () => n++);
+  }
+
   /** Each stored date of a bank with when it was first stored, oldest date first. */
   async datesFirstStored(bankId: string): Promise<Array<{ date: IsoDate; at: string }>> {
-    const generation = this.store.generation();
+    const generation = this.generation();
     const cached = this.firstStored.get(bankId);
     if (cached?.generation === generation) return cached.dates;
     const rows = await this.run(FIRST_STORED, [bankId, bankId]);
@@ -184,6 +194,13 @@ export class AsOfReader {
         sha256: (r.sha256 as string | null) ?? null,
       });
     return out;
+  }
+
+  /** Every bank with a corrected figure, by id. */
+  async correctedBanks(): Promise<string[]> {
+    return (await this.run("select distinct bank_id as id from rate_revisions order by 1", [])).map(
+      (r) => r.id as string,
+    );
   }
 
   /** Every revision of the bank's figures stored from `from` to `to` (UTC dates, inclusive), oldest first. */

@@ -59,9 +59,9 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
     auth = { authorization: `Bearer ${await server.token()}` };
   });
   afterAll(async () => {
+    vi.useRealTimers();
     await server?.stop();
     await cleanup?.();
-    vi.useRealTimers();
   });
 
   const paths = {
@@ -144,6 +144,43 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
     const doc = parseLossless(await res.text()) as { rates: Record<string, unknown> };
     expect(Object.keys(doc.rates)).toEqual([DAY]);
   });
-});
 
-export { sha };
+  it("lists the correction with both figures, when each was stored and both answers' sha256", async () => {
+    const res = await get("/v1/Banks/CNB/Corrections?from=2026-03-01&to=2026-03-02");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { corrections: unknown[] };
+    expect(doc.corrections).toEqual([
+      {
+        effectiveDate: DAY,
+        currency: "EUR",
+        previous: {
+          rate: "24.170",
+          storedAt: FIRST_AT,
+          source: { url: answer("", FIRST_AT).url, fetchedAt: FIRST_AT, sha256: sha("24.170") },
+        },
+        current: {
+          rate: "24.185",
+          storedAt: CORRECTED_AT,
+          source: { url: answer("", FIRST_AT).url, fetchedAt: CORRECTED_AT, sha256: sha("24.185") },
+        },
+      },
+    ]);
+    const csv = (await (await get("/v1/Banks/CNB/Corrections.csv?from=2026-03-02")).text()).trimEnd().split("\n");
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`CNB,${DAY},EUR,24.170,1,${FIRST_AT},`);
+    expect(csv[1]).toContain(sha("24.170"));
+    expect(csv[1]).toContain(sha("24.185"));
+    const xml = await (await get("/v1/Banks/CNB/Corrections.xml?from=2026-03-02")).text();
+    expect(xml).toContain(`<Previous value="24.170" storedAt="${FIRST_AT}"`);
+    expect(xml).toContain(`sha256="${sha("24.185")}"`);
+    const xlsx = await get("/v1/Banks/CNB/Corrections.xlsx?from=2026-03-02");
+    const wb = XLSX.read(Buffer.from(await xlsx.arrayBuffer()));
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Corrections!, { header: 1, raw: false });
+    expect(rows[1]?.slice(0, 4)).toEqual(["CNB", DAY, "EUR", "24.170"]);
+    // None made on another day.
+    const none = (await (await get("/v1/Banks/CNB/Corrections?from=2026-03-03&to=2026-03-03")).json()) as {
+      corrections: unknown[];
+    };
+    expect(none.corrections).toEqual([]);
+  });
+});
