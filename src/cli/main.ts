@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
   corrections: async () => (await import("./commands/corrections.js")).registerCorrections,
+  verify: async () => (await import("./commands/verify.js")).registerVerify,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
 };
 

@@ -4,6 +4,7 @@
 // business (src/publish/target.ts): the out/ directory, or a bucket.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
 import { toBankResource } from "../feed/adapter.js";
 import { timedPublish } from "../metrics.js";
@@ -15,6 +16,7 @@ import { renderBank, renderBankList, renderJson, type BankListEntry } from "./re
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
+import { signatureFiles } from "./signing.js";
 import { asTreeTarget, type FileBodies, type GenerationSink, type TreeTarget } from "./target.js";
 import { etagOf, newGenerationName, sha256Hex, type Manifest } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
@@ -43,6 +45,8 @@ export interface PublishOptions {
   now?: Date;
   /** How many older generations to keep for readers mid-way. */
   keep?: number;
+  /** The publication keys: the manifest is signed with the active one (src/publish/signing.ts). */
+  signing?: KeySet;
 }
 
 export interface PublishResult {
@@ -81,8 +85,8 @@ class GenerationWriter {
     this.files[path] = entry;
   }
 
-  finish(manifest: Manifest): Promise<void> {
-    return this.sink.finish(manifest);
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
+    return this.sink.finish(manifest, beside);
   }
 }
 
@@ -182,7 +186,7 @@ async function publishLocked(
       files: writer.files,
       banks,
     };
-    await writer.finish(manifest);
+    await writer.finish(manifest, options.signing ? await signatureFiles(manifest, options.signing) : undefined);
     await target.switchTo(generation);
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
     await recordPublications(store, { readPrevious: previous?.readText, generation, docs: renderedDocs, latestPath });

@@ -32,8 +32,11 @@ export interface GenerationSink {
   write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
   /** Takes a file of the current generation over unchanged. */
   carry(path: string, file: ManifestFile): Promise<void>;
-  /** Writes the manifest, durably: the generation is complete (not yet current). */
-  finish(manifest: Manifest): Promise<void>;
+  /**
+   * Writes the manifest, durably: the generation is complete (not yet current). `beside`: files written
+   * next to it, not listed in it (its signature and the public keys, src/publish/signing.ts).
+   */
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void>;
 }
 
 /** The current generation, as the publisher sees it before writing the next one. */
@@ -103,7 +106,8 @@ export class LocalTreeTarget implements TreeTarget {
           await link(join(fromDir, path + s), target + s).catch(() => copyFile(join(fromDir, path + s), target + s));
         }
       },
-      finish(manifest) {
+      finish(manifest, beside = {}) {
+        for (const [name, text] of Object.entries(beside)) writeDurable(join(dir, name), text);
         writeDurable(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
         return Promise.resolve();
       },
