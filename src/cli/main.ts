@@ -25,6 +25,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   clients: async () => (await import("./commands/clients.js")).registerClients,
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
+  corrections: async () => (await import("./commands/corrections.js")).registerCorrections,
+  verify: async () => (await import("./commands/verify.js")).registerVerify,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
   mcp: async () => (await import("./commands/mcp.js")).registerMcp,
 };

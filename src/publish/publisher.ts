@@ -4,6 +4,7 @@
 // business (src/publish/target.ts): the out/ directory, or a bucket.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
 import { nextPublicationDay } from "../calendar/calendar.js";
 import { toBankResource } from "../feed/adapter.js";
@@ -17,6 +18,7 @@ import { renderBank, renderBankList, renderJson, type BankListEntry } from "./re
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
+import { signatureFiles } from "./signing.js";
 import {
   asTreeTarget,
   type CurrentGeneration,
@@ -51,6 +53,8 @@ export interface PublishOptions {
   now?: Date;
   /** How many older generations to keep for readers mid-way. */
   keep?: number;
+  /** The publication keys: the manifest is signed with the active one (src/publish/signing.ts). */
+  signing?: KeySet;
 }
 
 export interface PublishResult {
@@ -89,8 +93,8 @@ class GenerationWriter {
     this.files[path] = entry;
   }
 
-  finish(manifest: Manifest): Promise<void> {
-    return this.sink.finish(manifest);
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
+    return this.sink.finish(manifest, beside);
   }
 }
 
@@ -231,6 +235,6 @@ async function writeGeneration(
     files: writer.files,
     banks,
   };
-  await writer.finish(manifest);
+  await writer.finish(manifest, options.signing ? await signatureFiles(manifest, options.signing) : undefined);
   return { manifest, renderedDocs, result };
 }

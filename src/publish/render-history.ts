@@ -21,6 +21,8 @@ export interface HistoryHeader {
    * own base currency and quote type. Absent for the bank's figures, whose documents stay as they are.
    */
   derivedFrom?: { baseCurrency: string; quoteType: QuoteType };
+  /** The instant a document "as known at" answers for (RFC 3339, UTC); absent for the current state. */
+  asOf?: string;
 }
 
 /** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
@@ -132,6 +134,7 @@ function jsonLayout(header: HistoryHeader): TextLayout {
       (header.derivedFrom
         ? `  "derivedFrom": {\n    "baseCurrency": ${jsonString(header.derivedFrom.baseCurrency)},\n    "quoteType": ${jsonString(header.derivedFrom.quoteType)}\n  },\n`
         : "") +
+      (header.asOf ? `  "asOf": ${jsonString(header.asOf)},\n` : "") +
       `  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
@@ -153,7 +156,7 @@ const xmlAttr = (s: string) =>
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}"${xmlDerived(header)}>\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
+    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}"${xmlDerived(header)}>\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n${header.asOf ? `  <AsOf>${header.asOf}</AsOf>\n` : ""}`,
     day(day) {
       if (!day.rows.length) return `  <Rates effectiveDate="${day.date}"/>\n`;
       let out = `  <Rates effectiveDate="${day.date}">\n`;

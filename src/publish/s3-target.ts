@@ -165,8 +165,10 @@ export class S3TreeTarget implements TreeTarget {
         if (!present.has(objectKey(file))) return Promise.reject(new Error(`nothing to carry ${path} from`));
         return Promise.resolve();
       },
-      async finish(manifest: Manifest) {
+      async finish(manifest: Manifest, beside: Record<string, string> = {}) {
         await uploads.drain();
+        for (const [name, text] of Object.entries(beside))
+          await store.put(`${manifestKey(generation)}.${name}`, text, "application/json");
         await store.put(manifestKey(generation), `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
       },
     });

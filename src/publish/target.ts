@@ -36,8 +36,11 @@ export interface GenerationSink {
   write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
   /** Takes a file of the current generation over unchanged. */
   carry(path: string, file: ManifestFile): Promise<void>;
-  /** Writes the manifest, durably: the generation is complete (not yet current). */
-  finish(manifest: Manifest): Promise<void>;
+  /**
+   * Writes the manifest, durably: the generation is complete (not yet current). `beside`: files written
+   * next to it, not listed in it (its signature and the public keys, src/publish/signing.ts).
+   */
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void>;
 }
 
 /** The current generation, as the publisher sees it before writing the next one. */
@@ -114,7 +117,8 @@ export class LocalTreeTarget implements TreeTarget {
           });
         }
       },
-      finish(manifest) {
+      finish(manifest, beside = {}) {
+        for (const [name, text] of Object.entries(beside)) writeDurable(join(dir, name), text);
         const text = `${JSON.stringify(manifest, null, 2)}\n`;
         writeDurable(join(dir, MANIFEST), text);
         // Only a generation found whole may become current.

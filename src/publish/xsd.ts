@@ -52,6 +52,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
         <xs:element name="BankId" type="BankIdType"/>
         <xs:element name="BaseCurrency" type="CurrencyCodeType"/>
         <xs:element name="QuoteType" type="QuoteTypeType"/>
+        <!-- A document "as known at" an instant (?asOf=) names it. -->
+        <xs:element name="AsOf" type="xs:dateTime" minOccurs="0"/>
         <!-- Latest holds one Rates element; historical documents hold one per effective date. -->
         <xs:element name="Rates" type="RatesType" minOccurs="0" maxOccurs="unbounded">
           <xs:unique name="OneRatePerCurrency">
@@ -105,6 +107,34 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
       <xs:attribute name="quoteType" type="QuoteTypeType" use="required"/>
       <xs:attribute name="date" type="xs:date" use="optional"/>
       <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+    </xs:complexType>
+  </xs:element>
+  <!-- GET /v1/Banks/{id}/Corrections: every revision of a stored figure, both figures with their provenance. -->
+  <xs:complexType name="CorrectedFigureType">
+    <xs:attribute name="value" type="RateValueType" use="required"/>
+    <xs:attribute name="unitMultiplier" type="UnitMultiplierType" use="optional"/>
+    <xs:attribute name="storedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="source" type="xs:string" use="required"/>
+    <xs:attribute name="fetchedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="sha256" type="xs:hexBinary" use="optional"/>
+  </xs:complexType>
+  <xs:element name="Corrections">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Correction" minOccurs="0" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element name="Previous" type="CorrectedFigureType"/>
+              <xs:element name="Current" type="CorrectedFigureType"/>
+            </xs:sequence>
+            <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="bankId" type="BankIdType" use="required"/>
+      <xs:attribute name="from" type="xs:date" use="required"/>
+      <xs:attribute name="to" type="xs:date" use="required"/>
     </xs:complexType>
   </xs:element>
 </xs:schema>

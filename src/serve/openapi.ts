@@ -3,6 +3,7 @@
 import { bankPaths, bankSchema, banksPaths } from "./resources/banks/openapi.js";
 import { conversionSchema, convertPaths } from "./resources/convert/openapi.js";
 import { calendarPaths } from "./resources/calendar/openapi.js";
+import { correctionsPaths } from "./resources/corrections/openapi.js";
 import { currenciesPaths } from "./resources/currencies/openapi.js";
 import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
@@ -18,6 +19,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   rangePaths,
   convertPaths,
   calendarPaths,
+  correctionsPaths,
   banksPaths,
   currenciesPaths,
   eventsPaths,

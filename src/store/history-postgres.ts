@@ -145,7 +145,7 @@ class PostgresRangeSnapshot implements RangeSnapshot {
 }
 
 export class PostgresHistoryReader implements HistoryStore {
-  private readonly pool: pg.Pool;
+  readonly pool: pg.Pool;
   private version = 0;
   private marker: string | undefined;
   private checking: Promise<number> | undefined;

@@ -38,6 +38,8 @@ export interface RateRevisionsTable {
   old_unit_multiplier: number;
   old_derivation: string | null;
   old_fetch_id: number;
+  /** When the old figure was stored (migration 007): it was in force from then until revised_at. */
+  old_stored_at: string | null;
   new_rate: string;
   new_unit_multiplier: number;
   new_derivation: string | null;

@@ -57,6 +57,15 @@ export function openApiParts(scope: string): OpenApiParts {
   };
 }
 
+export const asOfParameter = {
+  name: "asOf",
+  in: "query",
+  required: false,
+  description:
+    "An RFC 3339 instant (2026-03-03T15:00:00Z): the answer as the service would have given it then: each figure as stored at that instant (before any later correction), dates stored later left out, Latest being the newest date stored by then. Named in the document (asOf, JSON and XML) and in X-As-Of. An instant in the future is 400; one before the bank's first stored figure 404 (dataSince). An answer for an instant more than ten minutes past is final: its ETag never changes.",
+  schema: { type: "string", format: "date-time" },
+};
+
 export const currenciesParameter = {
   name: "currencies",
   in: "query",

@@ -24,6 +24,7 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { AS_OF, sendAsOfDay } from "./as-of.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
 import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "./publication-gap.js";
@@ -37,6 +38,7 @@ const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 export const dated: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);

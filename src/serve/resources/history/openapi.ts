@@ -1,6 +1,7 @@
 // A date and a range in the OpenAPI document (src/serve/openapi.ts).
 import {
   baseParameter,
+  asOfParameter,
   currenciesParameter,
   dateSchema,
   formatQuery,
@@ -48,6 +49,7 @@ export function datedPaths(p: OpenApiParts): Record<string, unknown> {
           formatQuery,
           currenciesParameter,
           baseParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {
@@ -94,6 +96,7 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
           formatQuery,
           currenciesParameter,
           baseParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {

@@ -11,6 +11,7 @@ import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { AS_OF, sendAsOfRange } from "./as-of.js";
 import { daysIn, render } from "./render.js";
 import {
   answerBadRequest,
@@ -31,6 +32,7 @@ const rangeDays = (header: HistoryHeader, base: string | undefined, currencies: 
 type RangeChunks = ReturnType<RangeSnapshot["range"]>;
 
 export const range: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     const request = readRequest(req, res, head, route, query);

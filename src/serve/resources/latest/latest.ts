@@ -16,6 +16,7 @@ import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
 import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
+import { AS_OF, sendAsOfDay } from "../history/as-of.js";
 import { render } from "../history/render.js";
 import { currentStore } from "../history/request.js";
 import { bankResource, parsedLatest } from "../published.js";
@@ -24,6 +25,7 @@ const RETRY_SOON = { "retry-after": "5" };
 const MADE_PER_REQUEST = /(^|&)(currencies|base)=/i;
 
 export const latest: Handler = (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   if (query && MADE_PER_REQUEST.test(query))
     return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
   const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);

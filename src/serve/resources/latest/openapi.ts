@@ -2,6 +2,7 @@
 // ExchangeRates schema of its JSON.
 import {
   baseParameter,
+  asOfParameter,
   currenciesParameter,
   formatQuery,
   notModified,
@@ -44,6 +45,7 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
         formatQuery,
         currenciesParameter,
         baseParameter,
+        asOfParameter,
         ...p.conditional,
       ],
       responses: {
