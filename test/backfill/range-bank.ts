@@ -1,7 +1,8 @@
 // A bank whose feed answers a range with one USD rate per weekday, and an HTTP client that echoes the
 // range asked: backfills without a network, for test/backfill/*.
 import { addDays, weekday } from "../../src/feed/dates.js";
-import type { BankAdapter, FetchRange, RateRecord } from "../../src/types.js";
+import { noPublication } from "../../src/feed/rows.js";
+import type { BankAdapter, FetchRange, ParsedAnswer, RateRecord } from "../../src/types.js";
 import { fakeHttp } from "../support/http.js";
 import { testBank } from "../support/publish.js";
 
@@ -32,7 +33,7 @@ export function rangeBank(
       const served = options.serves?.(range) ?? range;
       return [await http.get(`https://${id.toLowerCase()}.example/feed?from=${served.from}&to=${served.to}`)];
     },
-    parse(body) {
+    parse(body): RateRecord[] | ParsedAnswer {
       const { from, to } = JSON.parse(Buffer.from(body).toString()) as { from: string; to: string };
       if (options.failFrom && from >= options.failFrom) throw new Error("boom");
       const records: RateRecord[] = [];
@@ -40,7 +41,8 @@ export function rangeBank(
         if (weekday(d) <= 5 && d !== "2026-01-01" && !options.holidays?.includes(d))
           records.push({ effectiveDate: d, currency: "USD", rate: `20.${d.slice(5, 7)}${d.slice(8, 10)}` });
       }
-      return records;
+      // As a real feed says it (an empty list for the dates asked): nothing published, not a changed layout.
+      return records.length ? records : noPublication(`no rates from ${from} to ${to}`);
     },
   };
 }

@@ -56,7 +56,7 @@ describe.skipIf(!haveMirror)("backfill of the third-round banks through the feed
   it.each([
     ["CBAR", 42], // the bulletin of 2 October 2026
     ["CBTT", 169 * 7 + 19], // the means of the days with both legs
-    ["BOAL", 246 * 15], // 2024's fixing days; CNH held
+    ["BOAL", 246 * 16], // 2024's fixing days, CNH (a market code) included
     ["RBNZ", 1164 * 17], // 1,164 days, 17 currencies
   ] as const)("stores %s's recorded window and publishes it", (bank, rows) => {
     const summary = summaries.get(bank)!;

@@ -138,7 +138,9 @@ describe("errors an operator can fix are one line", () => {
     );
     const rows = r.stdout.trimEnd().split("\n").slice(1);
     expect(rows.length).toBeGreaterThan(80);
-    expect(rows.find((l) => l.startsWith("ECB "))).toMatch(/ - +never fetched +\S+ +\S+ +0 nothing stored yet$/);
+    expect(rows.find((l) => l.startsWith("ECB "))).toMatch(
+      / - +never fetched +\S+ +\S+ +0 never fetched: nothing stored yet$/,
+    );
     expect(rows.find((l) => l.startsWith("BBK "))).toMatch(/historical only/);
     expect(readdirSync(root)).toEqual([]);
     const json = exrates(["banks", "--json"], { EXRATES_DATA_DIR: data });

@@ -8,6 +8,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { HttpError } from "../../src/errors.js";
+import { noPublication } from "../../src/feed/rows.js";
 import { createLogger } from "../../src/log.js";
 import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
 import { bankStatuses } from "../../src/schedule/status.js";
@@ -98,7 +99,11 @@ function scriptedBank(
         },
       ]);
     },
-    parse: (body: Uint8Array) => JSON.parse(Buffer.from(body).toString()) as RateRecord[],
+    // An empty list is the feed saying it has nothing yet, as a real adapter says it (noPublication).
+    parse: (body: Uint8Array) => {
+      const records = JSON.parse(Buffer.from(body).toString()) as RateRecord[];
+      return records.length ? records : noPublication("no rates published yet");
+    },
   };
 }
 
