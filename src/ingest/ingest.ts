@@ -267,8 +267,10 @@ export async function fetchAndStore(
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
   // Every fetch has a total deadline (the adapter's, default 120 s): a bank dripping its answer a byte
-  // at a time never trips the timeout between chunks, and would hold its fetch slot for ever.
-  const http = withDeadline(ctx.http, fetchDeadlineOf(adapter.bank), ctx.signal);
+  // at a time never trips the timeout between chunks, and would hold its fetch slot for ever. A shutdown
+  // does not cut the fetch short: the daemon and a backfill wait for the run in flight (bounded by this
+  // deadline), so that what it fetched is stored; a second Ctrl-C quits at once.
+  const http = withDeadline(ctx.http, fetchDeadlineOf(adapter.bank));
   try {
     docs = await adapter.fetch(range, { ...ctx, http });
     return await storeDocuments(store, adapter, docs, "fetch", now);
