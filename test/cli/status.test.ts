@@ -48,10 +48,10 @@ describe("bank status", () => {
       new Date("2026-11-27T09:00:01Z"),
     );
     const [after] = await bankStatuses(t.store, [bank], { env: {}, now });
-    expect(after).toMatchObject({ state: "ok", summary: "ok", lastError: ENOTFOUND });
+    expect(after).toMatchObject({ state: "up to date", summary: "up to date", lastError: ENOTFOUND });
   });
 
-  it("a bank months behind is stale while today's window is still open, not pending", async () => {
+  it("a bank months behind is stale while today's window is still open, not waiting", async () => {
     const t = await tempStore();
     cleanup = t.cleanup;
     storeRates(t.store, "AAA", usd("2026-03-18"), new Date("2026-03-18T13:31:00Z"));
@@ -60,10 +60,10 @@ describe("bank status", () => {
     const [behind] = await bankStatuses(t.store, [bank], { env: {}, now });
     expect(behind).toMatchObject({ state: "stale", stale: true, expectedDate: "2026-11-27" });
     expect(behind!.summary).toMatch(/^stale: newest 2026-03-18, expected 2026-11-27/);
-    // One publication behind, inside the window: still pending.
+    // One publication behind, inside the window: still waiting.
     storeRates(t.store, "AAA", usd("2026-11-26"), new Date("2026-11-26T13:31:00Z"));
     const [oneBehind] = await bankStatuses(t.store, [bank], { env: {}, now });
-    expect(oneBehind).toMatchObject({ state: "pending", stale: false });
+    expect(oneBehind).toMatchObject({ state: "waiting", stale: false });
   });
 });
 

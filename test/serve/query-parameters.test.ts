@@ -82,9 +82,9 @@ describe("query parameters a route does not read", () => {
   it("are declared for every route of the API in the routing table", () => {
     const declared = Object.fromEntries(ROUTES.filter((r) => r.path.startsWith("/v1/")).map((r) => [r.name, r.query]));
     expect(declared).toMatchObject({
-      latest: ["format", "currencies"],
-      dated: ["format", "currencies"],
-      range: ["format", "from", "to", "currencies"],
+      latest: ["format", "currencies", "base", "asOf"],
+      dated: ["format", "currencies", "base", "asOf"],
+      range: ["format", "from", "to", "currencies", "base", "asOf"],
       events: ["banks"],
       status: [],
     });
