@@ -50,7 +50,8 @@ async function readRecording(adapter, r) {
   const body = readFileSync(`${FEEDS}/${r.file}`);
   const out = { bank: r.bank, file: r.file, kept: 0, held: {}, heldRows: [] };
   try {
-    const answer = asParsedAnswer(await adapter.parse(body, { url: r.url, contentType: r.contentType }));
+    const context = { url: r.url, contentType: r.contentType, method: r.method, requestBody: r.requestBody };
+    const answer = asParsedAnswer(await adapter.parse(body, context));
     const gated = gateRecords(baseCurrencyOf(adapter.bank), answer.records, answer.held);
     out.kept = gated.records.length;
     for (const h of gated.held) {
@@ -73,7 +74,13 @@ async function report() {
   for (const r of index) {
     const adapter = adapters.get(r.bank);
     if (!adapter || (wanted && !wanted.has(r.bank))) continue;
-    if (isNavigation(adapter, { url: r.url, method: r.method })) continue;
+    const answer = {
+      url: r.url,
+      method: r.method ?? "GET",
+      contentType: r.contentType,
+      body: readFileSync(`${FEEDS}/${r.file}`),
+    };
+    if (isNavigation(adapter, answer)) continue;
     results.push(await readRecording(adapter, r));
   }
   return results;
