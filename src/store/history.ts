@@ -103,7 +103,7 @@ export const PUBLICATION_GAP_DAYS = 14;
 
 /**
  * Whether the set of `before` is still in force on `date` (before < date): the bank's normal gap,
- * decided by the caller (src/serve/resources/history/publication-gap.ts), never by the stored dates,
+ * decided by the caller (src/calendar/publication-gap.ts), never by the stored dates,
  * whose holes are not gaps of the bank.
  */
 export type Bridges = (before: IsoDate, date: IsoDate) => boolean;

@@ -11,7 +11,7 @@ import { adapterFor } from "../../feed/registry.js";
 import { amountProblem, convert, missingFrom, type Conversion, type Table } from "../../publish/cross.js";
 import { conversionCsv, conversionJson, conversionXml } from "../../publish/render-conversion.js";
 import type { Store } from "../../store/database.js";
-import { bridges } from "../../serve/resources/history/publication-gap.js";
+import { bridges } from "../../calendar/publication-gap.js";
 import { inForceAmong } from "../../store/history.js";
 import { ratesOn } from "../../store/rates.js";
 import type { IsoDate } from "../../types.js";

@@ -12,7 +12,7 @@ import { isIsoDate } from "../../../feed/dates.js";
 import { AsOfReader, type KnownRow } from "../../../store/as-of.js";
 import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
-import { bridges } from "./publication-gap.js";
+import { bridges } from "../../../calendar/publication-gap.js";
 import type { MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import type { Format } from "../../http/negotiate.js";

@@ -27,7 +27,7 @@ import { notQuotedHeader } from "../currency-filter.js";
 import { AS_OF, sendAsOfDay } from "./as-of.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
-import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "./publication-gap.js";
+import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "../../../calendar/publication-gap.js";
 import { renderWhole } from "./render.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
 

@@ -3,8 +3,8 @@
 // Until the banks' publication calendars are known, a normal gap is the longest stretch between two of
 // the bank's publication weekdays plus a bounded allowance for holidays (7 days for a Monday-to-Friday
 // bank). This module is the one place the rule lives: exact closings replace `bridges` when calendars exist.
-import { addDays, daysBetween, weekday } from "../../../feed/dates.js";
-import type { BankDescriptor, IsoDate, Weekday } from "../../../types.js";
+import { addDays, daysBetween, weekday } from "../feed/dates.js";
+import type { BankDescriptor, IsoDate, Weekday } from "../types.js";
 
 /** What the rule reads of a bank. */
 export type GapSpec = Pick<BankDescriptor, "publicationDays">;
