@@ -9,15 +9,14 @@
 // Cases: Latest.json; a date asOf an instant between the two imports (the same request, answered from
 // the kept rendering once made); asOf on random dates (every request another date, read and rendered).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import run from "autocannon";
 
 import { fmt, median } from "./lib.mjs";
-import { clientToken, freePort, pinned, processes, waitFor } from "./processes.mjs";
+import { benchService, clientToken, freePort, pinned, waitFor } from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -32,19 +31,7 @@ if (!existsSync(CLI)) {
   console.error("bench/as-of.mjs: run `npm run build` first");
   process.exit(1);
 }
-const dir = mkdtempSync(join(tmpdir(), "exrates-bench-asof-"));
-const env = {
-  ...process.env,
-  EXRATES_DATA_DIR: join(dir, "data"),
-  EXRATES_OUT_DIR: join(dir, "out"),
-  EXRATES_HOST: "127.0.0.1",
-  LOG_LEVEL: "warn",
-  EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
-};
-const { start, stop } = processes(dir);
-const client = JSON.parse(
-  execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
-);
+const { env, client, start, stop } = benchService("asof", CLI);
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
 const { storeBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
 const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js"));

@@ -10,13 +10,13 @@
 // BENCH_SECONDS (default 5) each; every figure is a median. Written into BENCHMARKS.md under "## Convert"
 // (that section only), unless BENCH_ONLY=1 (printed only).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median, writeSection } from "./lib.mjs";
-import { clientToken, freePort, pinned, processes, waitFor } from "./processes.mjs";
+import { benchService, clientToken, freePort, pinned, waitFor } from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -63,21 +63,9 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const dir = mkdtempSync(join(tmpdir(), "exrates-bench-convert-"));
-const env = {
-  ...process.env,
-  EXRATES_DATA_DIR: join(dir, "data"),
-  EXRATES_OUT_DIR: join(dir, "out"),
-  EXRATES_HOST: "127.0.0.1",
-  LOG_LEVEL: "warn",
-  EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
-};
-const { start } = processes(dir);
+const { env, client, start } = benchService("convert", CLI);
 
 // ---- the data: 40 currencies, every weekday of 2024-2025
-const client = JSON.parse(
-  execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
-);
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
 const { ingestBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
 const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js"));
