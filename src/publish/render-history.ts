@@ -7,7 +7,7 @@
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
-import { CSV_HEADER } from "./render-csv.js";
+import { csvHeaderOf } from "./render-csv.js";
 import { rateCell } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
@@ -16,6 +16,8 @@ export interface HistoryHeader {
   bankId: string;
   baseCurrency: string;
   quoteType: QuoteType;
+  /** A period source: its rows carry validFrom/validTo, and the CSV and XLSX have two more columns. */
+  periodic?: boolean;
 }
 
 /** One effective date and its rows, sorted by currency. */
@@ -123,7 +125,10 @@ function jsonLayout(header: HistoryHeader): TextLayout {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
       day.rows.forEach((r, i) => {
         const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
-        out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}\n      }`;
+        const validity = r.validFrom
+          ? `,\n        "validFrom": "${r.validFrom}",\n        "validTo": "${r.validTo}"`
+          : "";
+        out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}${validity}\n      }`;
       });
       return day.rows.length ? `${out}\n    }` : `${out}}`;
     },
@@ -145,7 +150,8 @@ function xmlLayout(header: HistoryHeader): TextLayout {
       let out = `  <Rates effectiveDate="${day.date}">\n`;
       for (const r of day.rows) {
         const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
-        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}/>\n`;
+        const validity = r.validFrom ? ` validFrom="${r.validFrom}" validTo="${r.validTo}"` : "";
+        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${validity}/>\n`;
       }
       return `${out}  </Rates>\n`;
     },
@@ -155,13 +161,15 @@ function xmlLayout(header: HistoryHeader): TextLayout {
 
 export const historyXml = textRenderer(xmlLayout);
 
-type CsvRow = [string, string, string, string, string, string];
+type CsvRow = [string, string, string, string, string, string, ...string[]];
 
 function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
   return day.rows.map((r) => {
     const [from, to] =
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
-    return [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    if (r.validFrom) row.push(r.validFrom, r.validTo!);
+    return row;
   });
 }
 
@@ -175,14 +183,15 @@ function csvLayout(header: HistoryHeader): TextLayout {
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
   return {
-    head: `${CSV_HEADER.map(csvField).join(",")}\n`,
+    head: `${csvHeaderOf(header.periodic).map(csvField).join(",")}\n`,
     day(day) {
       let out = "";
       const date = csvField(day.date);
       for (const r of day.rows) {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}\n`;
+        const validity = r.validFrom ? `,${r.validFrom},${r.validTo}` : "";
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}\n`;
       }
       return out;
     },
@@ -203,8 +212,8 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEF";
-const WIDTHS = [10, 15, 13, 15, 18, 10];
+const COLUMNS = "ABCDEFGH";
+const WIDTHS = [10, 15, 13, 15, 18, 10, 12, 12];
 /** Cell styles: 0 plain, 1 bold, 2 date, 3 integer; 4 + n a rate with n decimals (n = 0..30). */
 const STYLE = { bold: 1, date: 2, integer: 3, rate: (decimals: number) => 4 + decimals };
 const MAX_DECIMALS = 30;
@@ -292,18 +301,23 @@ export function historyXlsxStream(
   meta: HistoryXlsxMeta,
 ): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
+  const headings = csvHeaderOf(header.periodic);
+  const last = COLUMNS[headings.length - 1]!;
+  const serialOf = (date: IsoDate) => {
+    const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+    return (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
+  };
   let r = 1;
   // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
   // asynchronously.
   const layout: TextLayout = {
     head:
-      sheetHead({ frozen: true, widths: WIDTHS }) +
-      `<row r="1">${CSV_HEADER.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
+      sheetHead({ frozen: true, widths: WIDTHS.slice(0, headings.length) }) +
+      `<row r="1">${headings.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
     day(day) {
-      const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
-      const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
+      const serial = serialOf(day.date);
       let out = "";
-      for (const [bankId, from, to, , rate, unit] of csvRows(header, day)) {
+      for (const [bankId, from, to, , rate, unit, validFrom, validTo] of csvRows(header, day)) {
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -313,15 +327,19 @@ export function historyXlsxStream(
             : inline(`E${r}`, rate);
         out +=
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
-          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c></row>`;
+          `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c>` +
+          (validFrom && validTo
+            ? `<c r="G${r}" s="${STYLE.date}"><v>${serialOf(validFrom)}</v></c><c r="H${r}" s="${STYLE.date}"><v>${serialOf(validTo)}</v></c>`
+            : "") +
+          "</row>";
       }
       return out;
     },
-    tail: () => `</sheetData><autoFilter ref="A1:F${r}"/></worksheet>`,
+    tail: () => `</sheetData><autoFilter ref="A1:${last}${r}"/></worksheet>`,
   };
   function* workbook(): Generator<string> {
     yield '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Rates" sheetId="1" r:id="rId1"/><sheet name="Bank" sheetId="2" r:id="rId2"/></sheets>';
-    yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$F$${r}</definedName></definedNames></workbook>`;
+    yield `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">Rates!$A$1:$${last}$${r}</definedName></definedNames></workbook>`;
   }
   const info = [
     ["Id", header.bankId],

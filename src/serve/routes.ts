@@ -15,14 +15,42 @@ import { events } from "./resources/events/stream.js";
 import { healthz, readyz } from "./resources/health.js";
 import { dated } from "./resources/history/dated.js";
 import { range } from "./resources/history/range.js";
-import { latest } from "./resources/latest/latest.js";
+import { latest, latestAt } from "./resources/latest/latest.js";
+import { periodDatedAt, periodRangeAt } from "./resources/periods/periods.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
+
+/** The frequencies of period sources, each with its own rates path. */
+const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 
 export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range },
+  // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
+  ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
+    {
+      method: "GET",
+      path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`,
+      name: "latest",
+      auth: true,
+      handle: latestAt(f),
+    },
+    {
+      method: "GET",
+      path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`,
+      name: "dated",
+      auth: true,
+      handle: periodDatedAt(f),
+    },
+    {
+      method: "GET",
+      path: `/v1/Banks/{bankId}/${f}Rates{.format}`,
+      name: "range",
+      auth: true,
+      handle: periodRangeAt(f),
+    },
+  ]),
   { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank },
   { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks },
   { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies },

@@ -21,6 +21,7 @@ import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { renderWhole } from "./render.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
@@ -33,6 +34,8 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
   const id = route.id!;
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    const published = treeFrequency(ctx, id);
+    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, currencies } = request;

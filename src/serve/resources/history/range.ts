@@ -7,6 +7,7 @@ import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { daysIn, render } from "./render.js";
 import {
   answerBadRequest,
@@ -21,6 +22,8 @@ import {
 export const range: Handler = async (ctx, req, res, head, route, query) => {
   const id = route.id!;
   try {
+    const published = treeFrequency(ctx, id);
+    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, params, currencies } = request;

@@ -1,10 +1,12 @@
-// `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]`: a bank's newest rates, in the format negotiated,
+// `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]` (and `MonthlyRates/Latest`... for a period
+// source, its figures with their validity): a bank's newest rates, in the format negotiated,
 // answered from the published tree in memory: the hot path, a negotiation, a map lookup and a write
 // of bytes held ready with their headers. With `currencies=`, only the asked currencies: rendered from
 // the published Latest.json, read back once per generation.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { historyEtag } from "../../../store/history.js";
+import type { Frequency } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { FORMATS, negotiate } from "../../http/negotiate.js";
@@ -12,26 +14,37 @@ import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
+import { sendOtherFrequency } from "../frequency.js";
 import { render } from "../history/render.js";
 import { bankResource, parsedLatest } from "../published.js";
 
 const RETRY_SOON = { "retry-after": "5" };
 const CURRENCIES = /(^|&)currencies=/i;
 
-export const latest: Handler = (ctx, req, res, head, route, query) => {
-  if (query && CURRENCIES.test(query))
-    return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
-  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
-  if (!negotiation.ok) {
-    const { status, detail, supported } = negotiation;
-    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
-  }
-  const tree = ctx.tree();
-  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
-  const rep = tree.banks.get(route.id!)?.latest[negotiation.format];
-  if (!rep) return sendNoRates(ctx, res, head, route.id!);
-  sendRepresentation(req, res, rep);
-};
+/**
+ * Latest under the path of one frequency (`DailyRates`, `MonthlyRates`...): a bank published under
+ * another is a 404 naming its own.
+ */
+export const latestAt =
+  (frequency: Frequency): Handler =>
+  (ctx, req, res, head, route, query) => {
+    if (query && CURRENCIES.test(query))
+      return void sendFilteredLatest(ctx, req, res, head, route, query, frequency).catch(() => res.destroy());
+    const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+    if (!negotiation.ok) {
+      const { status, detail, supported } = negotiation;
+      return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+    }
+    const tree = ctx.tree();
+    if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+    const entry = tree.banks.get(route.id!);
+    const rep = entry?.latest[negotiation.format];
+    if (!rep) return sendNoRates(ctx, res, head, route.id!);
+    if (entry!.frequency !== frequency) return sendOtherFrequency(res, head, route.id!, frequency, entry!.frequency!);
+    sendRepresentation(req, res, rep);
+  };
+
+export const latest: Handler = latestAt("Daily");
 
 /** Latest, from the published tree, with only the asked currencies. */
 async function sendFilteredLatest(
@@ -41,6 +54,7 @@ async function sendFilteredLatest(
   head: boolean,
   route: MatchedRoute,
   query: string,
+  frequency: Frequency,
 ): Promise<void> {
   const id = route.id!;
   let currencies: string[] | undefined;
@@ -60,6 +74,7 @@ async function sendFilteredLatest(
   const entry = tree.banks.get(id);
   const rep = entry?.latest.json;
   if (!rep) return sendNoBank(ctx, res, head, id, entry !== undefined, `No rates published for bank ${id}`);
+  if (entry.frequency !== frequency) return sendOtherFrequency(res, head, id, frequency, entry.frequency!);
   const { header, day } = parsedLatest(rep);
   const keep = new Set(currencies);
   const rows = day.rows.filter((r) => keep.has(r.currency));
