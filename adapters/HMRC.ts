@@ -30,6 +30,7 @@ import {
   parseXml,
   requireDate,
   requireDecimal,
+  rowProblem,
   todayIn,
   type FeedDocument,
   type FetchContext,
@@ -43,6 +44,10 @@ const TIME_ZONE = "Europe/London";
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** HMRC's labels that are not the ISO code of the same currency. */
 const LABELS: Record<string, string> = { ZIG: "ZWG" };
+/** Withdrawn codes HMRC kept as labels for a figure of another currency: held, never stored as theirs. */
+const NOT_THEIR_FIGURE: Record<string, string> = {
+  ECS: "HMRC's ECS row (Ecuador) carries the US dollar's figure: the sucre was withdrawn in 2000",
+};
 
 const xmlUrl = (year: number, month: number) =>
   `${HOST}/api/v2/exchange_rates/files/monthly_xml_${year}-${String(month).padStart(2, "0")}.xml`;
@@ -100,7 +105,11 @@ function periodOf(text: unknown): { from: IsoDate; to: IsoDate } {
   return { from, to };
 }
 
-const codeOf = (label: string) => LABELS[label] ?? label;
+function codeOf(label: string): string {
+  const withdrawn = NOT_THEIR_FIGURE[label];
+  if (withdrawn) rowProblem(ID, "unknown-currency", withdrawn, { currency: label });
+  return LABELS[label] ?? label;
+}
 
 function parseXmlFile(text: string): ParsedAnswer {
   const doc = parseXml(ID, text);
