@@ -117,12 +117,13 @@ function parseXmlFile(text: string): ParsedAnswer {
   if (!list || typeof list !== "object") throw new FeedError(ID, "not an HMRC monthly file: no exchangeRateMonthList");
   const { from, to } = periodOf(list["@Period"]);
   const rows = new AnswerRows(ID);
-  asArray(list["exchangeRate"] as unknown).forEach((entry, i) => {
+  const field = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+  asArray(list["exchangeRate"]).forEach((entry, i) => {
     const r = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
-    const label = String(r["currencyCode"] ?? "").trim();
+    const label = field(r["currencyCode"]);
     const rate = typeof r["rateNew"] === "string" ? r["rateNew"] : undefined;
     rows.read(
-      `exchangeRate[${i}] (${String(r["countryName"] ?? "").trim()})`,
+      `exchangeRate[${i}] (${field(r["countryName"])})`,
       () => ({
         effectiveDate: from,
         validTo: to,

@@ -40,7 +40,8 @@ export const latestAt =
     const entry = tree.banks.get(route.id!);
     const rep = entry?.latest[negotiation.format];
     if (!rep) return sendNoRates(ctx, res, head, route.id!);
-    if (entry!.frequency !== frequency) return sendOtherFrequency(res, head, route.id!, frequency, entry!.frequency!);
+    if (entry?.frequency !== frequency)
+      return sendOtherFrequency(res, head, route.id!, frequency, entry?.frequency ?? "Daily");
     sendRepresentation(req, res, rep);
   };
 
