@@ -25,7 +25,7 @@ async function store(file: string, url: string, at: string) {
   const { records } = gateRecords("GBP", answer.records, answer.held);
   const when = new Date(at);
   const provenance = {
-    kind: "import",
+    kind: "import" as const,
     method: "GET" as const,
     url,
     startedAt: when,
@@ -125,7 +125,7 @@ describe("a monthly source (HMRC)", () => {
 
   it("CSV: Valid From and Valid To after Unit", async () => {
     const res = await get("/v1/Banks/HMRC/MonthlyRates/2026-08-15.csv");
-    const rows = parseCsv<string[]>(await res.text());
+    const rows: string[][] = parseCsv(await res.text(), {});
     expect(rows[0]).toEqual([
       "BankId",
       "From Currency",
