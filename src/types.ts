@@ -16,6 +16,13 @@ export interface BankQuoting {
   quoteType: QuoteType;
 }
 
+/**
+ * How often a source publishes a set of rates: a daily fixing, or one figure per currency valid for a
+ * week, a month or a quarter (a period source: its figures carry their validity).
+ */
+export type Frequency = "Daily" | "Weekly" | "Monthly" | "Quarterly";
+export const FREQUENCIES: readonly Frequency[] = ["Daily", "Weekly", "Monthly", "Quarterly"];
+
 /** ISO weekday: Monday 1 … Sunday 7. */
 export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
@@ -110,8 +117,11 @@ export interface BankDescriptor {
   maxRangeDays: number;
   /** The main feed URL, shown as the source of published data. */
   sourceUrl: string;
-  /** Defaults to ["Daily"]. */
-  supportedFrequencies?: string[];
+  /**
+   * The source's real cadence; defaults to ["Daily"]. One value: its rates live under
+   * `/v1/Banks/{id}/{Frequency}Rates`. A non-daily source's records carry `validTo`.
+   */
+  supportedFrequencies?: Frequency[];
   /** Set when the live endpoint needs a registered key. */
   credential?: CredentialRequirement;
   /** A historical-only source: used by backfill, never scheduled. */
@@ -177,6 +187,12 @@ export interface RateRecord {
   /** The rate applies to 10^unitMultiplier units; omitted when 0. */
   unitMultiplier?: number;
   derivation?: Derivation;
+  /**
+   * A period source's figure (monthly, quarterly...): the last day it is valid for; it is valid from
+   * `effectiveDate`. Absent for a daily source. An amendment with a later effective date ends the
+   * period of the figure it replaces for that currency (read time: src/store/periods.ts).
+   */
+  validTo?: IsoDate;
   /**
    * Where in the answer the record was read (`row 12`), when the adapter says; used only to name the
    * place of a record the ingest gate holds. Never stored.
@@ -341,6 +357,9 @@ export interface PublishedRate {
   currency: string;
   rate: string;
   unitMultiplier?: number;
+  /** A period source's figure: the first and last day it is in force (both or neither). */
+  validFrom?: IsoDate;
+  validTo?: IsoDate;
 }
 
 /** The latest rates of a bank as the publisher renders them in JSON, XML, CSV and XLSX (docs/API.md). */
@@ -349,6 +368,8 @@ export interface LatestRatesDocument {
   baseCurrency: string;
   quoteType: QuoteType;
   effectiveDate: IsoDate;
+  /** The source's frequency; a non-daily document's rates carry validFrom/validTo. */
+  frequency?: Frequency;
   /** Sorted by currency code. */
   rates: PublishedRate[];
   /** When the newest of these figures was stored (ISO 8601 UTC); part of the data, so output stays deterministic. */

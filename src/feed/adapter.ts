@@ -2,7 +2,14 @@
 // and the Bank resource derived from its descriptor.
 import { findWindows } from "windows-iana";
 
-import type { BankAdapter, BankDescriptor, BankResource, ParseOutput } from "../types.js";
+import {
+  FREQUENCIES,
+  type BankAdapter,
+  type BankDescriptor,
+  type BankResource,
+  type Frequency,
+  type ParseOutput,
+} from "../types.js";
 import { isIsoDate } from "./dates.js";
 
 /**
@@ -32,6 +39,11 @@ export function baseCurrencyOf(bank: BankDescriptor): string {
   return bank.baseCurrency ?? bank.bankCurrency;
 }
 
+/** The one frequency a source publishes at (its rates' path: `{Frequency}Rates`); Daily by default. */
+export function frequencyOf(bank: Pick<BankDescriptor, "supportedFrequencies">): Frequency {
+  return bank.supportedFrequencies?.[0] ?? "Daily";
+}
+
 /** The Bank resource (docs/API.md, "Bank") for a descriptor. */
 export function toBankResource(bank: BankDescriptor): BankResource {
   return {
@@ -42,7 +54,7 @@ export function toBankResource(bank: BankDescriptor): BankResource {
     countryCode: [...bank.countryCode],
     region: [...bank.region],
     timeZone: { windowsTimeZoneId: windowsZoneOf(bank.timeZone) ?? "UTC", ianaTimeZoneName: bank.timeZone },
-    supportedFrequencies: bank.supportedFrequencies ?? ["Daily"],
+    supportedFrequencies: [...(bank.supportedFrequencies ?? ["Daily"])],
     website: bank.website,
   };
 }
@@ -132,6 +144,11 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
   }
   need(zoneOk, `timeZone "${bank.timeZone}" is not an IANA zone`);
   need(zoneOk && windowsZoneOf(bank.timeZone) !== undefined, `no Windows zone is known for "${bank.timeZone}"`);
+  const frequencies = bank.supportedFrequencies ?? ["Daily"];
+  need(
+    frequencies.length === 1 && FREQUENCIES.includes(frequencies[0]!),
+    `supportedFrequencies must be one of ${FREQUENCIES.join(", ")}`,
+  );
   need(/^https?:\/\//.test(bank.website), "website must be a URL");
   need(/^https?:\/\//.test(bank.sourceUrl), "sourceUrl must be a URL");
   need(

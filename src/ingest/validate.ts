@@ -63,6 +63,10 @@ function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, st
   if (m !== undefined && (!Number.isInteger(m) || m < 0 || m > 9)) {
     return ["unknown-unit", `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`];
   }
+  const to = r.validTo;
+  if (to !== undefined && (typeof to !== "string" || !isIsoDate(to) || to < date)) {
+    return ["bad-date", `validity end "${String(to)}" of ${currency} on ${date} is not a date on or after it`];
+  }
   return undefined;
 }
 

@@ -1,17 +1,43 @@
-// The latest rates of a bank, read from the store into the shape every renderer takes.
-import { baseCurrencyOf } from "../feed/adapter.js";
+// The latest rates of a bank, read from the store into the shape every renderer takes. For a period
+// source (monthly, quarterly) the latest set is what is in force on its newest effective date, each
+// figure with its validity.
+import { baseCurrencyOf, frequencyOf } from "../feed/adapter.js";
 import type { Store } from "../store/database.js";
-import { newestDate, ratesOn } from "../store/rates.js";
+import { inForceOn, versionOfFigures } from "../store/periods.js";
+import { newestDate, periodFiguresOf, ratesOn } from "../store/rates.js";
 import type { BankDescriptor, LatestRatesDocument } from "../types.js";
 
 export async function latestDocument(store: Store, bank: BankDescriptor): Promise<LatestRatesDocument | undefined> {
   const date = await newestDate(store, bank.id);
   if (!date) return undefined;
-  const rows = await ratesOn(store, bank.id, date);
-  return {
+  const frequency = frequencyOf(bank);
+  const common = {
     bankId: bank.id,
     baseCurrency: baseCurrencyOf(bank),
     quoteType: bank.quoteType,
+    sourceUrl: bank.sourceUrl,
+  };
+  if (frequency !== "Daily") {
+    const figures = await periodFiguresOf(store, bank.id, date, date);
+    const set = inForceOn(figures, date);
+    if (!set) return undefined;
+    return {
+      ...common,
+      effectiveDate: set.date,
+      frequency,
+      rates: set.rows.map((r) => ({
+        currency: r.currency,
+        rate: r.rate,
+        ...(r.unitMultiplier ? { unitMultiplier: r.unitMultiplier } : {}),
+        validFrom: r.validFrom!,
+        validTo: r.validTo!,
+      })),
+      publishedAt: versionOfFigures(figures).maxStoredAt,
+    };
+  }
+  const rows = await ratesOn(store, bank.id, date);
+  return {
+    ...common,
     effectiveDate: date,
     rates: rows.map((r) =>
       r.unitMultiplier
@@ -19,6 +45,5 @@ export async function latestDocument(store: Store, bank: BankDescriptor): Promis
         : { currency: r.currency, rate: r.rate },
     ),
     publishedAt: rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), ""),
-    sourceUrl: bank.sourceUrl,
   };
 }

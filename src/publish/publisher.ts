@@ -7,11 +7,18 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
 import { nextPublicationDay } from "../calendar/calendar.js";
-import { toBankResource } from "../feed/adapter.js";
+import { frequencyOf, toBankResource } from "../feed/adapter.js";
 import { zonedInstant } from "../schedule/time.js";
 import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
-import type { BankAdapter, BankDescriptor, IsoDate, LatestRatesDocument, NextPublication } from "../types.js";
+import type {
+  BankAdapter,
+  BankDescriptor,
+  Frequency,
+  IsoDate,
+  LatestRatesDocument,
+  NextPublication,
+} from "../types.js";
 import { latestDocument } from "./document.js";
 import { renderCsv } from "./render-csv.js";
 import { renderBank, renderBankList, renderJson, type BankListEntry } from "./render-json.js";
@@ -42,8 +49,9 @@ export const CONTENT_TYPES = {
   xsd: "application/xml; charset=utf-8",
 } as const;
 
-export const latestPath = (bankId: string, ext: "json" | "xml" | "csv" | "xlsx") =>
-  `v1/Banks/${bankId}/DailyRates/Latest.${ext}`;
+/** A bank's Latest file: under `{Frequency}Rates`, DailyRates for a daily source. */
+export const latestPath = (bankId: string, ext: "json" | "xml" | "csv" | "xlsx", frequency: Frequency = "Daily") =>
+  `v1/Banks/${bankId}/${frequency}Rates/Latest.${ext}`;
 export const bankPath = (bankId: string) => `v1/banks/${bankId}.json`;
 export const BANK_LIST_PATH = "v1/banks.json";
 
@@ -153,7 +161,13 @@ async function publishLocked(
     const { manifest, renderedDocs, result } = written;
     await target.switchTo(generation);
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
-    await recordPublications(store, { readPrevious: previous?.readText, generation, docs: renderedDocs, latestPath });
+    const frequencies = new Map(adapters.map((a) => [a.bank.id, frequencyOf(a.bank)]));
+    await recordPublications(store, {
+      readPrevious: previous?.readText,
+      generation,
+      docs: renderedDocs,
+      latestPath: (bankId, ext) => latestPath(bankId, ext, frequencies.get(bankId)),
+    });
     await target.prune(options.keep ?? 2);
     result.files = Object.keys(manifest.files).length;
     return result;
@@ -180,8 +194,10 @@ async function writeGeneration(
 
   for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
     const id = adapter.bank.id;
+    const frequency = frequencyOf(adapter.bank);
     const before = previous?.manifest.banks[id];
-    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map((e) => latestPath(id, e))];
+    const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
+    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
     const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
     if (only && !only.has(id)) {
       if (carriable) {
@@ -205,11 +221,11 @@ async function writeGeneration(
       result.carried.push(id);
     } else {
       await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
-      await writer.write(latestPath(id, "json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
-      await writer.write(latestPath(id, "xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
-      await writer.write(latestPath(id, "csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
+      await writer.write(latestOf("json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
+      await writer.write(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
+      await writer.write(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
       await writer.write(
-        latestPath(id, "xlsx"),
+        latestOf("xlsx"),
         await renderXlsx(doc, resource.name[0]?.name ?? id),
         CONTENT_TYPES.xlsx,
         lastModified,

@@ -7,7 +7,7 @@
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
-import { CSV_HEADER } from "./render-csv.js";
+import { csvHeaderOf } from "./render-csv.js";
 import { rateCell } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
@@ -23,6 +23,8 @@ export interface HistoryHeader {
   derivedFrom?: { baseCurrency: string; quoteType: QuoteType };
   /** The instant a document "as known at" answers for (RFC 3339, UTC); absent for the current state. */
   asOf?: string;
+  /** A period source: its rows carry validFrom/validTo, and the CSV and XLSX have two more columns. */
+  periodic?: boolean;
 }
 
 /** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
@@ -140,7 +142,10 @@ function jsonLayout(header: HistoryHeader): TextLayout {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
       day.rows.forEach((r, i) => {
         const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
-        out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}\n      }`;
+        const validity = r.validFrom
+          ? `,\n        "validFrom": "${r.validFrom}",\n        "validTo": "${r.validTo}"`
+          : "";
+        out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}${validity}\n      }`;
       });
       return day.rows.length ? `${out}\n    }` : `${out}}`;
     },
@@ -162,7 +167,8 @@ function xmlLayout(header: HistoryHeader): TextLayout {
       let out = `  <Rates effectiveDate="${day.date}">\n`;
       for (const r of day.rows) {
         const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
-        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}/>\n`;
+        const validity = r.validFrom ? ` validFrom="${r.validFrom}" validTo="${r.validTo}"` : "";
+        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${validity}/>\n`;
       }
       return `${out}  </Rates>\n`;
     },
@@ -185,6 +191,7 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
     const [from, to] =
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
     const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    if (header.periodic) row.push(r.validFrom ?? "", r.validTo ?? "");
     if (header.derivedFrom) row.push(derivedLabel(header));
     return row;
   });
@@ -208,7 +215,8 @@ function csvLayout(header: HistoryHeader): TextLayout {
       for (const r of day.rows) {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${derived}\n`;
+        const validity = header.periodic ? `,${r.validFrom ?? ""},${r.validTo ?? ""}` : "";
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}${derived}\n`;
       }
       return out;
     },
@@ -218,9 +226,14 @@ function csvLayout(header: HistoryHeader): TextLayout {
 
 export const historyCsv = textRenderer(csvLayout);
 
-/** The CSV and XLSX header: Latest.csv's columns, and Derived for a re-expressed table. */
-const csvHeader = (header: HistoryHeader): readonly string[] =>
-  header.derivedFrom ? [...CSV_HEADER, "Derived"] : CSV_HEADER;
+/**
+ * The CSV and XLSX header: Latest.csv's columns, a period source's validity after Unit, and Derived
+ * last for a re-expressed table.
+ */
+const csvHeader = (header: HistoryHeader): readonly string[] => [
+  ...csvHeaderOf(header.periodic),
+  ...(header.derivedFrom ? ["Derived"] : []),
+];
 
 export interface HistoryXlsxMeta {
   bankName: string;
@@ -233,8 +246,9 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEFG";
+const COLUMNS = "ABCDEFGHI";
 const WIDTHS = [10, 15, 13, 15, 18, 10];
+const VALIDITY_WIDTH = 12;
 const DERIVED_WIDTH = 14;
 /** Cell styles: 0 plain, 1 bold, 2 date, 3 integer; 4 + n a rate with n decimals (n = 0..30). */
 const STYLE = { bold: 1, date: 2, integer: 3, rate: (decimals: number) => 4 + decimals };
@@ -323,21 +337,27 @@ export function historyXlsxStream(
   meta: HistoryXlsxMeta,
 ): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
+  const headings = csvHeader(header);
+  const last = COLUMNS[headings.length - 1]!;
+  const widths = [...WIDTHS, ...(header.periodic ? [VALIDITY_WIDTH, VALIDITY_WIDTH] : [])];
+  if (header.derivedFrom) widths.push(DERIVED_WIDTH);
+  const serialOf = (date: IsoDate) => {
+    const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+    return (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
+  };
   let r = 1;
-  const last = header.derivedFrom ? "G" : "F";
   // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
   // asynchronously.
   const layout: TextLayout = {
     head:
-      sheetHead({ frozen: true, widths: header.derivedFrom ? [...WIDTHS, DERIVED_WIDTH] : WIDTHS }) +
-      `<row r="1">${csvHeader(header)
-        .map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold))
-        .join("")}</row>`,
+      sheetHead({ frozen: true, widths }) +
+      `<row r="1">${headings.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
     day(day) {
-      const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
-      const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
+      const serial = serialOf(day.date);
       let out = "";
-      for (const [bankId, from, to, , rate, unit, derived] of csvRows(header, day)) {
+      for (const [bankId, from, to, , rate, unit, ...more] of csvRows(header, day)) {
+        const [validFrom, validTo] = header.periodic ? more : [];
+        const derived = more[header.periodic ? 2 : 0];
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -348,7 +368,10 @@ export function historyXlsxStream(
         out +=
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
           `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c>` +
-          `${derived ? inline(`G${r}`, derived) : ""}</row>`;
+          (validFrom && validTo
+            ? `<c r="G${r}" s="${STYLE.date}"><v>${serialOf(validFrom)}</v></c><c r="H${r}" s="${STYLE.date}"><v>${serialOf(validTo)}</v></c>`
+            : "") +
+          `${derived ? inline(`${last}${r}`, derived) : ""}</row>`;
       }
       return out;
     },

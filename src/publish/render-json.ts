@@ -5,11 +5,14 @@ import { LosslessNumber, stringify } from "lossless-json";
 import type { BankResource, LatestRatesDocument } from "../types.js";
 
 export function renderJson(doc: LatestRatesDocument): Buffer {
-  const day: Record<string, { rate: LosslessNumber; unitMultiplier?: number }> = {};
+  const day: Record<string, { rate: LosslessNumber; unitMultiplier?: number; validFrom?: string; validTo?: string }> =
+    {};
   for (const r of doc.rates) {
-    day[r.currency] = r.unitMultiplier
-      ? { rate: new LosslessNumber(r.rate), unitMultiplier: r.unitMultiplier }
-      : { rate: new LosslessNumber(r.rate) };
+    day[r.currency] = {
+      rate: new LosslessNumber(r.rate),
+      ...(r.unitMultiplier ? { unitMultiplier: r.unitMultiplier } : {}),
+      ...(r.validFrom ? { validFrom: r.validFrom, validTo: r.validTo } : {}),
+    };
   }
   const body = {
     bankId: doc.bankId,

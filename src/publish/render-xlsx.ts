@@ -6,7 +6,7 @@ import ExcelJS from "exceljs";
 import JSZip from "jszip";
 
 import type { LatestRatesDocument } from "../types.js";
-import { CSV_HEADER, rateRows } from "./render-csv.js";
+import { CSV_HEADER, isPeriodic, rateRows, VALIDITY_HEADER } from "./render-csv.js";
 import { rateCell } from "./xlsx-cell.js";
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
@@ -17,6 +17,7 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
   wb.created = stamp;
   wb.modified = stamp;
 
+  const periodic = isPeriodic(doc.frequency);
   const sheet = wb.addWorksheet("Rates", { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.columns = [
     { header: CSV_HEADER[0], width: 10 },
@@ -25,19 +26,29 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     { header: CSV_HEADER[3], width: 15 },
     { header: CSV_HEADER[4], width: 18 },
     { header: CSV_HEADER[5], width: 10 },
+    ...(periodic ? VALIDITY_HEADER.map((header) => ({ header, width: 12 })) : []),
   ];
   sheet.getRow(1).font = { bold: true };
   const [y, m, d] = doc.effectiveDate.split("-").map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
-  for (const [bankId, from, to, , rate, unit] of rateRows(doc)) {
-    const row = sheet.addRow([bankId, from, to, date, null, Number(unit)]);
+  const dateCell = (iso: string) => {
+    const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
+    return new Date(Date.UTC(y, m - 1, d));
+  };
+  for (const [bankId, from, to, , rate, unit, validFrom, validTo] of rateRows(doc)) {
+    const validity = validFrom && validTo ? [dateCell(validFrom), dateCell(validTo)] : [];
+    const row = sheet.addRow([bankId, from, to, date, null, Number(unit), ...validity]);
+    if (validity.length) row.getCell(7).numFmt = row.getCell(8).numFmt = "yyyy-mm-dd";
     row.getCell(4).numFmt = "yyyy-mm-dd";
-    const cell = rateCell(rate);
+    const cell = rateCell(rate!);
     row.getCell(5).value = cell.value;
     if (cell.numFmt) row.getCell(5).numFmt = cell.numFmt;
     row.getCell(6).numFmt = "0";
   }
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, doc.rates.length + 1), column: 6 } };
+  sheet.autoFilter = {
+    from: { row: 1, column: 1 },
+    to: { row: Math.max(1, doc.rates.length + 1), column: periodic ? 8 : 6 },
+  };
 
   const info = wb.addWorksheet("Bank");
   info.columns = [{ width: 16 }, { width: 60 }];

@@ -39,6 +39,9 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
     <xs:attribute name="value" type="RateValueType" use="required"/>
     <xs:attribute name="unitMultiplier" type="UnitMultiplierType" use="optional"/>
+    <!-- A period source's figure (monthly, quarterly): the first and last day it is in force. -->
+    <xs:attribute name="validFrom" type="xs:date" use="optional"/>
+    <xs:attribute name="validTo" type="xs:date" use="optional"/>
   </xs:complexType>
   <xs:complexType name="RatesType">
     <xs:sequence>

@@ -9,6 +9,7 @@ import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
 import { exchangeRatesSchema, latestPaths } from "./resources/latest/openapi.js";
 import { openApiParts, type OpenApiParts } from "./resources/openapi-parts.js";
+import { periodPaths } from "./resources/periods/openapi.js";
 import { statusPaths, statusSchema } from "./resources/status/openapi.js";
 
 /** Each resource's paths, in the document's order. A new resource adds its fragment here. */
@@ -17,6 +18,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   latestPaths,
   datedPaths,
   rangePaths,
+  periodPaths,
   convertPaths,
   calendarPaths,
   correctionsPaths,

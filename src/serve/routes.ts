@@ -19,9 +19,13 @@ import { events } from "./resources/events/stream.js";
 import { healthz, readyz } from "./resources/health.js";
 import { dated } from "./resources/history/dated.js";
 import { range } from "./resources/history/range.js";
-import { latest } from "./resources/latest/latest.js";
+import { latest, latestAt } from "./resources/latest/latest.js";
+import { periodDatedAt, periodRangeAt } from "./resources/periods/periods.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
+
+/** The frequencies of period sources, each with its own rates path. */
+const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 
 // One line per route, whatever its length: the table reads as a table.
 // prettier-ignore
@@ -29,6 +33,12 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf"] },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf"] },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf"] },
+  // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
+  ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies"] },
+  ]),
   { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },

@@ -12,12 +12,15 @@ import type { IsoDate, QuoteType } from "../types.js";
 import type { PostgresStore } from "./database.js";
 import {
   inForceAmong,
+  PERIOD_FIGURES_PG,
+  periodParameters,
   type Bridges,
   type BankSpan,
   type CurrencyBanks,
   type HistoryRow,
   type HistoryStore,
   type InForce,
+  type PeriodFigure,
   type RangeSnapshot,
   type RowsVersion,
 } from "./history.js";
@@ -249,6 +252,11 @@ export class PostgresHistoryReader implements HistoryStore {
       return { effectiveDate: date, currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier };
     });
     return { rows, version };
+  }
+
+  async periodFigures(bankId: string, from: IsoDate, to: IsoDate): Promise<PeriodFigure[]> {
+    const result = await this.pool.query<PeriodFigure>(PERIOD_FIGURES_PG, periodParameters(bankId, from, to));
+    return result.rows;
   }
 
   snapshot(): Promise<RangeSnapshot> {

@@ -9,6 +9,7 @@ import { hash } from "node:crypto";
 
 import BetterSqlite3 from "better-sqlite3";
 
+import { addDays } from "../feed/dates.js";
 import type { IsoDate, QuoteType } from "../types.js";
 
 /** One stored figure as the history documents need it. */
@@ -18,6 +19,20 @@ export interface HistoryRow {
   rate: string;
   /** 0 for one unit. */
   unitMultiplier: number;
+  /** A period source's figure: the first and last day it is in force (src/store/periods.ts). */
+  validFrom?: IsoDate;
+  validTo?: IsoDate;
+}
+
+/** One stored figure of a period source, as read for src/store/periods.ts. */
+export interface PeriodFigure {
+  effectiveDate: IsoDate;
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+  validTo: IsoDate;
+  storedAt: string;
+  fetchId: number;
 }
 
 /** What a dated request resolves to. */
@@ -91,12 +106,38 @@ export interface HistoryStore {
     currencies?: readonly string[],
   ): Eventually<{ rows: HistoryRow[]; version: RowsVersion }>;
   snapshot(): Eventually<RangeSnapshot>;
+  /** A period source's figures that may be in force within [from, to] (src/store/periods.ts), oldest first. */
+  periodFigures(bankId: string, from: IsoDate, to: IsoDate): Eventually<PeriodFigure[]>;
   quoting(bankId: string): Eventually<{ baseCurrency: string; quoteType: QuoteType } | undefined>;
   banks(): Eventually<BankSpan[]>;
   lastFetchAt(): Eventually<string>;
   currencies(): Eventually<{ list: CurrencyBanks[]; maxStoredAt: string }>;
   close(): void;
 }
+
+/** The longest period a source publishes for (a quarter), with room: how far after a range to read amendments. */
+const LONGEST_PERIOD_DAYS = 100;
+
+/**
+ * The statement reading the figures that may matter for [from, to]: every figure still valid on `from`
+ * and starting before the period after `to` ends. Parameters: bank, from, to + LONGEST_PERIOD_DAYS.
+ * `?` for SQLite; PostgreSQL's numbered form is made from it.
+ */
+export const PERIOD_FIGURES_SQL = `select effective_date as "effectiveDate", currency, rate, unit_multiplier as "unitMultiplier",
+  valid_to as "validTo", stored_at as "storedAt", fetch_id as "fetchId"
+  from rates where bank_id = ? and valid_to >= ? and effective_date <= ? order by effective_date, currency`;
+
+export const PERIOD_FIGURES_PG = (() => {
+  let n = 0;
+  return PERIOD_FIGURES_SQL.replace(/\?/g, () => `$${++n}`);
+})();
+
+/** The parameters of PERIOD_FIGURES_SQL for a range (src/store/periods.ts decides what is in force). */
+export const periodParameters = (bankId: string, from: IsoDate, to: IsoDate): [string, IsoDate, IsoDate] => [
+  bankId,
+  from,
+  addDays(to, LONGEST_PERIOD_DAYS),
+];
 
 /** A date further than this from the set before it has no set in force, unless the caller says otherwise. */
 export const PUBLICATION_GAP_DAYS = 14;
@@ -330,6 +371,13 @@ export class HistoryReader implements HistoryStore {
   quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
     return rangeQuotedIn(this.statements, bankId, from, to, currencies);
   }
+
+  /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */
+  periodFigures(bankId: string, from: IsoDate, to: IsoDate): PeriodFigure[] {
+    this.periodStatement ??= this.sqlite.prepare(PERIOD_FIGURES_SQL);
+    return this.periodStatement.all(...periodParameters(bankId, from, to)) as PeriodFigure[];
+  }
+  private periodStatement?: BetterSqlite3.Statement;
 
   /**
    * A read transaction on a connection of its own, for a range: its version, the currencies it holds

@@ -69,22 +69,23 @@ interface Columns {
   rate: string[];
   unit: number[];
   derivation: (string | null)[];
+  validTo: (string | null)[];
 }
 
-const emptyColumns = (): Columns => ({ date: [], currency: [], rate: [], unit: [], derivation: [] });
+const emptyColumns = (): Columns => ({ date: [], currency: [], rate: [], unit: [], derivation: [], validTo: [] });
 
 /** One upsert of many rows of one bank and fetch; returns the inserted and revised rows' dates. */
 async function upsertRows(db: Db, bankId: string, fetchId: number, storedAt: string, c: Columns) {
   const { rows } = await sql<{ effective_date: string; inserted: boolean }>`
-    insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at)
-    select ${bankId}, d, c, r, u, v, ${fetchId}, ${storedAt}
-    from unnest(${c.date}::text[], ${c.currency}::text[], ${c.rate}::text[], ${c.unit}::int[], ${c.derivation}::text[])
-      as t(d, c, r, u, v)
+    insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at, valid_to)
+    select ${bankId}, d, c, r, u, v, ${fetchId}, ${storedAt}, vt
+    from unnest(${c.date}::text[], ${c.currency}::text[], ${c.rate}::text[], ${c.unit}::int[], ${c.derivation}::text[],
+      ${c.validTo}::text[]) as t(d, c, r, u, v, vt)
     on conflict (bank_id, effective_date, currency) do update set
       rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
-      fetch_id = excluded.fetch_id, stored_at = excluded.stored_at
+      fetch_id = excluded.fetch_id, stored_at = excluded.stored_at, valid_to = excluded.valid_to
     where rates.rate is distinct from excluded.rate or rates.unit_multiplier is distinct from excluded.unit_multiplier
-       or rates.derivation is distinct from excluded.derivation
+       or rates.derivation is distinct from excluded.derivation or rates.valid_to is distinct from excluded.valid_to
     returning effective_date, (xmax = 0) as inserted`.execute(db);
   return rows;
 }
@@ -151,6 +152,7 @@ export async function ingestBatchesPg(
       columns.rate.push(r.rate);
       columns.unit.push(r.unitMultiplier ?? 0);
       columns.derivation.push(r.derivation ?? null);
+      columns.validTo.push(r.validTo ?? null);
     }
     await flush();
   }
@@ -194,6 +196,7 @@ export async function storeReleasedFigurePg(
     rate: [record.rate],
     unit: [record.unitMultiplier ?? 0],
     derivation: [record.derivation ?? null],
+    validTo: [record.validTo ?? null],
   });
   return rows.length > 0;
 }

@@ -4,6 +4,7 @@
 import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
 import { markReleased } from "./anomalies.js";
 import type { Store } from "./database.js";
+import { PERIOD_FIGURES_PG, PERIOD_FIGURES_SQL, periodParameters, type PeriodFigure } from "./history.js";
 import type {
   IngestBatch,
   IngestResult,
@@ -148,6 +149,18 @@ export async function newestDates(store: Store): Promise<Map<string, IsoDate>> {
     .groupBy("bank_id")
     .execute();
   return new Map(rows.map((r) => [r.bank_id, r.date]));
+}
+
+/** A period source's figures that may be in force within [from, to], oldest first (src/store/periods.ts). */
+export async function periodFiguresOf(
+  store: Store,
+  bankId: string,
+  from: IsoDate,
+  to: IsoDate,
+): Promise<PeriodFigure[]> {
+  const params = periodParameters(bankId, from, to);
+  if (store.dialect === "postgres") return (await store.pool.query<PeriodFigure>(PERIOD_FIGURES_PG, params)).rows;
+  return store.sqlite.prepare(PERIOD_FIGURES_SQL).all(...params) as PeriodFigure[];
 }
 
 /** The rates of one bank on one date, sorted by currency. */

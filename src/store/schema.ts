@@ -27,6 +27,8 @@ export interface RatesTable {
   derivation: string | null;
   fetch_id: number;
   stored_at: string;
+  /** A period source's figure: the last day it is valid for (migration 008); null for a daily one. */
+  valid_to: string | null;
 }
 
 export interface RateRevisionsTable {

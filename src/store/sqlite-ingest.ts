@@ -23,15 +23,17 @@ import {
 // ROWS_PER_STATEMENT at a time: a 16-row statement costs a quarter less per row than one-row ones
 // (BENCHMARKS.md, import).
 const ROWS_PER_STATEMENT = 16;
-const ROW = "(?, ?, ?, ?, ?, ?, ?, ?)";
+const ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+/** Parameters per row. */
+const W = 9;
 const upsertSql = (rows: number) => `
-  insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at)
+  insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at, valid_to)
   values ${Array(rows).fill(ROW).join(", ")}
   on conflict (bank_id, effective_date, currency) do update set
     rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
-    fetch_id = excluded.fetch_id, stored_at = excluded.stored_at
+    fetch_id = excluded.fetch_id, stored_at = excluded.stored_at, valid_to = excluded.valid_to
   where rates.rate is not excluded.rate or rates.unit_multiplier is not excluded.unit_multiplier
-     or rates.derivation is not excluded.derivation`;
+     or rates.derivation is not excluded.derivation or rates.valid_to is not excluded.valid_to`;
 
 const INSERT_FETCH = `
   insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
@@ -127,7 +129,7 @@ export function ingestBatches(
     let total = 0;
     let first: IsoDate | undefined;
     let last: IsoDate | undefined;
-    const args: unknown[] = new Array(ROWS_PER_STATEMENT * 8);
+    const args: unknown[] = new Array(ROWS_PER_STATEMENT * W);
     const newAnomalies: AnomalyInput[] = [];
     if (quoting) recordQuoting(store, bankId, quoting.baseCurrency, quoting.quoteType);
     for (const { provenance: p, records, anomalies } of batches) {
@@ -140,7 +142,7 @@ export function ingestBatches(
         const r = records[i]!;
         if (first === undefined || r.effectiveDate < first) first = r.effectiveDate;
         if (last === undefined || r.effectiveDate > last) last = r.effectiveDate;
-        const at = (i % ROWS_PER_STATEMENT) * 8;
+        const at = (i % ROWS_PER_STATEMENT) * W;
         args[at] = bankId;
         args[at + 1] = r.effectiveDate;
         args[at + 2] = r.currency;
@@ -149,11 +151,12 @@ export function ingestBatches(
         args[at + 5] = r.derivation ?? null;
         args[at + 6] = fetchId;
         args[at + 7] = storedAt;
-        if (at === (ROWS_PER_STATEMENT - 1) * 8) written += s.upsertMany.run(args).changes;
+        args[at + 8] = r.validTo ?? null;
+        if (at === (ROWS_PER_STATEMENT - 1) * W) written += s.upsertMany.run(args).changes;
       }
       for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
-        const at = (k % ROWS_PER_STATEMENT) * 8;
-        written += s.upsertOne.run(args.slice(at, at + 8)).changes;
+        const at = (k % ROWS_PER_STATEMENT) * W;
+        written += s.upsertOne.run(args.slice(at, at + W)).changes;
       }
     }
     const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
@@ -203,6 +206,7 @@ export function storeReleasedFigure(
       record.derivation ?? null,
       fetchId,
       now.toISOString(),
+      record.validTo ?? null,
     ).changes > 0
   );
 }

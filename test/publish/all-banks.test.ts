@@ -68,7 +68,8 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
     const { dir, manifest } = (await readCurrentGeneration(out))!;
     const problems: string[] = [];
     for (const [id, doc] of documents) {
-      const read = (ext: "json" | "xml" | "csv" | "xlsx") => readFileSync(join(dir, latestPath(id, ext)));
+      const read = (ext: "json" | "xml" | "csv" | "xlsx") =>
+        readFileSync(join(dir, latestPath(id, ext, doc.frequency)));
       if (manifest.banks[id]?.effectiveDate !== doc.effectiveDate) problems.push(`${id}: manifest date`);
       const jsonText = read("json").toString();
       const json = JSON.parse(jsonText) as LatestJson;

@@ -39,6 +39,10 @@ export const PROBLEM_TYPES = {
   unknownBank: { uri: "urn:exrates:problem:unknown-bank", title: "Unknown bank" },
   noRatesYet: { uri: "urn:exrates:problem:no-rates-yet", title: "No rates published yet for this bank" },
   currencyNotQuoted: { uri: "urn:exrates:problem:currency-not-quoted", title: "Currency not quoted on that date" },
+  otherFrequency: {
+    uri: "urn:exrates:problem:other-frequency",
+    title: "The bank does not publish rates at this frequency",
+  },
 } as const;
 
 export function sendJson(

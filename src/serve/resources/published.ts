@@ -35,17 +35,34 @@ export function parsedLatest(rep: Representation): ParsedLatest {
       bankId: string;
       baseCurrency: string;
       quoteType: QuoteType;
-      rates: Record<string, Record<string, { rate: unknown; unitMultiplier?: unknown }>>;
+      rates: Record<
+        string,
+        Record<string, { rate: unknown; unitMultiplier?: unknown; validFrom?: string; validTo?: string }>
+      >;
     };
     const [date, day] = Object.entries(doc.rates)[0] ?? ["", {}];
-    const rows: HistoryRow[] = Object.entries(day).map(([currency, r]) => ({
-      effectiveDate: date,
-      currency,
-      rate: isLosslessNumber(r.rate) ? r.rate.value : String(r.rate),
-      unitMultiplier: isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : 0,
-    }));
+    let periodic = false;
+    const rows: HistoryRow[] = Object.entries(day).map(([currency, r]) => {
+      const row: HistoryRow = {
+        effectiveDate: date,
+        currency,
+        rate: isLosslessNumber(r.rate) ? r.rate.value : String(r.rate),
+        unitMultiplier: isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : 0,
+      };
+      if (typeof r.validFrom === "string" && typeof r.validTo === "string") {
+        periodic = true;
+        row.validFrom = r.validFrom;
+        row.validTo = r.validTo;
+      }
+      return row;
+    });
     parsed = {
-      header: { bankId: doc.bankId, baseCurrency: doc.baseCurrency, quoteType: doc.quoteType },
+      header: {
+        bankId: doc.bankId,
+        baseCurrency: doc.baseCurrency,
+        quoteType: doc.quoteType,
+        ...(periodic ? { periodic } : {}),
+      },
       day: { date, rows },
     };
     latestDocuments.set(rep, parsed);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { isIsoDate } from "../../feed/dates.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { VARY, type Format } from "../http/negotiate.js";
+import type { Frequency } from "../../types.js";
 
 export interface Variant {
   body: Buffer;
@@ -38,6 +39,8 @@ export interface BankEntry {
   bank?: Representation;
   latest: Partial<Record<Format, Representation>>;
   effectiveDate?: string;
+  /** The frequency the bank's Latest is published under (`{Frequency}Rates/Latest`). */
+  frequency?: Frequency;
 }
 
 export interface LoadedTree {
@@ -53,7 +56,7 @@ const BANK_ID = "([A-Z0-9]{2,10})";
 const PATTERNS = {
   banksList: /^v1\/banks\.json$/,
   bank: new RegExp(`^v1/banks/${BANK_ID}\\.json$`),
-  latest: new RegExp(`^v1/Banks/${BANK_ID}/DailyRates/Latest\\.(json|xml|csv|xlsx)$`),
+  latest: new RegExp(`^v1/Banks/${BANK_ID}/(Daily|Weekly|Monthly|Quarterly)Rates/Latest\\.(json|xml|csv|xlsx)$`),
   xsd: /^v1\/schemas\/exchange-rates-1\.0\.xsd$/,
 };
 
@@ -170,8 +173,9 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
       bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.latest.exec(path))) {
       const id = m[1]!;
-      const format = m[2] as Format;
+      const format = m[3] as Format;
       const entry = bankEntry(id);
+      entry.frequency = m[2] as Frequency;
       const date = entry.effectiveDate;
       const disposition =
         format === "csv" || format === "xlsx"

@@ -24,6 +24,7 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfDay } from "./as-of.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
@@ -42,6 +43,8 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
   const id = route.id!;
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    const published = treeFrequency(ctx, id);
+    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, currencies } = request;

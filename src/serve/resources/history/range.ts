@@ -11,6 +11,7 @@ import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
+import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfRange } from "./as-of.js";
 import { daysIn, render } from "./render.js";
 import {
@@ -35,6 +36,8 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
   if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
+    const published = treeFrequency(ctx, id);
+    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, params, currencies } = request;

@@ -1,4 +1,5 @@
-// `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]`: a bank's newest rates, in the format negotiated,
+// `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]` (and `MonthlyRates/Latest`... for a period
+// source, its figures with their validity): a bank's newest rates, in the format negotiated,
 // answered from the published tree in memory: the hot path, a negotiation, a map lookup and a write
 // of bytes held ready with their headers. With `currencies=`, only the asked currencies, and with
 // `base=`, the table re-expressed against another currency: rendered from the published Latest.json,
@@ -8,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { rebasedHeader } from "../../../publish/cross.js";
 import type { HistoryDay } from "../../../publish/render-history.js";
 import { historyEtag } from "../../../store/history.js";
+import type { Frequency } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { FORMATS, negotiate } from "../../http/negotiate.js";
@@ -16,6 +18,7 @@ import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
 import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
+import { sendOtherFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfDay } from "../history/as-of.js";
 import { render } from "../history/render.js";
 import { currentStore } from "../history/request.js";
@@ -24,21 +27,32 @@ import { bankResource, parsedLatest } from "../published.js";
 const RETRY_SOON = { "retry-after": "5" };
 const MADE_PER_REQUEST = /(^|&)(currencies|base)=/i;
 
-export const latest: Handler = (ctx, req, res, head, route, query) => {
-  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
-  if (query && MADE_PER_REQUEST.test(query))
-    return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
-  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
-  if (!negotiation.ok) {
-    const { status, detail, supported } = negotiation;
-    return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
-  }
-  const tree = ctx.tree();
-  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
-  const rep = tree.banks.get(route.id!)?.latest[negotiation.format];
-  if (!rep) return sendNoRates(ctx, res, head, route.id!);
-  sendRepresentation(req, res, rep);
-};
+/**
+ * Latest under the path of one frequency (`DailyRates`, `MonthlyRates`...): a bank published under
+ * another is a 404 naming its own.
+ */
+export const latestAt =
+  (frequency: Frequency): Handler =>
+  (ctx, req, res, head, route, query) => {
+    if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
+    if (query && MADE_PER_REQUEST.test(query))
+      return void sendFilteredLatest(ctx, req, res, head, route, query, frequency).catch(() => res.destroy());
+    const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+    if (!negotiation.ok) {
+      const { status, detail, supported } = negotiation;
+      return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+    }
+    const tree = ctx.tree();
+    if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: RETRY_SOON, head });
+    const entry = tree.banks.get(route.id!);
+    const rep = entry?.latest[negotiation.format];
+    if (!rep) return sendNoRates(ctx, res, head, route.id!);
+    if (entry?.frequency !== frequency)
+      return sendOtherFrequency(res, head, route.id!, frequency, entry?.frequency ?? "Daily");
+    sendRepresentation(req, res, rep);
+  };
+
+export const latest: Handler = latestAt("Daily");
 
 /** Latest, from the published tree, with only the asked currencies, or against another base. */
 async function sendFilteredLatest(
@@ -48,6 +62,7 @@ async function sendFilteredLatest(
   head: boolean,
   route: MatchedRoute,
   query: string,
+  frequency: Frequency,
 ): Promise<void> {
   const id = route.id!;
   let currencies: string[] | undefined;
@@ -69,6 +84,7 @@ async function sendFilteredLatest(
   const entry = tree.banks.get(id);
   const rep = entry?.latest.json;
   if (!rep) return sendNoBank(ctx, res, head, id, entry !== undefined, `No rates published for bank ${id}`);
+  if (entry.frequency !== frequency) return sendOtherFrequency(res, head, id, frequency, entry.frequency!);
   const parsed = parsedLatest(rep);
   let base: string | undefined;
   try {

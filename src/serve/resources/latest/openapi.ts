@@ -97,7 +97,16 @@ export const exchangeRatesSchema = {
         additionalProperties: {
           type: "object",
           required: ["rate"],
-          properties: { rate: { type: "number" }, unitMultiplier: { type: "integer" } },
+          properties: {
+            rate: { type: "number" },
+            unitMultiplier: { type: "integer" },
+            validFrom: {
+              type: "string",
+              format: "date",
+              description: "A period source's figure (MonthlyRates, QuarterlyRates...): the first day it is in force.",
+            },
+            validTo: { type: "string", format: "date", description: "The last day it is in force." },
+          },
         },
       },
     },

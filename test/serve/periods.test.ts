@@ -1,0 +1,185 @@
+// A period source end to end: HMRC's month stored (the XML, then the CSV with a figure corrected
+// mid-month), published, and served under MonthlyRates: what is in force on a date (the month's last
+// day yes, the next month's first no), a range, every format's validity (the XML against the XSD), the
+// Bank resource's frequency, and a frequency the bank does not publish as a 404 naming its own.
+import { parse as parseCsv } from "csv-parse/sync";
+import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as XLSX from "@e965/xlsx";
+import { validateXML } from "xmllint-wasm";
+
+import hmrc from "../../adapters/HMRC.js";
+import { gateRecords } from "../../src/ingest/validate.js";
+import { publish } from "../../src/publish/publisher.js";
+import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
+import { recordQuoting } from "../../src/store/anomalies.js";
+import { ingestBatches } from "../../src/store/rates.js";
+import { fixture } from "../support/fixtures.js";
+import { startTestServer, type InProcessServer } from "../support/server.js";
+
+let server: InProcessServer;
+let auth: Record<string, string>;
+
+async function store(file: string, url: string, at: string) {
+  const answer = await hmrc.parse(fixture(file), { url });
+  const { records } = gateRecords("GBP", answer.records, answer.held);
+  const when = new Date(at);
+  const provenance = {
+    kind: "import" as const,
+    method: "GET" as const,
+    url,
+    startedAt: when,
+    finishedAt: when,
+    httpStatus: 200,
+  };
+  ingestBatches(server.store, "HMRC", [{ provenance: { ...provenance, body: fixture(file) }, records }], when);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ publish: false });
+  await store(
+    "HMRC/monthly_xml_2026-08.xml",
+    "https://www.trade-tariff.service.gov.uk/api/v2/exchange_rates/files/monthly_xml_2026-08.xml",
+    "2026-07-23T11:00:00Z",
+  );
+  await store(
+    "HMRC/monthly_csv_2026-8.csv",
+    "https://www.trade-tariff.service.gov.uk/uk/api/exchange_rates/files/monthly_csv_2026-8.csv",
+    "2026-08-18T11:00:00Z",
+  );
+  recordQuoting(server.store, "HMRC", "GBP", "Indirect");
+  await publish(server.store, [hmrc], server.config.outDir);
+  auth = { authorization: `Bearer ${await server.token()}` };
+  // The server loads the new generation within a second.
+  for (let i = 0; i < 50; i++) {
+    if ((await get("/v1/Banks/HMRC/MonthlyRates/Latest")).status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 60_000);
+afterAll(async () => server?.stop());
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, { headers: { ...auth, ...headers } });
+
+type Entry = { rate: unknown; validFrom?: string; validTo?: string };
+async function json(path: string): Promise<Record<string, Record<string, Entry>>> {
+  const res = await get(path);
+  expect(res.status).toBe(200);
+  return (parseLossless(await res.text()) as { rates: Record<string, Record<string, Entry>> }).rates;
+}
+const text = (e: Entry | undefined) => (e && isLosslessNumber(e.rate) ? e.rate.value : undefined);
+
+describe("a monthly source (HMRC)", () => {
+  it("answers a dated lookup on the 15th with the month's figures and their validity", async () => {
+    const rates = await json("/v1/Banks/HMRC/MonthlyRates/2026-08-15.json");
+    expect(Object.keys(rates)).toEqual(["2026-08-01"]);
+    const day = rates["2026-08-01"]!;
+    expect(Object.keys(day)).toEqual(["AED", "JPY", "TRY", "USD", "XCD", "ZWG"]);
+    expect(text(day.JPY)).toBe("196.3400");
+    expect(day.JPY).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-31" });
+    // TRY's figure of the 1st is ended by its correction of the 18th.
+    expect(text(day.TRY)).toBe("55.1200");
+    expect(day.TRY).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-17" });
+  });
+
+  it("keeps the month's figures in force on its last day, not on the next month's first", async () => {
+    const last = await json("/v1/Banks/HMRC/MonthlyRates/2026-08-31");
+    expect(Object.keys(last)).toEqual(["2026-08-18"]);
+    expect(text(last["2026-08-18"]!.USD)).toBe("1.3365");
+    expect(text(last["2026-08-18"]!.TRY)).toBe("58.0400");
+    expect(last["2026-08-18"]!.TRY).toMatchObject({ validFrom: "2026-08-18", validTo: "2026-08-31" });
+    const next = await get("/v1/Banks/HMRC/MonthlyRates/2026-09-01");
+    expect(next.status).toBe(404);
+    expect(((await next.json()) as { detail: string }).detail).toMatch(/in force on 2026-09-01|future/);
+  });
+
+  it("answers a range as the set in force on its first day, then one per day a figure starts", async () => {
+    const rates = await json("/v1/Banks/HMRC/MonthlyRates?from=2026-08-10&to=2026-08-31&currencies=TRY,JPY");
+    expect(Object.keys(rates)).toEqual(["2026-08-01", "2026-08-18"]);
+    expect(Object.fromEntries(Object.entries(rates).map(([d, day]) => [d, text(day.TRY)]))).toEqual({
+      "2026-08-01": "55.1200",
+      "2026-08-18": "58.0400",
+    });
+  });
+
+  it("publishes Latest under MonthlyRates with the validity, and the Bank resource names the frequency", async () => {
+    const latest = await json("/v1/Banks/HMRC/MonthlyRates/Latest.json");
+    expect(latest["2026-08-18"]!.AED).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-31" });
+    const bank = (await (await get("/v1/banks/HMRC")).json()) as { supportedFrequencies: string[] };
+    expect(bank.supportedFrequencies).toEqual(["Monthly"]);
+  });
+
+  it.each([
+    ["/v1/Banks/HMRC/DailyRates/Latest", "Daily"],
+    ["/v1/Banks/HMRC/DailyRates/2026-08-15", "Daily"],
+    ["/v1/Banks/HMRC/DailyRates?from=2026-08-01", "Daily"],
+    ["/v1/Banks/HMRC/QuarterlyRates/2026-08-15", "Quarterly"],
+  ])("answers %s with a 404 naming MonthlyRates", async (path, asked) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    const problem = (await res.json()) as { type: string; detail: string; supportedFrequencies: string[] };
+    expect(problem.type).toBe("urn:exrates:problem:other-frequency");
+    expect(problem.detail).toContain(`publishes Monthly rates, not ${asked}`);
+    expect(problem.supportedFrequencies).toEqual(["Monthly"]);
+  });
+
+  it("CSV: Valid From and Valid To after Unit", async () => {
+    const res = await get("/v1/Banks/HMRC/MonthlyRates/2026-08-15.csv");
+    const rows: string[][] = parseCsv(await res.text(), {});
+    expect(rows[0]).toEqual([
+      "BankId",
+      "From Currency",
+      "To Currency",
+      "Effective Date",
+      "Exchange Rate",
+      "Unit",
+      "Valid From",
+      "Valid To",
+    ]);
+    expect(rows.find((r) => r[2] === "TRY")).toEqual([
+      "HMRC",
+      "GBP",
+      "TRY",
+      "2026-08-01",
+      "55.1200",
+      "1",
+      "2026-08-01",
+      "2026-08-17",
+    ]);
+  });
+
+  it("XML: validFrom and validTo attributes, valid against the published XSD (Latest and a date)", async () => {
+    for (const path of ["/v1/Banks/HMRC/MonthlyRates/Latest.xml", "/v1/Banks/HMRC/MonthlyRates/2026-08-15.xml"]) {
+      const xml = await (await get(path)).text();
+      expect(xml).toContain('<Rate currency="JPY" value="196.3400" validFrom="2026-08-01" validTo="2026-08-31"/>');
+      const result = await validateXML({
+        xml: [{ fileName: "monthly.xml", contents: xml }],
+        schema: [{ fileName: "exchange-rates-1.0.xsd", contents: EXCHANGE_RATES_XSD }],
+      });
+      expect(result.errors).toEqual([]);
+    }
+  });
+
+  it("XLSX: two date columns after Unit, in the published Latest and a dated answer", async () => {
+    for (const path of ["/v1/Banks/HMRC/MonthlyRates/Latest.xlsx", "/v1/Banks/HMRC/MonthlyRates/2026-08-15.xlsx"]) {
+      const book = XLSX.read(Buffer.from(await (await get(path)).arrayBuffer()), { cellDates: false });
+      const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Rates!, {
+        header: 1,
+        raw: false,
+        dateNF: "yyyy-mm-dd",
+      });
+      expect(rows[0]).toEqual([
+        "BankId",
+        "From Currency",
+        "To Currency",
+        "Effective Date",
+        "Exchange Rate",
+        "Unit",
+        "Valid From",
+        "Valid To",
+      ]);
+      const jpy = rows.find((r) => r[2] === "JPY")!;
+      expect(jpy.slice(6)).toEqual(["2026-08-01", "2026-08-31"]);
+    }
+  });
+});
