@@ -180,8 +180,10 @@ const hmrc = defineAdapter({
     timeZone: TIME_ZONE,
     website: "https://www.gov.uk/government/collections/exchange-rates-for-customs-and-vat",
     quoteType: "Indirect",
-    // The next month's file comes on the penultimate Thursday of the month; the daemon looks every Thursday.
+    // The next month's file comes on the penultimate Thursday of the month: the daemon runs then, and
+    // expects the next month's figures (effective on its 1st) from that run on.
     publicationDays: [4],
+    cadence: { days: { kind: "nthLastInMonth", n: 2 }, covers: "nextMonthStart" },
     coverageStart: "2021-01-01",
     maxRangeDays: 92,
     sourceUrl: `${HOST}/api/v2/exchange_rates/files`,

@@ -128,6 +128,40 @@ export interface BankDescriptor {
   historicalOnly?: boolean;
   /** Where the bank's closing days differ from its country's public holidays (src/calendar/). */
   calendar?: BankCalendarRules;
+  /**
+   * A period source's publication cadence (src/calendar/cadence.ts): which of its publicationDays it
+   * publishes on (HMRC: the penultimate Thursday of the month) and which period a run's figures start
+   * (HMRC: the next month). Absent: every publication day, the run's own date (a daily bank).
+   */
+  cadence?: Cadence;
+}
+
+/**
+ * The days a period source publishes on, among its publication days (its `publicationDays` weekdays
+ * that are not closings): every one (`weekly`: the BIS's Wednesday), the nth-last day of the month on
+ * one of those weekdays (`nthLastInMonth`, n = 2: HMRC's penultimate Thursday), each of the last
+ * `count` publication days of the month (`lastInMonth`: InforEuro's last days of the month before), or
+ * each of the first `count` publication days after a quarter ends (`afterQuarterEnd`: the US Treasury).
+ */
+export type CadenceDays =
+  | { kind: "weekly" }
+  | { kind: "nthLastInMonth"; n: number }
+  | { kind: "lastInMonth"; count: number }
+  | { kind: "afterQuarterEnd"; count: number };
+
+/**
+ * The effective date of the newest figures once a run on a day has published (what the daemon expects
+ * stored after it): that day (`runDay`), the first of the next month (`nextMonthStart`: HMRC, InforEuro),
+ * the last day of the month before (`previousMonthEnd`: the BIS's end-of-month observation), the last
+ * day of the quarter before (`previousQuarterEnd`), or the first of the next quarter (`nextQuarterStart`).
+ */
+export type CadenceCovers =
+  "runDay" | "nextMonthStart" | "previousMonthEnd" | "previousQuarterEnd" | "nextQuarterStart";
+
+/** A period source's publication cadence (BankDescriptor.cadence). */
+export interface Cadence {
+  days: CadenceDays;
+  covers: CadenceCovers;
 }
 
 /** A closing day of a bank's own: a date-holidays rule ("12-26", "easter -2") and its name. */
@@ -398,6 +432,8 @@ export interface BankStatus {
   timeZone: string;
   dailyUpdateTime: string;
   publicationDays: number[];
+  /** How often the source publishes (`supportedFrequencies`): Daily, or a period source's Monthly... */
+  frequency: Frequency;
   /** Whether the daemon runs this bank on its schedule. */
   scheduled: boolean;
   state: BankState;

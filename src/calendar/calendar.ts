@@ -6,10 +6,11 @@ import Holidays from "date-holidays";
 
 import { addDays, weekday } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
+import { CADENCE_LOOKAHEAD_DAYS, onCadence } from "./cadence.js";
 
 /** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
 export type CalendarSpec = Pick<BankDescriptor, "publicationDays"> &
-  Partial<Pick<BankDescriptor, "countryCode" | "timeZone" | "calendar">>;
+  Partial<Pick<BankDescriptor, "countryCode" | "timeZone" | "calendar" | "cadence">>;
 
 /** A working day on which the bank does not publish, and why. */
 export interface Closing {
@@ -107,12 +108,21 @@ export function closingOn(spec: CalendarSpec, date: IsoDate): string | undefined
   return closingsOfYear(spec, Number(date.slice(0, 4))).get(date);
 }
 
-/** Whether the bank publishes on `date`: one of its working days and no closing. */
-export function isPublicationDay(spec: CalendarSpec, date: IsoDate): boolean {
+/** Whether `date` is one of the bank's working days (its weekdays) and no closing. */
+function isWorkingDay(spec: CalendarSpec, date: IsoDate): boolean {
   return (
     spec.publicationDays.includes(weekday(date)) &&
     closingsOfYear(spec, Number(date.slice(0, 4))).get(date) === undefined
   );
+}
+
+/**
+ * Whether the bank publishes on `date`: one of its working days and no closing, and, for a period
+ * source with a cadence, one of the cadence's days (src/calendar/cadence.ts).
+ */
+export function isPublicationDay(spec: CalendarSpec, date: IsoDate): boolean {
+  if (!spec.cadence) return isWorkingDay(spec, date);
+  return onCadence(spec.cadence, date, spec.publicationDays, (d) => isWorkingDay(spec, d));
 }
 
 /** The last publication day on or before `date` (within a month; undefined past that). */
@@ -188,7 +198,7 @@ export function lateAfterMs(spec: CalendarSpec): number {
 
 /** The first publication day after `date` (within a month; undefined past that, or for a bank that never publishes). */
 export function nextPublicationDay(spec: CalendarSpec, date: IsoDate): IsoDate | undefined {
-  for (let i = 1; i <= 31; i++) {
+  for (let i = 1; i <= (spec.cadence ? CADENCE_LOOKAHEAD_DAYS : 31); i++) {
     const d = addDays(date, i);
     if (isPublicationDay(spec, d)) return d;
   }

@@ -149,6 +149,12 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
     frequencies.length === 1 && FREQUENCIES.includes(frequencies[0]!),
     `supportedFrequencies must be one of ${FREQUENCIES.join(", ")}`,
   );
+  const cadence = bank.cadence;
+  if (cadence) {
+    need(frequencies[0] !== "Daily", "a cadence is for a period source (supportedFrequencies other than Daily)");
+    const n = "n" in cadence.days ? cadence.days.n : "count" in cadence.days ? cadence.days.count : 1;
+    need(Number.isInteger(n) && n >= 1 && n <= 5, "a cadence's n or count must be 1 to 5");
+  }
   need(/^https?:\/\//.test(bank.website), "website must be a URL");
   need(/^https?:\/\//.test(bank.sourceUrl), "sourceUrl must be a URL");
   need(

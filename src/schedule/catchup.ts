@@ -60,6 +60,8 @@ export function planFetch(
     reason += `; fetching from ${from} (run \`exrates backfill\` for older gaps)`;
   }
   if (from < bank.coverageStart) from = bank.coverageStart;
-  const ranges = chunkRange(from, today, bank.maxRangeDays).map((c): FetchRange => ({ kind: "range", ...c }));
+  // A period source's newest period may start after today (HMRC's next month, out before it begins).
+  const until = expected > today ? expected : today;
+  const ranges = chunkRange(from, until, bank.maxRangeDays).map((c): FetchRange => ({ kind: "range", ...c }));
   return { action: "range", expected, newest, missing, ranges, reason };
 }

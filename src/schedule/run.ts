@@ -10,7 +10,7 @@ import type { BankAdapter, IsoDate } from "../types.js";
 import { attemptRun, type AttemptDeps, type BankRun, type NextStep } from "./attempt.js";
 import type { RunLog } from "./run-log.js";
 import { PRIORITY, type Slots } from "./slots.js";
-import { previousRun, wallClock } from "./time.js";
+import { expectedNewestDate, previousRun, wallClock } from "./time.js";
 
 export interface RunOutcome {
   bankId: string;
@@ -161,10 +161,12 @@ async function announceIfLate(deps: RunDeps, run: BankRun): Promise<void> {
   const now = run.clock();
   const slot = previousRun(bank, now);
   const late = now.getTime() - slot.at.getTime();
-  if (run.tally.expected !== slot.date || late < lateAfterMs(bank)) return;
+  // The date that run should bring: its own, or for a period source the start of the period it publishes.
+  const expected = expectedNewestDate(bank, now);
+  if (run.tally.expected !== expected || late < lateAfterMs(bank)) return;
   const data = {
     bankId: bank.id,
-    expectedDate: slot.date,
+    expectedDate: expected,
     dueAt: slot.at.toISOString(),
     dueLocal: `${wallClock(slot.at, bank.timeZone).replace("T", " ").slice(0, 16)} ${bank.timeZone}`,
     lateByMinutes: Math.floor(late / 60_000),
@@ -172,7 +174,7 @@ async function announceIfLate(deps: RunDeps, run: BankRun): Promise<void> {
   };
   try {
     if ((await recordLateEvent(deps.store, data, now)) !== undefined)
-      deps.log.warn({ bank: bank.id, expected: slot.date, lateByMinutes: data.lateByMinutes }, "publication late");
+      deps.log.warn({ bank: bank.id, expected, lateByMinutes: data.lateByMinutes }, "publication late");
   } catch (error) {
     deps.log.warn({ bank: bank.id, err: (error as Error).message }, "could not record the late event");
   }

@@ -3,6 +3,7 @@
 // fetch, last error, next run, and its state: up to date, holiday (named), waiting (inside its time
 // today), late (by how much), failing or stale. Computed from the database (so any process can show it)
 // plus what the running daemon knows.
+import { frequencyOf } from "../feed/adapter.js";
 import { sql } from "kysely";
 
 import { closingOn, lateAfterMs } from "../calendar/calendar.js";
@@ -135,6 +136,7 @@ export async function bankStatuses(
       timeZone: bank.timeZone,
       dailyUpdateTime: bank.dailyUpdateTime,
       publicationDays: [...bank.publicationDays],
+      frequency: frequencyOf(bank),
       newestDate: stored,
       lastSuccessAt: success?.at ?? null,
       lastErrorAt: failure?.at ?? null,

@@ -1,13 +1,14 @@
 // The scheduler's clock arithmetic, as pure functions of `now`: when a bank's daily run falls (its
 // dailyUpdateTime on its publication days (working days minus closings, src/calendar/), in its IANA zone, across daylight-saving changes), which
 // effective date should be stored by now, and how long to wait before polling again.
+import { CADENCE_LOOKAHEAD_DAYS, coveredBy } from "../calendar/cadence.js";
 import { isPublicationDay } from "../calendar/calendar.js";
 import { addDays, todayIn } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
 
 /** What the schedule of a bank depends on (its calendar: src/calendar/). */
 export type ScheduleSpec = Pick<BankDescriptor, "timeZone" | "dailyUpdateTime" | "publicationDays"> &
-  Partial<Pick<BankDescriptor, "countryCode" | "calendar">>;
+  Partial<Pick<BankDescriptor, "countryCode" | "calendar" | "cadence">>;
 
 export { isPublicationDay };
 
@@ -21,6 +22,8 @@ const DAY_MS = 86_400_000;
 
 /** How far a run is looked for: a week of working days plus a long holiday (China's Golden Week). */
 const LOOKAHEAD_DAYS = 21;
+/** The same for a period source's cadence (a quarter and room). */
+const lookahead = (spec: ScheduleSpec) => (spec.cadence ? CADENCE_LOOKAHEAD_DAYS : LOOKAHEAD_DAYS);
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -77,7 +80,7 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
 /** The first run strictly after `now`. */
 export function nextRun(spec: ScheduleSpec, now: Date): RunSlot {
   const today = todayIn(spec.timeZone, now);
-  for (let i = -1; i <= LOOKAHEAD_DAYS; i++) {
+  for (let i = -1; i <= lookahead(spec); i++) {
     const date = addDays(today, i);
     if (!isPublicationDay(spec, date)) continue;
     const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);
@@ -89,7 +92,7 @@ export function nextRun(spec: ScheduleSpec, now: Date): RunSlot {
 /** The latest run at or before `now`: its date is the newest publication that should exist by now. */
 export function previousRun(spec: ScheduleSpec, now: Date): RunSlot {
   const today = todayIn(spec.timeZone, now);
-  for (let i = 1; i >= -LOOKAHEAD_DAYS; i--) {
+  for (let i = 1; i >= -lookahead(spec); i--) {
     const date = addDays(today, i);
     if (!isPublicationDay(spec, date)) continue;
     const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);
@@ -110,9 +113,14 @@ export function nextRuns(spec: ScheduleSpec, now: Date, count: number): RunSlot[
   return runs;
 }
 
-/** The newest effective date a bank should have published by `now`. */
+/**
+ * The newest effective date a bank should have published by `now`: its last run's date, or for a period
+ * source the start of the period that run published (HMRC's run of the penultimate Thursday: the 1st of
+ * the next month).
+ */
 export function expectedNewestDate(spec: ScheduleSpec, now: Date): IsoDate {
-  return previousRun(spec, now).date;
+  const run = previousRun(spec, now).date;
+  return spec.cadence ? coveredBy(spec.cadence.covers, run) : run;
 }
 
 /** Publication days d with from < d <= to. */

@@ -109,6 +109,12 @@ describe("a monthly source (HMRC)", () => {
     expect(bank.supportedFrequencies).toEqual(["Monthly"]);
   });
 
+  it("shows the frequency on the status page", async () => {
+    const page = await (await fetch(`${server.url}/`)).text();
+    const card = page.slice(page.indexOf('<article id="bank-HMRC"'));
+    expect(card.slice(0, card.indexOf("</article>"))).toContain("<dt>Frequency</dt><dd>Monthly</dd>");
+  });
+
   it.each([
     ["/v1/Banks/HMRC/DailyRates/Latest", "Daily"],
     ["/v1/Banks/HMRC/DailyRates/2026-08-15", "Daily"],

@@ -16,6 +16,8 @@ export interface Row {
   state: string;
   /** The status's line for people ("holiday: Good Friday …", "late by 2 h 05 min: …"), when there is one. */
   summary: string | null;
+  /** Daily, or a period source's Weekly, Monthly, Quarterly. */
+  frequency: string;
   newestDate: string | null;
   nextRunAt: string | null;
   lastError: string | null;
@@ -47,6 +49,7 @@ export async function bankRows(
         name: row.name ?? known.get(row.id)?.name[0]?.name ?? row.id,
         state: row.state ?? "unknown",
         summary: row.summary ?? null,
+        frequency: row.frequency ?? known.get(row.id)?.supportedFrequencies[0] ?? "Daily",
         newestDate: row.newestDate ?? null,
         nextRunAt: row.nextRunAt ?? null,
         lastError: row.lastError ?? null,
@@ -62,6 +65,7 @@ export async function bankRows(
       name: known.get(id)?.name[0]?.name ?? id,
       state: published ? "published" : "not published",
       summary: null,
+      frequency: tree?.banks.get(id)?.frequency ?? known.get(id)?.supportedFrequencies[0] ?? "Daily",
       newestDate: published,
       nextRunAt: null,
       lastError: null,

@@ -81,7 +81,7 @@ function card(b: Row, chart: Series | undefined): string {
     : "";
   return `<article id="bank-${escape(b.id)}" data-state="${escape(b.state)}">
 <h2><span>${escape(b.id)} <span class="state ${cls}">${escape(b.state)}</span></span><span class="name">${escape(b.name)}</span></h2>
-<dl>${b.summary && b.summary !== b.state ? `<dt>Status</dt><dd>${escape(b.summary)}</dd>` : ""}<dt>Newest date</dt><dd>${escape(b.newestDate ?? "none")}</dd><dt>Next run</dt><dd>${escape(next)}</dd>${error}</dl>
+<dl>${b.summary && b.summary !== b.state ? `<dt>Status</dt><dd>${escape(b.summary)}</dd>` : ""}<dt>Frequency</dt><dd>${escape(b.frequency)}</dd><dt>Newest date</dt><dd>${escape(b.newestDate ?? "none")}</dd><dt>Next run</dt><dd>${escape(next)}</dd>${error}</dl>
 ${chart && chart.points.length > 0 ? sparkline(b.id, chart.currency, chart.points) : '<p class="nochart">No rates in the last 90 days</p>'}
 </article>`;
 }

@@ -43,6 +43,7 @@ export const statusSchema = {
           scheduled: { type: "boolean" },
           state: { type: "string" },
           summary: { type: "string" },
+          frequency: { type: "string", enum: ["Daily", "Weekly", "Monthly", "Quarterly"] },
           newestDate: { type: ["string", "null"] },
           nextRunAt: { type: ["string", "null"] },
         },
