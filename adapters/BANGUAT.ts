@@ -22,6 +22,7 @@
 //   seen resetting connections from some hosting ranges (another service gave up on it for that reason).
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   addDays,
   asArray,
@@ -180,7 +181,9 @@ const banguat = defineAdapter({
         rate: day.figures.join(" / "),
       });
     }
-    return rows.result();
+    const answer = rows.result();
+    if (answer.records.length + answer.held.length > 0 || days.length === 0) return answer;
+    return noPublication("every day of the answer is a weekend carry-over or without a rate");
   },
 });
 

@@ -96,6 +96,7 @@ const bbk = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1948-06-21",
+    coverageEnd: "1998-12-31",
     maxRangeDays: 1827,
     sourceUrl: `${ENDPOINT}?format=sdmx_csv`,
     historicalOnly: true,

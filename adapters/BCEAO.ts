@@ -3,8 +3,8 @@
 //   day: an HTML fragment, an `<h2>` heading "Cours des devises du lundi 16 mars 2026" (French day and month
 //   names, "1er" for the first) and a table with the header `Devise | CFA`, one row per currency.
 // - XOF per 1 unit of the foreign currency (Direct). Currencies are named in French ("Dollar us",
-//   "Couronne suédoise", "Won Coréen"): read by ICU's French names first, then the bank's own spellings
-//   below. Numbers are French (`1.953,0200`); `-` or an empty cell is a currency without a rate that day.
+//   "Couronne suédoise", "Won Coréen"): read by the kit's resolver in French (ICU's names, then its
+//   rules), and the bank's own spellings below. Numbers are French (`1.953,0200`); `-` or an empty cell is a currency without a rate that day.
 // - Published Sunday to Friday: Sunday's page carries the Gulf currencies. A holiday page holds the heading
 //   only. The recorded pages carry accented letters as literal `\xC3\xA9` text (an artefact of how they were
 //   saved); the live page is real UTF-8: both are read.
@@ -15,17 +15,20 @@ import {
   AnswerRows,
   FeedError,
   addDays,
+  currencyOf,
   decodeText,
   defineAdapter,
   expectFeedText,
   foldName,
   isoFromParts,
+  noPublication,
   recentDays,
   requireDate,
   requireDecimal,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
   weekday,
+  type CurrencyResolution,
   type FeedDocument,
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
@@ -34,24 +37,27 @@ const ID = "BCEAO";
 const ENDPOINT = "https://www.bceao.int/fr/cours/get_all_reference_by_date";
 const TIME_ZONE = "Africa/Dakar";
 
-/** The bank's spellings that ICU's French currency names do not give (keys folded with foldName). */
+/**
+ * The bank's French names no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others: ICU's French names, "Dollar us" and "Dollar Hong Kong" (a territory), "Couronne thèque" and
+ * "Ryal saudien" (misspellings).
+ */
 export const BCEAO_CURRENCY_NAMES: Readonly<Record<string, string>> = {
-  "dollar us": "USD",
-  // sic: the bank writes "thèque" for the Czech koruna.
-  "couronne theque": "CZK",
+  // ICU says "yuan renminbi chinois"; French adjectives are not derived (CLDR has the country names only).
   "yuan chinois": "CNY",
+  // ICU says "dollar de Singapour": the adjective again.
   "dollar singapourien": "SGD",
+  // The lira's name from 2005 to 2009, kept by the bank; ICU says "livre turque".
   "nouvelle livre turque": "TRY",
-  "dirham emirats arabes unis": "AED",
+  // ICU says "nouveau shekel israélien"; the bank drops the adjective, and "shekel" alone is no unit ICU names.
   "nouveau shekel": "ILS",
+  // ICU says "won sud-coréen"; "coréen" alone fits both Koreas.
   "won coreen": "KRW",
-  "dollar hong kong": "HKD",
-  "ryal saudien": "SAR",
 };
 
-/** The ISO code of a currency as the page names it, or a RowProblem (`unknown-currency`). */
-export function bceaoCurrency(name: string): string {
-  return resolveCurrency(ID, name, { locales: ["fr"], aliases: BCEAO_CURRENCY_NAMES });
+/** The currency of a name as the page writes it on a date, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export function bceaoCurrency(name: string, date?: string): CurrencyResolution {
+  return resolveCurrencyName(ID, name, { locales: ["fr"], aliases: BCEAO_CURRENCY_NAMES, date });
 }
 
 /** `\xC3\xA9` written out as text back to the UTF-8 letters it stands for. */
@@ -121,7 +127,7 @@ const bceao = defineAdapter({
       // A holiday: the heading alone. Anything more without a table is not understood.
       if ($("body").text().replace(heading, "").trim() !== "")
         throw new FeedError(ID, `a page for ${heading} without a rates table`);
-      return { records: [], held: [] };
+      return noPublication(`a page for ${heading} with no rates table (a holiday)`);
     }
     if ((text.match(/<\/table>/gi) ?? []).length < tables.length)
       throw new FeedError(ID, "truncated page: a rates table is not closed");
@@ -146,7 +152,7 @@ const bceao = defineAdapter({
           `table ${t + 1} row ${r + 1}`,
           () => {
             if (cells.length !== 2) rowProblem(ID, "bad-row", `a row of ${cells.length} cells`);
-            const currency = bceaoCurrency(name);
+            const currency = currencyOf(bceaoCurrency(name, date));
             const effectiveDate = requireDate(ID, date, heading);
             const rate = requireDecimal(ID, value, currency, { decimalComma: true, thousands: "." });
             if (!/[1-9]/.test(rate)) return undefined;

@@ -16,13 +16,15 @@ import * as cheerio from "cheerio";
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   requireDateParts,
   requireDecimal,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
   todayIn,
+  type CurrencyResolution,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -61,19 +63,23 @@ export const BCP_CURRENCIES = [
   "XAU",
 ] as const;
 
-/** Title names ICU's Spanish and English names do not give (keys folded with foldName). */
+/**
+ * Title names no rule resolves (keys folded), each with why. The kit's resolver reads the others:
+ * ICU's Spanish and English names, "Real Brasilero" (a misspelling of "real brasileño"), "Derecho
+ * Especial de Giro" (the singular of ICU's name), "UAE Dirham" (ISO 4217's name).
+ */
 export const BCP_CURRENCY_NAMES: Readonly<Record<string, string>> = {
+  // ICU says "dólar estadounidense"; Spanish adjectives are not derived ("americano" is no CLDR name).
   "dolar americano": "USD",
+  // ICU says "yuan renminbi"; "chino" is an adjective again.
   "yuan chino": "CNY",
-  "real brasilero": "BRL",
-  "derecho especial de giro": "XDR",
-  "uae dirham": "AED",
+  // The sol's name until 2015 (ICU: "Peruvian Sol"); "nuevo sol" is no unit ICU names.
   "peruvian nuevo sol": "PEN",
 };
 
-/** The code of a currency as the page title names it, or a RowProblem (`unknown-currency`). */
-export function bcpCurrency(name: string): string {
-  return resolveCurrency(ID, name, { locales: ["es", "en"], aliases: BCP_CURRENCY_NAMES });
+/** The currency of a page title's name, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export function bcpCurrency(name: string): CurrencyResolution {
+  return resolveCurrencyName(ID, name, { locales: ["es", "en"], aliases: BCP_CURRENCY_NAMES });
 }
 
 const bcp = defineAdapter({
@@ -124,12 +130,13 @@ const bcp = defineAdapter({
       );
     const year = Number(m[1]);
     const name = m[2]!;
-    let currency: string | undefined;
+    let resolved: CurrencyResolution | undefined;
     try {
-      currency = bcpCurrency(name);
+      resolved = bcpCurrency(name);
     } catch {
-      currency = undefined; // every rate of the page is held below
+      resolved = undefined; // every rate of the page is held below
     }
+    const currency = resolved?.currency;
     const query = url ? new URL(url).searchParams : undefined;
     const asked = query?.get("moneda");
     if (currency && asked && (asked === "SDR" ? "XDR" : asked) !== currency)
@@ -178,7 +185,7 @@ const bcp = defineAdapter({
             `${matrices.length > 1 ? `matrix ${t + 1} ` : ""}day ${day} ${labels[c]}`,
             (): RateRecord => {
               if (raw === undefined) rowProblem(ID, "bad-row", "the row has no cell for this month");
-              const code = currency ?? bcpCurrency(name);
+              const code = currencyOf(resolved ?? bcpCurrency(name));
               const effectiveDate = requireDateParts(ID, year, i + 1, day);
               const rate = requireDecimal(ID, raw, code, { decimalComma: true, thousands: "." });
               return { effectiveDate, currency: code, rate };

@@ -21,6 +21,7 @@ import {
   FeedError,
   isIsoDate,
   jsonNumberText,
+  noPublication,
   parseJsonExact,
   perUnits,
   requireCurrencyCode,
@@ -97,7 +98,7 @@ const bcra = defineAdapter({
     if (status !== undefined && status !== "200") throw new FeedError(ID, `the API answered status ${status}`);
     if (results.fecha === null) {
       if ((results.detalle as unknown[]).length) throw new FeedError(ID, "rates without a date");
-      return { records: [], held: [] }; // a holiday
+      return noPublication("the API answered with no date and no rates (a holiday)");
     }
     const fecha = typeof results.fecha === "string" ? results.fecha : JSON.stringify(results.fecha);
     const rows = new AnswerRows(ID);

@@ -22,7 +22,6 @@
 // A row without either figure is a day without rates (or a note), skipped; a row whose date or figures
 // cannot be read is held with its row number; a workbook without a
 // `Año | Mes | Día | Compra | Venta` sheet is not this file and is refused whole.
-import type { Row, Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -35,7 +34,7 @@ import {
   rowProblem,
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDecimal, cellText, readXlsx, type Row, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "BCRD";
 const FILE =
@@ -47,7 +46,7 @@ type Columns = Record<(typeof LABELS)[number], number>;
 function dailyColumns(ws: Worksheet): { row: number; at: Columns } | undefined {
   for (let r = 1; r <= Math.min(ws.rowCount, 10); r++) {
     const labels: string[] = [];
-    ws.getRow(r).eachCell((cell, c) => (labels[c] = foldName(cellText(cell))));
+    for (const cell of ws.getRow(r).cells()) labels[cell.col] = foldName(cellText(cell));
     const at = Object.fromEntries(LABELS.map((l) => [l, labels.indexOf(l)])) as Columns;
     if (Object.values(at).every((c) => c > 0)) return { row: r, at };
   }
@@ -80,8 +79,9 @@ function readDay(row: Row, at: Columns) {
 /** Reads one daily sheet into `rows`. */
 function readSheet(rows: AnswerRows, ws: Worksheet, header: { row: number; at: Columns }): void {
   const { at } = header;
-  for (let r = header.row + 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
+    if (r <= header.row) continue;
     const texts = LABELS.map((l) => cellText(row.getCell(at[l])));
     if (texts.every((t) => t === "")) continue; // blank row
     if (texts[3] === "" && texts[4] === "") continue; // a note under the table, or a day without rates

@@ -24,6 +24,7 @@
 // series are not the SBS dollar pair, or without `config.series` and `periods`, is refused whole.
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   decodeText,
   defineAdapter,
@@ -142,7 +143,10 @@ const bcrp = defineAdapter({
         { effectiveDate: name, currency: "USD", rate: `${buy} / ${sell}` },
       );
     });
-    return rows.result();
+    const answer = rows.result();
+    return answer.records.length + answer.held.length > 0
+      ? answer
+      : noPublication("no period of the range asked carries a figure");
   },
 });
 

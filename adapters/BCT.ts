@@ -20,6 +20,7 @@ import {
   defineAdapter,
   expectFeedText,
   fromDayMonthYear,
+  noPublication,
   perUnits,
   recentDays,
   requireCurrencyCode,
@@ -54,7 +55,8 @@ function echoedDate(text: string): IsoDate | undefined {
 
 function parsePage(body: Uint8Array): { date?: IsoDate; answer: ParsedAnswer } {
   const text = expectFeedText(ID, decode(body), "the BCT rates fragment");
-  if (/Exhausted Resultset/i.test(text)) return { answer: { records: [], held: [] } };
+  if (/Exhausted Resultset/i.test(text))
+    return { answer: noPublication("Exhausted Resultset: no rates for the day asked") };
   const $ = cheerio.load(text);
   const heading = $("h3").first().text().replace(/\s+/g, " ");
   if (!/Cours Moyens des Devises Cot[ée]es en dinar tunisien/i.test(heading) || !/interbancaire/i.test(heading)) {

@@ -176,6 +176,7 @@ const bdp = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1987-01-02",
+    coverageEnd: "1998-12-31",
     maxRangeDays: 1827,
     sourceUrl: `${ENDPOINT}?lang=EN`,
     historicalOnly: true,

@@ -4,9 +4,13 @@
 //   (select ...ddlmatauang1; the option values carry trailing spaces, posted as they are). Each search
 //   is a POST of the page's form, in the same session, with the currency, txtFrom and txtTo written
 //   `01-Mar-2026`, and the search button. The GET is only read to build the searches (navigation);
-//   the page and the searches share one URL, so it is marked in `fetch`, not by a URL pattern.
-// - Answer: the page re-rendered with the `gvSearchResult2` table (Value | Sell | Buy | Date) under the
-//   label `CURRENCIES AED`; a search without results re-renders it without the table.
+//   the page and the searches share one URL, so it is marked in `fetch`, and a saved copy is told by
+//   what it holds: the search form with empty dates and no results table (`navigationAnswer`).
+// - Answer: the page re-rendered with the dates searched and the `gvSearchResult2` table (Value | Sell |
+//   Buy | Date) under the label `CURRENCIES AED`; a search without results re-renders it with the dates
+//   and without the table: the bank saying it published nothing in that window (noPublication). A
+//   POST answered by the page as first served (empty dates) is a search the site did not run: refused.
+//   When the posted form is known (`exrates parse --form`), the label must name the currency asked.
 // - Figures: comma thousands (`4,627.79`), dates `5 Mar 2026`, `Value` the number of foreign units
 //   (`1.00`, `100.00` for JPY). IDR per Value units (Direct). The official figure is the exact mean of
 //   Sell and Buy (flagged "mean"); a Value of 100 or 1000 is kept as unitMultiplier.
@@ -20,6 +24,7 @@ import {
   decodeText,
   defineAdapter,
   mean,
+  noPublication,
   perUnits,
   readDecimal,
   recentDays,
@@ -59,6 +64,19 @@ const shortMonth = new Intl.DateTimeFormat("en", { month: "short", timeZone: "UT
 /** 2026-03-01 -> `01-Mar-2026`, the form's date syntax. */
 const biDate = (iso: string) =>
   `${iso.slice(8, 10)}-${shortMonth.format(new Date(`${iso}T00:00:00Z`))}-${iso.slice(0, 4)}`;
+
+/** The value of the search's `txtFrom` or `txtTo` input on a page; "" when empty, undefined without one. */
+function searchDate(html: string, field: "txtFrom" | "txtTo"): string | undefined {
+  const input = new RegExp(`<input\\b[^>]*name="[^"]*\\$${field}"[^>]*>`).exec(html)?.[0];
+  return input === undefined ? undefined : (/\svalue="([^"]*)"/.exec(input)?.[1] ?? "");
+}
+
+/** The page as first served: the search form with empty dates and no results (read only to search). */
+export function isLandingPage(answer: { method?: string; body: Uint8Array }): boolean {
+  if (answer.method === "POST") return false; // a POST answered so is a search not run: parse refuses it
+  const html = Buffer.from(answer.body).toString("utf8");
+  return searchDate(html, "txtFrom") === "" && !html.includes("gvSearchResult2");
+}
 
 /** The page's search form: the posted-back fields, the web part's name prefix and the currency options. */
 export function searchForm(html: string): { fields: Array<[string, string]>; prefix: string; currencies: string[] } {
@@ -112,8 +130,8 @@ const bi = defineAdapter({
     sourceUrl: PAGE,
   },
 
-  // The page and the search answer share one URL: the GET is the page, read only to build the request.
-  navigationRequest: (request) => request.method === "GET",
+  // The page and the search answer share one URL: the page as first served is told by its empty search.
+  navigationAnswer: isLandingPage,
 
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(bi.bank.timeZone, 7) : range;
@@ -138,9 +156,8 @@ const bi = defineAdapter({
     return docs;
   },
 
-  // The landing page (when read from a saved answer) and a search without results carry no table: no
-  // records. Every results table of the page is read.
-  parse(body) {
+  // Every results table of the page is read; a search without results says that nothing was published.
+  parse(body, { requestBody }) {
     const html = decodeText(ID, body);
     if (html.trim() === "") throw new FeedError(ID, "empty body where the transaksi-bi page was expected");
     const $ = cheerio.load(html);
@@ -152,11 +169,22 @@ const bi = defineAdapter({
     if (!/<\/html>\s*$/i.test(html)) throw new FeedError(ID, "truncated page (no closing </html>)");
     const rows = new AnswerRows(ID);
     const tables = $('table[id$="gvSearchResult2"]');
-    if (tables.length === 0) return rows.result(); // the landing page, or a search without results
+    const [from, to] = [searchDate(html, "txtFrom"), searchDate(html, "txtTo")];
+    const asked = [...new URLSearchParams(requestBody ?? "")].find(([k]) => k.endsWith("$ddlmatauang1"))?.[1].trim();
+    if (tables.length === 0) {
+      if (!from)
+        throw new FeedError(
+          ID,
+          "the search page as first served, with no search made (a search the site did not run?)",
+        );
+      return noPublication(`no results for ${asked ?? "the currency searched"} from ${from} to ${to}`);
+    }
     const label = $('[id$="lblKursTransaksiKTBI2"]').text().replace(/\s+/g, " ").trim();
     const m = /^CURRENCIES (\S+)$/i.exec(label);
     if (!m) throw new FeedError(ID, `the results carry no currency label (found "${label}")`);
     const code = m[1]!.toUpperCase();
+    if (asked && asked.toUpperCase() !== code)
+      throw new FeedError(ID, `the results are for ${code}, the search asked for ${asked}`);
     tables.each((t, table) => {
       const trs = $(table).find("tr");
       const heads = trs

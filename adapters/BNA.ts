@@ -18,6 +18,7 @@ import {
   defineAdapter,
   isIsoDate,
   jsonNumberText,
+  noPublication,
   parseJsonExact,
   recentDays,
   requireCurrencyCode,
@@ -107,16 +108,18 @@ const bna = defineAdapter({
 
   parse(body) {
     const items = answerOf(body);
+    if (items.length === 0) return noPublication("an empty genericResponse: no rates for the currency and days asked");
     // A currency list where rates were expected: not this answer.
     if (items.length > 0 && items.every((m) => typeof m === "object" && m !== null && "idMoeda" in m && !("taxa" in m)))
       throw new FeedError(ID, "the currency list where rates were expected");
     const rows = new AnswerRows(ID);
+    const leftOut = new Set<string>();
     (items as BnaRate[]).forEach((r, i) => {
       if (typeof r !== "object" || r === null || !("taxa" in r)) {
         return rows.hold(`genericResponse[${i}]`, "bad-row", `not a rate: ${JSON.stringify(r).slice(0, 80)}`);
       }
       const code = typeof r.codigoMoeda === "string" ? r.codigoMoeda.trim() : "";
-      if (BNA_EXCLUDED.has(code)) return;
+      if (BNA_EXCLUDED.has(code)) return void leftOut.add(code);
       // A rate of another type (the buying or selling rate) means the answer is not the mid series asked.
       if (String(r.tipoCambio).toUpperCase() !== "M")
         throw new FeedError(
@@ -138,7 +141,10 @@ const bna = defineAdapter({
         { effectiveDate: day, currency: code, rate: raw },
       );
     });
-    return rows.result();
+    const answer = rows.result();
+    if (answer.records.length + answer.held.length === 0 && leftOut.size > 0)
+      throw new FeedError(ID, `every figure is for ${[...leftOut].join(", ")}, which exrates leaves out`);
+    return answer;
   },
 });
 

@@ -67,6 +67,7 @@ const bnb = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1999-01-04",
+    coverageEnd: "2025-12-31",
     // The lev fixings ended with 2025 (the euro replaced the lev on 2026-01-01): the history is loaded by
     // backfill, and a daily run would only ever find nothing new.
     historicalOnly: true,

@@ -115,7 +115,7 @@ const bnrrw = defineAdapter({
         `row ${i}`,
         () => {
           if (raw === undefined || raw.trim() === "") return undefined; // no average published that day
-          const currency = resolveCurrency(ID, name);
+          const currency = resolveCurrency(ID, name, { date: postDate(day) });
           const date = requireDate(ID, postDate(day), day);
           return { effectiveDate: date, currency, rate: requireDecimal(ID, raw, "average_rate", { thousands: "," }) };
         },

@@ -10,20 +10,21 @@
 // - Checked on business days from 13:00 Algiers time (12:00-14:30 UTC).
 // - Operations: the server sends only its leaf certificate, so the DigiCert intermediate has to be in the
 //   trust store of the shared HTTP client.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   defineAdapter,
   perUnits,
   requireDate,
   requireDecimal,
   requireUnits,
-  resolveCurrency,
+  resolveCurrencyName,
+  type CurrencyResolution,
 } from "../src/feed/kit.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "BOA";
 const PAGE = "https://www.bank-of-algeria.dz/donnees-historiques/";
@@ -78,13 +79,15 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   // The currency (a code or its name, `EURO`) and its unit are the sheet's: a sheet whose pair cannot
   // be read is held as one row; a title and a label naming two currencies mean the layout changed.
   let currency: string | undefined;
+  let resolved: CurrencyResolution | undefined;
   let units: string | undefined;
   const names = { locales: ["en", "fr"] };
   rows.read(
     sheet,
     () => {
-      const fromTitle = resolveCurrency(ID, titled.label, names);
-      currency = resolveCurrency(ID, labelled.label, names);
+      const fromTitle = resolveCurrencyName(ID, titled.label, names).currency;
+      resolved = resolveCurrencyName(ID, labelled.label, names);
+      currency = resolved.currency;
       if (fromTitle !== currency)
         throw new FeedError(ID, `${sheet}: title ${titled.label} and label ${labelled.label} disagree`);
       units = requireUnits(ID, titled.units !== "1" ? titled.units : labelled.units, `${currency} units`);
@@ -92,9 +95,11 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
     },
     { currency: labelled.label },
   );
-  if (!currency || !units) return true;
-  for (let r = labelRow + 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  if (!currency || !resolved || !units) return true;
+  const named = resolved;
+  for (const row of ws.rows()) {
+    const r = row.number;
+    if (r <= labelRow) continue;
     const dateCell = row.getCell(rateCol - 1);
     const cell = row.getCell(rateCol);
     const [day, raw] = [cellText(dateCell), cellText(cell)];
@@ -106,7 +111,7 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
         const date = requireDate(ID, cellDate(dateCell), day);
         const rate = cellDecimal(cell) ?? requireDecimal(ID, raw, `${code} on ${date}`);
         if (!/[1-9]/.test(rate)) return undefined;
-        return { effectiveDate: date, currency: code, ...perUnits(rate, unitCount) };
+        return { effectiveDate: date, currency: currencyOf(named), ...perUnits(rate, unitCount) };
       },
       { effectiveDate: day, currency: code, rate: raw },
     );

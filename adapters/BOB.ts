@@ -2,9 +2,10 @@
 // (https://www.bankofbotswana.bw/export/exchange-rates.csv?page&_format=csv, no date parameters: the
 // latest and any range read the same file). Newest rows first, but not strictly ordered.
 // - Columns: `Date` (`19 Mar 2026`), then one column per currency, foreign units per 1 BWP (Indirect).
-//   Labels are the bank's: CHN is the Chinese yuan (CNY), YEN the Japanese yen, SDR the IMF's XDR; the
-//   others are ISO codes. A label no one knows holds its figures; a file without Date or USD columns is
-//   not the export.
+//   Labels are the bank's: CHN (China's country code) is the Chinese yuan, YEN the Japanese yen, SDR the
+//   IMF's XDR, all read by the kit's resolver (a territory's code, a unit, the standard's abbreviation);
+//   the others are ISO codes. A label no one knows holds its figures; a file without Date or USD columns
+//   is not the export.
 // - A 0.0000 cell means "not published" (CHN before the yuan was quoted, a few YEN gaps) and is skipped.
 // - Published on business days, checked from 12:00 Gaborone time (10:00-12:30 UTC).
 import { AnswerRows, decodeText, defineAdapter, requireDecimal, resolveCurrency } from "../src/feed/kit.js";
@@ -13,9 +14,6 @@ import { fromDayMonthName } from "../src/feed/month-names.js";
 
 const ID = "BOB";
 const EXPORT = "https://www.bankofbotswana.bw/export/exchange-rates.csv?page&_format=csv";
-
-/** The export's own labels (folded) that are neither ISO codes nor ICU names, to ISO 4217 codes. */
-export const BOB_ALIASES: Readonly<Record<string, string>> = { chn: "CNY", sdr: "XDR", yen: "JPY" };
 
 const bob = defineAdapter({
   bank: {
@@ -58,7 +56,7 @@ const bob = defineAdapter({
           () => {
             const rate = requireDecimal(ID, raw, `${label} on ${date}`);
             if (!/[1-9]/.test(rate)) return undefined; // 0.0000: not published that day
-            return { effectiveDate: date, currency: resolveCurrency(ID, label, { aliases: BOB_ALIASES }), rate };
+            return { effectiveDate: date, currency: resolveCurrency(ID, label, { date }), rate };
           },
           { effectiveDate: day, currency: label, rate: raw },
         );

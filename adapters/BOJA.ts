@@ -9,14 +9,15 @@
 // - The official figure is the mid of that buying and selling rate, JMD per 1 unit (Direct), the exact
 //   mean flagged "mean"; when the buying rate is 0 the selling rate is taken as published; a row without
 //   a selling rate has nothing official that day.
-// - Currency names: ICU's English names first ("AUSTRALIAN DOLLAR", "EURO"), then the bank's own
-//   spellings below. The Northern Ireland pound is left out on purpose (see LEFT_OUT).
+// - Currency names: read by the kit's resolver (ICU's English names, "AUSTRALIAN DOLLAR", "EURO"; then
+//   its rules: "CAYMAN DOLLAR", "DOMINICAN REP. PESO" by territory), the one alias below aside. The Northern Ireland pound is left out on purpose (see LEFT_OUT).
 // - Published on business days, checked from 13:00 Kingston time (18:00-20:30 UTC).
 import * as cheerio from "cheerio";
 
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   foldName,
@@ -25,7 +26,8 @@ import {
   parseJsonExact,
   requireDate,
   requireDecimal,
-  resolveCurrency,
+  resolveCurrencyName,
+  type CurrencyResolution,
 } from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
 
@@ -34,17 +36,16 @@ const PAGE = "https://boj.org.jm/market/foreign-exchange/counter-rates/";
 const AJAX = "https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134";
 const TABLE_ID = "134";
 
-/** The table's own currency names (folded) that ICU's English names do not give. */
+/** The table's currency names no rule resolves (keys folded), each with why. */
 export const BOJA_ALIASES: Readonly<Record<string, string>> = {
-  "bahamas dollar": "BSD",
-  "barbados dollar": "BBD",
-  "canada dollar": "CAD",
-  "cayman dollar": "KYD",
-  "dominican rep peso": "DOP",
+  // "E.C." is East Caribbean, a region and no territory (as a code, EC is Ecuador).
   "e c dollar": "XCD",
-  "great britain pound": "GBP",
-  "guyana dollar": "GYD",
 };
+
+/** The currency of a name of the table on a date, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export function bojaCurrency(name: string, date?: string): CurrencyResolution {
+  return resolveCurrencyName(ID, name, { aliases: BOJA_ALIASES, date });
+}
 
 /**
  * Rows deliberately not taken. Sterling notes of the Northern Irish banks are quoted apart (229.41
@@ -127,7 +128,7 @@ const boja = defineAdapter({
         source,
         () => {
           const date = requireDate(ID, fromDayMonthName(d!), d!);
-          const currency = resolveCurrency(ID, name, { aliases: BOJA_ALIASES });
+          const currency = currencyOf(bojaCurrency(name, date));
           const read = (t: string, what: string) =>
             t === "" ? "0" : requireDecimal(ID, t, `${currency} ${what}`, { thousands: "," });
           const buy = read(buyRaw!, "buying");

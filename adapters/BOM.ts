@@ -22,8 +22,6 @@ import {
 const ID = "BOM";
 const ENDPOINT = "https://www.mongolbank.mn/en/currency-rate-movement/data";
 const TIME_ZONE = "Asia/Ulaanbaatar";
-/** The bank's column labels (folded) that are not ISO codes. */
-const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const bom = defineAdapter({
   bank: {
@@ -75,7 +73,7 @@ const bom = defineAdapter({
         rows.read(
           `data[${i}] ${key}`,
           () => {
-            const currency = resolveCurrency(ID, key, { aliases: ALIASES });
+            const currency = resolveCurrency(ID, key, { date }); // SDR: the standard's abbreviation of XDR
             return {
               effectiveDate: date,
               currency,

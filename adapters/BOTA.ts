@@ -20,6 +20,7 @@ import {
   decodeText,
   defineAdapter,
   isoFromParts,
+  noPublication,
   readDecimal,
   recentDays,
   requireDate,
@@ -34,8 +35,6 @@ const ENDPOINT = "https://www.bot.go.tz/ExchangeRate/previous_rates";
 const TIME_ZONE = "Africa/Dar_es_Salaam";
 const TOKEN = "__RequestVerificationToken";
 const LEFT_OUT = new Set(["GOLD", "ATS", "NLG", "MZM", "ZWD", "CUC", "RUR"]);
-/** The table's codes (folded) that are not ISO 4217. */
-const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const mmddyyyy = (date: IsoDate) => `${date.slice(5, 7)}%2F${date.slice(8, 10)}%2F${date.slice(0, 4)}`;
 
@@ -105,6 +104,13 @@ const bota = defineAdapter({
     };
     const [currencyCol, meanCol, dateCol] = [col("Currency"), col("Mean"), col("Date")];
     const rows = new AnswerRows(ID);
+    if (
+      table
+        .find("tbody tr")
+        .toArray()
+        .every((tr) => $(tr).children("td").length <= 1)
+    )
+      return noPublication("the rates table is empty (the page before a search, or days without rates)");
     table
       .find("tbody tr")
       .toArray()
@@ -122,7 +128,7 @@ const bota = defineAdapter({
           () => {
             if (cells.length !== labels.length)
               rowProblem(ID, "bad-row", `a row of ${cells.length} cells under ${labels.length} columns`);
-            const currency = resolveCurrency(ID, code, { aliases: ALIASES });
+            const currency = resolveCurrency(ID, code, { date: dateOf(day) }); // SDR: the standard's abbreviation of XDR
             const date = requireDate(ID, dateOf(day), day);
             const rate = botaFigure(mean);
             if (!rate) rowProblem(ID, "bad-rate", `${currency} Mean on ${date}: "${mean}" is not a decimal number`);

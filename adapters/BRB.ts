@@ -17,6 +17,7 @@ import * as cheerio from "cheerio";
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   foldName,
@@ -25,8 +26,9 @@ import {
   requireDate,
   requireDecimal,
   requireUnits,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type FeedDocument,
   type IsoDate,
   type ParsedAnswer,
@@ -39,14 +41,20 @@ const HOST = "https://www.brb.bi";
 const INDEX = `${HOST}/en/affichagetoustauxchange`;
 const MAX_INDEX_PAGES = 30;
 
-/** The bulletin's own spellings (folded) that ICU's French names do not give; "sic" where misspelt. */
+/**
+ * The bulletin's spellings no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others: ICU's French names, "Dollar USA" (a territory), "Yuan Renminbi" (ISO 4217's name), and the
+ * misspellings "Yuan Renmimbi" and "Dinar Kowetien".
+ */
 export const BRB_ALIASES: Readonly<Record<string, string>> = {
-  "dollar usa": "USD",
+  // "Droits de tirage spéciaux", abbreviated the French way (ICU's French name is the full one).
   dts: "XDR",
-  "yuan renmimbi": "CNY", // sic
-  "yuan renminbi": "CNY",
-  "dinar kowetien": "KWD", // sic
 };
+
+/** The currency of a bulletin's name on a date, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export function brbCurrency(name: string, date?: IsoDate): CurrencyResolution {
+  return resolveCurrencyName(ID, name, { aliases: BRB_ALIASES, locales: ["fr"], date });
+}
 
 /** The date in a bulletin's file name (`Cours%20de%20change%20du%2020-05-2026.pdf`). */
 export function brbFileDate(url: string): IsoDate | undefined {
@@ -101,7 +109,7 @@ async function parseBulletin(body: Uint8Array, url: string | undefined): Promise
           if (byColumn.has(nearest.label)) rowProblem(ID, "bad-row", `two figures under "${nearest.label}"`);
           byColumn.set(nearest.label, run.text.trim());
         }
-        const currency = resolveCurrency(ID, first[2]!, { aliases: BRB_ALIASES, locales: ["fr"] });
+        const currency = currencyOf(brbCurrency(first[2]!, date));
         const effectiveDate = requireDate(ID, date, said);
         const mid = requireDecimal(ID, byColumn.get("Cours moyen jour"), `${currency} Cours moyen jour`, {
           decimalComma: true,

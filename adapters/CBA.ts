@@ -14,6 +14,7 @@
 // a SOAP fault or an answer without either result element is refused whole.
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   asArray,
@@ -138,6 +139,7 @@ function parseCba(body: Uint8Array): ParsedAnswer {
     const table = path(ranged, "diffgram", "DocumentElement");
     // A range without rates comes back as an empty diffgram.
     const list = table && typeof table === "object" ? asArray(table.ExchangeRatesByRange as Node | Node[]) : [];
+    if (list.length === 0) return noPublication("an empty diffgram: no rates in the range asked");
     list.forEach((node, i) =>
       rows.read(
         `<ExchangeRatesByRange diffgr:id="${text(node["@diffgr:id"]) || i + 1}">`,

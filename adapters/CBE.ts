@@ -19,11 +19,11 @@
 // Every sheet, and every `Date | Currency | Buy | Sell` table in a sheet, is read; a workbook without
 // such a header is not this bank's and is refused whole.
 import * as cheerio from "cheerio";
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   mean,
@@ -31,11 +31,12 @@ import {
   recentDays,
   requireDate,
   requireUnits,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBE";
 const SITE = "https://www.cbe.org.eg";
@@ -43,21 +44,16 @@ const PAGE = `${SITE}/en/economic-research/statistics/cbe-exchange-rates/histori
 const API = `${SITE}/api/statistics/GetHistoricalData`;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
 
-/** The bank's English names that are not ICU's (ICU says British Pound, United Arab Emirates Dirham, Omani Rial). */
-const ALIASES: Readonly<Record<string, string>> = {
-  "pound sterling": "GBP",
-  "uae dirham": "AED",
-  "omani riyal": "OMR",
-};
-
 /**
- * A currency label of the workbook (also the form's option): its code, and the units its figure is for
- * when the label ends in a count ("Japanese Yen 100"). An unknown name or count holds the row.
+ * A currency label of the workbook (also the form's option): its currency (and how it was resolved, by
+ * the kit's resolver: the bank's "Pound Sterling", "UAE Dirham" are ISO 4217's names, its "Omani Riyal"
+ * a misspelling of ICU's), and the units its figure is for when the label ends in a count ("Japanese
+ * Yen 100"). An unknown name or count holds the row.
  */
-export function cbeCurrency(label: string): { currency: string; units: string } {
+export function cbeCurrency(label: string, date?: string): CurrencyResolution & { units: string } {
   const m = /^(.*\D)\s+(\d+)$/.exec(label.trim());
   const units = m ? requireUnits(ID, m[2], `units of "${label}"`) : "1";
-  return { currency: resolveCurrency(ID, m ? m[1]! : label, { aliases: ALIASES }), units };
+  return { ...resolveCurrencyName(ID, m ? m[1]! : label, { date }), units };
 }
 
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
@@ -93,8 +89,7 @@ export function historicalForm(html: string, from: string, to: string): string {
 /** The columns of a `Date | Currency | Buy | Sell` header row, or undefined for any other row. */
 function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" | "sell", number> | undefined {
   const labels: Record<string, number> = {};
-  const row = ws.getRow(r);
-  for (let c = 1; c <= ws.columnCount; c++) labels[cellText(row.getCell(c)).toLowerCase()] ??= c;
+  for (const cell of ws.getRow(r).cells()) labels[cellText(cell).toLowerCase()] ??= cell.col;
   if (!labels.date || !labels.currency) return undefined;
   if (!labels.buy || !labels.sell)
     throw new FeedError(ID, `sheet "${ws.name}" row ${r}: the "Buy" or "Sell" column label is missing`);
@@ -105,7 +100,7 @@ function headerOf(ws: Worksheet, r: number): Record<"date" | "currency" | "buy" 
 function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let cols: ReturnType<typeof headerOf>;
   let found = false;
-  for (let r = 1; r <= ws.rowCount; r++) {
+  for (const { number: r } of ws.rows()) {
     const header = headerOf(ws, r);
     if (header) {
       cols = header;
@@ -123,7 +118,8 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
       `sheet "${ws.name}" row ${r}`,
       (): RateRecord => {
         const date = requireDate(ID, cellDate(dateCell), cellText(dateCell));
-        const { currency, units } = cbeCurrency(name);
+        const named = cbeCurrency(name, date);
+        const [currency, units] = [currencyOf(named), named.units];
         const buy = cellDecimal(buyCell);
         const sell = cellDecimal(sellCell);
         if (buy === undefined || sell === undefined)

@@ -10,7 +10,8 @@
 //   5000 in The Gambia), so XOF is divided exactly by 5000 (derivation "unit-normalised"). JPY is taken
 //   per 100 and GBP, GNF per 1 without a recording to check them. Every other recorded currency is per 1
 //   (CAD 52.50 -> 1.38 per USD, INR 0.75 -> 96.5, TWD 2.29 -> 31.6). A currency outside the table has
-//   no established unit: its rows are held (unknown-unit).
+//   no unit the answer states: its rows are held (unknown-unit) with their figure, and the ingest
+//   establishes the unit from other banks' figures where they settle it (docs/ANOMALIES.md).
 // - The feed states no publication time: polled on working days from 11:00 Banjul time (UTC).
 // Quirks met in real answers:
 // - "SLL" carries the old leone until the redenomination of 2022 and the new leone (SLE, 1000 SLL) from
@@ -39,6 +40,7 @@ import {
   requireDate,
   requireDecimal,
   rowProblem,
+  unitNotEstablished,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -145,11 +147,10 @@ function currencyOf(url: string): string {
   return code;
 }
 
-/** An epoch-milliseconds UTC midnight as ISO, or a RowProblem (`bad-date`). */
-function dateOf(ms: string): string {
+/** An epoch-milliseconds UTC midnight as ISO; undefined when it is none. */
+function isoOf(ms: string): string | undefined {
   const midnight = /^\d{9,13}$/.test(ms) && BigInt(ms) % DAY_MS === 0n;
-  const date = midnight ? new Date(Number(BigInt(ms) / DAY_MS) * 86_400_000).toISOString().slice(0, 10) : undefined;
-  return requireDate(ID, date, `${ms} (not a UTC midnight in epoch milliseconds)`);
+  return midnight ? new Date(Number(BigInt(ms) / DAY_MS) * 86_400_000).toISOString().slice(0, 10) : undefined;
 }
 
 const cbg = defineAdapter({
@@ -190,22 +191,26 @@ const cbg = defineAdapter({
       const ms = jsonNumberText(entry[0]) ?? "";
       const raw = jsonNumberText(entry[1]) ?? "";
       const source = `[${i}]`;
+      const iso = isoOf(ms);
       rows.read(
         source,
         () => {
           if (entry.length !== 2) rowProblem(ID, "bad-row", "the entry is not an [epoch_ms, rate] pair");
-          const date = dateOf(ms);
+          const date = requireDate(ID, iso, `${ms} (not a UTC midnight in epoch milliseconds)`);
           const rate = requireDecimal(ID, raw, `${code} rate`);
           if (!/[1-9]/.test(rate) || CBG_PLACEHOLDERS[code] === rate) return undefined; // no rate that day
-          if (units === undefined)
-            rowProblem(ID, "unknown-unit", `the unit of ${code} is not established (per 1, 100 or more?)`);
+          if (units === undefined) {
+            const reason = `the unit of ${code} is not established (per 1, 100 or more?)`;
+            unitNotEstablished(ID, { effectiveDate: date, currency: code, rate }, reason);
+          }
           const value = new Exact(rate).toFixed();
           const figures = byDate.get(date) ?? [];
           if (!figures.some((f) => f.value === value)) figures.push({ date, rate, value, source });
           byDate.set(date, figures);
           return undefined;
         },
-        { effectiveDate: ms, currency: code, rate: raw },
+        // A held row shows the date a person can read whenever the entry's time is one.
+        { effectiveDate: iso ?? ms, currency: code, rate: raw },
       );
     });
     if (units === undefined) return rows.result();

@@ -19,7 +19,6 @@
 // day that does not exist (31 in a 30-day month), or that stands under no readable month banner, holds
 // the row. Every sheet and every label row (a new table) is read; a workbook without any `Buy ID` label,
 // a block without a currency code or with two, is not the bank's layout and is refused whole.
-import type { Row, Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -33,7 +32,7 @@ import {
 } from "../src/feed/kit.js";
 import { requireLink } from "../src/feed/html-links.js";
 import { monthNumber } from "../src/feed/month-names.js";
-import { cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDecimal, cellText, readXlsx, type Row, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBI";
 const PAGE = "https://cbi.iq/page/144";
@@ -163,10 +162,8 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let month = 0;
   /** Why the current section's month is not known (an unreadable banner), when it is not. */
   let unknownMonth: string | undefined = "a day row before any month banner";
-  // exceljs counts columns (and rows) over the whole sheet at each call: once per sheet here.
   const columns = ws.columnCount;
-  const lastRow = ws.rowCount;
-  for (let r = 1; r <= lastRow; r++) {
+  for (const { number: r } of ws.rows()) {
     const a = cellText(ws.getRow(r).getCell(1));
     const isDay = /^\d{1,2}$/.test(a);
     if (!isDay) {

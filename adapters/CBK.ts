@@ -15,6 +15,7 @@
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   fromDayMonthYear,
@@ -26,8 +27,9 @@ import {
   requireDate,
   requireDecimal,
   requireUnits,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -37,26 +39,29 @@ const AJAX = "https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_w
 /** Table 193 starts with the first fixing of 2024; earlier dates are in table 32. */
 const TABLE_193_FROM = "2024-01-01";
 
-/** The bank's names ICU does not know (keys folded: `CAN $` is `can`). */
+/**
+ * The bank's abbreviations no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others by territory: `SA RAND` (South Africa's initials), `AE DIRHAM`, `CAN $` and `NOR KRONER`,
+ * `IND RUPEE` (ISO 3166 codes), `AUSTRALIAN` (an adjective alone).
+ */
 const ALIASES: Readonly<Record<string, string>> = {
+  // STG, the market's abbreviation of sterling: no territory, no unit.
   "stg pound": "GBP",
-  "sa rand": "ZAR",
-  "ae dirham": "AED",
-  can: "CAD",
+  // One letter for Swiss: too short to mean anything by rule.
   "s franc": "CHF",
+  // "Sw." and "Dan." shorten Swedish and Danish; SW is no territory code, and DAN none of Denmark's.
   "sw kroner": "SEK",
-  "nor kroner": "NOK",
   "dan kroner": "DKK",
-  "ind rupee": "INR",
-  "hongkong dollar": "HKD",
-  australian: "AUD",
 };
 
 /** The bank's codes in the cross rows that are not ISO 4217. */
 const CROSS_CODES: Readonly<Record<string, string>> = { USHS: "UGX", TSHS: "TZS" };
 
-/** What a row's currency label says: the currency, the units its figure is for, and its direction. */
-export interface CbkLabel {
+/**
+ * What a row's currency label says: the currency (and how it was resolved, when by rule), the units its
+ * figure is for, and its direction.
+ */
+export interface CbkLabel extends CurrencyResolution {
   currency: string;
   units: string;
   /** The row is foreign units per 1 KES (`KES / USHS`). */
@@ -64,7 +69,7 @@ export interface CbkLabel {
 }
 
 /** Reads a currency label (`US DOLLAR`, `JPY (100)`, `KES / USHS`); an unknown one holds the row. */
-export function cbkLabel(label: string): CbkLabel {
+export function cbkLabel(label: string, date?: string): CbkLabel {
   const name = label.trim().replace(/\s+/g, " ");
   const cross = /^KES ?\/ ?([A-Z]{3,4})$/.exec(name);
   if (cross) {
@@ -73,7 +78,11 @@ export function cbkLabel(label: string): CbkLabel {
   }
   const counted = /^(.*?) ?\((\d+)\)$/.exec(name);
   const units = counted ? requireUnits(ID, counted[2], `units of "${name}"`) : "1";
-  return { currency: resolveCurrency(ID, counted ? counted[1]! : name, { aliases: ALIASES }), units, indirect: false };
+  return {
+    ...resolveCurrencyName(ID, counted ? counted[1]! : name, { aliases: ALIASES, date }),
+    units,
+    indirect: false,
+  };
 }
 
 /** Rate cells that stand for "no figure that day". */
@@ -131,13 +140,13 @@ const cbk = defineAdapter({
         (): RateRecord | undefined => {
           if (!Array.isArray(raw) || raw.length < 3) rowProblem(ID, "bad-row", "not a [date, currency, rate] row");
           const effectiveDate = requireDate(ID, fromDayMonthYear(date), date);
-          const label = cbkLabel(name);
+          const label = cbkLabel(name, effectiveDate);
+          const currency = currencyOf(label);
           if (NO_FIGURE.test(text)) return undefined;
           const rate = requireDecimal(ID, text, "rate", { thousands: "," });
           if (!/[1-9]/.test(rate)) return undefined; // a zero: no figure that day
-          if (label.indirect)
-            return { effectiveDate, currency: label.currency, rate: invert(rate), derivation: "inverted" };
-          return { effectiveDate, currency: label.currency, ...perUnits(rate, label.units) };
+          if (label.indirect) return { effectiveDate, currency, rate: invert(rate), derivation: "inverted" };
+          return { effectiveDate, currency, ...perUnits(rate, label.units) };
         },
         { effectiveDate: date, currency: name, rate: text },
       );

@@ -13,6 +13,7 @@ import * as cheerio from "cheerio";
 
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   decodeText,
   defineAdapter,
@@ -97,7 +98,9 @@ function parsePage(body: Uint8Array): ParsedAnswer {
         );
       });
   });
-  return rows.result();
+  const answer = rows.result();
+  // A page past the last one, or days without figures: the table says so by holding no figure.
+  return answer.records.length + answer.held.length > 0 ? answer : noPublication("the rates table holds no figure");
 }
 
 const cbllr = defineAdapter({

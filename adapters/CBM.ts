@@ -10,7 +10,8 @@
 //   158.7 per USD on 2026-04-02): JPY 1321.88 -> 158.9 JPY per USD only per 100 JPY (per 1 it would be
 //   1.59); KRW 141.81 -> 1481 per USD; IDR 12.29 -> 17088; VND 7.98 -> 26316; KHR 52.51 -> 3999; LAK 9.52
 //   -> 22059: all per 100. Every other currency is per 1 (INR 22.65 -> 92.7 per USD, LKR 6.66 -> 315,
-//   RSD 20.87 -> 100.6, PKR 7.53 -> 279). A code not in the table has no established unit: held.
+//   RSD 20.87 -> 100.6, PKR 7.53 -> 279). A code not in the table has no stated unit: held with its figure,
+//   and the ingest establishes its unit from other banks' figures where they settle it.
 // - Polled on working days from 10:30 Yangon time.
 // Each entry of `rates` is one row: a figure that is not a number or a currency without an established
 // unit holds it; a timestamp that is not epoch seconds holds every entry; an answer without a rates
@@ -25,8 +26,8 @@ import {
   parseJsonExact,
   requireDate,
   requireDecimal,
-  rowProblem,
   todayIn,
+  unitNotEstablished,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -138,15 +139,17 @@ const cbm = defineAdapter({
         (): RateRecord | undefined => {
           const effectiveDate = requireDate(ID, date, `timestamp ${stamp} (not epoch seconds)`);
           const power = CBM_UNITS[code];
-          if (power === undefined)
-            rowProblem(ID, "unknown-unit", `${code} is not in the table of units (per 1 or per 100)`);
           const rate = requireDecimal(ID, raw, code, { thousands: "," });
           if (!/[1-9]/.test(rate)) return undefined; // 0.00: not quoted that day
+          if (power === undefined) {
+            const reason = `${code} is not in the table of units (per 1 or per 100)`;
+            unitNotEstablished(ID, { effectiveDate, currency: code, rate }, reason);
+          }
           return power
             ? { effectiveDate, currency: code, rate, unitMultiplier: power }
             : { effectiveDate, currency: code, rate };
         },
-        { effectiveDate: stamp, currency: code, rate: raw },
+        { effectiveDate: date ?? stamp, currency: code, rate: raw },
       );
     }
     return rows.result();

@@ -6,15 +6,16 @@
 // - Quotes: the official figure is `centralrate`, NGN per 1 foreign unit (Direct); buying and selling
 //   rates are published beside it and not used.
 // - Currencies come as English names with spelling, case and whitespace variants (`  POUND  STERLING `,
-//   `DANISH KRONA`/`DANISH KRONER`, `YEN`): ICU's English names first, then the bank's own below. `CFA`
-//   is the West African (BCEAO) franc, at par with the Central African one. WAUA (the African Development
-//   Bank's unit of account) has no ISO 4217 code and is skipped.
+//   `DANISH KRONA`/`DANISH KRONER`, `YEN`): read by the kit's resolver (ICU's and ISO's names, then its
+//   rules: inflections, territories, units, misspellings), with the bank's own two below. WAUA (the
+//   African Development Bank's unit of account) has no ISO 4217 code and is skipped.
 // - Polled on working days from 16:00 Lagos time.
 // Each element is one row: an unknown name, a date that is no date or a figure that is not a number holds
 // it; an empty or zero centralrate is a day without a figure. A body that is not a JSON array is refused.
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   decodeText,
   defineAdapter,
   isIsoDate,
@@ -22,25 +23,20 @@ import {
   parseJsonExact,
   requireDate,
   requireDecimal,
-  resolveCurrency,
+  resolveCurrencyName,
+  type CurrencyResolution,
   type RateRecord,
 } from "../src/feed/kit.js";
 
 const ID = "CBN";
 const ENDPOINT = "https://www.cbn.gov.ng/api/GetAllExchangeRates";
 
-/** The bank's names ICU does not know (keys folded: case, spacing and punctuation ignored). */
+/** The bank's names no rule resolves (keys folded), each with why. */
 export const CBN_ALIASES: Readonly<Record<string, string>> = {
-  "pounds sterling": "GBP",
-  "pound sterling": "GBP",
-  yen: "JPY",
+  // The West African (BCEAO) franc, at par with the Central African one: "CFA" alone fits both.
   cfa: "XOF",
-  "danish krona": "DKK",
-  "danish kroner": "DKK",
+  // "Riyal" alone fits the Saudi and the Qatari riyal; the bank's figure (about 1/3.75 of its USD figure) is the Saudi one.
   riyal: "SAR",
-  sdr: "XDR",
-  "yuan renminbi": "CNY",
-  "uae dirham": "AED",
 };
 
 /** Names published without an ISO code. */
@@ -52,9 +48,12 @@ interface CbnRow {
   centralrate?: unknown;
 }
 
-/** The code of a currency name; an unknown name is a RowProblem (`unknown-currency`), which holds the row. */
-export function cbnCurrency(name: string): string {
-  return resolveCurrency(ID, name.trim().replace(/\s+/g, " "), { aliases: CBN_ALIASES });
+/**
+ * The currency of a name on a date, and how it was resolved when not exactly; an unknown or ambiguous
+ * name is a RowProblem (`unknown-currency`), which holds the row.
+ */
+export function cbnCurrency(name: string, date?: string): CurrencyResolution {
+  return resolveCurrencyName(ID, name.trim().replace(/\s+/g, " "), { aliases: CBN_ALIASES, date });
 }
 
 const cbn = defineAdapter({
@@ -92,8 +91,8 @@ const cbn = defineAdapter({
       rows.read(
         `[${i}]`,
         (): RateRecord | undefined => {
-          const currency = cbnCurrency(name);
           const date = stamp.slice(0, 10);
+          const currency = currencyOf(cbnCurrency(name, isIsoDate(date) ? date : undefined));
           const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, stamp);
           if (raw === "") return undefined; // no central rate that day
           const rate = requireDecimal(ID, raw, "centralrate", { thousands: "," });

@@ -9,8 +9,7 @@
 //   says ("Units of Foreign Currency per ST1.00") and the values show. The figures are the typed ones (5
 //   decimals although the sheet shows 4; the page publishes the same 5), read exactly.
 // - Labels name the foreign side by ISO code or the bank's abbreviation (`US`, `NZ`, `AUS`, `EURO`, `YEN`).
-//   `CNH` (the offshore yuan, a column since 2019) is passed on as it stands: the ingest gate holds it,
-//   as CNH is no ISO 4217 code.
+//   `CNH` (the offshore yuan, a column since 2019) is a market code, published as such.
 // - Published Sunday to Thursday between 19:00 and 21:30 UTC, that is 08:00 to 10:30 the next day in Apia
 //   (UTC+13); polled from 08:00 Apia time.
 // - A row dated outside its month section is a typing slip (2026: `12-Jan-26` between 11 and 13
@@ -18,20 +17,21 @@
 // Each day row is read per column: a cell that is not a number holds that currency on that day; a label
 // the bank's abbreviations do not explain holds its column. A label that is not a TALA pair, or a
 // workbook without any `DATE | TALA/...` label row, is not the bank's layout and is refused whole.
-import type { Worksheet } from "exceljs";
 
 import {
   AnswerRows,
   FeedError,
   RowProblem,
+  currencyOf,
   defineAdapter,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type RateRecord,
 } from "../src/feed/kit.js";
 import { monthNumber } from "../src/feed/month-names.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBS";
 const PAGE = "https://cbs.gov.ws/daily-exchange-rates";
@@ -45,15 +45,14 @@ const SOURCE: LinkedFile = {
   accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** The bank's abbreviations that are neither ISO codes nor ICU's names (keys folded). */
-const ALIASES: Readonly<Record<string, string>> = { us: "USD", nz: "NZD", aus: "AUD", yen: "JPY" };
-
-/** A column: the currency it is for, or the problem that holds its cells. */
-type Column = { currency: string } | { problem: RowProblem };
+/** A column: the currency it is for (and how it was resolved), or the problem that holds its cells. */
+type Column = CurrencyResolution | { problem: RowProblem };
 
 /**
- * The foreign currency of a label (`TALA/EURO`, `AUS/TALA`). Another three-letter code (CNH) is passed on
- * for the ingest gate to judge; an unknown name holds the column's cells.
+ * The foreign currency of a label (`TALA/EURO`, `AUS/TALA`), by the kit's resolver: ISO codes and market
+ * codes (CNH), ICU's names, and by rule the bank's abbreviations (`US` and `NZ`, territory codes; `AUS`,
+ * Australia's ISO 3166 code; `YEN`, a unit). Another three-letter code is passed on for the ingest gate
+ * to judge; an unknown name holds the column's cells.
  */
 export function cbsColumn(label: string, where: string): Column {
   const sides = label
@@ -64,7 +63,7 @@ export function cbsColumn(label: string, where: string): Column {
     throw new FeedError(ID, `${where}: column label "${label}" is not a TALA pair`);
   const foreign = sides[0] === "TALA" ? sides[1]! : sides[0]!;
   try {
-    return { currency: resolveCurrency(ID, foreign, { aliases: ALIASES }) };
+    return resolveCurrencyName(ID, foreign);
   } catch (error) {
     if (!(error instanceof RowProblem)) throw error;
     return /^[A-Z]{3}$/.test(foreign) ? { currency: foreign } : { problem: error };
@@ -81,11 +80,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): number {
   let sections = 0;
   let bannerMonth: number | undefined;
   let banner = "";
-  // exceljs counts columns over the whole sheet at each call: once per sheet here.
   const lastColumn = ws.columnCount;
-  const lastRow = ws.rowCount;
-  for (let r = 1; r <= lastRow; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     const bannerText = cellText(row.getCell(2));
     const month = monthNumber(bannerText);
     if (month && /^[A-Z]+$/.test(bannerText)) {
@@ -130,7 +127,7 @@ function readSheet(ws: Worksheet, rows: AnswerRows): number {
         (): RateRecord | undefined => {
           if ("problem" in column) throw column.problem;
           const rate = cellDecimal(cell) ?? rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
-          return /[1-9]/.test(rate) ? { effectiveDate: date, currency: column.currency, rate } : undefined;
+          return /[1-9]/.test(rate) ? { effectiveDate: date, currency: currencyOf(column), rate } : undefined;
         },
         {
           effectiveDate: date,

@@ -20,7 +20,6 @@
 //   DER: convert to PEM) in NODE_EXTRA_CA_CERTS, or a live fetch fails verification (README).
 // A currency whose mid or date cannot be read is held; an answer without the `car` array, or a workbook
 // without any `Date | SCR/...` label row, is refused whole.
-import type { Cell, Worksheet } from "exceljs";
 
 import {
   AnswerRows,
@@ -40,7 +39,7 @@ import {
   type RateRecord,
 } from "../src/feed/kit.js";
 import { fromDayMonthName } from "../src/feed/month-names.js";
-import { cellDate, cellText, numberText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellText, numberText, readXlsx, type Cell, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBSC";
 const TIME_ZONE = "Indian/Mahe";
@@ -84,12 +83,13 @@ function labelRow(ws: Worksheet): { row: number; date: number; currencies: Array
   for (let r = 1; r <= Math.min(ws.rowCount, 15); r++) {
     let date = 0;
     const currencies: Array<[number, string]> = [];
-    ws.getRow(r).eachCell((cell, c) => {
+    for (const cell of ws.getRow(r).cells()) {
+      const c = cell.col;
       const t = cellText(cell);
       const pair = /^SCR\s*\/\s*([A-Za-z]{3})$/.exec(t);
       if (foldName(t) === "date") date = c;
       else if (pair) currencies.push([c, pair[1]!.toUpperCase()]);
-    });
+    }
     if (date > 0 && currencies.length > 0) return { row: r, date, currencies };
   }
   return undefined;
@@ -112,8 +112,9 @@ async function parseWorkbook(body: Uint8Array) {
     const labels = labelRow(ws);
     if (!labels) continue; // a cover or notes sheet
     tables++;
-    for (let r = labels.row + 1; r <= ws.rowCount; r++) {
-      const row = ws.getRow(r);
+    for (const row of ws.rows()) {
+      const r = row.number;
+      if (r <= labels.row) continue;
       const dateCell = row.getCell(labels.date);
       for (const [c, code] of labels.currencies) {
         const rate = figure(row.getCell(c));

@@ -11,6 +11,7 @@
 // its index; an answer without a `rates` array is not this API's and is refused whole.
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   addDays,
   decodeText,
@@ -75,6 +76,8 @@ const cnb = defineAdapter({
     if (typeof json !== "object" || json === null || !Array.isArray(json.rates)) {
       throw new FeedError(ID, "not a CNB exrates answer: no rates array");
     }
+    // The new year's file before its first fixing: an empty list.
+    if (json.rates.length === 0) return noPublication("an empty rates list: no fixing yet in the year asked");
     const rows = new AnswerRows(ID);
     (json.rates as unknown[]).forEach((entry, i) => {
       const r = (typeof entry === "object" && entry !== null ? entry : {}) as CnbRate;

@@ -19,16 +19,19 @@ import {
   AnswerRows,
   FeedError,
   addDays,
+  currencyOf,
   decodeText,
   defineAdapter,
+  foldName,
   mean,
+  noPublication,
   perUnits,
   requireDate,
   requireDecimal,
-  foldName,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
   weekday,
+  type CurrencyResolution,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -38,13 +41,16 @@ const ID = "DAB";
 const ENDPOINT = "https://www.dab.gov.af/exchange-rates";
 const TIME_ZONE = "Asia/Kabul";
 
-/** The bank's labels ICU does not know (keys folded, symbols removed). */
+/**
+ * The bank's labels no rule resolves (keys folded, symbols removed), each with why. The kit's resolver
+ * reads the others: `SWISS₣` (an adjective alone), `UAE DIRHAM` (ISO 4217's name).
+ */
 const ALIASES: Readonly<Record<string, string>> = {
+  // "Pound" alone fits nine currencies; the bank's (with £) is sterling.
   pound: "GBP",
-  swiss: "CHF",
+  // "Rs." abbreviates rupees: no unit by rule.
   "indian rs": "INR",
   "pakistan rs": "PKR",
-  "uae dirham": "AED",
 };
 
 /** Labels quoted per more than one unit: the toman is ten rials. */
@@ -60,10 +66,13 @@ export function dabLabelKey(label: string): string {
     .trim();
 }
 
-/** The currency of a row label and the units its figures are for; an unknown label holds the row. */
-export function dabCurrency(label: string): { currency: string; units: string } {
+/**
+ * The currency of a row label (and how it was resolved, when by rule) and the units its figures are
+ * for; an unknown label holds the row.
+ */
+export function dabCurrency(label: string, date?: string): CurrencyResolution & { units: string } {
   const key = dabLabelKey(label);
-  return PER_UNITS[foldName(key)] ?? { currency: resolveCurrency(ID, key, { aliases: ALIASES }), units: "1" };
+  return PER_UNITS[foldName(key)] ?? { ...resolveCurrencyName(ID, key, { aliases: ALIASES, date }), units: "1" };
 }
 
 const dab = defineAdapter({
@@ -103,7 +112,7 @@ const dab = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rates page was expected");
-    if (/There were no results/i.test(text)) return { records: [], held: [] };
+    if (/There were no results/i.test(text)) return noPublication("There were no results: no rates for the day asked");
     const $ = cheerio.load(text);
     const heading = $("h2")
       .filter((_, h) => $(h).text().trim() === "Exchange Rates")
@@ -142,7 +151,8 @@ const dab = defineAdapter({
             if (cells.length !== labels.length)
               rowProblem(ID, "bad-row", `a row of ${cells.length} cells under ${labels.length} columns`);
             const effectiveDate = requireDate(ID, fromDayMonthName(written), written);
-            const { currency, units } = dabCurrency(label);
+            const named = dabCurrency(label, effectiveDate);
+            const [currency, units] = [currencyOf(named), named.units];
             const sell = requireDecimal(ID, cells[sellCol], "Transfer (Sell)");
             const buy = requireDecimal(ID, cells[buyCol], "Transfer (Buy)");
             return { effectiveDate, currency, ...perUnits(mean(sell, buy), units), derivation: "mean" };

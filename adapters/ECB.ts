@@ -1,7 +1,7 @@
 // European Central Bank: euro foreign exchange reference rates from the ECB Data Portal, as SDMX-CSV.
 // 1 EUR = X foreign (Indirect). Columns are found by name: the live answer has ~30, recordings 4.
 // Read by the kit's SDMX-CSV reader (streamed: a 26-year history is 200k rows).
-import { EURO_AREA, decodeText, defineAdapter, recentDays } from "../src/feed/kit.js";
+import { EURO_AREA, TARGET2_CLOSINGS, decodeText, defineAdapter, recentDays } from "../src/feed/kit.js";
 import { readSdmxCsv } from "../src/feed/sdmx-csv.js";
 
 const ID = "ECB";
@@ -24,6 +24,8 @@ const ecb = defineAdapter({
     website: "https://www.ecb.europa.eu",
     quoteType: "Indirect",
     publicationDays: [1, 2, 3, 4, 5],
+    // No reference rates on TARGET2's closing days, whatever Frankfurt's holidays.
+    calendar: { holidays: false, closings: TARGET2_CLOSINGS },
     coverageStart: "1999-01-04",
     maxRangeDays: 365,
     sourceUrl: `${ENDPOINT}?format=csvdata`,

@@ -11,7 +11,6 @@
 // The data follow the monthly bulletin, about a month behind: "latest" looks back 75 days.
 // Each figure is read on its own: an unknown field, a date that does not exist or a figure that is not
 // a positive number is held; an API error or an answer without header/records is refused.
-import { resolveCurrency } from "../src/feed/currency.js";
 import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
   AnswerRows,
@@ -23,6 +22,7 @@ import {
   parseJsonExact,
   recentDays,
   requireDate,
+  resolveCurrency,
   rowProblem,
   type FeedDocument,
   type RateRecord,
@@ -54,8 +54,9 @@ function records(body: Uint8Array): Node[] {
 }
 
 /** A currency field: its ISO code in lower case, or the currency's English name in snake case. */
-function currencyOf(field: string): string {
-  return resolveCurrency(ID, /^[a-z]{3}$/.test(field) ? field.toUpperCase() : field.replace(/_/g, " "));
+function hkmaCurrency(field: string, date: string): string {
+  const label = /^[a-z]{3}$/.test(field) ? field.toUpperCase() : field.replace(/_/g, " ");
+  return resolveCurrency(ID, label, { date });
 }
 
 const hkma = defineAdapter({
@@ -104,7 +105,7 @@ const hkma = defineAdapter({
           `records[${i}].${field}`,
           (): RateRecord => {
             const effectiveDate = requireDate(ID, isIsoDate(date) ? date : undefined, date);
-            const currency = currencyOf(field);
+            const currency = hkmaCurrency(field, effectiveDate);
             const read = text === undefined ? undefined : rateFromFloatJson(text);
             if (!read || read.rate.startsWith("-") || !/[1-9]/.test(read.rate))
               rowProblem(ID, "bad-rate", `${currency} of ${date}: "${shown}" is not a positive number`);

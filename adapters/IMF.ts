@@ -16,21 +16,23 @@
 // Washington time.
 // A figure whose currency, note, date or number cannot be read is held; a report without its title,
 // header row or notes (truncated), or whose header is not dates, is refused.
-import { resolveCurrency } from "../src/feed/currency.js";
 import {
   AnswerRows,
   FeedError,
   RowProblem,
   addDays,
+  currencyOf,
   decodeText,
   defineAdapter,
   expectFeedText,
   invert,
   isoFromParts,
-  todayIn,
   requireDate,
   requireDecimal,
+  resolveCurrencyName,
   rowProblem,
+  todayIn,
+  type CurrencyResolution,
   type FeedDocument,
   type IsoDate,
   type RateRecord,
@@ -42,25 +44,21 @@ const ENDPOINT = "https://www.imf.org/external/np/fin/data/rms_mth.aspx";
 const TIME_ZONE = "America/New_York";
 
 /**
- * The IMF's currency names that ICU's English names do not match (every other name, "Chinese yuan",
- * "Israeli New Shekel", "Euro"..., is resolved by ICU). Keys folded with foldName.
+ * The IMF's currency names no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others: ICU's names ("Chinese yuan", "Israeli New Shekel", "Euro"), and by territory "Bahrain dinar",
+ * "Barbados dollar", "Botswana pula", "Djibouti franc", "Fiji dollar", "Saudi Arabian riyal", "U.K.
+ * pound"; "U.A.E. dirham" is ISO 4217's name.
  */
 export const IMF_ALIASES: Readonly<Record<string, string>> = {
-  "bahrain dinar": "BHD",
-  "barbados dollar": "BBD",
-  "botswana pula": "BWP",
-  "djibouti franc": "DJF",
-  "fiji dollar": "FJD",
+  // "Korean" fits both Koreas; the IMF's is the South's won.
   "korean won": "KRW",
-  "saudi arabian riyal": "SAR",
+  // The adjective of Trinidad and Tobago, which no rule derives from the two islands' names.
   "trinidadian dollar": "TTD",
-  "u a e dirham": "AED",
-  "u k pound": "GBP",
 };
 
-/** The ISO code of an IMF currency name (ICU's English names, then the IMF's own), or a RowProblem. */
-export function imfCurrency(name: string): string {
-  return resolveCurrency(ID, name, { aliases: IMF_ALIASES });
+/** The currency of an IMF name on a date, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export function imfCurrency(name: string, date?: IsoDate): CurrencyResolution {
+  return resolveCurrencyName(ID, name, { aliases: IMF_ALIASES, date });
 }
 
 const lastDayOfMonth = (year: number, month: number): IsoDate =>
@@ -99,15 +97,18 @@ function readRow(
 ): void {
   const marker = /\((\d)\)\s*$/.exec(label);
   const name = label.replace(/\(\d\)\s*$/, "").trim();
-  let currency = "";
+  let resolved: CurrencyResolution = { currency: "" };
   let unknown: RowProblem | undefined;
+  // The row's currency is resolved once, on the table's first date (a history of one month).
+  const firstDate = table.find((column) => column?.date)?.date;
   try {
-    currency = imfCurrency(name);
+    resolved = imfCurrency(name, firstDate);
   } catch (error) {
     if (!(error instanceof RowProblem)) throw error;
     if (sdr) return; // SDRCV serves only the dollar's SDR value: other rows are not read
     unknown = error;
   }
+  const currency = resolved.currency;
   if (sdr && currency !== "USD") return; // SDRCV serves only the dollar's SDR value
   if (!sdr && currency === "USD") return; // 1.000000 throughout
   cells.slice(1).forEach((raw, i) => {
@@ -125,9 +126,10 @@ function readRow(
         if (sdr) return { effectiveDate: date, currency: "XDR", rate: value };
         if (marker && marker[1] !== "1")
           rowProblem(ID, "unknown-unit", `"${label}" carries note (${marker[1]}), whose unit is not known here`);
+        const named = currencyOf(resolved);
         return marker
-          ? { effectiveDate: date, currency, rate: invert(value), derivation: "inverted" }
-          : { effectiveDate: date, currency, rate: value };
+          ? { effectiveDate: date, currency: named, rate: invert(value), derivation: "inverted" }
+          : { effectiveDate: date, currency: named, rate: value };
       },
       { effectiveDate: column?.text ?? "", currency: label, rate: cell },
     );

@@ -16,6 +16,7 @@ import {
   decodeText,
   defineAdapter,
   isIsoDate,
+  noPublication,
   parseXml,
   perUnits,
   requireCurrencyCode,
@@ -51,6 +52,7 @@ const lb = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "1993-06-25",
+    coverageEnd: "2014-12-31",
     maxRangeDays: 31,
     sourceUrl: `${ENDPOINT}?tp=LT`,
     historicalOnly: true,
@@ -72,7 +74,7 @@ const lb = defineAdapter({
     const doc = parseXml(ID, decodeText(ID, body));
     const root = doc.FxRates as Node | string | undefined;
     if (root === undefined) throw new FeedError(ID, "not a getFxRates answer: no FxRates root");
-    if (typeof root !== "object") return []; // <FxRates/>: no rates that day
+    if (typeof root !== "object") return noPublication("an empty <FxRates/>: no rates that day");
     if (root.OprlErr !== undefined)
       throw new FeedError(ID, `the service reports an error: ${JSON.stringify(root.OprlErr).slice(0, 200)}`);
     const rates = asArray(root.FxRate as Node[]);

@@ -1,7 +1,7 @@
 // Monetary Authority of Singapore: daily exchange rates (noon values) from the MAS statistics database.
 // Endpoint: https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx, an ASP.NET form. `fetch`
-// GETs the page for its view state, validation and cookies (a navigation answer, marked so in `fetch`:
-// it shares its URL with the data, so no URL pattern can tell them apart), then POSTs the Download
+// GETs the page for its view state, validation and cookies (a navigation answer, marked so in `fetch`,
+// and told by what it holds in a saved copy: the form, no CSV), then POSTs the Download
 // button with start/end month and year, frequency D and every currency checkbox, one call per year.
 // Format: CSV with a few metadata lines, the header `End of Period,,,S$ Per Unit of Euro, ...,
 // S$ Per 100 Units of Japanese Yen, ...`, then rows whose year and month are filled only on the first
@@ -12,24 +12,28 @@
 // or an empty cell marks a currency without a figure that day.
 // Currency names resolve through ICU's English names, then the few aliases below. A figure whose
 // currency, unit, date or number cannot be read is held; a CSV without the "End of Period" header or
-// with no "S$ Per ..." column (the layout changed), or cut inside its last row, is refused. The form
-// page itself, when handed to parse from a saved answer, carries no rates and yields none.
+// with no "S$ Per ..." column (the layout changed), or cut inside its last row, is refused; so is the
+// form page answering a POST (a download the site did not run). "No Results Found" is the bank saying
+// that the window holds no publication.
 import * as cheerio from "cheerio";
 
-import { resolveCurrency } from "../src/feed/currency.js";
 import { readCsv } from "../src/feed/csv.js";
 import {
   AnswerRows,
   FeedError,
   RowProblem,
+  currencyOf,
   decodeText,
   defineAdapter,
   isoFromParts,
+  noPublication,
   perUnits,
   recentDays,
   requireDate,
   requireDecimal,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type FeedDocument,
   type RateRecord,
 } from "../src/feed/kit.js";
@@ -39,15 +43,24 @@ const ID = "MAS";
 const PAGE = "https://eservices.mas.gov.sg/statistics/msb/ExchangeRates.aspx";
 const P = "ctl00$ContentPlaceHolder1$";
 
-/** The CSV's currency names that ICU's English names do not match (keys folded with foldName). */
+/**
+ * The CSV's currency names no rule resolves (keys folded), each with why. The kit's resolver reads the
+ * others: ICU's names, ISO 4217's ("Pound Sterling", "UAE Dirham"), and by territory "Qatar Riyal" and
+ * "Saudi Arabia Riyal".
+ */
 export const MAS_ALIASES: Readonly<Record<string, string>> = {
-  "pound sterling": "GBP",
+  // ICU says "Chinese Yuan", ISO "Yuan Renminbi"; "renminbi" alone is no unit either names.
   "chinese renminbi": "CNY",
+  // "Korean" fits both Koreas; the Authority's is the South's won.
   "korean won": "KRW",
-  "qatar riyal": "QAR",
-  "saudi arabia riyal": "SAR",
-  "uae dirham": "AED",
 };
+
+/** The form page as served to a GET (read only to build the download): the form, no CSV, no message. */
+export function isFormPage(answer: { method?: string; body: Uint8Array }): boolean {
+  if (answer.method === "POST") return false; // a POST answered by the form is a refused download
+  const text = Buffer.from(answer.body).toString("utf8");
+  return /^\s*</.test(text) && text.includes(`${P}DownloadButton`) && !/No Results Found/i.test(text);
+}
 
 /** The Download form for one span of months, from the page's hidden fields and checkboxes. */
 export function downloadForm(html: string, from: string, to: string): string {
@@ -91,8 +104,8 @@ const mas = defineAdapter({
     sourceUrl: PAGE,
   },
 
-  // The page and the search answer share one URL: the GET is the page, read only to build the request.
-  navigationRequest: (request) => request.method === "GET",
+  // The page and the download share one URL: the page is told by what it holds.
+  navigationAnswer: isFormPage,
 
   async fetch(range, { http }) {
     const { from, to } = range.kind === "latest" ? recentDays(mas.bank.timeZone, 10) : range;
@@ -120,32 +133,35 @@ const mas = defineAdapter({
 
   parse(body, { contentType }) {
     const text = decodeText(ID, body);
-    if ((contentType && /html/i.test(contentType)) || /^\s*<(!doctype|html)/i.test(text)) {
-      // A saved copy of the form page (fetch marks it navigation): no rates; make sure it is that page.
-      if (text.trim() === "") throw new FeedError(ID, "empty body where the ExchangeRates.aspx page was expected");
-      if (!text.includes(`${P}DownloadButton`))
-        throw new FeedError(ID, "an HTML page that is not the ExchangeRates.aspx form (an error page?)");
-      return { records: [], held: [] };
+    if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange rates CSV was expected");
+    if (/No Results Found/i.test(text)) return noPublication("No Results Found: no rates in the months asked");
+    if ((contentType && /html/i.test(contentType)) || /^\s*</.test(text)) {
+      if (text.includes(`${P}DownloadButton`))
+        throw new FeedError(
+          ID,
+          "the ExchangeRates.aspx form where the CSV was expected (a download the site did not run)",
+        );
+      throw new FeedError(ID, "an HTML page where the exchange rates CSV was expected (an error page?)");
     }
-    if (/No Results Found/i.test(text)) return { records: [], held: [] };
     const rows = readCsv(ID, text, { relaxColumnCount: true, what: "the MAS exchange rates CSV" });
     const h = rows.findIndex((r) => r[0] === "End of Period");
     if (h < 0) throw new FeedError(ID, 'no "End of Period" header: not the MAS exchange rates CSV');
     const header = rows[h]!;
-    const columns = new Map<number, { label: string; currency?: string; units?: string; problem?: RowProblem }>();
+    type Column = { label: string; named?: CurrencyResolution; units?: string; problem?: RowProblem };
+    const columns = new Map<number, Column>();
     header.forEach((label, c) => {
       if (c < 3 || label === "") return;
       const m = /^S\$ Per (Unit|100 Units) of (.+)$/.exec(label);
       try {
         if (!m) rowProblem(ID, "unknown-unit", `column "${label}" is not "S$ Per Unit|100 Units of ..."`);
-        const currency = resolveCurrency(ID, m[2]!, { aliases: MAS_ALIASES });
-        columns.set(c, { label, currency, units: m[1] === "Unit" ? "1" : "100" });
+        const named = resolveCurrencyName(ID, m[2]!, { aliases: MAS_ALIASES });
+        columns.set(c, { label, named, units: m[1] === "Unit" ? "1" : "100" });
       } catch (problem) {
         if (!(problem instanceof RowProblem)) throw problem;
         columns.set(c, { label, problem }); // every figure of the column is held with this reason
       }
     });
-    if (![...columns.values()].some((col) => col.currency))
+    if (![...columns.values()].some((col) => col.named))
       throw new FeedError(ID, `no "S$ Per ... of <currency>" column in "${header.join(",").slice(0, 80)}"`);
     const answer = new AnswerRows(ID);
     let year = "";
@@ -174,9 +190,10 @@ const mas = defineAdapter({
           (): RateRecord => {
             const effectiveDate = requireDate(ID, date, `${year} ${month} ${day}`);
             if (col.problem !== undefined) throw col.problem;
-            const rate = requireDecimal(ID, raw, `${effectiveDate} ${col.currency}`, { thousands: "," });
-            if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${effectiveDate} ${col.currency}: a zero is no rate`);
-            return { effectiveDate, currency: col.currency!, ...perUnits(rate, col.units!) };
+            const currency = currencyOf(col.named!);
+            const rate = requireDecimal(ID, raw, `${effectiveDate} ${currency}`, { thousands: "," });
+            if (!/[1-9]/.test(rate)) rowProblem(ID, "bad-rate", `${effectiveDate} ${currency}: a zero is no rate`);
+            return { effectiveDate, currency, ...perUnits(rate, col.units!) };
           },
           { effectiveDate: `${year} ${month} ${day}`, currency: col.label, rate: raw },
         );

@@ -8,13 +8,12 @@
 // their labels (Symbol `AUD/KHR`, Unit, Average ...).
 // Quote: KHR per `Unit` units (1, 100 or 1000; Direct) of the `Average` column, the unit kept as
 // unitMultiplier. Posted on working days at about 16:30 Phnom Penh time. "There is no data available"
-// marks a day without rates. SDR is written XDR; CNH (the offshore yuan) is no ISO 4217 code and is held
-// (by the ingest gate), never mapped to CNY. A CloudFront WAF sometimes answers 403.
+// marks a day without rates. SDR is the standard's abbreviation of XDR; CNH (the offshore yuan) is a
+// market code, published as such and never mapped to CNY. A CloudFront WAF sometimes answers 403.
 // A row whose symbol, unit or figure cannot be read is held; a page without its date, headline or a
 // complete table with the Symbol/Unit/Average labels (an error page, a changed layout) is refused.
 import * as cheerio from "cheerio";
 
-import { resolveCurrency } from "../src/feed/currency.js";
 import {
   AnswerRows,
   FeedError,
@@ -22,10 +21,12 @@ import {
   decodeText,
   defineAdapter,
   isIsoDate,
+  noPublication,
   perUnits,
   requireDate,
   requireDecimal,
   requireUnits,
+  resolveCurrency,
   rowProblem,
   weekday,
   type FeedDocument,
@@ -34,8 +35,6 @@ import {
 
 const ID = "NBC";
 const ENDPOINT = "https://www.nbc.gov.kh/english/economic_research/exchange_rate.php";
-/** The page's own spellings of codes (keys folded with foldName). */
-const ALIASES: Readonly<Record<string, string>> = { sdr: "XDR" };
 
 const nbc = defineAdapter({
   bank: {
@@ -55,6 +54,9 @@ const nbc = defineAdapter({
     publicationDays: [1, 2, 3, 4, 5],
     // Not verified: the first day the date form serves.
     coverageStart: "2010-01-04",
+    // Friday's page already shows Monday's rates (set for the next business day): up to 4 days ahead
+    // across a weekend and a holiday.
+    maxDaysAhead: 4,
     maxRangeDays: 31,
     sourceUrl: ENDPOINT,
   },
@@ -80,7 +82,7 @@ const nbc = defineAdapter({
   parse(body) {
     const text = decodeText(ID, body);
     if (text.trim() === "") throw new FeedError(ID, "empty body where the exchange-rate page was expected");
-    if (/There is no data available/i.test(text)) return { records: [], held: [] };
+    if (/There is no data available/i.test(text)) return noPublication("There is no data available for the day asked");
     const $ = cheerio.load(text);
     const form = $("form#fm-ex").text().replace(/\s+/g, " ");
     const dated = /Exchange Rate on : (\d{4}-\d{2}-\d{2})/.exec(form);
@@ -125,7 +127,7 @@ const nbc = defineAdapter({
             rowProblem(ID, "bad-row", `${cells.length} cells under ${labels.length} columns`);
           const code = /^([A-Z]{3})\/KHR$/.exec(symbol);
           if (!code) rowProblem(ID, "unknown-currency", `symbol "${symbol}" is not XXX/KHR`);
-          const currency = resolveCurrency(ID, code[1]!, { aliases: ALIASES });
+          const currency = resolveCurrency(ID, code[1]!);
           const units = requireUnits(ID, cells[unitCol], `${currency} Unit`);
           const average = requireDecimal(ID, cells[averageCol], `${currency} Average`);
           return { effectiveDate: date(), currency, ...perUnits(average, units) };

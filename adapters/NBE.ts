@@ -8,7 +8,6 @@
 // without a figure that day.
 // A row whose currency (its code, else its name through ICU), date or figure cannot be read is held;
 // `success` other than true, or an answer without the data array, is refused.
-import { resolveCurrency } from "../src/feed/currency.js";
 import {
   AnswerRows,
   FeedError,
@@ -21,6 +20,7 @@ import {
   recentDays,
   requireDate,
   requireDecimal,
+  resolveCurrency,
   weekday,
   type FeedDocument,
   type IsoDate,
@@ -86,7 +86,7 @@ const nbe = defineAdapter({
         `data[${i}]`,
         (): RateRecord => ({
           effectiveDate: requireDate(ID, isIsoDate(date) ? date : undefined, String(row.date)),
-          currency: resolveCurrency(ID, label),
+          currency: resolveCurrency(ID, label, { date: isIsoDate(date) ? date : undefined }),
           rate: requireDecimal(ID, raw, `weighted_average of ${label} on ${date}`),
         }),
         { effectiveDate: date, currency: label, rate: raw ?? "" },

@@ -57,6 +57,8 @@ const nbk = defineAdapter({
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
     coverageStart: "2000-01-04",
+    // Rates are set for the next business day (Friday for Monday): up to 4 days ahead across a holiday.
+    maxDaysAhead: 4,
     maxRangeDays: 31,
     sourceUrl: ENDPOINT,
   },

@@ -21,6 +21,7 @@ import {
   fromDayMonthYear,
   GRAMS_PER_TROY_OUNCE,
   multiply,
+  noPublication,
   parseXml,
   pause,
   perUnits,
@@ -59,7 +60,7 @@ function readList(root: Node, element: string, metals: boolean): ParsedAnswer {
   const values = nodes.map((node) => text(node.Value)).filter((v) => v !== "");
   if (values.length > 0 && values.every((v) => /^\d+,\d+$/.test(v)))
     throw new FeedError(ID, "every figure is written with a decimal comma: not the NBM's list (another bank's?)");
-  if (date && weekday(date) > 5) return answer.result(); // weekend-dated prices
+  if (date && weekday(date) > 5) return noPublication(`prices dated ${date}, a weekend: no publication that day`);
   nodes.forEach((node, i) => {
     const code = text(node.CharCode);
     const raw = text(node.Value);

@@ -16,6 +16,7 @@ import {
   isIsoDate,
   jsonNumberText,
   multiply,
+  noPublication,
   parseJsonExact,
   recentDays,
   requireCurrencyCode,
@@ -134,7 +135,7 @@ const nbp = defineAdapter({
   parse(body) {
     const json = parseJsonExact(ID, decodeText(ID, body));
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBP API answer: not a JSON array");
-    if (json.length === 0) return { records: [], held: [] };
+    if (json.length === 0) return noPublication("an empty list: no table in the window asked");
     if (isNode(json[0]) && "rates" in json[0]) return parseTables(json);
     if (isNode(json[0]) && "cena" in json[0]) return parseGold(json);
     throw new FeedError(ID, "not an NBP API answer: neither exchange rate tables nor gold prices");

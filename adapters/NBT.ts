@@ -15,6 +15,7 @@ import {
   decodeText,
   defineAdapter,
   isIsoDate,
+  noPublication,
   parseXml,
   perUnits,
   requireCurrencyCode,
@@ -88,8 +89,10 @@ const nbt = defineAdapter({
     const date = isIsoDate(rawDate) ? rawDate : undefined;
     const rows = new AnswerRows(ID);
     const asked = askedDate(url);
-    if (date && asked && asked !== date) return rows.result(); // today's snapshot given for a date out of range
-    if (date && weekday(date) > 5) return rows.result(); // a weekend carries Friday's rates forward
+    if (date && asked && asked !== date)
+      return noPublication(`the sheet of ${date} given for ${asked}: no publication on the day asked`);
+    if (date && weekday(date) > 5)
+      return noPublication(`a sheet dated ${date}, a weekend (Friday's rates carried forward)`);
     for (const [i, v] of asArray(root.Valute as Node[]).entries()) {
       const code = typeof v.CharCode === "string" ? v.CharCode.trim() : "";
       rows.read(

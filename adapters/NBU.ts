@@ -55,6 +55,8 @@ const nbu = defineAdapter({
     publicationDays: [1, 2, 3, 4, 5],
     // The hryvnia since 2 September 1996 (how far back this service answers is not verified).
     coverageStart: "1996-09-02",
+    // Rates are set for the next business day (Friday for Monday): up to 4 days ahead across a holiday.
+    maxDaysAhead: 4,
     maxRangeDays: 365,
     sourceUrl: `${ENDPOINT}?json`,
   },

@@ -10,6 +10,7 @@
 // with no rates; a rate under such a date is held.
 import {
   AnswerRows,
+  noPublication,
   FeedError,
   decodeText,
   defineAdapter,
@@ -122,7 +123,7 @@ const nrb = defineAdapter({
     let payload = answerOf(body).data!.payload;
     if (typeof payload === "string") payload = parseJsonExact(ID, payload);
     const rows = new AnswerRows(ID);
-    if (payload === null) return rows.result();
+    if (payload === null) return noPublication("data.payload is null: no rates in the days asked");
     if (!Array.isArray(payload)) throw new FeedError(ID, "data.payload is not an array of days");
     for (const [i, day] of (payload as NrbDay[]).entries()) {
       if (typeof day !== "object" || day === null || !Array.isArray(day.rates))

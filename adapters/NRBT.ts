@@ -8,10 +8,9 @@
 // text in a rate cell is held. Numbers are the typed figures (4 decimals, `0.0000` format), read
 // exactly through the kit's spreadsheet reader. A sheet whose banners are not all there means the
 // layout changed and refuses the workbook.
-import type { Worksheet } from "exceljs";
 
 import { AnswerRows, FeedError, defineAdapter, requireCurrencyCode, rowProblem } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "NRBT";
 const WORKBOOK = "https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx";
@@ -82,8 +81,8 @@ const nrbt = defineAdapter({
       const layout = layoutOf(ws);
       if (!layout) continue;
       blocks++;
-      for (let r = layout.codeRow + 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
+      for (const row of ws.rows()) {
+        if (row.number <= layout.codeRow) continue;
         const date = cellDate(row.getCell(1));
         if (!date) continue; // titles, blank spacer rows, the contact block
         for (const [c, code] of layout.mid) {

@@ -12,11 +12,14 @@
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   defineAdapter,
   foldName,
   requireDate,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
+  type IsoDate,
 } from "../src/feed/kit.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
@@ -33,19 +36,21 @@ const SOURCE: LinkedFile = {
   accept: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** The workbook's labels that are neither ISO codes nor ICU names, to ISO 4217 codes. */
+/**
+ * The workbook's labels no rule resolves, each with why. The kit's resolver reads the others: `EURO`
+ * (ICU's name), `SDR` (the standard's abbreviation), `YEN` (a unit), `US$` and `NZ$` (territories).
+ */
 export const RBF_LABELS: Readonly<Record<string, string>> = {
-  SDR: "XDR",
+  // STG, the market's abbreviation of sterling: no territory, no unit.
   STG: "GBP",
-  YEN: "JPY",
+  // "A" alone (A$) is too short to name Australia by rule.
   A$: "AUD",
-  NZ$: "NZD",
-  US$: "USD",
 };
 const ALIASES = Object.fromEntries(Object.entries(RBF_LABELS).map(([label, code]) => [foldName(label), code]));
 
-/** The ISO code of a column label: `CHF`, `EURO` (ICU's name), `US$` (the bank's own). */
-export const rbfCurrency = (label: string) => resolveCurrency(ID, label, { aliases: ALIASES });
+/** The currency of a column label on a date, and how it was resolved; or a RowProblem (`unknown-currency`). */
+export const rbfCurrency = (label: string, date?: IsoDate): CurrencyResolution =>
+  resolveCurrencyName(ID, label, { aliases: ALIASES, date });
 
 const rbf = defineAdapter({
   navigation: /\/\/www\.rbf\.gov\.fj\/statistics\//,
@@ -74,8 +79,7 @@ const rbf = defineAdapter({
     let found = false;
     for (const ws of wb.worksheets) {
       let columns: Map<number, string> | undefined;
-      for (let r = 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
+      for (const row of ws.rows()) {
         if (!columns) {
           if (cellText(row.getCell(1)) !== "Period") continue;
           columns = new Map();
@@ -102,7 +106,8 @@ const rbf = defineAdapter({
                 rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
               }
               if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder
-              return { effectiveDate: requireDate(ID, date, rawDate), currency: rbfCurrency(label), rate };
+              const effectiveDate = requireDate(ID, date, rawDate);
+              return { effectiveDate, currency: currencyOf(rbfCurrency(label, effectiveDate)), rate };
             },
             { effectiveDate: date ?? rawDate, currency: label, rate: text },
           );

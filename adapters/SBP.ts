@@ -7,43 +7,36 @@
 // its dates in several such tables one after another, and every table of every sheet is read.
 // The cells hold unrounded averages (279.35178571428565) shown with six decimals (`0.000000`); the
 // published figure is the shown one, so cells are read as displayed (the kit's spreadsheet reader).
-// Names are read as ICU's English currency names first ("Swiss Franc", "Euro"), then through the
-// table below of the bank's own spellings (misspelt as the bank writes them); a row with figures
-// under a name neither knows is held. Empty, dash and n/a cells are days without a figure. The old
-// /ecodata/ URLs answer the site's home page with status 200: an HTML body is refused.
-import type { Worksheet } from "exceljs";
+// Names are read by the kit's resolver: ICU's English names ("Swiss Franc", "Euro"), then its rules,
+// which also read the bank's own spellings ("Japnese Yen", "Thai Bhat", "UK Pound Sterling"); a row
+// with figures under a name it cannot resolve, or that fits two currencies, is held. Empty, dash and
+// n/a cells are days without a figure. The old /ecodata/ URLs answer the site's home page with status
+// 200: an HTML body is refused.
 
 import {
   AnswerRows,
   FeedError,
+  currencyOf,
   defineAdapter,
-  foldName,
-  resolveCurrency,
+  resolveCurrencyName,
   rowProblem,
+  type CurrencyResolution,
   type FeedDocument,
   type IsoDate,
 } from "../src/feed/kit.js";
-import { cellDate, cellDecimal, cellText, readXlsx } from "../src/feed/spreadsheet.js";
+import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "SBP";
 const BASE = "https://www.sbp.org.pk/assets/document";
 const CURRENT = `${BASE}/BFER_Daily.xlsx`;
 const ARCHIVE = `${BASE}/BFER_Daily_Arch.xlsx`;
 
-/** The workbook's currency names that ICU does not know (the bank's spellings), to ISO 4217 codes. */
-export const SBP_NAMES: Readonly<Record<string, string>> = {
-  "Japnese Yen": "JPY",
-  "Omani Riyal": "OMR",
-  "Saudi Arabian Riyal": "SAR",
-  "Singaporian Dollar": "SGD",
-  "Thai Bhat": "THB",
-  "UAE Dirham": "AED",
-  "UK Pound Sterling": "GBP",
-};
-const ALIASES = Object.fromEntries(Object.entries(SBP_NAMES).map(([name, code]) => [foldName(name), code]));
-
-/** The ISO code of a currency name of the workbook: ICU's English names first, then the bank's spellings. */
-export const sbpCurrency = (name: string) => resolveCurrency(ID, name, { aliases: ALIASES });
+/**
+ * The currency of a name of the workbook on a date, and how it was resolved when not exactly (the
+ * bank's spellings are misspellings and abbreviations the resolver reads by rule: no alias table).
+ */
+export const sbpCurrency = (name: string, date?: IsoDate): CurrencyResolution =>
+  resolveCurrencyName(ID, name, { date });
 
 const ACCEPT = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -52,8 +45,8 @@ function parseSheet(ws: Worksheet, rows: AnswerRows): number {
   let dates: Map<number, IsoDate> | undefined;
   let nameCol = 0;
   let headers = 0;
-  for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
+  for (const row of ws.rows()) {
+    const r = row.number;
     // A date row: a "Currency" label, then date cells.
     let label = 0;
     for (let c = 1; c <= Math.min(ws.columnCount, 4); c++)
@@ -85,7 +78,7 @@ function parseSheet(ws: Worksheet, rows: AnswerRows): number {
       rows.read(
         `sheet "${ws.name}" ${cell.address}`,
         () => {
-          const currency = sbpCurrency(name);
+          const currency = currencyOf(sbpCurrency(name, date));
           const rate = cellDecimal(cell, "displayed");
           if (rate === undefined) rowProblem(ID, "bad-rate", `"${text}" is not a rate`);
           if (!/[1-9]/.test(rate)) return undefined; // a zero placeholder

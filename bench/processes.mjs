@@ -1,10 +1,11 @@
-// What the benches that run servers share (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs): pinning to a
-// core, child processes stopped when the
+// What the benches that run servers share (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs, as-of.mjs,
+// convert.mjs): a scratch service with its client, pinning to a core, child processes stopped when the
 // bench ends however it ends, a free port, waiting for a server to answer, and a client's token.
-import { spawn, spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { cpus } from "node:os";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,4 +96,26 @@ export async function clientToken(base, client, attempt = 0) {
   if (!res) return clientToken(base, client, attempt + 1);
   if (res.status !== 200) throw new Error(`token: ${res.status}`);
   return (await res.json()).access_token;
+}
+
+/**
+ * A scratch service for a bench that serves its own store: a temporary data and out directory (removed at
+ * exit), the environment the CLI runs with there, the process helpers, and one API client created by
+ * `cli` (the built dist/src/cli/main.js).
+ */
+export function benchService(name, cli) {
+  const dir = mkdtempSync(join(tmpdir(), `exrates-bench-${name}-`));
+  const env = {
+    ...process.env,
+    EXRATES_DATA_DIR: join(dir, "data"),
+    EXRATES_OUT_DIR: join(dir, "out"),
+    EXRATES_HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    EXRATES_TOKEN_GRANTS_PER_MINUTE: "0",
+  };
+  const running = processes(dir);
+  const client = JSON.parse(
+    execFileSync(process.execPath, [cli, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
+  );
+  return { dir, env, client, ...running };
 }

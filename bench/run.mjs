@@ -1,6 +1,6 @@
 // `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
 // them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
-//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys soak]
+//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys xlsx-rows workbooks soak]
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -95,8 +95,43 @@ if (want("latest-s3")) {
   execFileSync(process.execPath, [`${here}/latest-s3.mjs`], { stdio: "inherit" });
 }
 
+if (want("xlsx-rows")) {
+  execFileSync(process.execPath, [`${here}/xlsx-rows.mjs`], { stdio: "inherit" });
+}
+
 if (want("hot-keys")) {
   execFileSync(process.execPath, [`${here}/hot-keys.mjs`], { stdio: "inherit" });
+}
+
+// Workbooks parsed under a 512 MB heap: time and peak RSS per MB of answer (bench/workbooks.mjs);
+// baseline: exceljs loading the history workbook whole (the reader the streaming one replaced).
+if (want("workbooks")) {
+  results.workbooks = {};
+  const cases = { "huge-range": [], "huge-range-50MB": ["18"], history: [], "daily-xls": [] };
+  for (const [name, extra] of Object.entries(cases)) {
+    const kind = name.replace(/-50MB$/, "");
+    const runs = repeat(`${here}/workbooks.mjs`, ["bench", kind, ...extra]);
+    const figures = {
+      answerMB: runs[0].answerMB,
+      records: runs[0].records,
+      ms: median(runs.map((r) => r.ms)),
+      msPerMB: median(runs.map((r) => r.msPerMB)),
+      maxRssMB: median(runs.map((r) => r.maxRssMB)),
+      rssPerMB: median(runs.map((r) => r.rssPerMB)),
+    };
+    results.workbooks[name] = figures;
+    console.log(
+      `workbooks ${name}: ${fmt(figures.answerMB, 1)} MB, ${fmt(figures.records)} figures, ${fmt(figures.ms)} ms (${fmt(figures.msPerMB)} ms/MB), peak RSS ${fmt(figures.maxRssMB)} MB (${fmt(figures.rssPerMB, 1)} MB per MB)`,
+    );
+  }
+  const base = repeat(`${here}/workbooks.mjs`, ["baseline", "history"]);
+  results.workbooks.exceljsHistory = {
+    ms: median(base.map((r) => r.ms)),
+    maxRssMB: median(base.map((r) => r.maxRssMB)),
+  };
+  console.log(
+    `workbooks baseline (exceljs loads the history workbook, no adapter): ${fmt(results.workbooks.exceljsHistory.ms)} ms, peak RSS ${fmt(results.workbooks.exceljsHistory.maxRssMB)} MB`,
+  );
 }
 
 // The soak takes 3.5 minutes: only when named (`npm run bench -- soak`).

@@ -1,8 +1,11 @@
-// Configuration from the environment (flags override where natural). Read once, passed down.
+// Configuration from the environment (flags override where natural). Read once, passed down. Every
+// EXRATES_* setting is checked here, so that a bad one stops any command at its start with one line
+// naming the variable and what it accepts (EXRATES_TRUSTED_PROXIES is read by the server as it starts).
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 
 import { UserError } from "./errors.js";
+import { crossCheckConfig } from "./ingest/sanity.js";
 import { parseS3Url } from "./publish/s3-url.js";
 import { isDatabaseUrl, maskDatabaseUrl } from "./store/dialect.js";
 
@@ -38,6 +41,9 @@ export interface Config {
   /** On a shared database: how often a standby tries to take the scheduler's lead (ms). */
   leaderRetryMs: number;
 }
+
+/** RFC 6749 scope: scope-tokens of %x21 / %x23-5B / %x5D-7E, separated by one space. */
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
 
 /** The levels LOG_LEVEL may name (pino's). */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -85,6 +91,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsText = env.EXRATES_METRICS_PORT;
   if (metricsText && (!/^\d+$/.test(metricsText) || Number(metricsText) > 65535))
     throw new UserError(`EXRATES_METRICS_PORT "${metricsText}" is not a port number`);
+  // The cross-bank check reads its settings at each ingest: a bad one is refused here, at start, not by
+  // every fetch of a running daemon.
+  crossCheckConfig(env);
+  const scope = env.EXRATES_SCOPE || "exchange-rates";
+  if (!SCOPE.test(scope))
+    throw new UserError(
+      `EXRATES_SCOPE "${scope}" is not an OAuth scope: one or more names of printable characters other than '"' and '\\', separated by single spaces`,
+    );
+  const instanceId = env.EXRATES_INSTANCE_ID || `${hostname()}-${process.pid}`;
+  if (!/^[\x21-\x7e]{1,128}$/.test(instanceId))
+    throw new UserError(
+      `EXRATES_INSTANCE_ID "${instanceId}" must be 1 to 128 printable characters without spaces (default: host name and pid)`,
+    );
+  const metricsHost = env.EXRATES_METRICS_HOST || "127.0.0.1";
+  if (/[\s/]/.test(metricsHost))
+    throw new UserError(`EXRATES_METRICS_HOST "${metricsHost}" is not an address or a host name (default 127.0.0.1)`);
   const retryText = env.EXRATES_LEADER_RETRY_SECONDS || "5";
   if (!/^\d+(\.\d+)?$/.test(retryText) || Number(retryText) < 0.1 || Number(retryText) > 3600)
     throw new UserError(`EXRATES_LEADER_RETRY_SECONDS "${retryText}" is not a number of seconds from 0.1 to 3600`);
@@ -97,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     publicUrl,
     realm,
-    scope: env.EXRATES_SCOPE || "exchange-rates",
+    scope,
     oidcIssuer: env.EXRATES_OIDC_ISSUER?.replace(/\/+$/, "") || undefined,
     feedMirror: env.EXRATES_FEED_MIRROR || undefined,
     publishUrl,
@@ -105,8 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: env.EXRATES_TRUSTED_PROXIES || undefined,
     tokenGrantsPerMinute: Number(grantsText),
     metricsPort: metricsText ? Number(metricsText) : undefined,
-    metricsHost: env.EXRATES_METRICS_HOST || "127.0.0.1",
-    instanceId: env.EXRATES_INSTANCE_ID || `${hostname()}-${process.pid}`,
+    metricsHost,
+    instanceId,
     leaderRetryMs: Math.round(Number(retryText) * 1000),
   };
 }

@@ -2,7 +2,7 @@
 // Each class has a stable `code` (like undici's and Node's errors) that callers and tests match on,
 // and keeps the error it wraps as `cause`.
 import { redactSecrets } from "./secrets.js";
-import type { RowFields, RowProblemKind } from "./types.js";
+import type { RowFields, RowProblemKind, UnitlessFigure } from "./types.js";
 
 /** A bad input the user can fix: unknown bank, bad date, missing file. */
 export class UserError extends Error {
@@ -40,6 +40,8 @@ export class RowProblem extends FeedError {
     reason: string,
     /** What the row said, as the answer gave it. */
     readonly fields: RowFields = {},
+    /** The figure read whole but for its unit (`unknown-unit` only). */
+    readonly unitless?: UnitlessFigure,
   ) {
     super(bankId, reason);
   }

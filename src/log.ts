@@ -31,8 +31,21 @@ export const REDACT_PATHS = [
   "*.privateKey",
 ];
 
+/**
+ * The level when LOG_LEVEL is unset. The daemons (`start`, `serve`) log at info; a one-off command logs
+ * at warn, so that its own output is not mixed with lines about its progress (src/cli/main.ts sets it).
+ */
+let defaultLevel = "info";
+
+export function setDefaultLogLevel(level: string): void {
+  defaultLevel = level;
+}
+
+/** LOG_LEVEL, else the process's default level. */
+export const logLevel = (): string => process.env.LOG_LEVEL || defaultLevel;
+
 /** pino's options shared by every logger of the process (tests build theirs with a destination). */
-export function loggerOptions(level = process.env.LOG_LEVEL || "info"): pino.LoggerOptions {
+export function loggerOptions(level = logLevel()): pino.LoggerOptions {
   return {
     level,
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
@@ -42,7 +55,7 @@ export function loggerOptions(level = process.env.LOG_LEVEL || "info"): pino.Log
 }
 
 export function createLogger(
-  level = process.env.LOG_LEVEL || "info",
+  level = logLevel(),
   pretty = process.stderr.isTTY === true,
   destination?: DestinationStream,
 ): Logger {

@@ -11,8 +11,40 @@ import type BetterSqlite3 from "better-sqlite3";
 
 export const MASK = "***";
 
-/** Values shorter than this are not searched for (a 2-character "secret" would mask every word). */
-export const MIN_SECRET_LENGTH = 4;
+/**
+ * Values shorter than this are not searched for: a short half of a pair (a user name like `user` or
+ * `bank`) would mask that word in every log line, and a secret that short protects nothing anyway.
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/**
+ * Words never searched for, however long: a pair's user half is often one of them (`public`,
+ * `anonymous`), and masking it would blank ordinary text everywhere without hiding anything.
+ */
+const COMMON_WORDS = new Set([
+  "access",
+  "account",
+  "admin",
+  "administrator",
+  "anonymous",
+  "apikey",
+  "client",
+  "default",
+  "exrates",
+  "guest",
+  "latest",
+  "password",
+  "private",
+  "public",
+  "secret",
+  "service",
+  "undefined",
+  "username",
+]);
+
+/** Whether a value is worth searching for: long enough to be a secret, and not a common word. */
+const searchable = (value: string): boolean =>
+  value.length >= MIN_SECRET_LENGTH && !COMMON_WORDS.has(value.toLowerCase());
 
 /** Environment variables whose values are secrets. */
 export const SECRET_ENV = /^EXRATES_[A-Z0-9_]*(API_KEY|SECRET|PASSWORD|TOKEN|CREDENTIALS?)$/;
@@ -34,7 +66,7 @@ function spellings(value: string): string[] {
 
 /**
  * Registers a secret: the value, and each half of a `user:password` pair. Values shorter than
- * MIN_SECRET_LENGTH are ignored (the whole pair is still registered).
+ * MIN_SECRET_LENGTH, and common words, are ignored (the whole pair is still registered).
  */
 export function registerSecret(value: string | undefined | null): void {
   if (!value) return;
@@ -43,9 +75,9 @@ export function registerSecret(value: string | undefined | null): void {
   if (colon > 0) parts.push(value.slice(0, colon), value.slice(colon + 1));
   let added = false;
   for (const part of parts) {
-    if (part.length < MIN_SECRET_LENGTH) continue;
+    if (!searchable(part)) continue;
     for (const s of spellings(part)) {
-      if (s.length < MIN_SECRET_LENGTH || values.has(s)) continue;
+      if (!searchable(s) || values.has(s)) continue;
       values.add(s);
       added = true;
     }

@@ -44,6 +44,16 @@ export interface BankResource {
   timeZone: { windowsTimeZoneId: string; ianaTimeZoneName: string };
   supportedFrequencies: string[];
   website: string;
+  /** The bank's next publication after its newest published date, by its calendar (published banks only). */
+  nextPublication?: NextPublication | null;
+}
+
+/** A publication to come: its date, the bank's local time and zone, and the instant (ISO 8601 UTC). */
+export interface NextPublication {
+  date: IsoDate;
+  localTime: string;
+  timeZone: string;
+  at: string;
 }
 
 /** A credential an adapter needs from the environment to call its feed live. */
@@ -87,6 +97,22 @@ export interface BankDescriptor {
   publicationDays: Weekday[];
   /** First date the feed offers (backfill default start). */
   coverageStart: IsoDate;
+  /**
+   * Last date the feed offers, for a bank that stopped publishing (a currency replaced by the euro);
+   * absent: the feed goes on to today. A backfill never asks beyond it.
+   */
+  coverageEnd?: IsoDate;
+  /**
+   * How many days after today, in the bank's zone, an effective date may lie: 1 (the default) for lists
+   * dated the next day; more for a bank that sets its rates for the next business day (Friday's for
+   * Monday). A later date is held at ingest (`future-date`).
+   */
+  maxDaysAhead?: number;
+  /**
+   * How long one fetch (every request of it, retries and bodies included) may take, in seconds; default
+   * 120. A body sent a byte at a time never trips the timeout between chunks: this ends it.
+   */
+  fetchDeadlineSeconds?: number;
   /** The widest date range one fetch may ask for, in days (backfill chunk size). */
   maxRangeDays: number;
   /** The main feed URL, shown as the source of published data. */
@@ -100,18 +126,56 @@ export interface BankDescriptor {
   credential?: CredentialRequirement;
   /** A historical-only source: used by backfill, never scheduled. */
   historicalOnly?: boolean;
+  /** Where the bank's closing days differ from its country's public holidays (src/calendar/). */
+  calendar?: BankCalendarRules;
+}
+
+/** A closing day of a bank's own: a date-holidays rule ("12-26", "easter -2") and its name. */
+export interface ClosingRule {
+  rule: string;
+  name: string;
 }
 
 /**
- * How a stored figure was derived from what the bank published, when it is not the
- * published text itself. Kept in storage so that every non-verbatim figure is flagged.
+ * A bank's publication calendar beyond its working days. By default the bank closes on the public
+ * holidays of the country of `countryCode` whose zone is its `timeZone` (date-holidays).
  */
-export type Derivation =
+export interface BankCalendarRules {
+  /** The date-holidays country ("CH", or "US-NY" with a state) whose holidays close the bank; false: none. */
+  holidays?: string | false;
+  /** Closing days of the bank's own (TARGET2's for the ECB), beside or instead of the country's. */
+  closings?: readonly ClosingRule[];
+  /** How long after dailyUpdateTime a missing publication is late rather than awaited (default 60). */
+  lateAfterMinutes?: number;
+}
+
+/** How a figure was computed from what the bank published, when it is not the published text itself. */
+export type FigureDerivation =
   | "inverted" // the bank quoted the other direction; inverted to 10 significant digits
   | "mean" // exact mean of the bank's buying and selling rates
   | "unit-normalised" // per-N quote with N not a power of ten, divided exactly to 1 unit
   | "per-troy-ounce" // per-gram metal price times 31.1034768
-  | "float-recovered"; // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
+  | "float-recovered" // the feed sent a binary float (4.2660999999999998): the bank's digits recovered, 15 significant
+  | UnitDerivation;
+
+/**
+ * The unit of a figure whose answer did not state it, established by the ingest from other banks'
+ * figures (src/ingest/units.ts): `unit 100 by evidence of 2 banks (...)`.
+ */
+export type UnitDerivation = `unit ${string}`;
+
+/**
+ * How the currency of a figure was found when the bank's label was not a code or a name exactly
+ * (src/feed/currency-names.ts): `name "U.S.A. Dollar" resolved by territory US`.
+ */
+export type NameDerivation = `name ${string}`;
+
+/**
+ * How a stored figure was derived from what the bank published, when it is not the published text
+ * itself or its currency was named by rule: a figure derivation, a name derivation, or both
+ * (`mean; name "..." resolved by ...`). Kept in storage so that every non-verbatim figure is flagged.
+ */
+export type Derivation = FigureDerivation | NameDerivation | `${FigureDerivation}; ${NameDerivation}`;
 
 /** One normalised rate, the unit of everything downstream of an adapter. */
 export interface RateRecord {
@@ -140,6 +204,8 @@ export interface RateRecord {
  * Why a row of a bank's answer was held (left out, kept for review) rather than stored:
  * - `bad-rate`: the figure is not a positive decimal number;
  * - `bad-date`: the date does not exist or cannot be read;
+ * - `future-date`: the date lies beyond what the bank can have published by the time of the ingest (its
+ *   tomorrow, or `maxDaysAhead` days ahead), such as 9999-12-31: it would stay Latest for good;
  * - `unknown-currency`: the code or label is not a known ISO 4217 currency and the adapter maps it to none;
  * - `unknown-unit`: the number of units the figure applies to cannot be established;
  * - `conflict`: the answer gives the same date and currency twice with different figures (neither is taken);
@@ -147,7 +213,8 @@ export interface RateRecord {
  * Ingest adds the cross-bank kinds (see src/ingest/sanity.ts): `unit-slip`, `direction-slip`,
  * `off-consensus` (held) and `jump` (published with a warning).
  */
-export type RowProblemKind = "bad-rate" | "bad-date" | "unknown-currency" | "unknown-unit" | "conflict" | "bad-row";
+export type RowProblemKind =
+  "bad-rate" | "bad-date" | "future-date" | "unknown-currency" | "unknown-unit" | "conflict" | "bad-row";
 export type CrossCheckKind = "unit-slip" | "direction-slip" | "off-consensus" | "jump";
 export type AnomalyKind = RowProblemKind | CrossCheckKind;
 
@@ -158,10 +225,26 @@ export interface RowFields {
   rate?: string;
 }
 
+/**
+ * A figure read whole but for its unit (the answer does not state it, the adapter does not know it):
+ * the ingest may establish the unit from other banks' figures (docs/ANOMALIES.md, "Units by evidence").
+ */
+export interface UnitlessFigure {
+  effectiveDate: IsoDate;
+  currency: string;
+  /** The figure as a plain decimal, for an unknown number of units. */
+  rate: string;
+  derivation?: Derivation;
+}
+
 /** A row of an answer that was left out, with the reason. */
 export interface HeldRow extends RowFields {
   kind: RowProblemKind;
   reason: string;
+  /** Set on an `unknown-unit` row whose figure was read whole: its unit may be established by evidence. */
+  unitless?: UnitlessFigure;
+  /** The derivation of the record held, when it had one (a figure computed, a currency named by rule). */
+  derivation?: Derivation;
   /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
   source: string;
 }
@@ -170,6 +253,12 @@ export interface HeldRow extends RowFields {
 export interface ParsedAnswer {
   records: RateRecord[];
   held: HeldRow[];
+  /**
+   * Set only when the answer itself says that the bank published nothing for what was asked (a holiday
+   * page, "No Results Found", an empty result table): why, in words. An answer with no record, no held
+   * row and no such statement is refused ("no rates found in this answer"): nothing is silently empty.
+   */
+  noPublication?: string;
 }
 
 /** One HTTP answer of a bank's feed, as fetched (or as read from a saved file). */
@@ -182,6 +271,12 @@ export interface FeedDocument {
   /** The bank's URL (never the mirror's), with secrets still in it: redact before logging. */
   url: string;
   method: "GET" | "POST";
+  /**
+   * What a POST sent (a urlencoded form, a SOAP envelope), handed to `parse` with the answer, for an
+   * answer that does not repeat what was asked (BFM names the currency only in its form). Never logged
+   * nor stored: a form may carry a session's tokens.
+   */
+  requestBody?: string;
   status: number;
   contentType: string;
   body: Buffer;
@@ -194,6 +289,10 @@ export interface ParseContext {
   /** The URL the body was fetched from; adapters with several endpoints dispatch on it. */
   url: string;
   contentType?: string;
+  /** How it was asked for (`exrates parse --method`; GET when unknown). */
+  method?: "GET" | "POST";
+  /** What the POST sent (FeedDocument.requestBody, or `exrates parse --form key=value`), when known. */
+  requestBody?: string;
 }
 
 /** What to fetch: the newest publication, or an inclusive date range (one chunk). */
@@ -211,6 +310,8 @@ export interface HttpRequestInit {
   headers?: Record<string, string>;
   /** Accept header; each adapter says what its feed serves. */
   accept?: string;
+  /** Ends the request (and its retries) when aborted: the fetch's total deadline, a shutdown. */
+  signal?: AbortSignal;
 }
 
 export interface FetchContext {
@@ -232,10 +333,11 @@ export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
    */
   navigation?: RegExp;
   /**
-   * For a form and its answer that share one URL: which requests are the navigation ones
-   * (`(request) => request.method === "GET"`). Used like `navigation`.
+   * For a form and its answer that share one URL: tells the form page by what it holds (the search
+   * form and no rate table), never by the request method alone, so that a saved copy read by
+   * `exrates parse` is told apart the same way. Used like `navigation`.
    */
-  navigationRequest?: (request: Pick<FeedDocument, "url" | "method">) => boolean;
+  navigationAnswer?: (answer: Pick<FeedDocument, "url" | "method" | "contentType" | "body">) => boolean;
   /** Calls the bank's endpoints for the range and returns every answer, in order. */
   fetch(range: FetchRange, ctx: FetchContext): Promise<FeedDocument[]>;
   /**
@@ -273,4 +375,71 @@ export interface LatestRatesDocument {
   /** When the newest of these figures was stored (ISO 8601 UTC); part of the data, so output stays deterministic. */
   publishedAt: string;
   sourceUrl: string;
+}
+
+// What the API answers beyond the rates documents (GET /v1/status, GET /v1/events and the webhooks):
+// the server writes these shapes and the client (src/client) reads them.
+
+/** A scheduled bank's state (the first six; "never fetched" before its first try), or why it is not scheduled. */
+export type BankState =
+  | "up to date"
+  | "holiday"
+  | "waiting"
+  | "late"
+  | "failing"
+  | "stale"
+  | "never fetched"
+  | "needs credential"
+  | "historical only";
+
+export interface BankStatus {
+  id: string;
+  name: string;
+  timeZone: string;
+  dailyUpdateTime: string;
+  publicationDays: number[];
+  /** Whether the daemon runs this bank on its schedule. */
+  scheduled: boolean;
+  state: BankState;
+  /** One line for people: "up to date", "holiday: Good Friday", "late by 2 h 05 min: …", "stale: …". */
+  summary: string;
+  /** The closing that keeps the bank from publishing today (its local date), or null. */
+  holiday: string | null;
+  /** How long past its time (and the usual allowance) the expected publication is, when state is late. */
+  lateByMinutes: number | null;
+  /** Whether a run of this bank is fetching now (in this process, or another that still lives). */
+  running: boolean;
+  /** The environment variable a missing credential would be read from. */
+  needs: string | null;
+  newestDate: IsoDate | null;
+  /** The newest date that should be stored by now (scheduled banks). */
+  expectedDate: IsoDate | null;
+  stale: boolean;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: string | null;
+  lastRun: {
+    state: string;
+    reason: string;
+    startedAt: string;
+    finishedAt: string | null;
+    message: string | null;
+  } | null;
+  /** ISO 8601 UTC, and the bank's local time. */
+  nextRunAt: string | null;
+  nextRunLocal: string | null;
+  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
+  anomalies: { held: number; warned: number };
+}
+
+/** What an event says, as sent (Latest URLs are paths below the API's base URL, e.g. `/v1/Banks/...`). */
+export interface RatesPublished {
+  bankId: string;
+  effectiveDate: string;
+  publishedAt: string;
+  /** Currencies whose figure is new or changed, sorted. */
+  currencies: string[];
+  /** A correction of a date already published. */
+  revision: boolean;
+  latest: { json: string; xml: string; csv: string; xlsx: string };
 }

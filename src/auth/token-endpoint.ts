@@ -144,14 +144,24 @@ function hasDuplicate(form: URLSearchParams): boolean {
   return false;
 }
 
+/** The token endpoint's methods. */
+const TOKEN_ALLOW = "POST, OPTIONS";
+
 export async function handleTokenRequest(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: TokenEndpointContext,
 ): Promise<void> {
+  if (req.method === "OPTIONS") {
+    // What the Allow header of a 405 promises: the methods, and nothing to read.
+    req.resume();
+    res.writeHead(204, { allow: TOKEN_ALLOW, "cache-control": "no-store" });
+    res.end();
+    return;
+  }
   if (req.method !== "POST") {
     req.resume();
-    oauthError(res, 405, "HTTP 405 Method Not Allowed", undefined, { allow: "POST, OPTIONS" });
+    oauthError(res, 405, "HTTP 405 Method Not Allowed", undefined, { allow: TOKEN_ALLOW });
     return;
   }
   const contentType = req.headers["content-type"];

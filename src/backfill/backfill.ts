@@ -1,12 +1,21 @@
 // `exrates backfill`: loads a bank's history chunk by chunk (each within what its API allows per
-// call). Every chunk is one ingest (one transaction) and, once stored, is recorded in
-// backfill_chunks, so a run killed at any point (kill -9, Ctrl-C, a crash) resumes where it stopped:
-// stored chunks are skipped, the chunk in flight is fetched again, and re-storing is idempotent.
+// call). Every chunk is one ingest (one transaction) and, once stored, the dates its answer contained
+// are recorded in backfill_chunks, so a run killed at any point (kill -9, Ctrl-C, a crash) resumes where
+// it stopped: recorded ranges are skipped, the rest is fetched again, and re-storing is idempotent.
+//
+// A range is recorded done only as far as the answer contained it: from the chunk's first day to the
+// last date the answer held rates for, with the days after it that are not publication days. An answer
+// that holds none of the chunk's dates (another period, a 404 an adapter reads as "no publication") and
+// the days after an answer's last date are not done: they wait for the next chunk's answer, whose dates
+// show that the bank went on publishing (the gap was holidays), and are otherwise reported as not done
+// and fetched again next time. A chunk without any publication day is done once fetched. `force`
+// fetches recorded ranges again and forgets their records.
 import { UserError, describeError } from "../errors.js";
 import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
+import { asParsedAnswer } from "../feed/rows.js";
 import { fetchAndStore } from "../ingest/ingest.js";
 import { asTreeTarget, type TreeTarget } from "../publish/target.js";
-import { expectedNewestDate, publicationDaysBetween } from "../schedule/time.js";
+import { expectedNewestDate, isPublicationDay, publicationDaysBetween } from "../schedule/time.js";
 import type { Insertable } from "kysely";
 
 import type { Store } from "../store/database.js";
@@ -24,15 +33,46 @@ export interface BankBackfillPlan {
   from: IsoDate;
   to: IsoDate;
   chunks: DateRange[];
+  /** Why the range asked for has nothing of this bank (before its coverage, after it, in the future). */
+  outside?: string;
 }
 
 export interface BackfillRequest {
   from?: string;
   to?: string;
   now?: Date;
+  /**
+   * A bank whose coverage the range misses: `refuse` (a UserError naming it, the default: a bank asked
+   * for by name) or `skip` (the plan has no chunks and says why: `--all`).
+   */
+  outside?: "refuse" | "skip";
 }
 
-/** Checks --from/--to and splits each bank's range into chunks. Throws UserError on bad input. */
+/** What a bank's feed covers, in words: "ECB covers 1999-01-04 onward", "BBK covers 1948-06-21 to 1998-12-31". */
+export function coverageText(bank: BankAdapter["bank"]): string {
+  return `${bank.id} covers ${bank.coverageStart}${bank.coverageEnd ? ` to ${bank.coverageEnd}` : " onward"}`;
+}
+
+/** Why [from, to] asked of a bank holds nothing it can have, or undefined. */
+function outsideCoverage(bank: BankAdapter["bank"], request: BackfillRequest, today: IsoDate): string | undefined {
+  const asked =
+    request.from && request.to
+      ? `${request.from}..${request.to}`
+      : request.from
+        ? `--from ${request.from}`
+        : `--to ${request.to}`;
+  if (request.to && request.to < bank.coverageStart) return `${coverageText(bank)}: ${asked} is before it`;
+  if (request.from && bank.coverageEnd && request.from > bank.coverageEnd)
+    return `${coverageText(bank)} (its feed ends there): ${asked} is after it`;
+  if (request.from && request.from > today)
+    return `${bank.id}: ${asked} is in the future (today in ${bank.timeZone} is ${today})`;
+  return undefined;
+}
+
+/**
+ * Checks --from/--to and splits each bank's range (within its coverage, up to today in its zone) into
+ * chunks. Throws UserError on bad input, and on a range outside a bank's coverage unless told to skip it.
+ */
 export function planBackfill(adapters: BankAdapter[], request: BackfillRequest = {}): BankBackfillPlan[] {
   for (const [flag, value] of [
     ["--from", request.from],
@@ -47,38 +87,60 @@ export function planBackfill(adapters: BankAdapter[], request: BackfillRequest =
   return adapters.map((adapter) => {
     const { bank } = adapter;
     const today = todayIn(bank.timeZone, now);
+    const last = bank.coverageEnd && bank.coverageEnd < today ? bank.coverageEnd : today;
     const from = request.from && request.from > bank.coverageStart ? request.from : bank.coverageStart;
-    const to = request.to && request.to < today ? request.to : today;
+    const to = request.to && request.to < last ? request.to : last;
+    const outside = outsideCoverage(bank, request, today);
+    if (outside && request.outside !== "skip") throw new UserError(outside);
+    if (outside) return { adapter, from, to, chunks: [], outside };
     return { adapter, from, to, chunks: from <= to ? chunkRange(from, to, bank.maxRangeDays) : [] };
   });
 }
 
 /** True when [from, to] lies inside the union of the given ranges. */
 export function isCovered(done: DateRange[], from: IsoDate, to: IsoDate): boolean {
+  return firstUncovered(done, from) > to;
+}
+
+/** The first day on or after `from` that no range covers. */
+export function firstUncovered(done: DateRange[], from: IsoDate): IsoDate {
   let reach = from; // every day before `reach` is covered
   for (const r of [...done].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))) {
     if (r.from > reach) break;
     if (r.to >= reach) reach = addDays(r.to, 1);
-    if (reach > to) return true;
   }
-  return reach > to;
+  return reach;
 }
+
+/**
+ * How a chunk ended: `stored` (done: its answer contained its dates), `partial` (its answer stopped
+ * before its end: done up to its last date), `empty` (its answer contained none of its dates),
+ * `skipped` (recorded done by an earlier run), `failed`.
+ */
+export type ChunkStatus = "stored" | "partial" | "empty" | "skipped" | "failed";
 
 export interface ChunkEvent {
   bankId: string;
   from: IsoDate;
   to: IsoDate;
-  status: "stored" | "skipped" | "failed";
+  status: ChunkStatus;
   inserted: number;
   revised: number;
   unchanged: number;
   /** Publication days (by the bank's calendar) in the chunk with no rates stored: holidays, gaps. */
   daysWithoutPublication: number;
+  /** The first and last date the answer contained (any period), when it contained rates. */
+  answered?: DateRange;
   error?: string;
   ms: number;
   /** Chunks handled so far, over all banks, and the total. */
   done: number;
   total: number;
+}
+
+/** A range fetched without error whose answer did not contain it: not recorded as done. */
+export interface NotDone extends DateRange {
+  reason: string;
 }
 
 export interface BankSummary {
@@ -93,12 +155,17 @@ export interface BankSummary {
   revised: number;
   unchanged: number;
   daysWithoutPublication: number;
+  /** Ranges left not done although fetched: the next run fetches them again. */
+  notDone: NotDone[];
   errors: string[];
 }
 
+type Counted =
+  "chunks" | "stored" | "skipped" | "failed" | "inserted" | "revised" | "unchanged" | "daysWithoutPublication";
+
 export interface BackfillSummary {
   banks: BankSummary[];
-  totals: Omit<BankSummary, "bankId" | "from" | "to" | "errors"> & { errors: number };
+  totals: Pick<BankSummary, Counted> & { errors: number; notDone: number };
   interrupted: boolean;
 }
 
@@ -109,6 +176,8 @@ export interface BackfillRunOptions {
   concurrency?: number;
   /** Pause between two requests to the same host, in ms. Default 250. */
   pauseMs?: number;
+  /** Fetch ranges recorded as done again (their records are forgotten first). */
+  force?: boolean;
   /** Aborting stops starting new chunks; chunks in flight finish and are recorded. */
   signal?: AbortSignal;
   now?: () => Date;
@@ -135,6 +204,39 @@ export async function completedChunks(store: Store, bankId: string): Promise<Dat
   return rows.map((r) => ({ from: r.from_date, to: r.to_date }));
 }
 
+/**
+ * Forgets what is recorded done of a bank between two dates (`--force`): records inside are deleted,
+ * records reaching outside keep their outside parts.
+ */
+export async function forgetChunks(store: Store, bankId: string, from: IsoDate, to: IsoDate): Promise<void> {
+  await store.db.transaction().execute(async (tx) => {
+    const rows = await tx
+      .selectFrom("backfill_chunks")
+      .selectAll()
+      .where("bank_id", "=", bankId)
+      .where("from_date", "<=", to)
+      .where("to_date", ">=", from)
+      .execute();
+    for (const row of rows) {
+      await tx
+        .deleteFrom("backfill_chunks")
+        .where("bank_id", "=", bankId)
+        .where("from_date", "=", row.from_date)
+        .where("to_date", "=", row.to_date)
+        .execute();
+      const kept: DateRange[] = [];
+      if (row.from_date < from) kept.push({ from: row.from_date, to: addDays(from, -1) });
+      if (row.to_date > to) kept.push({ from: addDays(to, 1), to: row.to_date });
+      for (const part of kept)
+        await tx
+          .insertInto("backfill_chunks")
+          .values({ ...row, from_date: part.from, to_date: part.to, inserted: 0, revised: 0, unchanged: 0 })
+          .onConflict((oc) => oc.columns(["bank_id", "from_date", "to_date"]).doNothing())
+          .execute();
+    }
+  });
+}
+
 async function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoDate): Promise<Set<IsoDate>> {
   const rows = await store.db
     .selectFrom("rates")
@@ -147,7 +249,7 @@ async function storedDates(store: Store, bankId: string, from: IsoDate, to: IsoD
   return new Set(rows.map((r) => r.effective_date));
 }
 
-/** Remembers a completed chunk (a later run skips it). */
+/** Remembers a completed range (a later run skips it). */
 async function recordChunk(store: Store, row: Insertable<BackfillChunksTable>): Promise<void> {
   const { completed_at, inserted, revised, unchanged, days_without } = row;
   await store.db
@@ -160,6 +262,96 @@ async function recordChunk(store: Store, row: Insertable<BackfillChunksTable>): 
     )
     .execute();
 }
+
+/**
+ * The adapter, noting every effective date its answers contain (rows taken or held alike): what a
+ * chunk's answer covered, whatever the store already held.
+ */
+function noteDates(adapter: BankAdapter, dates: Set<IsoDate>): BankAdapter {
+  return {
+    ...adapter,
+    async parse(body, ctx) {
+      const output = await adapter.parse(body, ctx);
+      const { records, held } = asParsedAnswer(output);
+      for (const r of records) dates.add(r.effectiveDate);
+      for (const h of held) if (h.effectiveDate && isIsoDate(h.effectiveDate)) dates.add(h.effectiveDate);
+      return output;
+    },
+  };
+}
+
+/** What a fetched chunk's answer covered. */
+interface Coverage {
+  /** The done part, from the chunk's start; undefined when nothing of it is done. */
+  done?: DateRange;
+  /** The part of the chunk (up to the expected newest date) the answer did not contain. */
+  missing?: NotDone;
+  status: "stored" | "partial" | "empty";
+  /** The answer contained a date of the chunk: the bank published in it. */
+  contained: boolean;
+  answered?: DateRange;
+}
+
+const span = (dates: Set<IsoDate>): DateRange | undefined => {
+  if (dates.size === 0) return undefined;
+  const sorted = [...dates].sort();
+  return { from: sorted[0]!, to: sorted.at(-1)! };
+};
+
+/**
+ * Which part of a chunk its answer covered. `expected`: the newest date the bank should have published by
+ * now (later days cannot be missing yet).
+ */
+export function chunkCoverage(
+  bank: BankAdapter["bank"],
+  chunk: DateRange,
+  answerDates: Set<IsoDate>,
+  expected: IsoDate,
+): Coverage {
+  const answered = span(answerDates);
+  const last = chunk.to < expected ? chunk.to : expected;
+  const inChunk = [...answerDates].filter((d) => d >= chunk.from && d <= chunk.to).sort();
+  if (inChunk.length === 0) {
+    // Nothing could have been contained: done. Otherwise nothing is done.
+    if (publicationDaysBetween(bank, addDays(chunk.from, -1), last).length === 0)
+      return { done: { ...chunk }, status: "stored", contained: false, answered };
+    const what = answered ? `it contained ${answered.from} to ${answered.to}` : "it contained no rates";
+    return {
+      status: "empty",
+      contained: false,
+      answered,
+      missing: { ...chunk, reason: `the answer contained none of these dates (${what})` },
+    };
+  }
+  // Done to the last date contained, and the days after it on which the bank does not publish.
+  let doneTo = inChunk.at(-1)!;
+  while (doneTo < chunk.to && !isPublicationDay(bank, addDays(doneTo, 1))) doneTo = addDays(doneTo, 1);
+  const done = { from: chunk.from, to: doneTo };
+  if (publicationDaysBetween(bank, doneTo, last).length === 0)
+    return { done: { from: chunk.from, to: chunk.to }, status: "stored", contained: true, answered };
+  return {
+    done,
+    status: "partial",
+    contained: true,
+    answered,
+    missing: {
+      from: addDays(doneTo, 1),
+      to: chunk.to,
+      reason: `the answer's last date in the range is ${inChunk.at(-1)!}`,
+    },
+  };
+}
+
+const COUNTED: Counted[] = [
+  "chunks",
+  "stored",
+  "skipped",
+  "failed",
+  "inserted",
+  "revised",
+  "unchanged",
+  "daysWithoutPublication",
+];
 
 export async function runBackfill(
   store: Store,
@@ -183,88 +375,118 @@ export async function runBackfill(
     revised: 0,
     unchanged: 0,
     daysWithoutPublication: 0,
+    notDone: [],
     errors: [],
   }));
 
   async function backfillBank(plan: BankBackfillPlan, summary: BankSummary): Promise<void> {
     const { bank } = plan.adapter;
+    if (options.force && plan.chunks.length) await forgetChunks(store, bank.id, plan.from, plan.to);
     const completed = await completedChunks(store, bank.id);
-    let failuresInARow = 0;
-    for (const chunk of plan.chunks) {
-      if (options.signal?.aborted) return;
-      const started = Date.now();
-      const event = (e: Partial<ChunkEvent> & Pick<ChunkEvent, "status">): ChunkEvent => ({
-        bankId: bank.id,
-        ...chunk,
-        inserted: 0,
-        revised: 0,
-        unchanged: 0,
-        daysWithoutPublication: 0,
-        ms: Date.now() - started,
-        done: ++done,
-        total,
-        ...e,
+    const record = async (
+      range: DateRange,
+      counts: Partial<Pick<ChunkEvent, "inserted" | "revised" | "unchanged" | "daysWithoutPublication">> = {},
+    ) => {
+      await recordChunk(store, {
+        bank_id: bank.id,
+        from_date: range.from,
+        to_date: range.to,
+        completed_at: now().toISOString(),
+        inserted: counts.inserted ?? 0,
+        revised: counts.revised ?? 0,
+        unchanged: counts.unchanged ?? 0,
+        days_without: counts.daysWithoutPublication ?? 0,
       });
-      if (isCovered(completed, chunk.from, chunk.to)) {
-        summary.skipped++;
-        options.onChunk?.(event({ status: "skipped" }));
-        continue;
-      }
-      options.onChunkStart?.({ bankId: bank.id, ...chunk });
-      try {
-        const result = await fetchAndStore(
-          store,
-          plan.adapter,
-          { kind: "range", ...chunk },
-          { http, env: options.env ?? process.env, signal: options.signal },
-        );
-        // Publication days up to what should exist by now, without any stored rate.
-        const expected = expectedNewestDate(bank, now());
-        const last = chunk.to < expected ? chunk.to : expected;
-        const have = await storedDates(store, bank.id, chunk.from, last);
-        const daysWithout = publicationDaysBetween(bank, addDays(chunk.from, -1), last).filter(
-          (d) => !have.has(d),
-        ).length;
-        // A chunk reaching past the newest expected publication is not recorded: it is fetched again next time.
-        if (chunk.to < expected) {
-          await recordChunk(store, {
-            bank_id: bank.id,
-            from_date: chunk.from,
-            to_date: chunk.to,
-            completed_at: now().toISOString(),
-            inserted: result.inserted,
-            revised: result.revised,
-            unchanged: result.unchanged,
-            days_without: daysWithout,
-          });
+      completed.push(range);
+    };
+    /** Fetched ranges the answers did not contain, waiting for a later answer to show the bank went on. */
+    let waiting: NotDone[] = [];
+    let failuresInARow = 0;
+    try {
+      for (const chunk of plan.chunks) {
+        if (options.signal?.aborted) return;
+        const started = Date.now();
+        // What an earlier run recorded of this chunk is not fetched again (unless forced).
+        const todo = { from: firstUncovered(completed, chunk.from), to: chunk.to };
+        const event = (e: Partial<ChunkEvent> & Pick<ChunkEvent, "status">): ChunkEvent => ({
+          bankId: bank.id,
+          ...(todo.from <= todo.to ? todo : chunk),
+          inserted: 0,
+          revised: 0,
+          unchanged: 0,
+          daysWithoutPublication: 0,
+          ms: Date.now() - started,
+          done: ++done,
+          total,
+          ...e,
+        });
+        if (todo.from > todo.to) {
+          // Recorded by an answer that contained its dates: what waited before it was days without rates.
+          for (const w of waiting) await record(w);
+          waiting = [];
+          summary.skipped++;
+          options.onChunk?.(event({ status: "skipped" }));
+          continue;
         }
-        summary.stored++;
-        summary.inserted += result.inserted;
-        summary.revised += result.revised;
-        summary.unchanged += result.unchanged;
-        summary.daysWithoutPublication += daysWithout;
-        failuresInARow = 0;
-        options.onChunk?.(
-          event({
-            status: "stored",
+        options.onChunkStart?.({ bankId: bank.id, ...todo });
+        try {
+          const answerDates = new Set<IsoDate>();
+          const result = await fetchAndStore(
+            store,
+            noteDates(plan.adapter, answerDates),
+            { kind: "range", ...todo },
+            { http, env: options.env ?? process.env, signal: options.signal },
+            now(),
+          );
+          // Publication days up to what should exist by now, without any stored rate.
+          const expected = expectedNewestDate(bank, now());
+          const last = todo.to < expected ? todo.to : expected;
+          const have = await storedDates(store, bank.id, todo.from, last);
+          const daysWithout = publicationDaysBetween(bank, addDays(todo.from, -1), last).filter(
+            (d) => !have.has(d),
+          ).length;
+          const counts = {
             inserted: result.inserted,
             revised: result.revised,
             unchanged: result.unchanged,
             daysWithoutPublication: daysWithout,
-          }),
-        );
-      } catch (error) {
-        const message = describeError(error);
-        summary.failed++;
-        summary.errors.push(`${chunk.from}..${chunk.to}: ${message}`);
-        options.onChunk?.(event({ status: "failed", error: message }));
-        if (++failuresInARow >= maxFailures) {
-          summary.errors.push(
-            `gave up on ${bank.id} after ${failuresInARow} failed chunks in a row; run the backfill again to retry`,
-          );
-          return;
+          };
+          const coverage = chunkCoverage(bank, todo, answerDates, expected);
+          // The chunk reaching the newest expected publication is never recorded: it is fetched again next time.
+          const final = todo.to >= expected;
+          if (coverage.contained) {
+            for (const w of waiting) await record(w);
+            waiting = [];
+          }
+          if (coverage.done && !final) await record(coverage.done, counts);
+          if (coverage.missing) {
+            if (!final) waiting.push(coverage.missing);
+            // The newest chunk: not done when nothing of it is stored at all.
+            else if (coverage.status === "empty" && have.size === 0) summary.notDone.push(coverage.missing);
+          }
+          summary.stored++;
+          summary.inserted += result.inserted;
+          summary.revised += result.revised;
+          summary.unchanged += result.unchanged;
+          summary.daysWithoutPublication += daysWithout;
+          failuresInARow = 0;
+          options.onChunk?.(event({ status: coverage.status, ...counts, answered: coverage.answered }));
+        } catch (error) {
+          const message = describeError(error);
+          summary.failed++;
+          summary.errors.push(`${todo.from}..${todo.to}: ${message}`);
+          options.onChunk?.(event({ status: "failed", error: message }));
+          if (++failuresInARow >= maxFailures) {
+            summary.errors.push(
+              `gave up on ${bank.id} after ${failuresInARow} failed chunks in a row; run the backfill again to retry`,
+            );
+            return;
+          }
         }
       }
+    } finally {
+      // What no later answer vouched for stays not done: the next run fetches it again.
+      summary.notDone.push(...waiting);
     }
   }
 
@@ -278,29 +500,14 @@ export async function runBackfill(
   await Promise.all(workers);
 
   const totals = {
-    chunks: 0,
-    stored: 0,
-    skipped: 0,
-    failed: 0,
-    inserted: 0,
-    revised: 0,
-    unchanged: 0,
-    daysWithoutPublication: 0,
+    ...Object.fromEntries(COUNTED.map((k) => [k, 0])),
     errors: 0,
-  };
+    notDone: 0,
+  } as BackfillSummary["totals"];
   for (const s of summaries) {
-    for (const key of [
-      "chunks",
-      "stored",
-      "skipped",
-      "failed",
-      "inserted",
-      "revised",
-      "unchanged",
-      "daysWithoutPublication",
-    ] as const)
-      totals[key] += s[key];
+    for (const key of COUNTED) totals[key] += s[key];
     totals.errors += s.failed;
+    totals.notDone += s.notDone.length;
   }
   return { banks: summaries, totals, interrupted: options.signal?.aborted === true };
 }

@@ -70,6 +70,7 @@ const ERRNO_REASON: Record<string, string> = {
   EPERM: "operation not permitted",
   EROFS: "read-only file system",
   ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
 };
 
 const READING = new Set(["scandir", "stat", "lstat", "access", "read", "readlink"]);
@@ -95,6 +96,9 @@ export function knownError(error: unknown, config: Config | undefined): string |
   if (e.syscall === "getaddrinfo" && (!config || e.hostname === config.host))
     return `EXRATES_HOST "${e.hostname ?? config?.host}" does not resolve (${e.code}); set it to an address or a name of this machine`;
   const reason = ERRNO_REASON[e.code];
+  // A write on a full disk that does not say where (writeSync names no file): the directories it may be.
+  if ((e.code === "ENOSPC" || e.code === "EDQUOT") && !e.path)
+    return `no space left on the device${config ? ` (EXRATES_DATA_DIR is ${config.dataDir}, EXRATES_OUT_DIR is ${config.outDir})` : ""}: free some space and run it again`;
   if (reason && e.path) {
     const verb = READING.has(e.syscall ?? "") ? "read" : e.syscall === "open" ? "open" : "write";
     return `cannot ${verb} ${e.path}: ${reason}${settingFor(e.path, config)}`;

@@ -5,7 +5,10 @@
 import { Command, CommanderError } from "commander";
 
 import { checkLogLevel } from "../config.js";
+import { setDefaultLogLevel } from "../log.js";
 import { createCliContext, type CliContext } from "./context.js";
+
+const DAEMONS = new Set(["start", "serve"]);
 
 type Register = (program: Command, ctx: CliContext & { close(): Promise<void> }) => void;
 
@@ -14,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   parse: async () => (await import("./commands/parse.js")).registerParse,
   publish: async () => (await import("./commands/publish.js")).registerPublish,
   banks: async () => (await import("./commands/banks.js")).registerBanks,
+  convert: async () => (await import("./commands/convert.js")).registerConvert,
   backfill: async () => (await import("./commands/backfill.js")).registerBackfill,
   ingest: async () => (await import("./commands/ingest.js")).registerIngest,
   start: async () => (await import("./commands/start.js")).registerStart,
@@ -21,7 +25,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   clients: async () => (await import("./commands/clients.js")).registerClients,
   keys: async () => (await import("./commands/keys.js")).registerKeys,
   anomalies: async () => (await import("./commands/anomalies.js")).registerAnomalies,
+  corrections: async () => (await import("./commands/corrections.js")).registerCorrections,
+  verify: async () => (await import("./commands/verify.js")).registerVerify,
   webhooks: async () => (await import("./commands/webhooks.js")).registerWebhooks,
+  mcp: async () => (await import("./commands/mcp.js")).registerMcp,
 };
 
 // A reader that went away (`exrates banks --json | head -1`) ends the command quietly: what it wanted
@@ -45,6 +52,10 @@ if (badLevel) {
   process.stderr.write(`exrates: ${badLevel}\n`);
   process.exit(1);
 }
+
+// The daemons log their work at info; a one-off command only its warnings and errors, unless LOG_LEVEL
+// says otherwise, so that its output is not interleaved with log lines when stderr is not a terminal.
+setDefaultLogLevel(DAEMONS.has(process.argv[2] ?? "") ? "info" : "warn");
 
 const ctx = createCliContext();
 const program = new Command("exrates")

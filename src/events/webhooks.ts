@@ -6,7 +6,8 @@
 // mid-way sends it again after its restart. A timeout, a network error, 429 or 5xx is retried with
 // exponential backoff (Retry-After honoured) for `windowMs` after the event; any other answer is not.
 // A webhook whose attempts fail `pauseAfter` times in a row, or whose retries run out, is paused.
-// The secret is never logged, and neither is a URL's query.
+// The secret is never logged, and neither is a URL's query. Of a receiver's answer only the status
+// counts: at most ANSWER_READ_LIMIT bytes of its body are read.
 import { Webhook } from "standardwebhooks";
 
 import type { Logger } from "../log.js";
@@ -56,6 +57,26 @@ export type SendResult =
   | { ok: true; status: number }
   | { ok: false; status: number | undefined; error: string; retryable: boolean; retryAfterMs: number | undefined };
 
+/** The most of a receiver's answer that is read, in bytes (a read may end one network chunk past it). */
+export const ANSWER_READ_LIMIT = 4096;
+
+/** Reads up to `limit` bytes of an answer's body and cancels the rest; the bytes read. */
+async function readAtMost(response: Response, limit: number): Promise<number> {
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
+  if (!reader) return 0;
+  let read = 0;
+  try {
+    while (read < limit) {
+      const { done, value } = await reader.read();
+      if (done) return read;
+      read += value.byteLength;
+    }
+    return read;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** POSTs one signed message and classifies the answer. */
 export async function sendSigned(
   input: { url: string; secret: string; id: string; body: string; at: Date },
@@ -78,8 +99,9 @@ export async function sendSigned(
       body: input.body,
       signal: AbortSignal.timeout(options.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs),
     });
-    // The body is not needed; reading a little lets the connection be reused.
-    await response.arrayBuffer().catch(() => undefined);
+    // Only the status counts: at most a few KB of the answer are read (a receiver streaming an endless
+    // 200 would otherwise be read into memory until the timeout), then the rest is dropped.
+    await readAtMost(response, ANSWER_READ_LIMIT).catch(() => undefined);
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
     const timedOut = e.name === "TimeoutError" || e.name === "AbortError";

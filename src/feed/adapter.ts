@@ -156,8 +156,28 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
     "publicationDays must be ISO weekdays 1-7",
   );
   need(isIsoDate(bank.coverageStart), `coverageStart "${bank.coverageStart}" is not a date`);
+  if (bank.coverageEnd !== undefined)
+    need(
+      isIsoDate(bank.coverageEnd) && bank.coverageEnd >= bank.coverageStart,
+      `coverageEnd "${bank.coverageEnd}" is not a date on or after coverageStart`,
+    );
   need(Number.isInteger(bank.maxRangeDays) && bank.maxRangeDays >= 1, "maxRangeDays must be a positive integer");
+  if (bank.fetchDeadlineSeconds !== undefined)
+    need(
+      Number.isFinite(bank.fetchDeadlineSeconds) && bank.fetchDeadlineSeconds >= 1 && bank.fetchDeadlineSeconds <= 3600,
+      "fetchDeadlineSeconds must be from 1 to 3600",
+    );
+  if (bank.maxDaysAhead !== undefined)
+    need(
+      Number.isInteger(bank.maxDaysAhead) && bank.maxDaysAhead >= 0 && bank.maxDaysAhead <= 31,
+      "maxDaysAhead must be a whole number of days from 0 to 31",
+    );
   if (bank.credential)
     need(/^EXRATES_[A-Z0-9_]+$/.test(bank.credential.env), "credential env must start with EXRATES_");
+  const calendar = bank.calendar;
+  if (calendar?.holidays !== undefined && calendar.holidays !== false)
+    need(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(calendar.holidays), "calendar.holidays must be a country code (and state)");
+  if (calendar?.lateAfterMinutes !== undefined)
+    need(calendar.lateAfterMinutes > 0, "calendar.lateAfterMinutes must be positive");
   return problems;
 }

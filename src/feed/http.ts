@@ -5,6 +5,7 @@ import { Agent, request, type Dispatcher } from "undici";
 
 import { HttpError } from "../errors.js";
 import type { FeedDocument, HttpClient, HttpRequestInit } from "../types.js";
+import { decodeContentEncoding } from "./archive.js";
 import { pause } from "./helpers.js";
 import { redactUrl } from "./redact.js";
 
@@ -93,7 +94,13 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
-    const res = await request(mirrorUrl(url, options.mirror), { method, headers, body, dispatcher });
+    const res = await request(mirrorUrl(url, options.mirror), {
+      method,
+      headers,
+      body,
+      dispatcher,
+      signal: init.signal,
+    });
     jar?.store(res.headers["set-cookie"]);
     const declared = Number(header(res.headers, "content-length") ?? 0);
     if (declared > maxBodyBytes) {
@@ -110,7 +117,8 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
       }
       chunks.push(chunk as Buffer);
     }
-    return { res, body: Buffer.concat(chunks) };
+    const encoding = header(res.headers, "content-encoding");
+    return { res, body: decodeContentEncoding(redactUrl(url), encoding, Buffer.concat(chunks), maxBodyBytes) };
   }
 
   async function send(
@@ -134,6 +142,7 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
             status,
             contentType: header(res.headers, "content-type") ?? "",
             body: bytes,
+            ...(body === undefined ? {} : { requestBody: body }),
             startedAt,
             finishedAt: new Date(),
           };
@@ -151,6 +160,9 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
         serverDelay = retryAfterMs(res.headers["retry-after"]);
       } catch (error) {
         if (error instanceof HttpError) throw error;
+        // The fetch's deadline (or a shutdown) ends it: no retry.
+        if (init.signal?.aborted)
+          throw new HttpError(`${shown}: ${abortReason(init.signal)}`, undefined, { cause: error });
         const message = (error as Error).message ?? String(error);
         if (attempt > retries)
           throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
@@ -160,7 +172,8 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
       const jittered = exponential / 2 + Math.random() * (exponential / 2);
       const delayMs = Math.min(maxDelayMs, Math.max(serverDelay ?? 0, jittered));
       options.onRetry?.({ url: shown, attempt, delayMs, reason });
-      await sleep(delayMs);
+      await untilAborted(sleep(delayMs), init.signal);
+      if (init.signal?.aborted) throw new HttpError(`${shown}: ${abortReason(init.signal)} (after ${attempt} tries)`);
     }
   }
 
@@ -170,3 +183,70 @@ export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJa
     session: () => createHttpClient({ ...options, dispatcher }, new CookieJar()),
   };
 }
+
+/** The default total deadline of one fetch. */
+export const DEFAULT_FETCH_DEADLINE_SECONDS = 120;
+
+/** Why a fetch was ended: its deadline (the reason it was aborted with), or a shutdown. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof FetchDeadline ? reason.message : "stopped (shutting down)";
+}
+
+/** Resolves with `wait`, or as soon as the signal aborts. */
+function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return wait;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done);
+    void wait.then(done, done);
+  });
+}
+
+/** The reason a fetch's requests are aborted with when its total deadline passes. */
+export class FetchDeadline extends Error {
+  constructor(readonly seconds: number) {
+    super(`no complete answer within the ${seconds} s deadline of one fetch (a server sending slowly or stalled)`);
+  }
+}
+
+/**
+ * The client one fetch goes through: every request of it (its session's too) ends when the fetch's
+ * total deadline passes, however the server drips its answer, or when `outer` aborts (a shutdown).
+ * `clear()` when the fetch is over.
+ */
+export function withDeadline(
+  http: HttpClient,
+  seconds: number,
+  outer?: AbortSignal,
+): HttpClient & { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new FetchDeadline(seconds)), seconds * 1000);
+  timer.unref();
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener("abort", onOuter, { once: true });
+  const wrap = (client: HttpClient): HttpClient => ({
+    get: (url, init) => client.get(url, { ...init, signal: both(controller.signal, init?.signal) }),
+    post: (url, body, init) => client.post(url, body, { ...init, signal: both(controller.signal, init?.signal) }),
+    session: () => wrap(client.session()),
+  });
+  return {
+    ...wrap(http),
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    },
+  };
+}
+
+const both = (a: AbortSignal, b: AbortSignal | undefined): AbortSignal => (b ? AbortSignal.any([a, b]) : a);
+
+/** A bank's total deadline for one fetch, in seconds. */
+export const fetchDeadlineOf = (bank: { fetchDeadlineSeconds?: number }): number =>
+  bank.fetchDeadlineSeconds ?? DEFAULT_FETCH_DEADLINE_SECONDS;

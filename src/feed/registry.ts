@@ -40,6 +40,11 @@ async function load(dir: string): Promise<Map<string, BankAdapter>> {
   return new Map(loaded.map((a) => [a.bank.id, a]));
 }
 
+/** Every bank id (an adapter file's name), sorted, without loading the adapters. */
+export function knownBankIds(dir: string = ADAPTERS_DIR): string[] {
+  return adapterFiles(dir).map((f) => ADAPTER_FILE.exec(f)![1]!);
+}
+
 /** Every adapter, by bank id, sorted by id. Loaded once. */
 export function loadAdapters(dir: string = ADAPTERS_DIR): Promise<Map<string, BankAdapter>> {
   if (dir !== ADAPTERS_DIR) return load(dir);

@@ -7,13 +7,53 @@
 // whole answer: that is for answers that are not the bank's data at all (HTML, truncated, a changed
 // layout), which no row-by-row reading can save.
 import { RowProblem } from "../errors.js";
-import type { HeldRow, ParsedAnswer, RateRecord, RowFields, RowProblemKind } from "../types.js";
+import type {
+  Derivation,
+  HeldRow,
+  NameDerivation,
+  ParsedAnswer,
+  RateRecord,
+  RowFields,
+  RowProblemKind,
+  UnitlessFigure,
+} from "../types.js";
 import { isoFromParts } from "./dates.js";
 import { readDecimal, type DecimalSyntax } from "./decimal.js";
 
 /** Throws a RowProblem: inside `AnswerRows.read` the row is held; elsewhere the answer is refused. */
 export function rowProblem(bankId: string, kind: RowProblemKind, reason: string, fields: RowFields = {}): never {
   throw new RowProblem(bankId, kind, reason, fields);
+}
+
+/**
+ * Throws a RowProblem (`unknown-unit`) for a figure read whole but whose unit the answer does not state
+ * and the adapter does not know: the row is held with its ISO date, and the ingest may establish the
+ * unit from other banks' figures for that currency (docs/ANOMALIES.md, "Units by evidence").
+ */
+export function unitNotEstablished(bankId: string, figure: UnitlessFigure, reason: string): never {
+  const fields = { effectiveDate: figure.effectiveDate, currency: figure.currency };
+  throw new RowProblem(bankId, "unknown-unit", reason, fields, figure);
+}
+
+/** Currencies the row being read resolved by rule (code to derivation); undefined outside `AnswerRows.read`. */
+let rowNames: Map<string, NameDerivation> | undefined;
+
+/**
+ * Records that the row being read named a currency by rule: its records of that currency carry the
+ * derivation. False outside a row reader, where nothing can carry it. (Rows are read synchronously,
+ * so the row being read is the one this call comes from.)
+ */
+export function noteNameDerivation(code: string, derivation: NameDerivation): boolean {
+  if (rowNames === undefined) return false;
+  rowNames.set(code, derivation);
+  return true;
+}
+
+/** A record's derivation with a name derivation added: `mean; name "..." resolved by ...`. */
+export function withNameDerivation(record: RateRecord, name: NameDerivation): RateRecord {
+  const figure = record.derivation?.startsWith("name ") ? undefined : record.derivation?.split("; ")[0];
+  record.derivation = figure ? (`${figure}; ${name}` as Derivation) : name;
+  return record;
 }
 
 /** The rows taken and the rows held of one answer, filled one row at a time. */
@@ -29,16 +69,24 @@ export class AnswerRows {
    */
   read(source: string, readRow: () => RateRecord | readonly RateRecord[] | undefined, fields: RowFields = {}): void {
     let out: RateRecord | readonly RateRecord[] | undefined;
+    const outer = rowNames;
+    const names = (rowNames = new Map<string, NameDerivation>());
     try {
       out = readRow();
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
-      this.held.push({ ...fields, ...error.fields, kind: error.kind, reason: error.reason, source });
+      const row: HeldRow = { ...fields, ...error.fields, kind: error.kind, reason: error.reason, source };
+      if (error.unitless) row.unitless = error.unitless;
+      this.held.push(row);
       return;
+    } finally {
+      rowNames = outer;
     }
     if (out === undefined) return;
-    if (Array.isArray(out)) for (const r of out as readonly RateRecord[]) this.records.push(r);
-    else this.records.push(out as RateRecord);
+    for (const r of Array.isArray(out) ? (out as readonly RateRecord[]) : [out as RateRecord]) {
+      const name = names.get(r.currency);
+      this.records.push(name === undefined ? r : withNameDerivation(r, name));
+    }
   }
 
   /** Holds a row without reading it. */
@@ -118,4 +166,13 @@ export function requireUnits(bankId: string, raw: unknown, what = "unit"): strin
   if (!/^[1-9]\d*$/.test(text))
     rowProblem(bankId, "unknown-unit", `${what}: "${String(raw)}" is not a whole number of units`);
   return text;
+}
+
+/**
+ * The answer of a bank saying positively that it published nothing for what was asked (a holiday page,
+ * "No Results Found", an empty results table): `reason` says how the answer says so. Only for such
+ * statements: an answer that merely yields nothing is refused by ingest ("no rates found").
+ */
+export function noPublication(reason: string): ParsedAnswer {
+  return { records: [], held: [], noPublication: reason };
 }

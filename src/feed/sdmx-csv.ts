@@ -7,7 +7,7 @@ import Papa from "papaparse";
 import { FeedError } from "../errors.js";
 import type { ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 import { expectFeedText } from "./body.js";
-import { isIsoCurrency } from "./currency.js";
+import { isPublishableCurrency } from "./currency.js";
 import { isIsoDate } from "./dates.js";
 import { readDecimal } from "./decimal.js";
 import { AnswerRows } from "./rows.js";
@@ -102,8 +102,8 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
     }
     let currency = goodCurrencies.get(rawCurrency);
     if (currency === undefined) {
-      if (!isIsoCurrency(rawCurrency)) {
-        return hold("unknown-currency", `${layout.currency} "${rawCurrency}" is not an ISO 4217 code`);
+      if (!isPublishableCurrency(rawCurrency)) {
+        return hold("unknown-currency", `${layout.currency} "${rawCurrency}" is neither ISO 4217 nor a market code`);
       }
       goodCurrencies.set(rawCurrency, (currency = rawCurrency));
     }

@@ -1,6 +1,9 @@
-// Reading banks' spreadsheets exactly: XLSX through exceljs, old binary XLS (BIFF) through SheetJS
-// (the maintained 0.20 line, republished on npm as @e965/xlsx; the frozen `xlsx@0.18.5` on npm has
-// CVE-2023-30533 and CVE-2024-22363).
+// Reading banks' spreadsheets exactly and in bounded memory: XLSX through our own streaming reader
+// (xlsx.ts: the zip's sizes checked before inflating, only the cells holding a value kept, see
+// workbook.ts), old binary XLS (BIFF) through SheetJS (the maintained 0.20 line, republished on npm as
+// @e965/xlsx; the frozen `xlsx@0.18.5` on npm has CVE-2023-30533 and CVE-2024-22363), whose cells are
+// visited sparsely too. exceljs loaded every cell a sheet declares, formatted empty ones included: a
+// whole-history workbook of sheets declaring 65,536 rows by 256 columns ran Node out of a 4 GB heap.
 //
 // A spreadsheet keeps a number as an IEEE double, not as text. The figure a bank typed (0.39258) is
 // stored as the nearest double and comes back as the shortest decimal that round-trips to it, which
@@ -11,7 +14,6 @@
 //   (0.926 shown as `0.0000` is 0.9260); for figures the bank typed in.
 // - `displayed`: the value as the cell shows it, rounded half-up to the format's decimals as
 //   Excel does; for cells holding unrounded averages whose published figure is the shown one.
-import ExcelJS from "exceljs";
 import { Decimal } from "decimal.js";
 import * as XLSX from "@e965/xlsx";
 
@@ -20,12 +22,27 @@ import type { IsoDate } from "../types.js";
 import { isoFromParts } from "./dates.js";
 import { looksLikeHtml } from "./body.js";
 import { Exact, readDecimal } from "./decimal.js";
+import type { Cell, Workbook } from "./workbook.js";
+import { readXlsxWorkbook } from "./xlsx.js";
+
+export type { Cell, CellValue, Row, Workbook, Worksheet } from "./workbook.js";
 
 export type NumberReading = "stored" | "displayed";
 
+const decimalsByFormat = new Map<string, number | undefined>();
+
 /** Decimals a number format shows (`#,##0.0000` → 4, `0.00;-0.00` → 2); undefined for General or none. */
 export function formatDecimals(numFmt: string | undefined): number | undefined {
-  if (!numFmt || /^general$/i.test(numFmt)) return undefined;
+  if (!numFmt) return undefined;
+  if (!decimalsByFormat.has(numFmt)) {
+    if (decimalsByFormat.size >= 4096) decimalsByFormat.clear(); // a daemon meets a few dozen formats
+    decimalsByFormat.set(numFmt, decimalsOf(numFmt));
+  }
+  return decimalsByFormat.get(numFmt);
+}
+
+function decimalsOf(numFmt: string): number | undefined {
+  if (/^general$/i.test(numFmt)) return undefined;
   const first = numFmt.split(";")[0]!.replace(/\[[^\]]*\]|"[^"]*"|\\./g, "");
   const dot = /\.([0#?]+)/.exec(first);
   if (dot) return dot[1]!.length;
@@ -58,51 +75,28 @@ function checkMagic(bankId: string, body: Uint8Array, kind: "xlsx" | "xls"): voi
     throw new FeedError(bankId, `not an ${kind.toUpperCase()} workbook (unexpected leading bytes)`);
 }
 
-/** Loads an XLSX workbook; an empty, HTML, truncated or malformed body is a FeedError. */
-export async function readXlsx(bankId: string, body: Uint8Array): Promise<ExcelJS.Workbook> {
+/**
+ * Loads an XLSX workbook (its cells that hold a value); an empty, HTML, truncated or malformed body,
+ * or a zip that would inflate past the bounds (src/feed/archive.ts), is a FeedError.
+ */
+export async function readXlsx(bankId: string, body: Uint8Array): Promise<Workbook> {
   checkMagic(bankId, body, "xlsx");
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(Buffer.from(body) as unknown as ArrayBuffer);
-  } catch (error) {
-    throw new FeedError(bankId, `malformed or truncated XLSX workbook (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
-  if (wb.worksheets.length === 0) throw new FeedError(bankId, "the XLSX workbook has no sheets");
-  return wb;
+  return readXlsxWorkbook(bankId, body);
 }
 
-/** The text of a cell (strings, rich text, hyperlinks, formula results), trimmed; "" when empty. */
-export function cellText(cell: ExcelJS.Cell): string {
-  const v = cell.value as unknown;
-  if (v === null || v === undefined) return "";
+/** The text of a cell (text, a number, a formula's cached result, a date as ISO), trimmed; "" when empty or an error. */
+export function cellText(cell: Cell): string {
+  const v = cell.value;
+  if (v === null) return "";
   if (typeof v === "string") return v.trim();
-  if (typeof v === "number") return String(v);
   if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === "object") {
-    const o = v as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
-    if (o.richText)
-      return o.richText
-        .map((t) => t.text)
-        .join("")
-        .trim();
-    if (typeof o.text === "string") return o.text.trim();
-    if (o.result instanceof Date) return o.result.toISOString().slice(0, 10);
-    if (typeof o.result === "string" || typeof o.result === "number" || typeof o.result === "boolean")
-      return String(o.result).trim();
-  }
-  return "";
+  if (typeof v === "object") return ""; // an error value (#N/A)
+  return String(v);
 }
 
 /** The number a cell holds (also a formula's cached result); undefined otherwise. */
-function cellNumber(cell: ExcelJS.Cell): number | undefined {
-  const v = cell.value as unknown;
-  if (typeof v === "number") return v;
-  if (v && typeof v === "object" && !(v instanceof Date) && typeof (v as { result?: unknown }).result === "number") {
-    return (v as { result: number }).result;
-  }
-  return undefined;
+function cellNumber(cell: Cell): number | undefined {
+  return typeof cell.value === "number" ? cell.value : undefined;
 }
 
 /**
@@ -110,7 +104,7 @@ function cellNumber(cell: ExcelJS.Cell): number | undefined {
  * plain decimal. Undefined for an empty cell or text that is not a number (holiday notes, dashes);
  * the caller decides whether that is a placeholder or an error.
  */
-export function cellDecimal(cell: ExcelJS.Cell, reading: NumberReading = "stored"): string | undefined {
+export function cellDecimal(cell: Cell, reading: NumberReading = "stored"): string | undefined {
   const n = cellNumber(cell);
   if (n !== undefined) return numberText(n, cell.numFmt, reading);
   return readDecimal(cellText(cell), { thousands: "," });
@@ -124,13 +118,11 @@ export function excelSerialDate(serial: number): IsoDate | undefined {
 }
 
 /** A date cell (a real date, a date-formatted serial, or a serial number) as ISO; undefined otherwise. */
-export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
-  let v = cell.value as unknown;
-  if (v && typeof v === "object" && !(v instanceof Date) && "result" in v) v = v.result;
+export function cellDate(cell: Cell): IsoDate | undefined {
+  const v = cell.value;
   if (v instanceof Date) {
-    // exceljs turns a serial into a UTC instant; a date with a time of day is rounded to the nearest day.
-    const t = Math.round(v.getTime() / 86_400_000) * 86_400_000;
-    const d = new Date(t);
+    // A serial with a time of day is rounded to the nearest day.
+    const d = new Date(Math.round(v.getTime() / 86_400_000) * 86_400_000);
     return isoFromParts(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
   }
   if (typeof v === "number") return excelSerialDate(v);
@@ -141,7 +133,17 @@ export function cellDate(cell: ExcelJS.Cell): IsoDate | undefined {
 export function readXls(bankId: string, body: Uint8Array): XLSX.WorkBook {
   checkMagic(bankId, body, "xls");
   try {
-    const wb = XLSX.read(body, { type: "buffer", cellNF: true, cellDates: false, cellText: false });
+    // No stubs for formatted empty cells, no formulas, styles or HTML: the values and their number formats.
+    const wb = XLSX.read(body, {
+      type: "buffer",
+      cellNF: true,
+      cellDates: false,
+      cellText: false,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      sheetStubs: false,
+    });
     if (wb.SheetNames.length === 0) throw new Error("no sheets");
     return wb;
   } catch (error) {
@@ -152,17 +154,23 @@ export function readXls(bankId: string, body: Uint8Array): XLSX.WorkBook {
   }
 }
 
-/** A SheetJS sheet as a grid of cells (row-major, 0-based), for label searches. */
+/**
+ * A SheetJS sheet as a grid of cells (row-major, 0-based), for label searches. Only the cells holding a
+ * value are visited: each row reaches its own last such cell, rows without one are empty, and the grid
+ * ends at the last row holding a value, whatever range the sheet declares (65,536 formatted rows of an
+ * old workbook cost nothing).
+ */
 export function xlsGrid(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefined>> {
-  const ref = sheet["!ref"];
-  if (!ref) return [];
-  const range = XLSX.utils.decode_range(ref);
   const rows: Array<Array<XLSX.CellObject | undefined>> = [];
-  for (let r = 0; r <= range.e.r; r++) {
-    const row: Array<XLSX.CellObject | undefined> = [];
-    for (let c = 0; c <= range.e.c; c++)
-      row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
-    rows.push(row);
+  for (const key of Object.keys(sheet)) {
+    if (key.startsWith("!")) continue;
+    const cell = sheet[key] as XLSX.CellObject;
+    if (cell.t === "z" || cell.v === undefined || cell.v === null || cell.v === "") continue;
+    const { r, c } = XLSX.utils.decode_cell(key);
+    while (rows.length <= r) rows.push([]);
+    const row = rows[r]!;
+    while (row.length < c) row.push(undefined);
+    row[c] = cell;
   }
   return rows;
 }

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
+import { fetchDeadlineOf, withDeadline } from "../feed/http.js";
 import { redactUrl } from "../feed/redact.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
@@ -23,45 +24,72 @@ import type {
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
 import { screenAnswers, screeningQuery, type ScreenedAnswer } from "./screen.js";
-import { gateRecords, holdCrossAnswerConflicts } from "./validate.js";
+import { dateLimit, gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
  * Parses and gates every document; throws before anything is stored if one is refused as a whole.
- * Rows the adapter or the gate held are returned beside the records, per document.
+ * Rows the adapter or the gate held are returned beside the records, per document. `now` is the
+ * ingest's clock: a date beyond what the bank can have published by then is held.
  */
-export async function parseDocuments(adapter: BankAdapter, docs: FeedDocument[]): Promise<ParsedDocument[]> {
+export async function parseDocuments(
+  adapter: BankAdapter,
+  docs: FeedDocument[],
+  now: Date = new Date(),
+): Promise<ParsedDocument[]> {
   const { id } = adapter.bank;
   const base = baseCurrencyOf(adapter.bank);
+  const limit = dateLimit(adapter.bank, now);
   const parsed: ParsedDocument[] = [];
   for (const doc of docs) {
     if (isNavigation(adapter, doc)) {
-      parsed.push({ doc, records: [], held: [] }); // provenance only
+      parsed.push({ doc, records: [], held: [], navigation: true }); // provenance only
       continue;
     }
     let output: ParseOutput;
     try {
-      output = await adapter.parse(doc.body, { url: doc.url, contentType: doc.contentType });
+      const { url, contentType, method, requestBody } = doc;
+      output = await adapter.parse(doc.body, { url, contentType, method, requestBody });
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });
     }
     const answer = asParsedAnswer(output);
-    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held) });
+    parsed.push({ doc, ...gateRecords(base, answer.records, answer.held, limit), noPublication: answer.noPublication });
   }
+  requireSomething(id, parsed);
   // Across answers too: one key must not get two figures in one ingest.
   holdCrossAnswerConflicts(parsed);
   return parsed;
 }
 
-/** A page fetched only to find the data: recorded, never parsed. */
+/**
+ * A page fetched only to find the data: recorded, never parsed. Marked so by `fetch`, or told by its
+ * URL (`navigation`) or by what it holds (`navigationAnswer`), never by the request method alone.
+ */
 export function isNavigation(
-  adapter: Pick<BankAdapter, "navigation" | "navigationRequest">,
-  doc: Pick<FeedDocument, "role" | "url" | "method">,
+  adapter: Pick<BankAdapter, "navigation" | "navigationAnswer">,
+  doc: Pick<FeedDocument, "role" | "url" | "method" | "contentType" | "body">,
 ): boolean {
   return (
     doc.role === "navigation" ||
     (adapter.navigation?.test(doc.url) ?? false) ||
-    (adapter.navigationRequest?.(doc) ?? false)
+    (adapter.navigationAnswer?.(doc) ?? false)
+  );
+}
+
+/**
+ * Nothing is silently empty: answers that are not navigation and together yield no record and no held
+ * row are refused, unless one of them says positively that the bank published nothing (`noPublication`).
+ * Judged over the fetch as a whole, so that a page past the last one of a paged list costs nothing.
+ */
+function requireSomething(bankId: string, parsed: ParsedDocument[]): void {
+  const read = parsed.filter((p) => !p.navigation);
+  if (read.length === 0 || read.some((p) => p.records.length > 0 || p.held.length > 0 || p.noPublication)) return;
+  const { method, url } = read[0]!.doc;
+  const more = read.length > 1 ? ` and ${read.length - 1} more` : "";
+  throw new FeedError(
+    bankId,
+    `no rates found in this answer (${method} ${redactUrl(url)}${more}): not a page that only leads to the data, and it does not say that nothing was published`,
   );
 }
 
@@ -70,6 +98,10 @@ export interface ParsedDocument {
   records: RateRecord[];
   /** Rows left out of this answer, with their reasons. */
   held: HeldRow[];
+  /** Why the answer holds no publication, when it says so (ParsedAnswer.noPublication). */
+  noPublication?: string;
+  /** A page that only leads to the data (recorded, never parsed). */
+  navigation?: true;
 }
 
 /**
@@ -150,18 +182,36 @@ function outcome(result: IngestResult, screened: ScreenedAnswer[]): IngestOutcom
   };
 }
 
-/** Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. */
+/**
+ * Parses, validates and stores one bank's documents; nothing is stored unless all of them parse. `now`:
+ * the ingest's clock (dates beyond what the bank can have published by then are held).
+ */
 export async function storeDocuments(
   store: Store,
   adapter: BankAdapter,
   docs: FeedDocument[],
   kind: "fetch" | "import",
+  now: Date = new Date(),
 ): Promise<IngestOutcome> {
-  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs), kind);
+  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs, now), kind);
 }
 
-/** Reads a saved feed answer from disk as a document of the given URL (default: the bank's source URL). */
-export async function readSavedResponse(adapter: BankAdapter, file: string, url?: string): Promise<FeedDocument> {
+/** How a saved answer was asked for, as the daemon asked (the CLI's --url, --method and --form). */
+export interface SavedRequest {
+  /** Default: the bank's source URL. */
+  url?: string;
+  method?: "GET" | "POST";
+  /** What the POST sent (urlencoded). */
+  requestBody?: string;
+}
+
+/** Reads a saved feed answer from disk as the document the daemon would have had. */
+export async function readSavedResponse(
+  adapter: BankAdapter,
+  file: string,
+  request: SavedRequest = {},
+): Promise<FeedDocument> {
+  const { url, method = "GET", requestBody } = request;
   let body: Buffer;
   try {
     body = await readFile(file);
@@ -181,7 +231,8 @@ export async function readSavedResponse(adapter: BankAdapter, file: string, url?
   const at = new Date();
   return {
     url: url ?? adapter.bank.sourceUrl,
-    method: "GET",
+    method,
+    ...(requestBody !== undefined && { requestBody }),
     status: 200,
     contentType: "",
     body,
@@ -198,10 +249,11 @@ export async function importFile(
   openStore: () => Promise<Store>,
   adapter: BankAdapter,
   file: string,
-  url?: string,
-): Promise<IngestOutcome> {
-  const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, url)]);
-  return storeParsed(await openStore(), adapter.bank, parsed, "import");
+  request: SavedRequest = {},
+): Promise<IngestOutcome & Pick<ParsedDocument, "noPublication" | "navigation">> {
+  const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, request)]);
+  const { noPublication, navigation } = parsed[0]!;
+  return { ...(await storeParsed(await openStore(), adapter.bank, parsed, "import")), noPublication, navigation };
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */
@@ -210,12 +262,18 @@ export async function fetchAndStore(
   adapter: BankAdapter,
   range: FetchRange,
   ctx: FetchContext,
+  now: Date = new Date(),
 ): Promise<IngestOutcome> {
   const startedAt = new Date();
   let docs: FeedDocument[] = [];
+  // Every fetch has a total deadline (the adapter's, default 120 s): a bank dripping its answer a byte
+  // at a time never trips the timeout between chunks, and would hold its fetch slot for ever. A shutdown
+  // does not cut the fetch short: the daemon and a backfill wait for the run in flight (bounded by this
+  // deadline), so that what it fetched is stored; a second Ctrl-C quits at once.
+  const http = withDeadline(ctx.http, fetchDeadlineOf(adapter.bank));
   try {
-    docs = await adapter.fetch(range, ctx);
-    return await storeDocuments(store, adapter, docs, "fetch");
+    docs = await adapter.fetch(range, { ...ctx, http });
+    return await storeDocuments(store, adapter, docs, "fetch", now);
   } catch (error) {
     const last = docs.at(-1);
     await recordFailedFetch(
@@ -233,5 +291,7 @@ export async function fetchAndStore(
       (error as Error).message,
     );
     throw error;
+  } finally {
+    http.clear();
   }
 }

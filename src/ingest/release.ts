@@ -2,7 +2,7 @@
 // as coming from the answer it was held from, the anomaly is marked released (when and by whom) in the
 // same transaction, and the next ingests take that figure without holding it again.
 import { UserError } from "../errors.js";
-import { isIsoCurrency } from "../feed/currency.js";
+import { isPublishableCurrency } from "../feed/currency.js";
 import { isIsoDate } from "../feed/dates.js";
 import { getAnomaly, type Anomaly } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
@@ -15,8 +15,8 @@ export function releasableRecord(a: Anomaly): RateRecord {
   const problem =
     a.effectiveDate === null || !isIsoDate(a.effectiveDate)
       ? `its date "${a.effectiveDate ?? ""}" is not a real date`
-      : a.currency === null || !isIsoCurrency(a.currency)
-        ? `its currency "${a.currency ?? ""}" is not an ISO 4217 code`
+      : a.currency === null || !isPublishableCurrency(a.currency)
+        ? `its currency "${a.currency ?? ""}" is neither an ISO 4217 code nor a market code`
         : a.rate === null || !POSITIVE_DECIMAL.test(a.rate)
           ? `its figure "${a.rate ?? ""}" is not a positive decimal`
           : undefined;

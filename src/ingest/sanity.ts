@@ -17,10 +17,21 @@
 // its settings are in docs/ANOMALIES.md. Figures are compared as floating-point numbers: this only ever
 // decides whether to hold, never what is stored.
 import { UserError } from "../errors.js";
-import { addDays } from "../feed/dates.js";
-import type { BankQuoting, CrossCheckKind, IsoDate, QuoteType, RateRecord } from "../types.js";
+import type { BankQuoting, CrossCheckKind, IsoDate, RateRecord } from "../types.js";
+import {
+  OwnPrices,
+  consensusOf,
+  priceOf,
+  priceTables,
+  significant,
+  type CommonMeasure,
+  type Consensus,
+  type Figure,
+  type PriceTables,
+} from "./consensus.js";
 
 export type { BankQuoting } from "../types.js";
+export type { Figure } from "./consensus.js";
 
 export interface CrossCheckConfig {
   /** Relative distance from the consensus beyond which a figure is doubted (0.25: more than 25% off). */
@@ -56,32 +67,24 @@ export function crossCheckConfig(env: Readonly<Record<string, string | undefined
     return n;
   };
   const fraction = (n: number) => n > 0 && n < 10;
+  const FRACTION = "a fraction above 0 and below 10, such as 0.25";
   return {
-    band: read("EXRATES_CHECK_BAND", DEFAULT_CROSS_CHECK.band, fraction, "a fraction such as 0.25"),
+    band: read("EXRATES_CHECK_BAND", DEFAULT_CROSS_CHECK.band, fraction, FRACTION),
     lagDays: read(
       "EXRATES_CHECK_LAG_DAYS",
       DEFAULT_CROSS_CHECK.lagDays,
       (n) => Number.isInteger(n) && n >= 0,
-      "a number of days",
+      "a whole number of days (0 or more)",
     ),
-    jump: read("EXRATES_CHECK_JUMP", DEFAULT_CROSS_CHECK.jump, fraction, "a fraction such as 0.25"),
+    jump: read("EXRATES_CHECK_JUMP", DEFAULT_CROSS_CHECK.jump, fraction, FRACTION),
     jumpWindowDays: DEFAULT_CROSS_CHECK.jumpWindowDays,
     minBanks: read(
       "EXRATES_CHECK_MIN_BANKS",
       DEFAULT_CROSS_CHECK.minBanks,
       (n) => Number.isInteger(n) && n >= 1,
-      "a whole number of banks",
+      "a whole number of banks (1 or more)",
     ),
   };
-}
-
-/** A stored figure of some bank. */
-export interface Figure {
-  bankId: string;
-  effectiveDate: IsoDate;
-  currency: string;
-  rate: string;
-  unitMultiplier: number;
 }
 
 export interface CrossCheckInput {
@@ -105,92 +108,38 @@ export interface Verdict {
   hold: boolean;
 }
 
-/** The price of one unit of the currency in the bank's base currency. */
-function priceOf(rate: string, unitMultiplier: number, quoteType: QuoteType): number {
-  const value = Number(rate);
-  return quoteType === "Direct" ? value / 10 ** unitMultiplier : 10 ** unitMultiplier / value;
-}
-
-const significant = (n: number) => Number(n.toPrecision(6)).toString();
-
-/** bank -> date -> currency -> price in that bank's base (its base itself at 1). */
-function priceTables(input: CrossCheckInput): Map<string, Map<IsoDate, Map<string, number>>> {
-  const tables = new Map<string, Map<IsoDate, Map<string, number>>>();
-  for (const f of input.others) {
-    const quoting = input.banks.get(f.bankId);
-    if (!quoting) continue;
-    let byDate = tables.get(f.bankId);
-    if (!byDate) tables.set(f.bankId, (byDate = new Map<IsoDate, Map<string, number>>()));
-    let day = byDate.get(f.effectiveDate);
-    if (!day) byDate.set(f.effectiveDate, (day = new Map([[quoting.baseCurrency, 1]])));
-    day.set(f.currency, priceOf(f.rate, f.unitMultiplier, quoting.quoteType));
-  }
-  return tables;
-}
-
-interface Consensus {
-  /** Each other bank's cross rate (one per bank). */
-  prices: number[];
-  /** Their median. */
+/** A figure as a price in some measure, beside the other banks' consensus in that measure. */
+interface Measured {
+  /** The figure's price in `measure`. */
   price: number;
-  banks: number;
-  sameDay: boolean;
-}
-
-/**
- * The consensus price of `currency` in `base` on `date`: the median of other banks' cross rates, from
- * that day when any bank published it, else from the nearest earlier day within lagDays.
- */
-function consensusOf(
-  tables: Map<string, Map<IsoDate, Map<string, number>>>,
-  date: IsoDate,
-  currency: string,
-  base: string,
-  lagDays: number,
-): Consensus | undefined {
-  for (let back = 0; back <= lagDays; back++) {
-    const day = back === 0 ? date : addDays(date, -back);
-    const values: number[] = [];
-    for (const byDate of tables.values()) {
-      const table = byDate.get(day);
-      const c = table?.get(currency);
-      const b = table?.get(base);
-      if (c !== undefined && b !== undefined && b > 0) values.push(c / b);
-    }
-    if (values.length > 0) {
-      values.sort((x, y) => x - y);
-      const mid = values.length >> 1;
-      const price = values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-      return { prices: values, price, banks: values.length, sameDay: back === 0 };
-    }
-  }
-  return undefined;
+  /** What its price would be were the figure read the other way round. */
+  inverse: number;
+  consensus: Consensus;
+  measure: string;
+  /** Set when measured through a common currency: the cross, named in the reason. */
+  through?: string;
 }
 
 /**
  * The figure against the other banks: undefined when any of them confirms it (one bad source among them
  * does not condemn a good figure). Otherwise its distance from their median tells the kind; it is held
  * only when at least `minBanks` banks speak against it, since with a single other bank either may be
- * the wrong one.
+ * the wrong one. Measured through a common currency, a figure off the consensus by other than a power
+ * of ten or an inversion is only warned about: the bank's own figure of that currency adds its error.
  */
-function judge(
-  record: RateRecord,
-  price: number,
-  consensus: Consensus,
-  base: string,
-  config: CrossCheckConfig,
-): Verdict | undefined {
+function judge(record: RateRecord, m: Measured, config: CrossCheckConfig): Verdict | undefined {
+  const { consensus, price } = m;
   const tolerance = Math.log(1 + config.band);
   if (consensus.prices.some((p) => Math.abs(Math.log(price / p)) <= tolerance)) return undefined;
   const off = Math.log(price / consensus.price);
   const enough = consensus.banks >= config.minBanks;
   const where = `${consensus.banks} other bank${consensus.banks > 1 ? "s" : ""} ${consensus.sameDay ? "that day" : "on an earlier day"}`;
-  const figure = `${record.currency} ${record.rate} on ${record.effectiveDate}`;
-  const market = `${significant(consensus.price)} ${base} per ${record.currency}`;
+  const figure = `${record.currency} ${record.rate} on ${record.effectiveDate}${m.through ? ` ${m.through}` : ""}`;
+  const market = `${significant(consensus.price)} ${m.measure} per ${record.currency}`;
   const warning = enough ? "" : "; too few banks to hold it, published with a warning";
   const unitSteps = Math.round(off / Math.LN10);
   const unitMiss = Math.abs(off - unitSteps * Math.LN10);
-  const inverted = Math.log(1 / price / consensus.price);
+  const inverted = Math.log(m.inverse / consensus.price);
   const inverseSteps = Math.round(inverted / Math.LN10);
   const inverseMiss = Math.abs(inverted - inverseSteps * Math.LN10);
   if (inverseMiss <= tolerance && inverseMiss <= unitMiss) {
@@ -210,14 +159,52 @@ function judge(
     };
   }
   const factor = significant(price / consensus.price);
-  const hold = enough && consensus.sameDay;
+  const hold = enough && consensus.sameDay && m.through === undefined;
+  const why = !consensus.sameDay
+    ? "not confirmed on the day"
+    : m.through
+      ? "measured through another currency"
+      : "too few banks to hold it";
   return {
     record,
     kind: "off-consensus",
     hold,
     reason: hold
       ? `${figure} is ${factor} times what ${where} give (${market}), beyond the ${config.band * 100}% band`
-      : `${figure} is ${factor} times what ${where} gave (${market}); ${consensus.sameDay ? "too few banks to hold it" : "not confirmed on the day"}, published with a warning`,
+      : `${figure} is ${factor} times what ${where} gave (${market}); ${why}, published with a warning`,
+  };
+}
+
+/**
+ * A candidate as a price in the bank's base against the other banks' crosses for the pair, or, when no
+ * other bank quotes the pair, as a price in a common currency through the bank's own figure of it.
+ */
+function measure(
+  record: RateRecord,
+  quoting: BankQuoting,
+  tables: PriceTables,
+  own: () => OwnPrices,
+  lagDays: number,
+): Measured | undefined {
+  if (tables.size === 0) return undefined;
+  const price = priceOf(record.rate, record.unitMultiplier ?? 0, quoting.quoteType);
+  const base = quoting.baseCurrency;
+  const consensus = consensusOf(tables, record.effectiveDate, record.currency, base, lagDays);
+  if (consensus) return { price, inverse: 1 / price, consensus, measure: base };
+  const common = own().commonMeasure(record.effectiveDate, record.currency);
+  return common && throughCommon(record, price, base, common);
+}
+
+/** The figure's price in the common currency, and the cross that reason names. */
+export function throughCommon(record: RateRecord, price: number, base: string, common: CommonMeasure): Measured {
+  const { measure, measurePrice, consensus } = common;
+  const implied = price / measurePrice;
+  return {
+    price: implied,
+    inverse: 1 / price / measurePrice,
+    consensus,
+    measure,
+    through: `(through the bank's ${measure} at ${significant(measurePrice)} ${base}: ${significant(implied)} ${measure} per ${record.currency})`,
   };
 }
 
@@ -227,25 +214,19 @@ function judge(
  */
 export function crossCheck(input: CrossCheckInput, config: CrossCheckConfig = DEFAULT_CROSS_CHECK): Verdict[] {
   const { quoting } = input;
-  const base = quoting.baseCurrency;
-  const tables = priceTables(input);
+  const tables = priceTables(input.others, input.banks);
   const verdicts: Verdict[] = [];
   const unconfirmed: RateRecord[] = [];
+  // The bank's own prices are gathered only when some candidate's pair is quoted by no other bank.
+  let own: OwnPrices | undefined;
+  const ownPrices = () => (own ??= new OwnPrices(quoting, tables, config, input.own, input.candidates));
   for (const record of input.candidates) {
-    const consensus = tables.size
-      ? consensusOf(tables, record.effectiveDate, record.currency, base, config.lagDays)
-      : undefined;
-    if (!consensus) {
+    const measured = measure(record, quoting, tables, ownPrices, config.lagDays);
+    if (!measured) {
       unconfirmed.push(record);
       continue;
     }
-    const verdict = judge(
-      record,
-      priceOf(record.rate, record.unitMultiplier ?? 0, quoting.quoteType),
-      consensus,
-      base,
-      config,
-    );
+    const verdict = judge(record, measured, config);
     if (verdict) verdicts.push(verdict);
   }
   verdicts.push(...jumps(input, unconfirmed, config));

@@ -1,7 +1,8 @@
 // Between the gate and the store: which figures of an ingest become current. A figure equal to the
 // stored one changes nothing and is not checked again; a figure a person released is taken; a figure
 // held before stays held; every other new or changed figure goes through the cross-bank check
-// (sanity.ts). Rows held by the adapter or the gate become anomalies of their answer. Everything here
+// (sanity.ts). A figure held only for want of a unit is first given one where other banks' figures
+// settle it (units.ts). Rows held by the adapter or the gate become anomalies of their answer. Everything here
 // is pure: `screeningQuery` says what to read, the store reads it in one go inside the ingest's
 // transaction (a ScreeningSnapshot, either engine), and `screenAnswers` decides over it.
 import { baseCurrencyOf } from "../feed/adapter.js";
@@ -9,6 +10,7 @@ import { figureKey, type AnomalyInput } from "../store/anomalies.js";
 import type { ScreeningQuery, ScreeningSnapshot } from "../store/ingest-data.js";
 import type { BankDescriptor, HeldRow, RateRecord } from "../types.js";
 import { crossCheck, type CrossCheckConfig } from "./sanity.js";
+import { settleUnits } from "./units.js";
 
 /** One answer's records and held rows, as parsed and gated. */
 export interface GatedAnswer {
@@ -30,6 +32,7 @@ function heldRowAnomaly(h: HeldRow): AnomalyInput {
   if (h.effectiveDate !== undefined) a.effectiveDate = h.effectiveDate;
   if (h.currency !== undefined) a.currency = h.currency;
   if (h.rate !== undefined) a.rate = h.rate;
+  if (h.derivation !== undefined) a.derivation = h.derivation;
   return a;
 }
 
@@ -59,9 +62,12 @@ export function screeningQuery(
   answers: readonly GatedAnswer[],
   check: CrossCheckConfig | false,
 ): ScreeningQuery {
-  return check
+  const query: ScreeningQuery = check
     ? { bankId, answers, ownDaysBefore: check.jumpWindowDays, othersDaysBefore: check.lagDays }
     : { bankId, answers, ownDaysBefore: 0 };
+  const unitless = answers.flatMap((a) => a.held.flatMap((h) => (h.unitless ? [h.unitless] : [])));
+  if (unitless.length) query.unitless = unitless;
+  return query;
 }
 
 /**
@@ -106,13 +112,17 @@ export function screenAnswers(
   snapshot: ScreeningSnapshot,
   check: CrossCheckConfig | false,
 ): ScreenedAnswer[] {
-  const { out, candidates, answerOf, stillHeld } = screenCandidates(answers, snapshot);
+  // Figures held for want of a unit first: those the other banks settle are stored beside the rest.
+  const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
+  const units = settleUnits(quoting, answers, snapshot, check);
+  const gated = answers.map((a, i) => ({ records: a.records, held: units[i]!.held }));
+  const { out, candidates, answerOf, stillHeld } = screenCandidates(gated, snapshot);
   const verdicts =
     check && candidates.length
       ? crossCheck(
           {
             bankId: bank.id,
-            quoting: { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType },
+            quoting,
             candidates,
             banks: snapshot.banks,
             others: snapshot.others,
@@ -135,5 +145,8 @@ export function screenAnswers(
       answer.heldCount += before - answer.records.length;
     }
   }
+  units.forEach((u, i) => {
+    if (u.established.length) out[i]!.records = [...out[i]!.records, ...u.established];
+  });
   return out;
 }

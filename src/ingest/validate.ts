@@ -2,9 +2,41 @@
 // a record that cannot be stored is held with its reason rather than refusing the whole answer. Two
 // different figures for one date and currency are both held: guessing which one the bank meant would
 // publish a wrong digit half of the time.
-import { isIsoCurrency } from "../feed/currency.js";
-import { isIsoDate } from "../feed/dates.js";
-import type { HeldRow, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
+import { isPublishableCurrency } from "../feed/currency.js";
+import { addDays, isIsoDate, todayIn } from "../feed/dates.js";
+import type { BankDescriptor, HeldRow, IsoDate, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
+
+/** Days after today (in the bank's zone) a date may lie when the adapter does not say: a list dated tomorrow. */
+export const DEFAULT_DAYS_AHEAD = 1;
+
+/** The latest effective date an ingest at `now` takes from a bank, and how to say it. */
+export interface DateLimit {
+  latest: IsoDate;
+  /** "tomorrow in Europe/Prague", "3 days after today in Asia/Phnom_Penh". */
+  what: string;
+}
+
+/**
+ * The latest date a bank can have published by `now`: its tomorrow (in its zone), or `maxDaysAhead`
+ * days ahead. The clock is the ingest's, passed in: parsing stays a pure function of the bytes.
+ */
+export function dateLimit(bank: Pick<BankDescriptor, "timeZone" | "maxDaysAhead">, now: Date): DateLimit {
+  const ahead = bank.maxDaysAhead ?? DEFAULT_DAYS_AHEAD;
+  const today = todayIn(bank.timeZone, now);
+  const what =
+    ahead === 0
+      ? `today in ${bank.timeZone}`
+      : ahead === 1
+        ? `tomorrow in ${bank.timeZone}`
+        : `${ahead} days after today in ${bank.timeZone}`;
+  return { latest: addDays(today, ahead), what };
+}
+
+/** Why a date is beyond the limit, or undefined. */
+export function futureDateProblem(date: IsoDate, limit: DateLimit): string | undefined {
+  if (date <= limit.latest) return undefined;
+  return `effective date ${date} is after ${limit.latest} (${limit.what}), the latest the bank can have published: a date from the future would stay Latest`;
+}
 
 /** A positive plain decimal: digits, an optional fraction, at least one non-zero digit. */
 export const POSITIVE_DECIMAL = /^(?=[\d.]*[1-9])\d+(\.\d+)?$/;
@@ -16,6 +48,7 @@ function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string
   if (typeof r.effectiveDate === "string") row.effectiveDate = r.effectiveDate;
   if (typeof r.currency === "string") row.currency = r.currency;
   if (typeof r.rate === "string") row.rate = r.rate;
+  if (r.derivation !== undefined) row.derivation = r.derivation;
   return row;
 }
 
@@ -38,7 +71,9 @@ function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, st
 }
 
 /**
- * Checks every record: a date that is not real, a currency that is not ISO 4217, a figure that is not
+ * Checks every record: a date that is not real or lies beyond `limit` (the latest date the bank can
+ * have published at the time of the ingest), a currency that is neither ISO 4217 nor a market code
+ * (src/feed/market-codes.ts), a figure that is not
  * a positive decimal, a unit multiplier outside 0-9, the base currency against itself, or two different
  * figures for one date and currency (all of them held) are held; exact duplicates are folded (the first
  * kept). `held` lists what the adapter already held followed by what the gate holds.
@@ -46,7 +81,12 @@ function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, st
  * This is the hot path of a history import (hundreds of thousands of records): taken records are
  * returned as given, without copying, and each date and currency is checked once.
  */
-export function gateRecords(baseCurrency: string, records: RateRecord[], alreadyHeld: HeldRow[] = []): ParsedAnswer {
+export function gateRecords(
+  baseCurrency: string,
+  records: RateRecord[],
+  alreadyHeld: HeldRow[] = [],
+  limit?: DateLimit,
+): ParsedAnswer {
   const holds: HeldRow[] = [...alreadyHeld];
   // date -> currency -> index of the first record; a history has a few thousand dates and a few dozen currencies.
   const byDate = new Map<string, Map<string, number>>();
@@ -68,12 +108,19 @@ export function gateRecords(baseCurrency: string, records: RateRecord[], already
         dropped.add(i);
         continue;
       }
+      const future = limit && futureDateProblem(date, limit);
+      if (future) {
+        holds.push(held(r, i, "future-date", future));
+        dropped.add(i);
+        continue;
+      }
       byDate.set(date, (day = new Map<string, number>()));
     }
     const currency = r.currency;
     if (!knownCurrencies.has(currency)) {
-      if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency) || !isIsoCurrency(currency)) {
-        holds.push(held(r, i, "unknown-currency", `currency "${String(currency)}" is not an ISO 4217 code`));
+      if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency) || !isPublishableCurrency(currency)) {
+        const reason = `currency "${String(currency)}" is neither an ISO 4217 code nor a market code`;
+        holds.push(held(r, i, "unknown-currency", reason));
         dropped.add(i);
         continue;
       }

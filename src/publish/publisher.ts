@@ -4,18 +4,35 @@
 // business (src/publish/target.ts): the out/ directory, or a bucket.
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
+import { nextPublicationDay } from "../calendar/calendar.js";
 import { frequencyOf, toBankResource } from "../feed/adapter.js";
+import { zonedInstant } from "../schedule/time.js";
 import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
-import type { BankAdapter, Frequency, LatestRatesDocument } from "../types.js";
+import type {
+  BankAdapter,
+  BankDescriptor,
+  Frequency,
+  IsoDate,
+  LatestRatesDocument,
+  NextPublication,
+} from "../types.js";
 import { latestDocument } from "./document.js";
 import { renderCsv } from "./render-csv.js";
 import { renderBank, renderBankList, renderJson, type BankListEntry } from "./render-json.js";
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
-import { asTreeTarget, type FileBodies, type GenerationSink, type TreeTarget } from "./target.js";
+import { signatureFiles } from "./signing.js";
+import {
+  asTreeTarget,
+  type CurrentGeneration,
+  type FileBodies,
+  type GenerationSink,
+  type TreeTarget,
+} from "./target.js";
 import { etagOf, newGenerationName, sha256Hex, type Manifest } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
@@ -44,6 +61,8 @@ export interface PublishOptions {
   now?: Date;
   /** How many older generations to keep for readers mid-way. */
   keep?: number;
+  /** The publication keys: the manifest is signed with the active one (src/publish/signing.ts). */
+  signing?: KeySet;
 }
 
 export interface PublishResult {
@@ -82,16 +101,30 @@ class GenerationWriter {
     this.files[path] = entry;
   }
 
-  finish(manifest: Manifest): Promise<void> {
-    return this.sink.finish(manifest);
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
+    return this.sink.finish(manifest, beside);
   }
+}
+
+/**
+ * The publication after the newest one stored, by the bank's calendar: a function of the data, so the
+ * same rates render the same bytes (null for a historical-only source).
+ */
+function nextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
+  const date = bank.historicalOnly ? undefined : nextPublicationDay(bank, newest);
+  if (!date) return null;
+  const at = zonedInstant(date, bank.dailyUpdateTime, bank.timeZone).toISOString();
+  return { date, localTime: bank.dailyUpdateTime, timeZone: bank.timeZone, at };
 }
 
 /** What a bank's files are rendered from, and its hash; undefined for a bank without rates. */
 async function bankInput(store: Store, adapter: BankAdapter) {
   const doc = await latestDocument(store, adapter.bank);
   if (!doc) return undefined;
-  const resource = toBankResource(adapter.bank);
+  const resource = {
+    ...toBankResource(adapter.bank),
+    nextPublication: nextPublication(adapter.bank, doc.effectiveDate),
+  };
   const inputHash = sha256Hex(JSON.stringify({ RENDER_VERSION, doc, resource }));
   return { doc, resource, inputHash };
 }
@@ -117,75 +150,15 @@ async function publishLocked(
   return withPublishLock({ outDir: target.lockDir, store }, async () => {
     const previous = await target.current();
     const generation = newGenerationName(options.now);
-    const writer = new GenerationWriter(await target.begin(generation, previous));
-    const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
-
-    const banks: Manifest["banks"] = {};
-    const list: BankListEntry[] = [];
-    const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
-    /** The re-rendered banks' documents, for the events once the switch is done. */
-    const renderedDocs: LatestRatesDocument[] = [];
-
-    for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
-      const id = adapter.bank.id;
-      const frequency = frequencyOf(adapter.bank);
-      const before = previous?.manifest.banks[id];
-      const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
-      const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
-      const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
-      if (only && !only.has(id)) {
-        if (carriable) {
-          for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-          banks[id] = before;
-          list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
-          result.carried.push(id);
-        }
-        continue;
-      }
-      const input = await bankInput(store, adapter);
-      if (!input) {
-        result.empty.push(id);
-        continue;
-      }
-      const { doc, resource, inputHash } = input;
-      const lastModified = doc.publishedAt;
-      if (carriable && before.inputHash === inputHash) {
-        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-        banks[id] = before;
-        result.carried.push(id);
-      } else {
-        await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
-        await writer.write(latestOf("json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
-        await writer.write(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
-        await writer.write(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
-        await writer.write(
-          latestOf("xlsx"),
-          await renderXlsx(doc, resource.name[0]?.name ?? id),
-          CONTENT_TYPES.xlsx,
-          lastModified,
-          false,
-        );
-        banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
-        result.rendered.push(id);
-        renderedDocs.push(doc);
-      }
-      list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+    let written: { manifest: Manifest; renderedDocs: LatestRatesDocument[]; result: PublishResult };
+    try {
+      written = await writeGeneration(store, adapters, target, generation, previous, options);
+    } catch (error) {
+      // Nothing of it is current: what was written goes (a full disk gets its space back).
+      await target.discard?.(generation).catch(() => undefined);
+      throw error;
     }
-
-    const listModified = Object.values(banks).reduce(
-      (max, b) => (b.lastModified > max ? b.lastModified : max),
-      XSD_LAST_MODIFIED,
-    );
-    await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
-    await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
-
-    const manifest: Manifest = {
-      generation,
-      publishedAt: (options.now ?? new Date()).toISOString(),
-      files: writer.files,
-      banks,
-    };
-    await writer.finish(manifest);
+    const { manifest, renderedDocs, result } = written;
     await target.switchTo(generation);
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
     const frequencies = new Map(adapters.map((a) => [a.bank.id, frequencyOf(a.bank)]));
@@ -196,7 +169,88 @@ async function publishLocked(
       latestPath: (bankId, ext) => latestPath(bankId, ext, frequencies.get(bankId)),
     });
     await target.prune(options.keep ?? 2);
-    result.files = Object.keys(writer.files).length;
+    result.files = Object.keys(manifest.files).length;
     return result;
   });
+}
+
+/** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
+async function writeGeneration(
+  store: Store,
+  adapters: BankAdapter[],
+  target: TreeTarget,
+  generation: string,
+  previous: CurrentGeneration | undefined,
+  options: PublishOptions,
+) {
+  const writer = new GenerationWriter(await target.begin(generation, previous));
+  const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
+
+  const banks: Manifest["banks"] = {};
+  const list: BankListEntry[] = [];
+  const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
+  /** The re-rendered banks' documents, for the events once the switch is done. */
+  const renderedDocs: LatestRatesDocument[] = [];
+
+  for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
+    const id = adapter.bank.id;
+    const frequency = frequencyOf(adapter.bank);
+    const before = previous?.manifest.banks[id];
+    const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
+    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
+    const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
+    if (only && !only.has(id)) {
+      if (carriable) {
+        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+        banks[id] = before;
+        list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
+        result.carried.push(id);
+      }
+      continue;
+    }
+    const input = await bankInput(store, adapter);
+    if (!input) {
+      result.empty.push(id);
+      continue;
+    }
+    const { doc, resource, inputHash } = input;
+    const lastModified = doc.publishedAt;
+    if (carriable && before.inputHash === inputHash) {
+      for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+      banks[id] = before;
+      result.carried.push(id);
+    } else {
+      await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
+      await writer.write(latestOf("json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
+      await writer.write(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
+      await writer.write(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
+      await writer.write(
+        latestOf("xlsx"),
+        await renderXlsx(doc, resource.name[0]?.name ?? id),
+        CONTENT_TYPES.xlsx,
+        lastModified,
+        false,
+      );
+      banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
+      result.rendered.push(id);
+      renderedDocs.push(doc);
+    }
+    list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+  }
+
+  const listModified = Object.values(banks).reduce(
+    (max, b) => (b.lastModified > max ? b.lastModified : max),
+    XSD_LAST_MODIFIED,
+  );
+  await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
+  await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
+
+  const manifest: Manifest = {
+    generation,
+    publishedAt: (options.now ?? new Date()).toISOString(),
+    files: writer.files,
+    banks,
+  };
+  await writer.finish(manifest, options.signing ? await signatureFiles(manifest, options.signing) : undefined);
+  return { manifest, renderedDocs, result };
 }

@@ -16,9 +16,20 @@ export interface HistoryHeader {
   bankId: string;
   baseCurrency: string;
   quoteType: QuoteType;
+  /**
+   * A table re-expressed against another of its currencies (`base=`, src/publish/cross.ts): the bank's
+   * own base currency and quote type. Absent for the bank's figures, whose documents stay as they are.
+   */
+  derivedFrom?: { baseCurrency: string; quoteType: QuoteType };
+  /** The instant a document "as known at" answers for (RFC 3339, UTC); absent for the current state. */
+  asOf?: string;
   /** A period source: its rows carry validFrom/validTo, and the CSV and XLSX have two more columns. */
   periodic?: boolean;
 }
+
+/** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
+export const derivedLabel = (header: HistoryHeader) =>
+  header.derivedFrom ? `${header.derivedFrom.baseCurrency} ${header.derivedFrom.quoteType}` : "";
 
 /** One effective date and its rows, sorted by currency. */
 export interface HistoryDay {
@@ -120,7 +131,13 @@ const textRenderer = (layoutOf: (header: HistoryHeader) => TextLayout): TextRend
 /** JSON, two-space indentation as Latest.json: each rate the JSON number whose text is the stored decimal. */
 function jsonLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n  "rates": {`,
+    head:
+      `{\n  "bankId": ${jsonString(header.bankId)},\n  "baseCurrency": ${jsonString(header.baseCurrency)},\n  "quoteType": ${jsonString(header.quoteType)},\n` +
+      (header.derivedFrom
+        ? `  "derivedFrom": {\n    "baseCurrency": ${jsonString(header.derivedFrom.baseCurrency)},\n    "quoteType": ${jsonString(header.derivedFrom.quoteType)}\n  },\n`
+        : "") +
+      (header.asOf ? `  "asOf": ${jsonString(header.asOf)},\n` : "") +
+      `  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
       day.rows.forEach((r, i) => {
@@ -144,7 +161,7 @@ const xmlAttr = (s: string) =>
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
   return {
-    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}">\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n`,
+    head: `<?xml version="1.0" encoding="UTF-8"?>\n<ExchangeRates xmlns="${XML_NAMESPACE}"${xmlDerived(header)}>\n  <BankId>${xmlAttr(header.bankId)}</BankId>\n  <BaseCurrency>${xmlAttr(header.baseCurrency)}</BaseCurrency>\n  <QuoteType>${header.quoteType}</QuoteType>\n${header.asOf ? `  <AsOf>${header.asOf}</AsOf>\n` : ""}`,
     day(day) {
       if (!day.rows.length) return `  <Rates effectiveDate="${day.date}"/>\n`;
       let out = `  <Rates effectiveDate="${day.date}">\n`;
@@ -161,6 +178,12 @@ function xmlLayout(header: HistoryHeader): TextLayout {
 
 export const historyXml = textRenderer(xmlLayout);
 
+/** The root's attributes of a re-expressed table ("" for the bank's own figures). */
+const xmlDerived = (header: HistoryHeader) =>
+  header.derivedFrom
+    ? ` derivedFromBaseCurrency="${xmlAttr(header.derivedFrom.baseCurrency)}" derivedFromQuoteType="${header.derivedFrom.quoteType}"`
+    : "";
+
 type CsvRow = [string, string, string, string, string, string, ...string[]];
 
 function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
@@ -168,7 +191,8 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
     const [from, to] =
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
     const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
-    if (r.validFrom) row.push(r.validFrom, r.validTo!);
+    if (header.periodic) row.push(r.validFrom ?? "", r.validTo ?? "");
+    if (header.derivedFrom) row.push(derivedLabel(header));
     return row;
   });
 }
@@ -182,16 +206,17 @@ function csvLayout(header: HistoryHeader): TextLayout {
   const bank = csvField(header.bankId);
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
+  const derived = header.derivedFrom ? `,${csvField(derivedLabel(header))}` : "";
   return {
-    head: `${csvHeaderOf(header.periodic).map(csvField).join(",")}\n`,
+    head: `${csvHeader(header).map(csvField).join(",")}\n`,
     day(day) {
       let out = "";
       const date = csvField(day.date);
       for (const r of day.rows) {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-        const validity = r.validFrom ? `,${r.validFrom},${r.validTo}` : "";
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}\n`;
+        const validity = header.periodic ? `,${r.validFrom ?? ""},${r.validTo ?? ""}` : "";
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}${derived}\n`;
       }
       return out;
     },
@@ -200,6 +225,15 @@ function csvLayout(header: HistoryHeader): TextLayout {
 }
 
 export const historyCsv = textRenderer(csvLayout);
+
+/**
+ * The CSV and XLSX header: Latest.csv's columns, a period source's validity after Unit, and Derived
+ * last for a re-expressed table.
+ */
+const csvHeader = (header: HistoryHeader): readonly string[] => [
+  ...csvHeaderOf(header.periodic),
+  ...(header.derivedFrom ? ["Derived"] : []),
+];
 
 export interface HistoryXlsxMeta {
   bankName: string;
@@ -212,8 +246,10 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEFGH";
-const WIDTHS = [10, 15, 13, 15, 18, 10, 12, 12];
+const COLUMNS = "ABCDEFGHI";
+const WIDTHS = [10, 15, 13, 15, 18, 10];
+const VALIDITY_WIDTH = 12;
+const DERIVED_WIDTH = 14;
 /** Cell styles: 0 plain, 1 bold, 2 date, 3 integer; 4 + n a rate with n decimals (n = 0..30). */
 const STYLE = { bold: 1, date: 2, integer: 3, rate: (decimals: number) => 4 + decimals };
 const MAX_DECIMALS = 30;
@@ -301,8 +337,10 @@ export function historyXlsxStream(
   meta: HistoryXlsxMeta,
 ): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
-  const headings = csvHeaderOf(header.periodic);
+  const headings = csvHeader(header);
   const last = COLUMNS[headings.length - 1]!;
+  const widths = [...WIDTHS, ...(header.periodic ? [VALIDITY_WIDTH, VALIDITY_WIDTH] : [])];
+  if (header.derivedFrom) widths.push(DERIVED_WIDTH);
   const serialOf = (date: IsoDate) => {
     const [y, m, d] = date.split("-").map(Number) as [number, number, number];
     return (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
@@ -312,12 +350,14 @@ export function historyXlsxStream(
   // asynchronously.
   const layout: TextLayout = {
     head:
-      sheetHead({ frozen: true, widths: WIDTHS.slice(0, headings.length) }) +
+      sheetHead({ frozen: true, widths }) +
       `<row r="1">${headings.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
     day(day) {
       const serial = serialOf(day.date);
       let out = "";
-      for (const [bankId, from, to, , rate, unit, validFrom, validTo] of csvRows(header, day)) {
+      for (const [bankId, from, to, , rate, unit, ...more] of csvRows(header, day)) {
+        const [validFrom, validTo] = header.periodic ? more : [];
+        const derived = more[header.periodic ? 2 : 0];
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -331,7 +371,7 @@ export function historyXlsxStream(
           (validFrom && validTo
             ? `<c r="G${r}" s="${STYLE.date}"><v>${serialOf(validFrom)}</v></c><c r="H${r}" s="${STYLE.date}"><v>${serialOf(validTo)}</v></c>`
             : "") +
-          "</row>";
+          `${derived ? inline(`${last}${r}`, derived) : ""}</row>`;
       }
       return out;
     },
@@ -350,6 +390,7 @@ export function historyXlsxStream(
     ["To", meta.to],
     ["Stored At", meta.storedAt],
     ["Website", meta.website],
+    ...(header.derivedFrom ? [["Derived From", derivedLabel(header)]] : []),
   ]
     .map(([k, v], i) => `<row r="${i + 1}">${inline(`A${i + 1}`, k!, STYLE.bold)}${inline(`B${i + 1}`, v!)}</row>`)
     .join("");

@@ -49,9 +49,15 @@ export function objectKeysOf(manifest: Manifest): Set<string> {
 
 const GENERATION_NAME = /^[A-Za-z0-9._-]+$/;
 
+/**
+ * A read of the pointer not answered by then fails (and is retried by the next poll): the object is a
+ * few bytes, and a server waiting on a stuck read would follow no publish at all.
+ */
+const POINTER_TIMEOUT_MS = 5_000;
+
 /** The pointer object, read and checked; undefined before the first publish. */
 export async function readPointer(store: ObjectStore): Promise<Pointer | undefined> {
-  const body = await store.get(POINTER_KEY);
+  const body = await store.get(POINTER_KEY, { timeoutMs: POINTER_TIMEOUT_MS });
   if (body === undefined) return undefined;
   let pointer: Partial<Pointer>;
   try {
@@ -165,8 +171,10 @@ export class S3TreeTarget implements TreeTarget {
         if (!present.has(objectKey(file))) return Promise.reject(new Error(`nothing to carry ${path} from`));
         return Promise.resolve();
       },
-      async finish(manifest: Manifest) {
+      async finish(manifest: Manifest, beside: Record<string, string> = {}) {
         await uploads.drain();
+        for (const [name, text] of Object.entries(beside))
+          await store.put(`${manifestKey(generation)}.${name}`, text, "application/json");
         await store.put(manifestKey(generation), `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
       },
     });

@@ -36,6 +36,9 @@ export function s3ClientFor(env: Readonly<Record<string, string | undefined>> = 
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
     // On AWS, a bucket in another region than the one configured is still found (one extra request).
     followRegionRedirects: true,
+    // Without these a connection that never answers holds its caller for ever (a server would stop
+    // following the pointer): connecting may take 10 s, and a socket may stay silent 2 minutes.
+    requestHandler: { connectionTimeout: 10_000, socketTimeout: 120_000 },
   };
   if (endpoint) {
     if (!/^https?:\/\/[^/]/.test(endpoint)) throw new UserError(`AWS_ENDPOINT_URL "${endpoint}" is not an http(s) URL`);
@@ -154,11 +157,16 @@ export class ObjectStore {
     await this.get(probe);
   }
 
-  /** An object's bytes, or undefined when there is no such object. */
-  async get(relative: string): Promise<Buffer | undefined> {
+  /**
+   * An object's bytes, or undefined when there is no such object. With `timeoutMs`, a request not
+   * answered whole by then fails (small objects read often, such as the pointer).
+   */
+  async get(relative: string, options: { timeoutMs?: number } = {}): Promise<Buffer | undefined> {
     try {
+      const abortSignal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       const answer = await this.client.send(
         new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(relative) }),
+        { abortSignal },
       );
       if (!answer.Body) return Buffer.alloc(0);
       return Buffer.from(await answer.Body.transformToByteArray());

@@ -3,15 +3,19 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { copyFile, link, mkdir, readFile } from "node:fs/promises";
+import { chmod, copyFile, link, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
+  FILE_MODE,
   GENERATIONS_DIR,
   MANIFEST,
+  lastGoodGeneration,
+  makeTreeDir,
   pruneGenerations,
   readCurrentGeneration,
   switchTo,
+  verifyGeneration,
   writeDurable,
   type Manifest,
   type ManifestFile,
@@ -32,8 +36,11 @@ export interface GenerationSink {
   write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
   /** Takes a file of the current generation over unchanged. */
   carry(path: string, file: ManifestFile): Promise<void>;
-  /** Writes the manifest, durably: the generation is complete (not yet current). */
-  finish(manifest: Manifest): Promise<void>;
+  /**
+   * Writes the manifest, durably: the generation is complete (not yet current). `beside`: files written
+   * next to it, not listed in it (its signature and the public keys, src/publish/signing.ts).
+   */
+  finish(manifest: Manifest, beside?: Record<string, string>): Promise<void>;
 }
 
 /** The current generation, as the publisher sees it before writing the next one. */
@@ -56,6 +63,8 @@ export interface TreeTarget {
   switchTo(generation: string): Promise<void>;
   /** Removes generations neither current nor among the `keep` before it (and what only they used). */
   prune(keep: number): Promise<void>;
+  /** Removes what a publish that failed before its switch wrote of its generation (frees a full disk). */
+  discard?(generation: string): Promise<void>;
 }
 
 /** The out/ directory with generation directories and the `current` symlink (src/publish/tree.ts). */
@@ -69,11 +78,13 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   async prepare(): Promise<void> {
-    await mkdir(join(this.outDir, GENERATIONS_DIR), { recursive: true });
+    await makeTreeDir(join(this.outDir, GENERATIONS_DIR));
   }
 
   async current(): Promise<(CurrentGeneration & { dir: string }) | undefined> {
-    const current = await readCurrentGeneration(this.outDir);
+    // A current generation whose manifest does not read (switched by an earlier version after a short
+    // write): the publish carries from the last good one, and its switch repairs the tree.
+    const current = await readCurrentGeneration(this.outDir).catch(() => lastGoodGeneration(this.outDir));
     if (!current) return undefined;
     return {
       ...current,
@@ -83,13 +94,13 @@ export class LocalTreeTarget implements TreeTarget {
 
   async begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
-    await mkdir(dir, { recursive: true });
+    await makeTreeDir(dir);
     // The directory `current` resolved to (its name is the generation's, but the link is the truth).
     const fromDir = (previous as { dir?: string } | undefined)?.dir;
     return {
       async write(path, _file, bodies) {
         const full = join(dir, path);
-        await mkdir(dirname(full), { recursive: true });
+        await makeTreeDir(dirname(full));
         writeDurable(full, bodies.identity);
         if (bodies.br) writeDurable(full + SUFFIX.br, bodies.br);
         if (bodies.gzip) writeDurable(full + SUFFIX.gzip, bodies.gzip);
@@ -98,13 +109,20 @@ export class LocalTreeTarget implements TreeTarget {
       async carry(path, file) {
         if (!fromDir) throw new Error(`nothing to carry ${path} from`);
         const target = join(dir, path);
-        await mkdir(dirname(target), { recursive: true });
+        await makeTreeDir(dirname(target));
         for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])]) {
-          await link(join(fromDir, path + s), target + s).catch(() => copyFile(join(fromDir, path + s), target + s));
+          await link(join(fromDir, path + s), target + s).catch(async () => {
+            await copyFile(join(fromDir, path + s), target + s);
+            await chmod(target + s, FILE_MODE);
+          });
         }
       },
-      finish(manifest) {
-        writeDurable(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+      finish(manifest, beside = {}) {
+        for (const [name, text] of Object.entries(beside)) writeDurable(join(dir, name), text);
+        const text = `${JSON.stringify(manifest, null, 2)}\n`;
+        writeDurable(join(dir, MANIFEST), text);
+        // Only a generation found whole may become current.
+        verifyGeneration(dir, manifest, text);
         return Promise.resolve();
       },
     };
@@ -116,6 +134,10 @@ export class LocalTreeTarget implements TreeTarget {
 
   prune(keep: number): Promise<void> {
     return pruneGenerations(this.outDir, keep);
+  }
+
+  async discard(generation: string): Promise<void> {
+    await rm(join(this.outDir, GENERATIONS_DIR, generation), { recursive: true, force: true });
   }
 }
 

@@ -6,9 +6,11 @@
 //   out/v1      -> current/v1              (static, created once)
 //   out/.generations/<gen>/manifest.json   (every file's size, sha256, ETag, Last-Modified, type)
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { lstat, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, readdirSync, statSync, writeSync } from "node:fs";
+import { chmod, lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+import { UserError } from "../errors.js";
 
 export const GENERATIONS_DIR = ".generations";
 export const CURRENT_LINK = "current";
@@ -49,15 +51,118 @@ export function etagOf(sha256: string): string {
   return `"${Buffer.from(sha256, "hex").toString("base64url").slice(0, 27)}"`;
 }
 
-/** Writes a file and makes it durable before the generation becomes visible. */
+/** A file system error that names the file: a write on a full disk says where it failed. */
+function naming(error: unknown, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (e && typeof e === "object" && e.code && !e.path) e.path = path;
+  return error;
+}
+
+/** The published tree's modes, set explicitly: readable by the server and everyone, written by us only. */
+export const FILE_MODE = 0o644;
+export const DIR_MODE = 0o755;
+
+/** Creates a directory of the tree and its missing parents, each DIR_MODE whatever the umask. */
+export async function makeTreeDir(path: string): Promise<void> {
+  // mkdir returns the first directory it created: every one from there down to `path` is new.
+  const first = await mkdir(path, { recursive: true });
+  if (first === undefined) return;
+  for (let dir = path; ; dir = dirname(dir)) {
+    await chmod(dir, DIR_MODE);
+    if (dir === first || dir === dirname(dir)) break;
+  }
+}
+
+/**
+ * Writes a file whole and makes it durable before the generation becomes visible. writeSync may write
+ * less than asked (a disk filling up): it is called again for the rest, and a write that makes no
+ * progress is ENOSPC. Every error names the file.
+ */
 export function writeDurable(path: string, data: Uint8Array | string): void {
-  const fd = openSync(path, "w", 0o644);
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  let fd: number;
   try {
-    writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    fd = openSync(path, "w", 0o644);
+  } catch (error) {
+    throw naming(error, path);
+  }
+  try {
+    // The mode given to open is narrowed or widened by the umask; the tree's files are 0644 whatever it is.
+    fchmodSync(fd, FILE_MODE);
+    for (let written = 0; written < bytes.length;) {
+      const n = writeSync(fd, bytes, written, bytes.length - written);
+      if (n <= 0)
+        throw Object.assign(new Error(`ENOSPC: no space left on device, write ${path}`), {
+          code: "ENOSPC",
+          syscall: "write",
+          path,
+        });
+      written += n;
+    }
     fsyncSync(fd);
+  } catch (error) {
+    throw naming(error, path);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Checks a written generation before it may become current: the manifest reads back as written, and
+ * every file it lists is there with its size (its compressed siblings too), the directories synced.
+ * Throws naming the first problem.
+ */
+export function verifyGeneration(dir: string, manifest: Manifest, manifestText: string): void {
+  const fail = (what: string) => {
+    throw new UserError(
+      `publish stopped: generation ${manifest.generation} is incomplete (${what}); the published tree is unchanged`,
+    );
+  };
+  if (readFileSync(join(dir, MANIFEST), "utf8") !== manifestText) fail(`${MANIFEST} does not read back as written`);
+  const size = (path: string) => {
+    try {
+      return statSync(join(dir, path)).size;
+    } catch {
+      return -1;
+    }
+  };
+  for (const [path, file] of Object.entries(manifest.files)) {
+    const bytes = size(path);
+    if (bytes !== file.bytes) fail(`${path}: ${bytes < 0 ? "missing" : `${bytes} of ${file.bytes} bytes`}`);
+    for (const suffix of file.encodings.map((e) => (e === "br" ? ".br" : ".gz")))
+      if (size(path + suffix) <= 0) fail(`${path}${suffix}: missing or empty`);
+  }
+  const syncTree = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) if (entry.isDirectory()) syncTree(join(d, entry.name));
+    fsyncDir(d);
+  };
+  syncTree(dir);
+}
+
+/** A generation's manifest, or undefined when it is missing or does not parse (a publish cut short). */
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, MANIFEST), "utf8")) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The newest generation at or before `before` (by name) whose manifest reads: what a publish carries
+ * from when `current` is unreadable (a tree an earlier version switched after a short write).
+ */
+export async function lastGoodGeneration(
+  outDir: string,
+  before?: string,
+): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const root = join(outDir, GENERATIONS_DIR);
+  const names = (await readdir(root).catch(() => [] as string[])).filter((n) => before === undefined || n <= before);
+  for (const name of names.sort().reverse()) {
+    const manifest = await readManifest(join(root, name));
+    if (manifest) return { dir: join(root, name), manifest };
+  }
+  return undefined;
 }
 
 function fsyncDir(path: string): void {
@@ -106,7 +211,8 @@ export async function switchTo(outDir: string, generation: string): Promise<void
 /**
  * Removes generations that are neither current nor among the `keep` newest before it: readers
  * that resolved an older path a moment ago still find their files. Unfinished generations of a
- * crashed publish are removed the same way.
+ * crashed publish are removed the same way. Never removed: the generation in use, and the newest one
+ * whose manifest reads (the last good one, should the current one be unreadable).
  */
 export async function pruneGenerations(outDir: string, keep = 2): Promise<void> {
   const current = await readlink(join(outDir, CURRENT_LINK)).catch(() => undefined);
@@ -114,7 +220,9 @@ export async function pruneGenerations(outDir: string, keep = 2): Promise<void> 
   const root = join(outDir, GENERATIONS_DIR);
   const names = (await readdir(root).catch(() => [] as string[])).sort();
   const older = names.filter((n) => currentName !== undefined && n < currentName);
-  const doomed = older.slice(0, Math.max(0, older.length - keep));
+  const lastGood = currentName === undefined ? undefined : await lastGoodGeneration(outDir, currentName);
+  const goodName = lastGood?.dir.split("/").pop();
+  const doomed = older.slice(0, Math.max(0, older.length - keep)).filter((n) => n !== goodName);
   // A generation newer than current is either being written right now or was abandoned by a crash;
   // only those older than an hour are surely abandoned.
   for (const n of names.filter((n) => currentName !== undefined && n > currentName)) {

@@ -55,6 +55,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
         <xs:element name="BankId" type="BankIdType"/>
         <xs:element name="BaseCurrency" type="CurrencyCodeType"/>
         <xs:element name="QuoteType" type="QuoteTypeType"/>
+        <!-- A document "as known at" an instant (?asOf=) names it. -->
+        <xs:element name="AsOf" type="xs:dateTime" minOccurs="0"/>
         <!-- Latest holds one Rates element; historical documents hold one per effective date. -->
         <xs:element name="Rates" type="RatesType" minOccurs="0" maxOccurs="unbounded">
           <xs:unique name="OneRatePerCurrency">
@@ -63,6 +65,79 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
           </xs:unique>
         </xs:element>
       </xs:sequence>
+      <!-- A table re-expressed against another of its currencies (base=): what it was derived from. -->
+      <xs:attribute name="derivedFromBaseCurrency" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="derivedFromQuoteType" type="QuoteTypeType" use="optional"/>
+    </xs:complexType>
+  </xs:element>
+  <!-- GET /v1/Banks/{id}/Convert: an amount converted through the bank's table. -->
+  <xs:simpleType name="AmountType">
+    <xs:restriction base="xs:decimal">
+      <xs:minInclusive value="0"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:element name="Conversion">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Amount">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="AmountType" use="required"/>
+          </xs:complexType>
+        </xs:element>
+        <xs:element name="Result">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="AmountType" use="required"/>
+            <xs:attribute name="unrounded" type="AmountType" use="required"/>
+            <xs:attribute name="unroundedExact" type="xs:boolean" use="required"/>
+            <xs:attribute name="decimals" type="xs:nonNegativeInteger" use="required"/>
+            <xs:attribute name="rounding" type="xs:string" use="required"/>
+          </xs:complexType>
+        </xs:element>
+        <xs:element name="Formula" type="xs:string"/>
+        <xs:element name="Figure" minOccurs="0" maxOccurs="2">
+          <xs:complexType>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+            <xs:attribute name="value" type="RateValueType" use="required"/>
+            <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+            <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="bankId" type="BankIdType" use="required"/>
+      <xs:attribute name="baseCurrency" type="CurrencyCodeType" use="required"/>
+      <xs:attribute name="quoteType" type="QuoteTypeType" use="required"/>
+      <xs:attribute name="date" type="xs:date" use="optional"/>
+      <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+    </xs:complexType>
+  </xs:element>
+  <!-- GET /v1/Banks/{id}/Corrections: every revision of a stored figure, both figures with their provenance. -->
+  <xs:complexType name="CorrectedFigureType">
+    <xs:attribute name="value" type="RateValueType" use="required"/>
+    <xs:attribute name="unitMultiplier" type="UnitMultiplierType" use="optional"/>
+    <xs:attribute name="storedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="source" type="xs:string" use="required"/>
+    <xs:attribute name="fetchedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="sha256" type="xs:hexBinary" use="optional"/>
+  </xs:complexType>
+  <xs:element name="Corrections">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Correction" minOccurs="0" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element name="Previous" type="CorrectedFigureType"/>
+              <xs:element name="Current" type="CorrectedFigureType"/>
+            </xs:sequence>
+            <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="bankId" type="BankIdType" use="required"/>
+      <xs:attribute name="from" type="xs:date" use="required"/>
+      <xs:attribute name="to" type="xs:date" use="required"/>
     </xs:complexType>
   </xs:element>
 </xs:schema>

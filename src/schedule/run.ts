@@ -2,13 +2,15 @@
 // holding one of the shared fetch slots (slots.ts) only while it fetches and stores, and waiting
 // between tries on a timer that holds none. Every state goes to the run log, the outcome to the
 // process log.
+import { lateAfterMs } from "../calendar/calendar.js";
 import { pause } from "../feed/helpers.js";
+import { recordLateEvent } from "../store/events.js";
 import type { FinishedRunState, RunReason } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { attemptRun, type AttemptDeps, type BankRun, type NextStep } from "./attempt.js";
 import type { RunLog } from "./run-log.js";
 import { PRIORITY, type Slots } from "./slots.js";
-import { previousRun } from "./time.js";
+import { previousRun, wallClock } from "./time.js";
 
 export interface RunOutcome {
   bankId: string;
@@ -140,12 +142,39 @@ async function tryUntilOver(
       release();
     }
     if (step.kind !== "poll-again") return step;
+    if (!step.error) await announceIfLate(deps, run);
     deps.onPhase?.(id, "waiting", step.error);
     const message = `${step.why}; polling again in ${Math.round(step.after / 60_000)} min`;
     await deps.runLog.waiting(id, { message, expected: step.expected, error: step.error });
     deps.log.info({ bank: id, delayMs: step.after, why: step.why }, "polling again later");
     if (!(await deps.sleep(step.after, deps.signal)))
       return { kind: "stopped", message: `stopped by shutdown while waiting (${step.why})` };
+  }
+}
+
+/**
+ * A publication still missing once its time and the bank's usual allowance have passed: a `rates.late`
+ * event, once per bank and date (the store keeps it from being recorded twice).
+ */
+async function announceIfLate(deps: RunDeps, run: BankRun): Promise<void> {
+  const { bank } = run.adapter;
+  const now = run.clock();
+  const slot = previousRun(bank, now);
+  const late = now.getTime() - slot.at.getTime();
+  if (run.tally.expected !== slot.date || late < lateAfterMs(bank)) return;
+  const data = {
+    bankId: bank.id,
+    expectedDate: slot.date,
+    dueAt: slot.at.toISOString(),
+    dueLocal: `${wallClock(slot.at, bank.timeZone).replace("T", " ").slice(0, 16)} ${bank.timeZone}`,
+    lateByMinutes: Math.floor(late / 60_000),
+    newestDate: run.tally.newest ?? null,
+  };
+  try {
+    if ((await recordLateEvent(deps.store, data, now)) !== undefined)
+      deps.log.warn({ bank: bank.id, expected: slot.date, lateByMinutes: data.lateByMinutes }, "publication late");
+  } catch (error) {
+    deps.log.warn({ bank: bank.id, err: (error as Error).message }, "could not record the late event");
   }
 }
 

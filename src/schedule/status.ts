@@ -1,14 +1,19 @@
-// The status of every bank, for `exrates banks` and `GET /v1/status`: newest stored date, the date it
-// should have by now, last successful fetch, last error, next run, and whether it is stale. Computed
-// from the database (so any process can show it) plus what the running daemon knows.
+// The status of every bank, for `exrates banks`, `GET /v1/status`, the status page and /metrics: newest
+// stored date, the date it should have by now (its calendar's last publication day), last successful
+// fetch, last error, next run, and its state: up to date, holiday (named), waiting (inside its time
+// today), late (by how much), failing or stale. Computed from the database (so any process can show it)
+// plus what the running daemon knows.
 import { sql } from "kysely";
+
+import { closingOn, lateAfterMs } from "../calendar/calendar.js";
+import { todayIn } from "../feed/dates.js";
 
 import { alive } from "../publish/lock.js";
 import { isPostgres, rawSqlite, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
-import type { BankAdapter, IsoDate } from "../types.js";
+import type { BankAdapter, BankState, BankStatus, IsoDate } from "../types.js";
 import {
   DEFAULT_POLL,
   nextRun,
@@ -19,42 +24,21 @@ import {
   type ScheduleSpec,
 } from "./time.js";
 
-export type BankState =
-  "ok" | "pending" | "running" | "stale" | "failing" | "never fetched" | "needs credential" | "historical only";
+// The status row's shape is part of the API (GET /v1/status): declared in src/types.ts, where the client reads it.
+export type { BankState, BankStatus };
 
-export interface BankStatus {
-  id: string;
-  name: string;
-  timeZone: string;
-  dailyUpdateTime: string;
-  publicationDays: number[];
-  /** Whether the daemon runs this bank on its schedule. */
-  scheduled: boolean;
-  state: BankState;
-  /** One line for people: "ok", "needs EXRATES_FRED_API_KEY (…)", "stale: …". */
-  summary: string;
-  /** The environment variable a missing credential would be read from. */
-  needs: string | null;
-  newestDate: IsoDate | null;
-  /** The newest date that should be stored by now (scheduled banks). */
-  expectedDate: IsoDate | null;
-  stale: boolean;
-  lastSuccessAt: string | null;
-  lastErrorAt: string | null;
-  lastError: string | null;
-  lastRun: {
-    state: string;
-    reason: string;
-    startedAt: string;
-    finishedAt: string | null;
-    message: string | null;
-  } | null;
-  /** ISO 8601 UTC, and the bank's local time. */
-  nextRunAt: string | null;
-  nextRunLocal: string | null;
-  /** Rows and figures held at ingest (never published until released), and figures published with a warning. */
-  anomalies: { held: number; warned: number };
-}
+/** Every state, in the order /metrics lists them. */
+export const BANK_STATES: readonly BankState[] = [
+  "up to date",
+  "holiday",
+  "waiting",
+  "late",
+  "failing",
+  "stale",
+  "never fetched",
+  "needs credential",
+  "historical only",
+];
 
 export interface StatusOptions {
   env?: Readonly<Record<string, string | undefined>>;
@@ -167,30 +151,39 @@ export async function bankStatuses(
         needs: why.needs ?? null,
         expectedDate: null,
         stale: false,
+        holiday: null,
+        lateByMinutes: null,
+        running: false,
         nextRunAt: null,
         nextRunLocal: null,
       };
     }
     const previous = previousRun(bank, now);
     const next = nextRun(bank, now);
-    const stale = (stored === null || stored < previous.date) && now.getTime() >= previous.at.getTime() + poll.windowMs;
-    const [state, summary] = scheduledState({
+    const stale = isStale(bank, stored, previous, now, poll.windowMs);
+    const running = options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run, localPids);
+    const holiday = closingOn(bank, todayIn(bank.timeZone, now)) ?? null;
+    const view = scheduledState({
       bank,
+      now,
       stored,
       previous,
+      next,
       stale,
+      holiday,
       windowMs: poll.windowMs,
-      running: options.running ? options.running.has(bank.id) : run !== undefined && runAlive(run, localPids),
+      running,
       run,
       lastRunMessage: base.lastRun?.message ?? null,
-      failing: failure !== undefined && (success === undefined || failure.at > success.at) ? failure : undefined,
+      failing: stillFailing(failure, success, run),
       tried: run !== undefined || success !== undefined || failure !== undefined,
     });
     return {
       ...base,
       scheduled: true,
-      state,
-      summary,
+      ...view,
+      holiday,
+      running,
       needs: null,
       expectedDate: previous.date,
       stale,
@@ -200,12 +193,58 @@ export async function bankStatuses(
   });
 }
 
+/**
+ * Behind the date it should have by now: once the polling window of that date has closed, or at once
+ * when it lacks an earlier publication too (a bank months behind is stale, not pending, while today's
+ * window is open).
+ */
+function isStale(bank: ScheduleSpec, stored: IsoDate | null, previous: RunSlot, now: Date, windowMs: number): boolean {
+  if (stored !== null && stored >= previous.date) return false;
+  if (now.getTime() >= previous.at.getTime() + windowMs) return true;
+  if (stored === null) return false;
+  const before = previousRun(bank, new Date(previous.at.getTime() - 1));
+  return stored < before.date;
+}
+
+/**
+ * The newest failed fetch, while it is the bank's latest word: not when a fetch succeeded after it, nor
+ * when a run finished without an error after it (a run that found the bank up to date fetches nothing).
+ */
+function stillFailing(
+  failure: FetchRow | undefined,
+  success: FetchRow | undefined,
+  run: BankRunRow | undefined,
+): FetchRow | undefined {
+  if (failure === undefined) return undefined;
+  if (success !== undefined && iso(success.at) >= iso(failure.at)) return undefined;
+  const ranWell = run?.finished_at && (run.state === "ok" || run.state === "gave-up");
+  if (ranWell && iso(run.finished_at!) > iso(failure.at)) return undefined;
+  return failure;
+}
+
+/** A time from either engine (text on SQLite, a Date or text on PostgreSQL) as ISO 8601 UTC. */
+const iso = (at: string | Date): string => (at instanceof Date ? at.toISOString() : new Date(at).toISOString());
+
+const localTime = (at: Date, timeZone: string) => wallClock(at, timeZone).slice(11, 16);
+
+/** "2 h 05 min", "40 min". */
+function duration(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h === 0 ? `${m} min` : `${h} h ${String(m).padStart(2, "0")} min`;
+}
+
 /** The state and one-line summary of a scheduled bank, the most pressing first. */
 function scheduledState(facts: {
   bank: ScheduleSpec;
+  now: Date;
   stored: IsoDate | null;
+  /** The last run at or before now: its date is the publication that should be stored. */
   previous: RunSlot;
+  next: RunSlot;
   stale: boolean;
+  /** Today's closing, if the bank is closed today. */
+  holiday: string | null;
   windowMs: number;
   running: boolean;
   run: BankRunRow | undefined;
@@ -214,18 +253,33 @@ function scheduledState(facts: {
   failing: FetchRow | undefined;
   /** A run or a fetch of this bank has happened (nothing stored may still be the outcome). */
   tried: boolean;
-}): [BankState, string] {
-  const { bank, stored, previous, stale, run } = facts;
-  if (facts.running) return ["running", run?.message ?? `running since ${run?.started_at ?? "now"}`];
-  if (facts.failing) return ["failing", `failing: ${facts.failing.error}`];
-  if (stored === null && !facts.tried)
-    return ["never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet"];
-  const lastRun = facts.lastRunMessage ? ` (${facts.lastRunMessage})` : "";
-  const newest = stored === null ? "nothing stored yet" : `newest ${stored}`;
-  if (stale) return ["stale", `stale: ${newest}, expected ${previous.date}${lastRun}`];
-  if (stored === null || stored < previous.date) {
-    const windowEnd = wallClock(new Date(previous.at.getTime() + facts.windowMs), bank.timeZone).slice(11, 16);
-    return ["pending", `waiting for ${previous.date} (polling until ${windowEnd} local)`];
+}): { state: BankState; summary: string; lateByMinutes: number | null } {
+  const { bank, stored, previous, stale } = facts;
+  const fetching = facts.running
+    ? ` (fetching now${facts.run ? `: ${facts.run.message ?? facts.run.state}` : ""})`
+    : "";
+  const plain = (state: BankState, summary: string) => ({ state, summary: summary + fetching, lateByMinutes: null });
+  if (facts.failing && !facts.running) return plain("failing", `failing: ${facts.failing.error}`);
+  const nextLocal = `${facts.next.date} ${localTime(facts.next.at, bank.timeZone)}`;
+  if (stored !== null && stored >= previous.date) {
+    if (facts.holiday)
+      return plain("holiday", `holiday: ${facts.holiday} (newest ${stored}; next publication ${nextLocal})`);
+    return plain("up to date", "up to date");
   }
-  return ["ok", "ok"];
+  const lastRun = facts.lastRunMessage && !facts.running ? ` (${facts.lastRunMessage})` : "";
+  const newest = stored === null ? "nothing stored yet" : `newest ${stored}`;
+  if (stored === null && !facts.tried)
+    return plain("never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet");
+  if (stale) return plain("stale", `stale: ${newest}, expected ${previous.date}${lastRun}`);
+  const windowEnd = localTime(new Date(previous.at.getTime() + facts.windowMs), bank.timeZone);
+  const late = facts.now.getTime() - previous.at.getTime();
+  if (late >= lateAfterMs(bank)) {
+    const minutes = Math.floor(late / 60_000);
+    const summary = `late by ${duration(minutes)}: ${previous.date} due at ${localTime(previous.at, bank.timeZone)} local, ${newest}; polling until ${windowEnd} local`;
+    return { state: "late", summary: summary + fetching, lateByMinutes: minutes };
+  }
+  return plain(
+    "waiting",
+    `waiting for ${previous.date} (due ${localTime(previous.at, bank.timeZone)} local, polling until ${windowEnd})`,
+  );
 }

@@ -1,11 +1,15 @@
 // The scheduler's clock arithmetic, as pure functions of `now`: when a bank's daily run falls (its
-// dailyUpdateTime on its publication days, in its IANA zone, across daylight-saving changes), which
+// dailyUpdateTime on its publication days (working days minus closings, src/calendar/), in its IANA zone, across daylight-saving changes), which
 // effective date should be stored by now, and how long to wait before polling again.
-import { addDays, todayIn, weekday } from "../feed/dates.js";
+import { isPublicationDay } from "../calendar/calendar.js";
+import { addDays, todayIn } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
 
-/** What the schedule of a bank depends on. */
-export type ScheduleSpec = Pick<BankDescriptor, "timeZone" | "dailyUpdateTime" | "publicationDays">;
+/** What the schedule of a bank depends on (its calendar: src/calendar/). */
+export type ScheduleSpec = Pick<BankDescriptor, "timeZone" | "dailyUpdateTime" | "publicationDays"> &
+  Partial<Pick<BankDescriptor, "countryCode" | "calendar">>;
+
+export { isPublicationDay };
 
 /** One daily run: the local publication date and the instant it falls on. */
 export interface RunSlot {
@@ -14,6 +18,9 @@ export interface RunSlot {
 }
 
 const DAY_MS = 86_400_000;
+
+/** How far a run is looked for: a week of working days plus a long holiday (China's Golden Week). */
+const LOOKAHEAD_DAYS = 21;
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -67,14 +74,10 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
   return new Date(naive - before); // inside a spring-forward gap
 }
 
-export function isPublicationDay(spec: ScheduleSpec, date: IsoDate): boolean {
-  return spec.publicationDays.includes(weekday(date));
-}
-
 /** The first run strictly after `now`. */
 export function nextRun(spec: ScheduleSpec, now: Date): RunSlot {
   const today = todayIn(spec.timeZone, now);
-  for (let i = -1; i <= 8; i++) {
+  for (let i = -1; i <= LOOKAHEAD_DAYS; i++) {
     const date = addDays(today, i);
     if (!isPublicationDay(spec, date)) continue;
     const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);
@@ -86,7 +89,7 @@ export function nextRun(spec: ScheduleSpec, now: Date): RunSlot {
 /** The latest run at or before `now`: its date is the newest publication that should exist by now. */
 export function previousRun(spec: ScheduleSpec, now: Date): RunSlot {
   const today = todayIn(spec.timeZone, now);
-  for (let i = 1; i >= -8; i--) {
+  for (let i = 1; i >= -LOOKAHEAD_DAYS; i--) {
     const date = addDays(today, i);
     if (!isPublicationDay(spec, date)) continue;
     const at = zonedInstant(date, spec.dailyUpdateTime, spec.timeZone);

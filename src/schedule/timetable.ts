@@ -3,9 +3,22 @@
 // spring-forward gap). Each slot fires once, however many of the two see it.
 import cron, { type ScheduledTask } from "node-cron";
 
+import { closingOn } from "../calendar/calendar.js";
+import { todayIn } from "../feed/dates.js";
 import type { Logger } from "../log.js";
 import type { BankAdapter, IsoDate } from "../types.js";
-import { cronExpression, nextRun, previousRun } from "./time.js";
+import { cronExpression, nextRun, previousRun, type RunSlot, type ScheduleSpec } from "./time.js";
+
+/**
+ * The slot a timer firing at `now` runs: today's, or none on a day the bank is closed (node-cron fires
+ * on every working day; the calendar's holidays are told apart here), with the closing's name.
+ */
+export function dueSlot(spec: ScheduleSpec, now: Date): { slot: RunSlot } | { closed: string } {
+  const slot = previousRun(spec, new Date(now.getTime() + 1000)); // the slot firing now
+  if (slot.date === todayIn(spec.timeZone, now) || slot.date === todayIn(spec.timeZone, new Date(now.getTime() + 1000)))
+    return { slot };
+  return { closed: closingOn(spec, todayIn(spec.timeZone, now)) ?? "not a publication day" };
+}
 
 /**
  * When node-cron's next run is not the one computed here (it skips a time inside a spring-forward
@@ -43,7 +56,12 @@ export function createTimetable({ now, log, signal, onSlot }: TimetableOptions):
 
   function fire(adapter: BankAdapter, source: string) {
     if (signal.aborted) return;
-    const slot = previousRun(adapter.bank, new Date(now().getTime() + 1000)); // the slot firing now
+    const due = dueSlot(adapter.bank, now());
+    if ("closed" in due) {
+      log.info({ bank: adapter.bank.id, closed: due.closed }, "closed today: no scheduled run");
+      return;
+    }
+    const { slot } = due;
     if (lastSlot.get(adapter.bank.id) === slot.date) return; // already run for this day
     lastSlot.set(adapter.bank.id, slot.date);
     log.info({ bank: adapter.bank.id, slot: slot.date, source }, "scheduled run");

@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { BearerChecker } from "../auth/tokens.js";
 import type { SchedulerRole } from "../schedule/leader.js";
-import type { HistoryStore } from "../store/history.js";
-import type { BankResource } from "../types.js";
+import type { Eventually, HistoryStore } from "../store/history.js";
+import type { BankDescriptor, BankResource } from "../types.js";
 import type { LoadedTree } from "./state/tree.js";
 
 /** What the router read from a request's path: the route's name and the values of its parameters. */
@@ -70,6 +70,11 @@ export interface ServeContext {
   history: () => HistoryStore | undefined;
   /** Every bank the service knows (the adapters' descriptors, loaded on first use), published or not. */
   knownBanks: () => Promise<ReadonlyMap<string, BankResource>>;
+  /**
+   * A bank's descriptor (its publication days, the credential it needs), from the adapters: a value
+   * once they are loaded (on first use), a promise before; undefined for a bank no adapter knows.
+   */
+  descriptor: (id: string) => Eventually<BankDescriptor | undefined>;
   /** The bearer check in front of every route marked `auth` (src/serve/http/bearer.ts). */
   checker: BearerChecker;
   /** The realm named in WWW-Authenticate challenges. */
@@ -90,4 +95,6 @@ export interface ServeContext {
   sso: SsoEndpoints;
   /** The clock. */
   now: () => number;
+  /** Why the database cannot be read, when it cannot (`exrates serve` serves the tree anyway). */
+  databaseUnreadable?: string;
 }

@@ -1,6 +1,7 @@
 // `GET /metrics` in the Prometheus text format (prom-client): requests by route, status and format,
 // their latency, tokens issued and refused, and per bank (read from the store at each scrape) the
-// last successful fetch, the newest stored date, anomalies held and failed fetches; the process-wide
+// last successful fetch, the newest stored date, anomalies held and failed fetches, and (under `exrates
+// start`) its state and how late it is; the process-wide
 // metrics (publish duration, src/metrics.ts) follow. Unauthenticated, so it is served only on its own
 // listener (EXRATES_METRICS_PORT, bound to EXRATES_METRICS_HOST, 127.0.0.1 by default), never on the
 // API's port: nothing exposes it with the API by accident.
@@ -104,12 +105,28 @@ export class ServerMetrics {
   );
   private readonly held = this.bankGauge("exrates_bank_anomalies_held", "Rows and figures held at ingest, unreleased");
   private readonly failures = this.bankGauge("exrates_bank_fetch_failures", "Failed fetches of the bank on record");
+  private readonly bankState = new Gauge({
+    name: "exrates_bank_state",
+    help: "1 for the bank's state (up to date, holiday, waiting, late, failing, stale...), from the scheduler's status",
+    labelNames: ["bank", "state"] as const,
+    registers: [this.registry],
+  });
+  private readonly lateSeconds = this.bankGauge(
+    "exrates_bank_late_seconds",
+    "How long past its time (and its usual allowance) the bank's expected publication is; 0 when not late",
+  );
   private db: Database.Database | undefined;
   // The routes are few: their latency children are kept.
   private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
-  /** A SQLite file (opened read-only on first use), or a shared PostgreSQL store to read through. */
-  constructor(private readonly source: string | Store) {}
+  /**
+   * A SQLite file (opened read-only on first use), or a shared PostgreSQL store to read through; and
+   * the scheduler's status rows, when this process runs one (`exrates start`).
+   */
+  constructor(
+    private readonly source: string | Store,
+    private readonly status?: () => Promise<unknown[]>,
+  ) {}
 
   private bankGauge(name: string, help: string): Gauge<"bank"> {
     return new Gauge({ name, help, labelNames: ["bank"] as const, registers: [this.registry] });
@@ -154,6 +171,7 @@ export class ServerMetrics {
   /** The exposition text: this server's metrics, the banks' from the store, the process's. */
   async text(): Promise<string> {
     await this.readBanks();
+    await this.readStates();
     return `${await this.registry.metrics()}\n${await processRegistry.metrics()}`;
   }
 
@@ -193,6 +211,22 @@ export class ServerMetrics {
     } catch {
       // A store mid-migration or gone: the banks' series are left out of this scrape.
       this.close();
+    }
+  }
+
+  /** Each bank's state as a one-hot gauge, and how late it is. */
+  private async readStates(): Promise<void> {
+    if (!this.status) return;
+    const rows = (await this.status().catch(() => [])) as Array<{
+      id: string;
+      state: string;
+      lateByMinutes?: number | null;
+    }>;
+    this.bankState.reset();
+    this.lateSeconds.reset();
+    for (const row of rows) {
+      this.bankState.set({ bank: row.id, state: row.state }, 1);
+      this.lateSeconds.set({ bank: row.id }, (row.lateByMinutes ?? 0) * 60);
     }
   }
 

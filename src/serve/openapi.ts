@@ -1,6 +1,9 @@
 // The API described in OpenAPI 3.1, served at /v1/openapi.json: assembled from the fragment beside each
 // resource (src/serve/resources/<resource>/openapi.ts), in the order below, with the schemas they name.
 import { bankPaths, bankSchema, banksPaths } from "./resources/banks/openapi.js";
+import { conversionSchema, convertPaths } from "./resources/convert/openapi.js";
+import { calendarPaths } from "./resources/calendar/openapi.js";
+import { correctionsPaths } from "./resources/corrections/openapi.js";
 import { currenciesPaths } from "./resources/currencies/openapi.js";
 import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
@@ -16,6 +19,9 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   datedPaths,
   rangePaths,
   periodPaths,
+  convertPaths,
+  calendarPaths,
+  correctionsPaths,
   banksPaths,
   currenciesPaths,
   eventsPaths,
@@ -62,7 +68,13 @@ export function openApiDocument(options: {
           },
         },
       },
-      schemas: { Status: statusSchema, Problem: problemSchema, Bank: bankSchema, ExchangeRates: exchangeRatesSchema },
+      schemas: {
+        Status: statusSchema,
+        Problem: problemSchema,
+        Bank: bankSchema,
+        ExchangeRates: exchangeRatesSchema,
+        Conversion: conversionSchema,
+      },
     },
   };
 }

@@ -1,7 +1,8 @@
 // The routing table: every path the server answers, one line each: the method, the path pattern
 // (literal segments match any case; `{bankId}`, `{date}`, `{realm}`, `{.format}` and `{rest...}` are
 // read by src/serve/http/router.ts), the route's name (its label in the metrics), whether a bearer
-// token is needed first, and the handler. Adding an endpoint: write its handler in a file of its own
+// token is needed first, the handler, and the query parameters it reads (any other is answered 400
+// with this list; a route without the list takes any). Adding an endpoint: write its handler in a file of its own
 // under resources/ (with its OpenAPI fragment beside it, added to openapi.ts), and add its line here.
 // The first line whose pattern matches wins; Latest comes first among the API's routes, so that its
 // lookup is a direct match.
@@ -9,6 +10,9 @@ import type { MatchedRoute } from "./context.js";
 import { RouteTable, type RouteSpec, type Unrouted } from "./http/router.js";
 import { statusPage } from "./pages/status-page/page.js";
 import { bank, banks } from "./resources/banks/banks.js";
+import { convertHandler } from "./resources/convert/convert.js";
+import { calendar } from "./resources/calendar/calendar.js";
+import { corrections } from "./resources/corrections/corrections.js";
 import { currencies } from "./resources/currencies/currencies.js";
 import { openapi, xsd } from "./resources/documents.js";
 import { events } from "./resources/events/stream.js";
@@ -23,39 +27,26 @@ import { status } from "./resources/status/status.js";
 /** The frequencies of period sources, each with its own rates path. */
 const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 
+// One line per route, whatever its length: the table reads as a table.
+// prettier-ignore
 export const ROUTES: readonly RouteSpec[] = [
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf"] },
   // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
   ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
-    {
-      method: "GET",
-      path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`,
-      name: "latest",
-      auth: true,
-      handle: latestAt(f),
-    },
-    {
-      method: "GET",
-      path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`,
-      name: "dated",
-      auth: true,
-      handle: periodDatedAt(f),
-    },
-    {
-      method: "GET",
-      path: `/v1/Banks/{bankId}/${f}Rates{.format}`,
-      name: "range",
-      auth: true,
-      handle: periodRangeAt(f),
-    },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies"] },
   ]),
-  { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank },
-  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks },
-  { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies },
-  { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events },
-  { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status },
+  { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },
+  { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank, query: ["format"] },
+  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks, query: ["format"] },
+  { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies, query: ["format"] },
+  { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events, query: ["banks"] },
+  { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },

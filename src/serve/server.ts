@@ -15,15 +15,17 @@ import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
-import type { BankResource } from "../types.js";
-import type { ServeContext } from "./context.js";
-import { clientAddressOf, parseTrustedProxies } from "./http/client-address.js";
+import type { Eventually } from "../store/history.js";
+import type { BankDescriptor, BankResource } from "../types.js";
+import type { ServeContext, SsoEndpoints } from "./context.js";
+import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
 import {
   answerClientError,
   boundAddress,
   closeServer,
   CONNECTION_DEFAULTS,
   defaultMaxConnections,
+  defaultPerAddress,
   hostHeaders,
   listen,
   trackSockets,
@@ -61,7 +63,7 @@ export interface ServerOptions {
    */
   rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions; grants?: GrantOptions };
   /** Connection limits (defaults: CONNECTION_DEFAULTS, maxConnections from the open-file limit). */
-  limits?: Partial<ConnectionLimits>;
+  limits?: Partial<ConnectionLimits> & { streamsPerToken?: number; streamsPerAddress?: number };
   /** For tests: the clock. */
   now?: () => number;
   /** For tests: fetch used for the external issuer's discovery. */
@@ -72,6 +74,12 @@ export interface ServerOptions {
   scheduler?: () => Promise<SchedulerRole>;
   /** Every bank the service knows, published or not (default: the adapters' descriptors, loaded once). */
   banks?: () => Promise<ReadonlyMap<string, BankResource>>;
+  /**
+   * Why the SQLite database cannot be read (`exrates serve` on a damaged file): the published tree is
+   * served anyway; tokens are checked by signature, scope and expiry alone, none is issued, and
+   * `/v1/status` says so.
+   */
+  databaseUnreadable?: string;
 }
 
 export interface RunningServer {
@@ -93,23 +101,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const now = options.now ?? Date.now;
   const embedded = !config.oidcIssuer;
   const store = options.store;
-  if (embedded && !store) throw new Error("the embedded SSO needs the store (clients)");
+  if (embedded && !store && !options.databaseUnreadable) throw new Error("the embedded SSO needs the store (clients)");
 
   const state = await loadLiveState({
     outDir: config.outDir,
     publishUrl: config.publishUrl,
     dataDir: config.dataDir,
     store: embedded ? store : undefined,
+    keysWithoutStore: embedded && options.databaseUnreadable !== undefined,
     log,
     now,
     pollMs: options.pollMs,
     clientPollMs: options.clientPollMs,
   });
+  const maxConnections = options.limits?.maxConnections ?? defaultMaxConnections();
   const limits: ConnectionLimits = {
     idleMs: options.limits?.idleMs ?? CONNECTION_DEFAULTS.idleMs,
-    maxConnections: options.limits?.maxConnections ?? defaultMaxConnections(),
+    maxConnections,
+    perAddress: options.limits?.perAddress ?? defaultPerAddress(maxConnections),
   };
-  const clientAddress = clientAddressOf(parseTrustedProxies(config.trustedProxies));
+  const trustedProxies = parseTrustedProxies(config.trustedProxies);
+  const clientAddress = clientAddressOf(trustedProxies);
   const server = await listen(config.port, config.host, limits);
   const summary = new RepeatSummary(log);
   const { url, port } = boundAddress(server);
@@ -126,7 +138,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clientAddress,
   });
   const router = createRouter(routeTable, ctx);
-  const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath);
+  const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath, options.status);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     metrics.track(req, res);
     // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
@@ -152,7 +164,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`,
     ),
   );
-  const sockets = trackSockets(server);
+  const sockets = trackSockets(
+    server,
+    limits.perAddress,
+    (address) => isTrusted(trustedProxies, address),
+    (address) =>
+      summary.note(
+        "connections.per-address",
+        "warn",
+        { event: "connections.per-address", max: limits.perAddress, address },
+        `connection refused: ${address} holds ${limits.perAddress} connections, the most one address may`,
+      ),
+  );
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
@@ -212,8 +235,12 @@ function serveContext(
     publicUrl,
     log,
     beforeSend: () => state.refresh(),
+    clientAddress: names.clientAddress,
+    streamsPerToken: options.limits?.streamsPerToken,
+    streamsPerAddress: options.limits?.streamsPerAddress,
   });
-  const knownBanks = options.banks ?? adapterBanks(log);
+  const descriptors = adapterDescriptors(log);
+  const knownBanks = options.banks ?? adapterBanks(descriptors);
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
     shared,
@@ -226,6 +253,7 @@ function serveContext(
     tree: state.tree,
     history: () => history.reader(),
     knownBanks,
+    descriptor: descriptorLookup(descriptors),
     checker: bearerChecker(options, state, embedded ? [issuer, plainIssuer] : [issuer]),
     realm: config.realm,
     scope: config.scope,
@@ -234,38 +262,80 @@ function serveContext(
     statusPage: () => statusPage.page(),
     status: options.status,
     scheduler: options.scheduler,
+    databaseUnreadable: options.databaseUnreadable,
     sso: embedded
-      ? createSso({
-          config,
-          store: store!,
-          log,
-          keys: state.keys,
-          now,
-          issuer,
-          plainIssuer,
-          publicUrl,
-          refusals: names.refusals,
-          clientAddress: names.clientAddress,
-          rateLimit: options.rateLimit,
-        })
+      ? withoutTokens(
+          options.databaseUnreadable,
+          createSso({
+            config,
+            store: store!,
+            log,
+            keys: state.keys,
+            now,
+            issuer,
+            plainIssuer,
+            publicUrl,
+            refusals: names.refusals,
+            clientAddress: names.clientAddress,
+            rateLimit: options.rateLimit,
+          }),
+        )
       : { embedded: false, issuer },
     now,
   };
   return { ctx, history, events, statusPage };
 }
 
-/** The adapters' Bank resources, loaded on first use (a server that never needs them never imports them). */
-function adapterBanks(log: Logger): () => Promise<ReadonlyMap<string, BankResource>> {
-  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+/** The embedded SSO whose token endpoint answers 503 while the database cannot be read (no clients to check). */
+function withoutTokens(unreadable: string | undefined, sso: SsoEndpoints): SsoEndpoints {
+  if (unreadable === undefined || !sso.embedded) return sso;
+  return {
+    ...sso,
+    token: (req, res) => {
+      req.resume();
+      sendProblem(res, 503, { detail: `No token can be issued: ${unreadable}`, headers: { "retry-after": "60" } });
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time). */
+function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
+  let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
-    (banks ??= loadAdapters().then(
-      (adapters) => new Map([...adapters].map(([id, a]) => [id, toBankResource(a.bank)])),
+    (descriptors ??= loadAdapters().then(
+      (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
       (error: Error) => {
         log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
-        banks = undefined;
-        return new Map<string, BankResource>();
+        descriptors = undefined;
+        return new Map<string, BankDescriptor>();
       },
     ));
+}
+
+function adapterBanks(
+  descriptors: () => Promise<ReadonlyMap<string, BankDescriptor>>,
+): () => Promise<ReadonlyMap<string, BankResource>> {
+  let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
+  return () =>
+    (banks ??= descriptors().then((all) => {
+      if (all.size === 0) banks = undefined;
+      return new Map([...all].map(([id, bank]) => [id, toBankResource(bank)]));
+    }));
+}
+
+/** A bank's descriptor: at once once the adapters are loaded, a promise before. */
+function descriptorLookup(
+  descriptors: () => Promise<ReadonlyMap<string, BankDescriptor>>,
+): (id: string) => Eventually<BankDescriptor | undefined> {
+  let loaded: ReadonlyMap<string, BankDescriptor> | undefined;
+  return (id) =>
+    loaded
+      ? loaded.get(id)
+      : descriptors().then((all) => {
+          if (all.size > 0) loaded = all;
+          return all.get(id);
+        });
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */
@@ -277,7 +347,8 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
       issuer: issuers,
       scope: config.scope,
       keys: state.keys,
-      clientState: state.client,
+      // A database that cannot be read has no clients to check: a token's signature, scope and expiry decide.
+      clientState: options.databaseUnreadable === undefined ? state.client : undefined,
       // On a shared database another replica may sign with a key this one has not read yet.
       refreshKeys: options.store && isPostgres(options.store) ? state.refreshKeys : undefined,
       now,

@@ -114,6 +114,9 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 10000");
+  // Deleted rows are overwritten with zeros, not left in free pages: a removed webhook's secret, a
+  // deleted client's hash, are not in the file's bytes any more.
+  sqlite.pragma("secure_delete = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrate(db);
   installSecretRedaction(sqlite);

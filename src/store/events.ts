@@ -4,37 +4,45 @@
 // are kept RETENTION_DAYS (a reconnecting SSE client replays from them), deliveries as long as their event.
 import { randomBytes, randomUUID } from "node:crypto";
 
+import type { RatesPublished } from "../types.js";
 import type { Store } from "./database.js";
 
 export const EVENT_TYPE = "rates.published";
 /** Events older than this are pruned (at the next event recorded). */
 export const RETENTION_DAYS = 8;
 
-/** What an event says, as sent (Latest URLs are paths below the API's base URL, e.g. `/v1/Banks/...`). */
-export interface RatesPublished {
+// What an event says is part of the API (GET /v1/events, webhooks): declared in src/types.ts.
+export type { RatesPublished };
+
+export const LATE_EVENT_TYPE = "rates.late";
+
+/** A bank past its time (and its usual allowance) on a publication day without the day's rates. */
+export interface RatesLate {
   bankId: string;
-  effectiveDate: string;
-  publishedAt: string;
-  /** Currencies whose figure is new or changed, sorted. */
-  currencies: string[];
-  /** A correction of a date already published. */
-  revision: boolean;
-  latest: { json: string; xml: string; csv: string; xlsx: string };
+  /** The publication awaited. */
+  expectedDate: string;
+  /** When it was due (ISO 8601 UTC), and in the bank's local time. */
+  dueAt: string;
+  dueLocal: string;
+  /** How late it was when the event was recorded. */
+  lateByMinutes: number;
+  newestDate: string | null;
 }
 
 export interface StoredEvent {
   id: number;
   type: string;
   createdAt: string;
-  data: RatesPublished;
+  data: RatesPublished | RatesLate;
 }
 
 /**
  * An event's data as subscribers receive it (server-sent events and webhooks alike): its id beside the
  * publication, the Latest URLs made absolute with the service's public base URL.
  */
-export function eventPayload(event: StoredEvent, publicUrl: string): RatesPublished & { id: number } {
+export function eventPayload(event: StoredEvent, publicUrl: string): (RatesPublished | RatesLate) & { id: number } {
   const base = publicUrl.replace(/\/+$/, "");
+  if (!("latest" in event.data)) return { id: event.id, ...event.data };
   const { latest } = event.data;
   return {
     id: event.id,
@@ -92,6 +100,59 @@ export async function recordEvents(store: Store, events: NewEvent[], now: Date =
     await tx.deleteFrom("webhook_deliveries").where("event_id", "in", old).execute();
     await tx.deleteFrom("events").where("created_at", "<", cutoff).execute();
     return ids;
+  });
+}
+
+/**
+ * Records that a bank is late with a publication and queues its deliveries, in one transaction; once
+ * per bank and expected date, however many runs and processes see it. The new event's id, or undefined.
+ */
+export async function recordLateEvent(
+  store: Store,
+  data: RatesLate,
+  now: Date = new Date(),
+): Promise<number | undefined> {
+  const at = now.toISOString();
+  return store.db.transaction().execute(async (tx) => {
+    const seen = await tx
+      .selectFrom("events")
+      .select("id")
+      .where("type", "=", LATE_EVENT_TYPE)
+      .where("bank_id", "=", data.bankId)
+      .where("effective_date", "=", data.expectedDate)
+      .executeTakeFirst();
+    if (seen) return undefined;
+    const row = await tx
+      .insertInto("events")
+      .values({
+        type: LATE_EVENT_TYPE,
+        bank_id: data.bankId,
+        effective_date: data.expectedDate,
+        published_at: data.dueAt,
+        generation: "",
+        currencies: "[]",
+        revision: 0,
+        payload: JSON.stringify(data),
+        created_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const hooks = await tx.selectFrom("webhooks").select(["id", "banks"]).where("paused_at", "is", null).execute();
+    for (const hook of hooks) {
+      if (!wantsBank(hook.banks, data.bankId)) continue;
+      await tx
+        .insertInto("webhook_deliveries")
+        .values({
+          event_id: row.id,
+          webhook_id: hook.id,
+          attempt: 1,
+          next_attempt_at: at,
+          status: "pending",
+          queued_at: at,
+        })
+        .execute();
+    }
+    return row.id;
   });
 }
 

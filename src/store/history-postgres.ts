@@ -14,7 +14,7 @@ import {
   inForceAmong,
   PERIOD_FIGURES_PG,
   periodParameters,
-  publicationGap,
+  type Bridges,
   type BankSpan,
   type CurrencyBanks,
   type HistoryRow,
@@ -148,11 +148,11 @@ class PostgresRangeSnapshot implements RangeSnapshot {
 }
 
 export class PostgresHistoryReader implements HistoryStore {
-  private readonly pool: pg.Pool;
+  readonly pool: pg.Pool;
   private version = 0;
   private marker: string | undefined;
   private checking: Promise<number> | undefined;
-  private readonly datesCache = new Map<string, Promise<{ dates: IsoDate[]; gap: number }>>();
+  private readonly datesCache = new Map<string, Promise<IsoDate[]>>();
   private readonly quotingCache = new Map<
     string,
     Promise<{ baseCurrency: string; quoteType: QuoteType } | undefined>
@@ -214,24 +214,18 @@ export class PostgresHistoryReader implements HistoryStore {
     return entry;
   }
 
-  private datesOf(bankId: string): Promise<{ dates: IsoDate[]; gap: number }> {
+  dates(bankId: string): Promise<readonly IsoDate[]> {
     return this.cached(this.datesCache, bankId, async () => {
       const result = await this.pool.query<{ d: IsoDate }>(
         "select distinct effective_date as d from rates where bank_id = $1 order by 1",
         [bankId],
       );
-      const dates = result.rows.map((r) => r.d);
-      return { dates, gap: publicationGap(dates) };
+      return result.rows.map((r) => r.d);
     });
   }
 
-  async dates(bankId: string): Promise<readonly IsoDate[]> {
-    return (await this.datesOf(bankId)).dates;
-  }
-
-  async inForce(bankId: string, date: IsoDate, today: IsoDate): Promise<InForce> {
-    const { dates, gap } = await this.datesOf(bankId);
-    return inForceAmong(dates, gap, date, today);
+  async inForce(bankId: string, date: IsoDate, today: IsoDate, bridges?: Bridges): Promise<InForce> {
+    return inForceAmong(await this.dates(bankId), date, today, bridges);
   }
 
   versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Promise<RowsVersion> {

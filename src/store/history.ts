@@ -98,7 +98,7 @@ export interface HistoryStore {
   refreshThisTurn(): Eventually<number>;
   generation(): number;
   dates(bankId: string): Eventually<readonly IsoDate[]>;
-  inForce(bankId: string, date: IsoDate, today: IsoDate): Eventually<InForce>;
+  inForce(bankId: string, date: IsoDate, today: IsoDate, bridges?: Bridges): Eventually<InForce>;
   versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Eventually<RowsVersion>;
   ratesWithVersion(
     bankId: string,
@@ -139,8 +139,17 @@ export const periodParameters = (bankId: string, from: IsoDate, to: IsoDate): [s
   addDays(to, LONGEST_PERIOD_DAYS),
 ];
 
-/** A date further than this from the set before it (and no bank's own gap is larger) has no set in force. */
+/** A date further than this from the set before it has no set in force, unless the caller says otherwise. */
 export const PUBLICATION_GAP_DAYS = 14;
+
+/**
+ * Whether the set of `before` is still in force on `date` (before < date): the bank's normal gap,
+ * decided by the caller (src/calendar/publication-gap.ts), never by the stored dates,
+ * whose holes are not gaps of the bank.
+ */
+export type Bridges = (before: IsoDate, date: IsoDate) => boolean;
+
+const withinDefaultGap: Bridges = (before, date) => dayNumber(date) - dayNumber(before) <= PUBLICATION_GAP_DAYS;
 /** Rows read per statement while a range is streamed. */
 const CHUNK_ROWS = 2048;
 
@@ -165,15 +174,13 @@ function floorIndex(dates: readonly IsoDate[], date: IsoDate): number {
   return found;
 }
 
-/** The largest gap in days between two consecutive dates, and at least PUBLICATION_GAP_DAYS. */
-export function publicationGap(dates: readonly IsoDate[]): number {
-  let gap = PUBLICATION_GAP_DAYS;
-  for (let i = 1; i < dates.length; i++) gap = Math.max(gap, dayNumber(dates[i]!) - dayNumber(dates[i - 1]!));
-  return gap;
-}
-
 /** HistoryReader.inForce over a bank's stored dates (oldest first) and its publication gap. */
-export function inForceAmong(dates: readonly IsoDate[], gap: number, date: IsoDate, today: IsoDate): InForce {
+export function inForceAmong(
+  dates: readonly IsoDate[],
+  date: IsoDate,
+  today: IsoDate,
+  bridges: Bridges = withinDefaultGap,
+): InForce {
   if (dates.length === 0) return { kind: "none", reason: "no-data" };
   const i = floorIndex(dates, date);
   const reason =
@@ -181,7 +188,7 @@ export function inForceAmong(dates: readonly IsoDate[], gap: number, date: IsoDa
       ? "future"
       : i < 0
         ? "before-first"
-        : dates[i] !== date && dayNumber(date) - dayNumber(dates[i]!) > gap
+        : dates[i] !== date && !bridges(dates[i]!, date)
           ? "gap"
           : undefined;
   if (reason)
@@ -199,7 +206,7 @@ export function inForceAmong(dates: readonly IsoDate[], gap: number, date: IsoDa
 export class HistoryReader implements HistoryStore {
   private readonly statements;
   private version = -1;
-  private readonly datesCache = new Map<string, { dates: IsoDate[]; gap: number }>();
+  private readonly datesCache = new Map<string, IsoDate[]>();
   private currenciesCache?: { list: CurrencyBanks[]; maxStoredAt: string };
   private banksCache?: BankSpan[];
   /** Each bank's currencies, kept across changes of other banks (reading them is a scan of the bank's rows). */
@@ -305,31 +312,24 @@ export class HistoryReader implements HistoryStore {
     this.banksCache = undefined;
   }
 
-  /** Every stored effective date of a bank, oldest first, and its publication gap in days. */
-  private datesOf(bankId: string): { dates: IsoDate[]; gap: number } {
-    this.fresh();
-    let entry = this.datesCache.get(bankId);
-    if (!entry) {
-      const dates = this.statements.dates.all(bankId) as IsoDate[];
-      entry = { dates, gap: publicationGap(dates) };
-      this.datesCache.set(bankId, entry);
-    }
-    return entry;
-  }
-
   /** The stored effective dates of a bank, oldest first. */
   dates(bankId: string): readonly IsoDate[] {
-    return this.datesOf(bankId).dates;
+    this.fresh();
+    let dates = this.datesCache.get(bankId);
+    if (!dates) {
+      dates = this.statements.dates.all(bankId) as IsoDate[];
+      this.datesCache.set(bankId, dates);
+    }
+    return dates;
   }
 
   /**
    * The effective date whose set is in force on `date`: the newest stored one on or before it, unless
-   * `date` is before the first, after `today`, or further from that set than the bank's publication
-   * gap (the larger of PUBLICATION_GAP_DAYS and the largest gap between two of its stored dates).
+   * `date` is before the first, after `today`, or further from that set than `bridges` allows
+   * (default: PUBLICATION_GAP_DAYS).
    */
-  inForce(bankId: string, date: IsoDate, today: IsoDate): InForce {
-    const { dates, gap } = this.datesOf(bankId);
-    return inForceAmong(dates, gap, date, today);
+  inForce(bankId: string, date: IsoDate, today: IsoDate, bridges?: Bridges): InForce {
+    return inForceAmong(this.dates(bankId), date, today, bridges);
   }
 
   /** The rows of one effective date, sorted by currency; `currencies` keeps only those. */
@@ -372,18 +372,19 @@ export class HistoryReader implements HistoryStore {
     return rangeQuotedIn(this.statements, bankId, from, to, currencies);
   }
 
-  /**
-   * A read transaction on a connection of its own, for a range: its version, the currencies it holds
-   * and its rows then all come from one state of the store (a WAL snapshot: the daemon keeps writing,
-   * and nothing it commits meanwhile shows), so the body is exactly what its ETag names. Release it
-   * when the response ends; up to IDLE_SNAPSHOTS connections are kept for the next ranges.
-   */
+  /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */
   periodFigures(bankId: string, from: IsoDate, to: IsoDate): PeriodFigure[] {
     this.periodStatement ??= this.sqlite.prepare(PERIOD_FIGURES_SQL);
     return this.periodStatement.all(...periodParameters(bankId, from, to)) as PeriodFigure[];
   }
   private periodStatement?: BetterSqlite3.Statement;
 
+  /**
+   * A read transaction on a connection of its own, for a range: its version, the currencies it holds
+   * and its rows then all come from one state of the store (a WAL snapshot: the daemon keeps writing,
+   * and nothing it commits meanwhile shows), so the body is exactly what its ETag names. Release it
+   * when the response ends; up to IDLE_SNAPSHOTS connections are kept for the next ranges.
+   */
   snapshot(): RangeReader {
     const snapshot = this.idleSnapshots.pop() ?? new RangeReader(this.sqlite.name, this);
     snapshot.begin();

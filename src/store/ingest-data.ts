@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 
 import { addDays } from "../feed/dates.js";
-import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
+import type { BankQuoting, IsoDate, RateRecord, UnitlessFigure } from "../types.js";
 import type { AnomalyInput, AnomalyStatus } from "./anomalies.js";
 
 /** Where a batch of records came from: one HTTP answer or one imported file. */
@@ -66,6 +66,11 @@ export interface ScreeningQuery {
    * check's lag); undefined: no check, nothing of theirs is read.
    */
   othersDaysBefore?: number;
+  /**
+   * Figures held for want of a unit that the ingest may establish by evidence: their dates widen the
+   * bank's own window, and those not stored already widen the other banks' window.
+   */
+  unitless?: readonly UnitlessFigure[];
 }
 
 /** Everything screening decides over, read in one go inside the ingest's transaction. */
@@ -91,7 +96,7 @@ export interface DateSpan {
 }
 
 /** The first and last effective date of the records (undefined: none). */
-function dateSpan(lists: ReadonlyArray<readonly RateRecord[]>): DateSpan | undefined {
+function dateSpan(lists: ReadonlyArray<ReadonlyArray<{ readonly effectiveDate: IsoDate }>>): DateSpan | undefined {
   let from: IsoDate | undefined;
   let to: IsoDate | undefined;
   for (const records of lists) {
@@ -115,16 +120,31 @@ export function emptySnapshot(query: ScreeningQuery): ScreeningSnapshot {
  */
 export const screeningWindows = {
   own(query: ScreeningQuery): { figures: DateSpan; decided: DateSpan } | undefined {
-    const span = dateSpan(query.answers.map((a) => a.records));
+    const span = dateSpan([...query.answers.map((a) => a.records), query.unitless ?? []]);
     if (!span) return undefined;
     return { figures: { from: addDays(span.from, -query.ownDaysBefore), to: span.to }, decided: span };
   },
-  others(query: ScreeningQuery, changed: ScreeningSnapshot["changed"]): DateSpan | undefined {
+  others(
+    query: ScreeningQuery,
+    changed: ScreeningSnapshot["changed"],
+    own: readonly StoredFigure[],
+  ): DateSpan | undefined {
     if (query.othersDaysBefore === undefined) return undefined;
-    const span = dateSpan(changed);
+    const stored = query.unitless?.length ? storedAlready(own) : undefined;
+    const unsettled = stored ? query.unitless!.filter((f) => !stored(f)) : [];
+    const span = dateSpan([...changed, unsettled]);
     return span && { from: addDays(span.from, -query.othersDaysBefore), to: span.to };
   },
 };
+
+/**
+ * Whether a figure held for want of a unit is stored already (the same date, currency and figure, its
+ * unit established before): it changes nothing and is neither held nor judged again.
+ */
+export function storedAlready(own: readonly StoredFigure[]): (f: UnitlessFigure) => boolean {
+  const stored = new Set(own.map((f) => `${f.effectiveDate} ${f.currency} ${f.rate}`));
+  return (f) => stored.has(`${f.effectiveDate} ${f.currency} ${f.rate}`);
+}
 
 /**
  * Per answer, its records whose figure differs from the stored one (or has none): one lookup per record,

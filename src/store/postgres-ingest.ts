@@ -100,7 +100,7 @@ export async function loadScreeningPg(db: Db, query: ScreeningQuery): Promise<Sc
   const ownFigures = await figuresOfBanksPg(db, [query.bankId], own.figures.from, own.figures.to);
   const changed = changedRecords(query, ownFigures);
   const decided = await decidedFiguresPg(db, query.bankId, own.decided.from, own.decided.to);
-  const window = screeningWindows.others(query, changed);
+  const window = screeningWindows.others(query, changed, ownFigures);
   if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
   const banks = await quotingOfBanksPg(db);
   banks.delete(query.bankId);

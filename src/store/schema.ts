@@ -27,7 +27,7 @@ export interface RatesTable {
   derivation: string | null;
   fetch_id: number;
   stored_at: string;
-  /** A period source's figure: the last day it is valid for (migration 007); null for a daily one. */
+  /** A period source's figure: the last day it is valid for (migration 008); null for a daily one. */
   valid_to: string | null;
 }
 
@@ -40,6 +40,8 @@ export interface RateRevisionsTable {
   old_unit_multiplier: number;
   old_derivation: string | null;
   old_fetch_id: number;
+  /** When the old figure was stored (migration 007): it was in force from then until revised_at. */
+  old_stored_at: string | null;
   new_rate: string;
   new_unit_multiplier: number;
   new_derivation: string | null;

@@ -101,7 +101,7 @@ export function loadScreening(store: SqliteStore, query: ScreeningQuery): Screen
   const ownFigures = figuresOfBanks(store, [query.bankId], own.figures.from, own.figures.to);
   const changed = changedRecords(query, ownFigures);
   const decided = decidedFigures(store, query.bankId, own.decided.from, own.decided.to);
-  const window = screeningWindows.others(query, changed);
+  const window = screeningWindows.others(query, changed, ownFigures);
   if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
   const banks = quotingOfBanks(store);
   banks.delete(query.bankId);

@@ -68,9 +68,14 @@ describe("BANGUAT adapter", () => {
     ]);
   });
 
-  it("skips a day without a rate (zero or empty)", async () => {
-    expect(await answerOf(parse(rango([["02/03/2000", "0", "0"]])))).toEqual({ records: [], held: [] });
-    expect(await answerOf(parse(rango([["02/03/2000", "", ""]])))).toEqual({ records: [], held: [] });
+  it("skips a day without a rate (zero or empty): an answer of only such days says that nothing was published", async () => {
+    const none = {
+      records: [],
+      held: [],
+      noPublication: "every day of the answer is a weekend carry-over or without a rate",
+    };
+    expect(await answerOf(parse(rango([["02/03/2000", "0", "0"]])))).toEqual(none);
+    expect(await answerOf(parse(rango([["02/03/2000", "", ""]])))).toEqual(none);
   });
 
   it("refuses a SOAP fault with its reason", async () => {

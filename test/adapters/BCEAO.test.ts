@@ -26,13 +26,24 @@ describe("BCEAO adapter", () => {
     expect(await recordsOf(parse(fixture("BCEAO/holiday.html")))).toEqual([]);
   });
 
-  it("reads French names by ICU first, then the bank's own spellings, whatever the accents, case and spaces", () => {
-    expect(bceaoCurrency("Couronne  Norvégienne ")).toBe("NOK");
-    expect(bceaoCurrency("Dollar néo-zélandais")).toBe("NZD");
-    expect(bceaoCurrency("Nouveau Shekel")).toBe("ILS");
-    expect(bceaoCurrency("Couronne thèque")).toBe("CZK");
-    expect(bceaoCurrency("Dollar us")).toBe("USD");
-    expect(() => bceaoCurrency("Dollar des Bahamas")).toThrow(/^BCEAO: /);
+  it("reads French names by ICU exactly, then by rule saying how, then by the bank's own spellings", () => {
+    const on = "2026-03-16";
+    expect(bceaoCurrency("Couronne  Norvégienne ", on)).toEqual({ currency: "NOK" });
+    expect(bceaoCurrency("Dollar néo-zélandais", on)).toEqual({ currency: "NZD" });
+    expect(bceaoCurrency("Nouveau Shekel", on)).toEqual({ currency: "ILS" });
+    expect(bceaoCurrency("Couronne thèque", on)).toEqual({
+      currency: "CZK",
+      derivation: 'name "Couronne thèque" resolved by spelling, 1 edit from "couronne tchèque"',
+    });
+    expect(bceaoCurrency("Dollar us", on)).toEqual({
+      currency: "USD",
+      derivation: 'name "Dollar us" resolved by normalisation as "US Dollar"',
+    });
+    expect(bceaoCurrency("Dollar des Bahamas", on)).toEqual({
+      currency: "BSD",
+      derivation: 'name "Dollar des Bahamas" resolved by territory BS',
+    });
+    expect(() => bceaoCurrency("Dollar", on)).toThrow(/^BCEAO: currency "Dollar" fits \d+ currencies/);
     expect(Object.values(BCEAO_CURRENCY_NAMES).every((c) => /^[A-Z]{3}$/.test(c) && c !== "XOF")).toBe(true);
   });
 
@@ -61,9 +72,9 @@ describe("BCEAO adapter", () => {
   ];
   it.each([
     [
-      "an unknown currency name",
-      "<tr><td>Dollar des Bahamas</td><td>605,5200</td></tr>",
-      { kind: "unknown-currency", currency: "Dollar des Bahamas" },
+      "a currency name that fits several currencies",
+      "<tr><td>Dollar</td><td>605,5200</td></tr>",
+      { kind: "unknown-currency", currency: "Dollar" },
     ],
     ["a bad number", "<tr><td>Dollar us</td><td>605;5200</td></tr>", { kind: "bad-rate", rate: "605;5200" }],
     [
@@ -75,10 +86,17 @@ describe("BCEAO adapter", () => {
     await expectOneHeld(parse(page(bad)), { records: taken, held: { ...held, source: "table 1 row 2" } });
   });
 
-  it("holds the unknown name of the hand-written page", async () => {
-    await expectOneHeld(parse(fixture("BCEAO/unknown-name.html")), {
-      records: [],
-      held: { kind: "unknown-currency", currency: "Dollar des Bahamas", rate: "605,5200" },
+  it("reads the hand-written page's name, which no table lists, by its territory", async () => {
+    expect(await answerOf(parse(fixture("BCEAO/unknown-name.html")))).toEqual({
+      records: [
+        {
+          effectiveDate: "2026-03-16",
+          currency: "BSD",
+          rate: "605.5200",
+          derivation: 'name "Dollar des Bahamas" resolved by territory BS',
+        },
+      ],
+      held: [],
     });
   });
 
@@ -97,7 +115,12 @@ describe("BCEAO adapter", () => {
       "<table><tbody><tr><th>Devise</th><th>CFA</th></tr><tr><td>Ryal Saudien</td><td>161,4700</td></tr></tbody></table>";
     expect(await recordsOf(parse(two))).toEqual([
       ...taken,
-      { effectiveDate: "2026-03-16", currency: "SAR", rate: "161.4700" },
+      {
+        effectiveDate: "2026-03-16",
+        currency: "SAR",
+        rate: "161.4700",
+        derivation: 'name "Ryal Saudien" resolved by spelling, 2 edits from "riyal saoudien"',
+      },
     ]);
   });
 
@@ -137,11 +160,13 @@ describe("BCEAO adapter", () => {
       effectiveDate: "2026-03-18",
       currency: "USD",
       rate: "606.8800",
+      derivation: 'name "Dollar us" resolved by normalisation as "US Dollar"',
     });
     expect(day3.find((x) => x.currency === "CZK")).toEqual({
       effectiveDate: "2026-03-18",
       currency: "CZK",
       rate: "26.2300",
+      derivation: 'name "Couronne thèque" resolved by spelling, 1 edit from "couronne tchèque"',
     });
   });
 });

@@ -58,8 +58,17 @@ describe("BCP adapter", () => {
       "SINGAPORE DOLLAR": "SGD",
       "NEW TAIWAN DOLLAR": "TWD",
     };
-    for (const [name, code] of Object.entries(titles)) expect(bcpCurrency(name)).toBe(code);
+    for (const [name, code] of Object.entries(titles)) expect(bcpCurrency(name).currency).toBe(code);
     expect(BCP_CURRENCIES.every((c) => Object.values(titles).includes(c))).toBe(true);
+    expect(bcpCurrency("REAL BRASILERO")).toEqual({
+      currency: "BRL",
+      derivation: 'name "REAL BRASILERO" resolved by spelling, 1 edit from "real brasileño"',
+    });
+    expect(bcpCurrency("DERECHO ESPECIAL DE GIRO")).toEqual({
+      currency: "XDR",
+      derivation: 'name "DERECHO ESPECIAL DE GIRO" resolved by normalisation as "derechos especiales de giro"',
+    });
+    expect(bcpCurrency("UAE DIRHAM")).toEqual({ currency: "AED" });
     expect(() => bcpCurrency("PESO FUERTE")).toThrow(FeedError);
   });
 

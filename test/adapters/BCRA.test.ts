@@ -20,7 +20,7 @@ describe("BCRA adapter", () => {
       { effectiveDate: "2026-03-19", currency: "MXN", rate: "78.43832100" },
       { effectiveDate: "2026-03-19", currency: "USD", rate: "1394.50000000" },
       { effectiveDate: "2026-03-19", currency: "VND", rate: "53.04096500", unitMultiplier: 3 },
-      // The offshore yuan goes on as written: the ingest gate holds it (not ISO 4217).
+      // The offshore yuan goes on as written: a market code, published (src/feed/market-codes.ts).
       { effectiveDate: "2026-03-19", currency: "CNH", rate: "202.43003100" },
       { effectiveDate: "2026-03-19", currency: "USD", rate: "1394.50000000" },
     ]);
@@ -28,11 +28,8 @@ describe("BCRA adapter", () => {
       expect.objectContaining({ kind: "unknown-unit", currency: "VEB", rate: "3.13045430", source: "detalle[5]" }),
     ]);
     const gated = gateRecords(baseCurrencyOf(bcra.bank), answer.records, answer.held);
-    expect(gated.records.map((r) => r.currency)).toEqual(["EUR", "MXN", "USD", "VND"]);
-    expect(gated.held.map((h) => [h.kind, h.currency])).toEqual([
-      ["unknown-unit", "VEB"],
-      ["unknown-currency", "CNH"],
-    ]);
+    expect(gated.records.map((r) => r.currency)).toEqual(["EUR", "MXN", "USD", "VND", "CNH"]);
+    expect(gated.held.map((h) => [h.kind, h.currency])).toEqual([["unknown-unit", "VEB"]]);
   });
 
   it("reads a holiday as no records", async () => {
@@ -106,7 +103,7 @@ describe("BCRA adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recording exactly (values read off the file by hand)", async () => {
     const r = recording("BCRA/001.json");
     const records = await recordsOf(bcra.parse(r.body, { url: r.url }));
-    expect(records).toHaveLength(34); // 33 taken, and CNH that the ingest gate holds
+    expect(records).toHaveLength(34); // CNH among them: a market code, published
     const find = (currency: string) => records.find((x) => x.currency === currency);
     expect(find("USD")).toEqual({ effectiveDate: "2026-03-19", currency: "USD", rate: "1394.50000000" });
     expect(find("JPY")).toEqual({ effectiveDate: "2026-03-19", currency: "JPY", rate: "8.83489600" });

@@ -47,8 +47,12 @@ describe("BCRP adapter", () => {
     ]);
   });
 
-  it("answers nothing for a range without data", async () => {
-    expect(await answerOf(parse(answer()))).toEqual({ records: [], held: [] });
+  it("reads a range without data as the bank saying that nothing was published", async () => {
+    expect(await answerOf(parse(answer()))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "no period of the range asked carries a figure",
+    });
   });
 
   itRefusesWhole("BCRP", parse, [

@@ -93,8 +93,9 @@ describe("BCV adapter", () => {
     const docs = await bcv.fetch({ kind: "latest" }, { http, env: {} });
     expect(http.seen.map((s) => s.url)).toEqual([`${LISTING}?page=0`, `${FILES}/2_1_2d25_smc.xls`]);
     expect(docs.map((d) => d.role)).toEqual(["navigation", undefined]);
-    expect(isNavigation(bcv, { url: `${LISTING}?page=0`, method: "GET" })).toBe(true);
-    expect(isNavigation(bcv, { url: `${FILES}/2_1_2d25_smc.xls`, method: "GET" })).toBe(false);
+    const saved = (url: string) => ({ url, method: "GET" as const, contentType: "", body: Buffer.alloc(0) });
+    expect(isNavigation(bcv, saved(`${LISTING}?page=0`))).toBe(true);
+    expect(isNavigation(bcv, saved(`${FILES}/2_1_2d25_smc.xls`))).toBe(false);
   });
 
   it("a range: the quarters of its operation days (a week before it included), paging the listing until found", async () => {

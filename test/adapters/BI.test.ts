@@ -17,11 +17,50 @@ describe("BI adapter", () => {
     ]);
   });
 
-  it("reads a page without the result table (no results, or the landing page) as no records", async () => {
-    const html = fixture("BI/search-result.html")
-      .toString()
-      .replace(/<table[\s\S]*<\/table>/, "");
-    expect(await parse(html)).toEqual({ records: [], held: [] });
+  const noTable = fixture("BI/search-result.html")
+    .toString()
+    .replace(/<table[\s\S]*<\/table>/, "");
+  const landing = noTable.replace(/ value="0[15]-Mar-2026"/g, "");
+
+  it("reads a search without results (the page with its dates, no table) as the bank saying nothing was published", async () => {
+    expect(await parse(noTable)).toEqual({
+      records: [],
+      held: [],
+      noPublication: "no results for the currency searched from 01-Mar-2026 to 05-Mar-2026",
+    });
+    const asked = "ctl00%24PlaceHolderMain%24g_6c89%24ctl00%24ddlmatauang1=AED+&x=1";
+    expect(await bi.parse(Buffer.from(noTable), { url: PAGE, method: "POST", requestBody: asked })).toMatchObject({
+      noPublication: "no results for AED from 01-Mar-2026 to 05-Mar-2026",
+    });
+  });
+
+  it("tells the page as first served (empty dates, no table) by what it holds: navigation after a GET, refused after a POST", async () => {
+    expect(bi.navigationAnswer?.({ url: PAGE, method: "GET", contentType: "", body: Buffer.from(landing) })).toBe(true);
+    expect(bi.navigationAnswer?.({ url: PAGE, method: "POST", contentType: "", body: Buffer.from(landing) })).toBe(
+      false,
+    );
+    // A results page, or one with the dates searched, is never navigation, whatever the method says.
+    expect(
+      bi.navigationAnswer?.({ url: PAGE, method: "GET", contentType: "", body: fixture("BI/search-result.html") }),
+    ).toBe(false);
+    expect(bi.navigationAnswer?.({ url: PAGE, method: "GET", contentType: "", body: Buffer.from(noTable) })).toBe(
+      false,
+    );
+    await expect(async () => parse(landing)).rejects.toThrow(
+      /^BI: the search page as first served, with no search made/,
+    );
+  });
+
+  it("refuses results for another currency than the form asked for", async () => {
+    const asked = (c: string) => `ctl00%24PlaceHolderMain%24g_6c89%24ctl00%24ddlmatauang1=${c}+`;
+    await expect(async () =>
+      bi.parse(fixture("BI/search-result.html"), { url: PAGE, method: "POST", requestBody: asked("USD") }),
+    ).rejects.toThrow("BI: the results are for JPY, the search asked for USD");
+    expect(
+      await recordsOf(
+        bi.parse(fixture("BI/search-result.html"), { url: PAGE, method: "POST", requestBody: asked("JPY") }),
+      ),
+    ).toHaveLength(2);
   });
 
   const page = fixture("BI/search-result.html").toString();
@@ -93,7 +132,8 @@ describe("BI adapter", () => {
       });
       expect(records).toHaveLength(4);
       const landing = recording("BI/001.html");
-      expect(await recordsOf(bi.parse(landing.body, { url: landing.url }))).toEqual([]);
+      expect(bi.navigationAnswer?.({ ...landing, method: "GET" })).toBe(true);
+      expect(bi.navigationAnswer?.({ ...aed, method: "GET" })).toBe(false);
       // The search built from the recorded landing page is the body that fetched the recorded AED answer.
       expect(searchBody(searchForm(landing.body.toString()), "AED  ", "2026-03-01", "2026-03-05")).toBe(
         aed.requestBody,

@@ -24,10 +24,27 @@ describe("BNA adapter", () => {
     expect(bna.navigation?.test(RATES_URL)).toBe(false);
   });
 
-  it("drops XDRUSD, XAU and VEF (a VES-sized figure under the old code)", async () => {
-    const body = (code: string) =>
-      `{"genericResponse":[{"taxa":1.79548,"tipoCambio":"M","data":"2026-05-19","codigoMoeda":"${code}"}],"success":true}`;
-    for (const code of ["VEF", "XAU", "XDRUSD"]) expect(await parse(body(code))).toEqual({ records: [], held: [] });
+  it("drops XDRUSD, XAU and VEF (a VES-sized figure under the old code), refusing an answer of nothing else", async () => {
+    const item = (code: string, taxa = "1.79548") =>
+      `{"taxa":${taxa},"tipoCambio":"M","data":"2026-05-19","codigoMoeda":"${code}"}`;
+    const body = (...items: string[]) => `{"genericResponse":[${items.join(",")}],"success":true}`;
+    for (const code of ["VEF", "XAU", "XDRUSD"]) {
+      expect(await parse(body(item(code), item("USD", "913.116")))).toEqual({
+        records: [{ effectiveDate: "2026-05-19", currency: "USD", rate: "913.116" }],
+        held: [],
+      });
+      await expect(async () => parse(body(item(code)))).rejects.toThrow(
+        `BNA: every figure is for ${code}, which exrates leaves out`,
+      );
+    }
+  });
+
+  it("reads an empty list as the bank saying that it published nothing for the currency and days asked", async () => {
+    expect(await parse('{"genericResponse":[],"success":true}')).toEqual({
+      records: [],
+      held: [],
+      noPublication: "an empty genericResponse: no rates for the currency and days asked",
+    });
   });
 
   itRefusesWhole("BNA", parse, [
@@ -76,7 +93,9 @@ describe("BNA adapter", () => {
       rate: "913.116",
     });
     const vef = recording("BNA/067.json");
-    expect(await bna.parse(vef.body, { url: vef.url })).toEqual({ records: [], held: [] });
+    await expect(async () => bna.parse(vef.body, { url: vef.url })).rejects.toThrow(
+      "BNA: every figure is for VEF, which exrates leaves out",
+    );
   });
 
   it("asks the currency list (navigation), then each listed currency (lower-case parameter names) but the excluded ones", async () => {

@@ -34,8 +34,8 @@ describe("BNRRW adapter", () => {
     ["a date that does not exist", row("USD", "1463.1", "31-Apr-26"), { kind: "bad-date", effectiveDate: "31-Apr-26" }],
     [
       "a label that is no currency",
-      row("RWANDA", "1463.1", "20-May-26"),
-      { kind: "unknown-currency", currency: "RWANDA" },
+      row("ATLANTIS", "1463.1", "20-May-26"),
+      { kind: "unknown-currency", currency: "ATLANTIS" },
     ],
     ["a figure that is not a number", row("USD", "n/a", "20-May-26"), { kind: "bad-rate", rate: "n/a" }],
     ["a decimal comma", row("USD", "1463,065", "20-May-26"), { kind: "bad-rate", rate: "1463,065" }],

@@ -55,10 +55,10 @@ describe("BOC adapter", () => {
       { kind: "unknown-currency", currency: "AVG.INTWO", source: "observations[1] AVG.INTWO" },
     ],
     [
-      "a code that is not ISO 4217",
-      '{"d":"2026-03-13","FXCNHCAD":{"v":"0.19"},"FXJPYCAD":{"v":"0.008600"}}',
+      "a code that is neither ISO 4217 nor a market code",
+      '{"d":"2026-03-13","FXQQQCAD":{"v":"0.19"},"FXJPYCAD":{"v":"0.008600"}}',
       [...taken, { effectiveDate: "2026-03-13", currency: "JPY", rate: "0.008600" }],
-      { kind: "unknown-currency", source: "observations[1] FXCNHCAD" },
+      { kind: "unknown-currency", source: "observations[1] FXQQQCAD" },
     ],
   ] as const)("holds %s and takes the other values", async (_what, bad, records, held) => {
     await expectOneHeld(parse(answer(bad)), { records: [...records], held });

@@ -49,9 +49,9 @@ describe("BOI adapter", () => {
       { kind: "unknown-unit", currency: "JPY" },
     ],
     [
-      "a code that is not ISO 4217",
-      line("CNH", "0", "2026-03-02", "0.45"),
-      { kind: "unknown-currency", currency: "CNH" },
+      "a code that is neither ISO 4217 nor a market code",
+      line("QQQ", "0", "2026-03-02", "0.45"),
+      { kind: "unknown-currency", currency: "QQQ" },
     ],
   ] as const)("holds %s on its line and takes the others", async (_what, bad, held) => {
     const body = [HEADER, line("USD", "0", "2026-03-02", "3.0730"), bad, line("JPY", "2", "2026-03-03", "1.971")].join(

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import boja, { BOJA_ALIASES, LEFT_OUT, tableHeaders } from "../../adapters/BOJA.js";
-import { resolveCurrency } from "../../src/feed/kit.js";
+import boja, { BOJA_ALIASES, LEFT_OUT, bojaCurrency, tableHeaders } from "../../adapters/BOJA.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture, recordsOf } from "../support/fixtures.js";
@@ -12,17 +11,21 @@ const AJAX = "https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&tabl
 const parse = (body: Buffer | string, url = AJAX) =>
   boja.parse(Buffer.from(body), { url, contentType: "text/html; charset=UTF-8" });
 
+const DOMINICAN = 'name "DOMINICAN REP. PESO" resolved by territory DO';
+const CAYMAN = 'name "CAYMAN DOLLAR" resolved by territory KY';
+
 describe("BOJA adapter", () => {
   it("takes the exact mean of buying DMD & TT and selling DMD, TT & Cash, the selling rate alone when buying is 0", async () => {
     expect(await recordsOf(parse(fixture("BOJA/get_wdtable.json")))).toEqual([
       { effectiveDate: "2026-03-02", currency: "USD", rate: "156.3066", derivation: "mean" }, // (155.3493 + 157.2639) / 2
       { effectiveDate: "2026-03-02", currency: "JPY", rate: "0.9937", derivation: "mean" }, // (0.9801 + 1.0073) / 2
-      { effectiveDate: "2026-03-02", currency: "DOP", rate: "2.5707", derivation: "mean" }, // (2.5355 + 2.6059) / 2
-      { effectiveDate: "2026-03-03", currency: "KYD", rate: "191.7852" },
+      // (2.5355 + 2.6059) / 2; the currency named by rule
+      { effectiveDate: "2026-03-02", currency: "DOP", rate: "2.5707", derivation: `mean; ${DOMINICAN}` },
+      { effectiveDate: "2026-03-03", currency: "KYD", rate: "191.7852", derivation: CAYMAN },
     ]);
   });
 
-  it("maps every recorded name (ICU's names first, the bank's spellings after), and leaves the Northern Ireland pound out on purpose", () => {
+  it("maps every recorded name (ICU's names, the kit's rules, the bank's one alias), and leaves the Northern Ireland pound out on purpose", () => {
     const names = {
       "AUSTRALIAN DOLLAR": "AUD",
       "BAHAMAS DOLLAR": "BSD",
@@ -42,8 +45,10 @@ describe("BOJA adapter", () => {
       "U.S. DOLLAR": "USD",
     };
     for (const [name, code] of Object.entries(names))
-      expect(resolveCurrency("BOJA", name, { aliases: BOJA_ALIASES }), name).toBe(code);
-    expect(Object.keys(BOJA_ALIASES)).toHaveLength(8);
+      expect(bojaCurrency(name, "2026-03-02").currency, name).toBe(code);
+    expect(bojaCurrency("CAYMAN DOLLAR", "2026-03-02")).toEqual({ currency: "KYD", derivation: CAYMAN });
+    expect(bojaCurrency("E. C. DOLLAR", "2026-03-02")).toEqual({ currency: "XCD" });
+    expect(Object.keys(BOJA_ALIASES)).toEqual(["e c dollar"]);
     expect([...LEFT_OUT]).toEqual(["northern ireland pound"]);
   });
 
@@ -92,7 +97,7 @@ describe("BOJA adapter", () => {
     await expectOneHeld(parse(answer(bad)), {
       records: [
         { effectiveDate: "2026-03-02", currency: "USD", rate: "156.3066", derivation: "mean" },
-        { effectiveDate: "2026-03-03", currency: "KYD", rate: "191.7852" },
+        { effectiveDate: "2026-03-03", currency: "KYD", rate: "191.7852", derivation: CAYMAN },
       ],
       held: { ...held, source: "data[1]" },
     });
@@ -121,7 +126,7 @@ describe("BOJA adapter", () => {
       effectiveDate: "2026-03-02",
       currency: "GBP",
       rate: "211.2344",
-      derivation: "mean",
+      derivation: 'mean; name "GREAT BRITAIN POUND" resolved by territory GB',
     });
     // ["02 Mar 2026","U.S. DOLLAR","155.3493","147.5800","127.5800","157.2639"]
     expect(find("2026-03-02", "USD")).toEqual({

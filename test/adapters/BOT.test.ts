@@ -65,9 +65,9 @@ describe("BOT adapter", () => {
       { kind: "unknown-unit", currency: "IDR" },
     ],
     [
-      "a code that is not ISO 4217",
-      detail("2026-01-06", "CNH", "CHINA : YUAN OFFSHORE (CNH)", "4.52"),
-      { kind: "unknown-currency", currency: "CNH" },
+      "a code that is neither ISO 4217 nor a market code",
+      detail("2026-01-06", "QQQ", "ATLANTIS : DRACHMA (QQQ)", "4.52"),
+      { kind: "unknown-currency", currency: "QQQ" },
     ],
   ] as const)("holds a row with %s and takes the others", async (_what, bad, held) => {
     await expectOneHeld(parse(answer(bad)), {

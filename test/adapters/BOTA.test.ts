@@ -21,8 +21,12 @@ describe("BOTA adapter", () => {
     ]);
   });
 
-  it("reads the landing page (empty table) as no records", async () => {
-    expect(await parse(fixture("BOTA/landing.html"))).toEqual({ records: [], held: [] });
+  it("reads the landing page (empty table) as the bank saying that no rates were published", async () => {
+    expect(await parse(fixture("BOTA/landing.html"))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the rates table is empty (the page before a search, or days without rates)",
+    });
   });
 
   it("reads figures with commas anywhere but refuses malformed ones", () => {
@@ -63,8 +67,8 @@ describe("BOTA adapter", () => {
     ["a malformed figure", jpy.replace("18.0,400", "18.0,,400"), { kind: "bad-rate", rate: "18.0,,400" }],
     [
       "a code that is no currency",
-      jpy.replace("<td>JPY</td>", "<td>YEN</td>"),
-      { kind: "unknown-currency", currency: "YEN" },
+      jpy.replace("<td>JPY</td>", "<td>QQQ</td>"),
+      { kind: "unknown-currency", currency: "QQQ" },
     ],
     ["a row with a cell missing", jpy.replace("<td>18.1,300</td>", ""), { kind: "bad-row" }],
   ] as const)("holds a row with %s and takes the others", async (_what, bad, held) => {
@@ -112,7 +116,11 @@ describe("BOTA adapter", () => {
     });
     expect(records.some((x) => x.currency === "RUR")).toBe(false);
     const landing = recording("BOTA/001.html");
-    expect(await bota.parse(landing.body, { url: landing.url })).toEqual({ records: [], held: [] });
+    expect(await bota.parse(landing.body, { url: landing.url })).toEqual({
+      records: [],
+      held: [],
+      noPublication: "the rates table is empty (the page before a search, or days without rates)",
+    });
     await expect(async () => bota.parse(recording("BOTA/003.html").body, { url: landing.url })).rejects.toThrow(
       /^BOTA: not the Bank of Tanzania previous_rates page/,
     );

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import brb, { BRB_ALIASES, brbFileDate } from "../../adapters/BRB.js";
-import { resolveCurrency } from "../../src/feed/kit.js";
+import brb, { BRB_ALIASES, brbCurrency, brbFileDate } from "../../adapters/BRB.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 import { pdfOf } from "../support/pdf.js";
+import type { RateRecord } from "../../src/types.js";
 
 const INDEX = "https://www.brb.bi/en/affichagetoustauxchange";
 const pdfUrl = (ddmmyyyy: string) =>
@@ -33,20 +33,26 @@ function bulletin(dated: string, ...tables: Row[][]): Buffer {
   runs.push([194, y, "* Monnaies non admises au change manuel"]);
   return pdfOf(runs);
 }
+const USA = 'name "Dollar USA" resolved by territory US';
 const usd: Row = ["1 Dollar USA", "2965,9907", "2989,9100", "3013,8293"];
 const ugx: Row = ["100 Shilling Ougandais*", "78,69", "79,33", "79,96"];
-const taken = [
-  { effectiveDate: "2026-05-20", currency: "USD", rate: "2989.9100" },
+const taken: RateRecord[] = [
+  { effectiveDate: "2026-05-20", currency: "USD", rate: "2989.9100", derivation: USA },
   { effectiveDate: "2026-05-20", currency: "UGX", rate: "79.33", unitMultiplier: 2 },
 ];
 
 describe("BRB adapter", () => {
   it("takes the Cours moyen jour column of the bulletin, French names mapped, asterisks dropped, per-N units", async () => {
     expect(await recordsOf(parse(fixture("BRB/cours-20-05-2026.pdf")))).toEqual([
-      { effectiveDate: "2026-05-20", currency: "USD", rate: "2989.9100" },
+      { effectiveDate: "2026-05-20", currency: "USD", rate: "2989.9100", derivation: USA },
       { effectiveDate: "2026-05-20", currency: "SEK", rate: "317.7018" },
       { effectiveDate: "2026-05-20", currency: "XDR", rate: "4087.0963" },
-      { effectiveDate: "2026-05-20", currency: "CNY", rate: "439.1464" },
+      {
+        effectiveDate: "2026-05-20",
+        currency: "CNY",
+        rate: "439.1464",
+        derivation: 'name "Yuan Renmimbi*" resolved by spelling, 1 edit from "Yuan Renminbi"',
+      },
       { effectiveDate: "2026-05-20", currency: "UGX", rate: "79.33", unitMultiplier: 2 },
     ]);
   });
@@ -58,13 +64,16 @@ describe("BRB adapter", () => {
   });
 
   it("names currencies by ICU's French names first, the bulletin's own spellings after, and reads file-name dates", () => {
-    const code = (name: string) => resolveCurrency("BRB", name, { aliases: BRB_ALIASES, locales: ["fr"] });
-    expect(code("Couronne Norvegienne")).toBe("NOK");
-    expect(code("Dinar Kowetien*")).toBe("KWD");
-    expect(code("Rand Sud-Africain*")).toBe("ZAR");
-    expect(code("Dollar USA")).toBe("USD");
-    expect(code("DTS*")).toBe("XDR");
-    expect(Object.keys(BRB_ALIASES)).toHaveLength(5);
+    const code = (name: string) => brbCurrency(name, "2026-05-20");
+    expect(code("Couronne Norvegienne")).toEqual({ currency: "NOK" });
+    expect(code("Dinar Kowetien*")).toEqual({
+      currency: "KWD",
+      derivation: 'name "Dinar Kowetien*" resolved by spelling, 1 edit from "dinar koweïtien"',
+    });
+    expect(code("Rand Sud-Africain*")).toEqual({ currency: "ZAR" });
+    expect(code("Dollar USA")).toEqual({ currency: "USD", derivation: 'name "Dollar USA" resolved by territory US' });
+    expect(code("DTS*")).toEqual({ currency: "XDR" });
+    expect(Object.keys(BRB_ALIASES)).toEqual(["dts"]);
     expect(brbFileDate(pdfUrl("21-05-2026"))).toBe("2026-05-21");
     expect(brbFileDate("https://www.brb.bi/sites/default/files/2026-05/rapport.pdf")).toBeUndefined();
   });
@@ -86,9 +95,9 @@ describe("BRB adapter", () => {
 
   it.each([
     [
-      "an unknown currency name",
-      ["1 Dollar Bahamien", "1", "2", "3"],
-      { kind: "unknown-currency", currency: "Dollar Bahamien" },
+      "a currency name that fits several currencies",
+      ["1 Dollar", "1", "2", "3"],
+      { kind: "unknown-currency", currency: "Dollar" },
     ],
     [
       "a figure that is not a number",
@@ -103,10 +112,15 @@ describe("BRB adapter", () => {
     });
   });
 
-  it("holds the recorded fixture's only line, an unknown name", async () => {
-    await expectOneHeld(parse(fixture("BRB/unknown-name.pdf")), {
-      records: [],
-      held: { kind: "unknown-currency", currency: "Dollar Bahamien" },
+  it("reads the recorded fixture's only line, a name no table lists, as a misspelling of ICU's French name", async () => {
+    expect(await answerOf(parse(fixture("BRB/unknown-name.pdf")))).toMatchObject({
+      records: [
+        {
+          currency: "BSD",
+          derivation: 'name "Dollar Bahamien" resolved by spelling, 1 edit from "dollar bahaméen"',
+        },
+      ],
+      held: [],
     });
   });
 
@@ -159,6 +173,7 @@ describe("BRB adapter", () => {
         effectiveDate: "2026-05-20",
         currency: "USD",
         rate: "2989.9100",
+        derivation: USA,
       });
       expect(day1.find((x) => x.currency === "XDR")).toEqual({
         effectiveDate: "2026-05-20",

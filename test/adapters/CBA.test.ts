@@ -35,7 +35,11 @@ describe("CBA adapter", () => {
     const empty = soapOf(
       '<ExchangeRatesByDateRangeByISOResponse xmlns="http://www.cba.am/"><ExchangeRatesByDateRangeByISOResult><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1" /></ExchangeRatesByDateRangeByISOResult></ExchangeRatesByDateRangeByISOResponse>',
     );
-    expect(await answerOf(parse(empty))).toEqual({ records: [], held: [] });
+    expect(await answerOf(parse(empty))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "an empty diffgram: no rates in the range asked",
+    });
   });
 
   itRefusesWhole("CBA", parse, [

@@ -42,7 +42,13 @@ describe("CBE adapter", () => {
       "Jordanian Dinar",
       "Chinese Yuan",
     ];
-    expect(names.map((n) => Object.values(cbeCurrency(n)).join(" "))).toEqual([
+    expect(cbeCurrency("Omani Riyal", "2026-03-02")).toEqual({
+      currency: "OMR",
+      derivation: 'name "Omani Riyal" resolved by spelling, 1 edit from "Omani Rial"',
+      units: "1",
+    });
+    expect(cbeCurrency("Pound Sterling")).toEqual({ currency: "GBP", units: "1" }); // ISO 4217's name
+    expect(names.map((n) => `${cbeCurrency(n).currency} ${cbeCurrency(n).units}`)).toEqual([
       "USD 1",
       "EUR 1",
       "GBP 1",
@@ -84,7 +90,13 @@ describe("CBE adapter", () => {
       { effectiveDate: "2026-04-09", currency: "USD", rate: "53.14005", derivation: "mean" }, // (53.0734 + 53.2067) / 2
       { effectiveDate: "2026-04-09", currency: "GBP", rate: "71.36445", derivation: "mean" }, // (71.2723 + 71.4566) / 2
       { effectiveDate: "2026-04-08", currency: "AED", rate: "14.52", derivation: "mean" }, // second table: (14.5 + 14.54) / 2
-      { effectiveDate: "2026-04-08", currency: "OMR", rate: "138.3", derivation: "mean" }, // second sheet: (138.1 + 138.5) / 2
+      // second sheet: (138.1 + 138.5) / 2, the bank's "Omani Riyal" read as a misspelling
+      {
+        effectiveDate: "2026-04-08",
+        currency: "OMR",
+        rate: "138.3",
+        derivation: 'mean; name "Omani Riyal" resolved by spelling, 1 edit from "Omani Rial"',
+      },
     ]);
     expect(answer.held).toMatchObject([
       { kind: "bad-date", source: 'sheet "Official Exchange Rates" row 4', effectiveDate: "31/04/2026" },

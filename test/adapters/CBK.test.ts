@@ -46,7 +46,21 @@ describe("CBK adapter", () => {
       "CHINESE YUAN",
       "AUSTRALIAN $",
     ];
-    expect(labels.map((l) => Object.values(cbkLabel(l)).join(" "))).toEqual([
+    expect(cbkLabel("SA RAND", "2024-01-05")).toEqual({
+      currency: "ZAR",
+      derivation: 'name "SA RAND" resolved by territory ZA',
+      units: "1",
+      indirect: false,
+    });
+    expect(cbkLabel("IND RUPEE", "2024-01-05")).toMatchObject({
+      derivation: 'name "IND RUPEE" resolved by territory IN',
+    });
+    expect(cbkLabel("STG POUND", "2024-01-05")).toEqual({ currency: "GBP", units: "1", indirect: false });
+    const summary = (l: string) => {
+      const { currency, units, indirect } = cbkLabel(l, "2024-01-05");
+      return `${currency} ${units} ${indirect}`;
+    };
+    expect(labels.map(summary)).toEqual([
       "USD 1 false",
       "GBP 1 false",
       "EUR 1 false",
@@ -122,7 +136,12 @@ describe("CBK adapter", () => {
       rate: "0.04167239662",
       derivation: "inverted",
     });
-    expect(records.at(-1)).toEqual({ effectiveDate: "2025-05-02", currency: "AUD", rate: "83.0551" });
+    expect(records.at(-1)).toEqual({
+      effectiveDate: "2025-05-02",
+      currency: "AUD",
+      rate: "83.0551",
+      derivation: 'name "AUSTRALIAN $" resolved by territory AU',
+    });
     expect(records).toHaveLength(6909);
   });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import cbn, { CBN_ALIASES, cbnCurrency } from "../../adapters/CBN.js";
+import cbn, { cbnCurrency } from "../../adapters/CBN.js";
 import { RowProblem } from "../../src/errors.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture, recordsOf } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const parse = (body: Buffer | string) =>
@@ -22,21 +22,75 @@ describe("CBN adapter", () => {
     ]);
   });
 
-  it("reads the published names through ICU's English names, then the bank's own variants", () => {
-    for (const code of Object.values(CBN_ALIASES)) expect(code).toMatch(/^[A-Z]{3}$/);
-    expect(cbnCurrency("DANISH KRONA")).toBe("DKK");
-    expect(cbnCurrency("danish  kroner")).toBe("DKK");
-    expect(cbnCurrency("YEN")).toBe("JPY");
-    expect(cbnCurrency("POUNDS STERLING")).toBe("GBP");
-    expect(cbnCurrency("YUAN/RENMINBI")).toBe("CNY");
-    expect(cbnCurrency("UAE DIRHAM")).toBe("AED");
-    expect(cbnCurrency("SOUTH AFRICAN RAND")).toBe("ZAR");
-    expect(cbnCurrency("SWISS FRANC")).toBe("CHF");
-    expect(cbnCurrency("EURO")).toBe("EUR");
-    expect(cbnCurrency("Japanese Yen")).toBe("JPY");
-    expect(cbnCurrency("SDR")).toBe("XDR");
-    expect(cbnCurrency("CFA")).toBe("XOF");
-    expect(() => cbnCurrency("NAIRA")).toThrow(RowProblem);
+  it("reads the published names by ICU's and ISO's names exactly, and by rule saying how", () => {
+    const exact = (name: string) => cbnCurrency(name, "2026-05-19");
+    expect(["danish  kroner", "  POUND  STERLING ", "YUAN/RENMINBI", "UAE DIRHAM", "SDR"].map(exact)).toEqual(
+      ["DKK", "GBP", "CNY", "AED", "XDR"].map((currency) => ({ currency })),
+    );
+    expect(["SOUTH AFRICAN RAND", "SWISS FRANC", "EURO", "Japanese Yen", "CFA", "RIYAL"].map(exact)).toEqual(
+      ["ZAR", "CHF", "EUR", "JPY", "XOF", "SAR"].map((currency) => ({ currency })),
+    );
+    expect(exact("DANISH KRONA")).toEqual({
+      currency: "DKK",
+      derivation: 'name "DANISH KRONA" resolved by normalisation as "Danish Krone"',
+    });
+    expect(exact("POUNDS STERLING")).toEqual({
+      currency: "GBP",
+      derivation: 'name "POUNDS STERLING" resolved by normalisation as "Pound Sterling"',
+    });
+    expect(exact("YEN")).toEqual({
+      currency: "JPY",
+      derivation: 'name "YEN" resolved by unit, the one currency so called',
+    });
+    expect(() => exact("DOLLAR")).toThrow(RowProblem);
+    // The bank's own currency resolves like any other: the ingest gate holds it (the base against itself).
+    expect(exact("NAIRA")).toEqual({
+      currency: "NGN",
+      derivation: 'name "NAIRA" resolved by unit, the one currency so called',
+    });
+  });
+
+  it("reads names no table lists, each by its rule, and holds a territory that had two currencies that day", async () => {
+    const answer = await answerOf(parse(fixture("CBN/unseen-names.json")));
+    const on = "2015-06-01";
+    expect(answer.records).toEqual([
+      {
+        effectiveDate: on,
+        currency: "USD",
+        rate: "197.0000",
+        derivation: 'name "U.S.A DOLLAR" resolved by territory US',
+      },
+      {
+        effectiveDate: on,
+        currency: "GBP",
+        rate: "300.6012",
+        derivation: 'name "POUND STERLING (G.B.)" resolved by territory GB',
+      },
+      {
+        effectiveDate: on,
+        currency: "DKK",
+        rate: "29.1650",
+        derivation: 'name "DANISH KRONA" resolved by normalisation as "Danish Krone"',
+      },
+      { effectiveDate: on, currency: "NOK", rate: "25.4417", derivation: 'name "NORWEGIAN" resolved by territory NO' },
+      { effectiveDate: on, currency: "GHS", rate: "45.2004", derivation: 'name "GHANA CEDI" resolved by territory GH' },
+      {
+        effectiveDate: on,
+        currency: "JPY",
+        rate: "1.5881",
+        derivation: 'name "JAPNESE YEN" resolved by spelling, 1 edit from "Japanese Yen"',
+      },
+    ]);
+    expect(answer.held).toEqual([
+      {
+        kind: "unknown-currency",
+        source: "[6]",
+        effectiveDate: on,
+        currency: "CUBA",
+        rate: "197.0000",
+        reason: 'currency "CUBA" fits 2 currencies by territory CU on 2015-06-01 (CUC, CUP): held, not guessed',
+      },
+    ]);
   });
 
   itRefusesWhole("CBN", parse, [
@@ -52,10 +106,11 @@ describe("CBN adapter", () => {
   ];
   it.each([
     [
-      "an unknown currency name",
-      row("GHANA CEDI", "2026-05-19", "100.1"),
-      { kind: "unknown-currency", currency: "GHANA CEDI" },
+      "a currency name that fits several currencies",
+      row("DOLLAR", "2026-05-19", "100.1"),
+      { kind: "unknown-currency", currency: "DOLLAR" },
     ],
+    ["an unknown currency name", row("ATLANTEAN DRACHMA", "2026-05-19", "100.1"), { kind: "unknown-currency" }],
     [
       "a date in another form",
       row("EURO", "19/05/2026", "1593.9352"),

@@ -20,8 +20,12 @@ describe("CNB adapter", () => {
     ]);
   });
 
-  it("reads a year without a fixing yet as no records", async () => {
-    expect(await answerOf(parse(fixture("CNB/empty-year.json")))).toEqual({ records: [], held: [] });
+  it("reads a year without a fixing yet as the bank saying that nothing was published", async () => {
+    expect(await answerOf(parse(fixture("CNB/empty-year.json")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "an empty rates list: no fixing yet in the year asked",
+    });
   });
 
   itRefusesWhole("CNB", parse, [

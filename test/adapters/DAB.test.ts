@@ -20,8 +20,12 @@ describe("DAB adapter", () => {
     ]);
   });
 
-  it("reads a holiday page as no records", async () => {
-    expect(await answerOf(parse(fixture("DAB/holiday.html")))).toEqual({ records: [], held: [] });
+  it("reads a holiday page as the bank saying that no rates were published", async () => {
+    expect(await answerOf(parse(fixture("DAB/holiday.html")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "There were no results: no rates for the day asked",
+    });
   });
 
   it("reads the symbol-laden labels through ICU's names and the bank's abbreviations, the toman per 10 IRR", () => {
@@ -37,7 +41,12 @@ describe("DAB adapter", () => {
       "UAE DIRHAM",
       "SAUDI RIYAL",
     ];
-    expect(labels.map((l) => Object.values(dabCurrency(l)).join(" "))).toEqual([
+    expect(dabCurrency("SWISS₣", "2026-03-02")).toEqual({
+      currency: "CHF",
+      derivation: 'name "SWISS" resolved by territory CH',
+      units: "1",
+    });
+    expect(labels.map((l) => `${dabCurrency(l).currency} ${dabCurrency(l).units}`)).toEqual([
       "USD 1",
       "EUR 1",
       "GBP 1",

@@ -36,7 +36,11 @@ describe("ECB adapter", () => {
   it.each([
     ["a date that does not exist", "D,GBP,2026-02-30,0.85\n", { kind: "bad-date", effectiveDate: "2026-02-30" }],
     ["a figure that is not a number", "D,GBP,2026-03-02,1.08e3\n", { kind: "bad-rate", rate: "1.08e3" }],
-    ["a code that is not ISO 4217", "D,CNH,2026-03-02,7.81\n", { kind: "unknown-currency", currency: "CNH" }],
+    [
+      "a code that is neither ISO 4217 nor a market code",
+      "D,QQQ,2026-03-02,7.81\n",
+      { kind: "unknown-currency", currency: "QQQ" },
+    ],
   ] as const)("holds %s on its line and takes the other rows", async (_what, bad, held) => {
     await expectOneHeld(parse(header + good + bad), { records: taken, held: { ...held, source: "line 4" } });
   });

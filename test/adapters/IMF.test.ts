@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import imf, { IMF_ALIASES, imfCurrency } from "../../adapters/IMF.js";
-import { currencyFromName } from "../../src/feed/currency.js";
+import { currencyFromName, resolveCurrencyName } from "../../src/feed/currency-names.js";
 import { foldName } from "../../src/feed/fold.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
@@ -47,15 +47,24 @@ describe("IMF adapter", () => {
     ]);
   });
 
-  it("resolves the IMF's names by ICU first, its own aliases only where ICU has no such name", () => {
-    expect(imfCurrency("U.K. pound")).toBe("GBP");
-    expect(imfCurrency("Israeli New Shekel")).toBe("ILS");
-    expect(imfCurrency("Trinidadian dollar")).toBe("TTD");
-    expect(imfCurrency("Chinese   yuan")).toBe("CNY");
+  it("resolves the IMF's names by ICU's names, then by rule saying how, then by its own two aliases", () => {
+    expect(imfCurrency("U.K. pound", "2026-04-01")).toEqual({
+      currency: "GBP",
+      derivation: 'name "U.K. pound" resolved by territory GB',
+    });
+    expect(imfCurrency("Botswana pula", "2026-04-01")).toEqual({
+      currency: "BWP",
+      derivation: 'name "Botswana pula" resolved by territory BW',
+    });
+    expect(imfCurrency("U.A.E. dirham")).toEqual({ currency: "AED" });
+    expect(imfCurrency("Israeli New Shekel")).toEqual({ currency: "ILS" });
+    expect(imfCurrency("Trinidadian dollar")).toEqual({ currency: "TTD" });
+    expect(imfCurrency("Chinese   yuan")).toEqual({ currency: "CNY" });
     expect(() => imfCurrency("Atlantean drachma")).toThrow(/^IMF: /);
     for (const name of Object.keys(IMF_ALIASES)) {
       expect(foldName(name)).toBe(name);
       expect(currencyFromName(name)).toBeUndefined();
+      expect(() => resolveCurrencyName("IMF", name, { date: "2026-04-01" })).toThrow(/^IMF: /); // no rule reaches it
     }
   });
 
@@ -125,7 +134,7 @@ describe("IMF adapter", () => {
       effectiveDate: "2026-03-02",
       currency: "GBP",
       rate: "0.7456843518",
-      derivation: "inverted",
+      derivation: 'inverted; name "U.K. pound" resolved by territory GB',
     });
     expect(find("2026-03-09", "AUD")).toBeUndefined(); // NA
     expect(find("2026-03-03", "KRW")).toEqual({ effectiveDate: "2026-03-03", currency: "KRW", rate: "1435.400000" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import mas, { MAS_ALIASES, downloadForm } from "../../adapters/MAS.js";
-import { currencyFromName } from "../../src/feed/currency.js";
+import mas, { MAS_ALIASES, downloadForm, isFormPage } from "../../adapters/MAS.js";
+import { currencyFromName, resolveCurrencyName } from "../../src/feed/currency-names.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
@@ -28,14 +28,38 @@ describe("MAS adapter", () => {
     ]);
   });
 
-  it("reads `No Results Found` and the form page as no records", async () => {
-    expect(await recordsOf(parse("MAS: Financial Database - Exchange Rates\n\nNo Results Found\n"))).toEqual([]);
-    expect(await recordsOf(parse(fixture("MAS/ExchangeRates.aspx.html"), "text/html; charset=utf-8"))).toEqual([]);
+  it("reads `No Results Found` as the bank saying that nothing was published", async () => {
+    expect(await parse("MAS: Financial Database - Exchange Rates\n\nNo Results Found\n")).toEqual({
+      records: [],
+      held: [],
+      noPublication: "No Results Found: no rates in the months asked",
+    });
   });
 
-  it("resolves the currency names by ICU first, its aliases only where ICU has no such name", () => {
-    for (const name of Object.keys(MAS_ALIASES)) expect(currencyFromName(name)).toBeUndefined();
-    expect(MAS_ALIASES["saudi arabia riyal"]).toBe("SAR");
+  it("tells the form page by what it holds, not by the method: navigation when served to a GET, refused after a POST", async () => {
+    const page = fixture("MAS/ExchangeRates.aspx.html");
+    const csv = fixture("MAS/ExchangeRates.csv");
+    expect(isFormPage({ body: page })).toBe(true);
+    expect(isFormPage({ method: "GET", body: page })).toBe(true);
+    expect(isFormPage({ method: "GET", body: csv })).toBe(false); // a saved CSV read as GET is the data
+    expect(isFormPage({ method: "POST", body: page })).toBe(false);
+    await expect(async () => parse(page, "text/html; charset=utf-8")).rejects.toThrow(
+      "MAS: the ExchangeRates.aspx form where the CSV was expected (a download the site did not run)",
+    );
+    await expect(async () => parse("<html><body>Server Error</body></html>")).rejects.toThrow(
+      /^MAS: an HTML page where the exchange rates CSV was expected/,
+    );
+  });
+
+  it("resolves the currency names by ICU's names and the kit's rules, its aliases only where neither reaches", () => {
+    for (const name of Object.keys(MAS_ALIASES)) {
+      expect(currencyFromName(name)).toBeUndefined();
+      expect(() => resolveCurrencyName("MAS", name)).toThrow(/^MAS: /);
+    }
+    expect(resolveCurrencyName("MAS", "Saudi Arabia Riyal")).toEqual({
+      currency: "SAR",
+      derivation: 'name "Saudi Arabia Riyal" resolved by territory SA',
+    });
     expect(currencyFromName("New Taiwan Dollar")).toBe("TWD");
   });
 
@@ -108,7 +132,7 @@ describe("MAS adapter", () => {
     expect(on("2026-03-18").USD?.rate).toBe("1.2765");
     expect(records).toHaveLength(13 * 21);
     const page = recording("MAS/001.html");
-    expect(await recordsOf(mas.parse(page.body, { url: PAGE, contentType: "text/html; charset=utf-8" }))).toEqual([]);
+    expect(mas.navigationAnswer?.({ ...page, method: "GET", body: page.body })).toBe(true);
     // The form built from the recorded page is, byte for byte, the body that fetched the recorded CSV.
     expect(downloadForm(page.body.toString(), "2026-03-01", "2026-03-31")).toBe(r.requestBody);
   });

@@ -20,11 +20,9 @@ describe("NBC adapter", () => {
   ];
   const day = fixture("NBC/day.html").toString();
 
-  it("reads USD from the headline and the Average column per Unit, SDR as XDR, CNH held (no ISO code)", async () => {
-    await expectOneHeld(parse(day), {
-      records: all,
-      held: { kind: "unknown-currency", currency: "CNH", rate: "593.00", source: "row 2" },
-    });
+  it("reads USD from the headline and the Average column per Unit, SDR as XDR, CNH as the market code it is", async () => {
+    const cnh = { effectiveDate: "2026-05-18", currency: "CNH", rate: "593.00" };
+    expect(await answerOf(parse(day))).toEqual({ records: [...all.slice(0, 2), cnh, ...all.slice(2)], held: [] });
   });
 
   it("reads a day without data as no records", async () => {
@@ -100,7 +98,7 @@ describe("NBC adapter", () => {
   it.skipIf(!sharedFeedsPresent)("reads the recorded pages exactly (values read off the files by hand)", async () => {
     const r2 = recording("NBC/002.html");
     const day = await recordsOf(nbc.parse(r2.body, { url: r2.url }));
-    expect(day).toHaveLength(28);
+    expect(day).toHaveLength(29); // CNH among them, a market code
     expect(day[0]).toEqual({ effectiveDate: "2026-05-18", currency: "USD", rate: "4014" });
     expect(day.find((x) => x.currency === "JPY")).toEqual({
       effectiveDate: "2026-05-18",
@@ -119,6 +117,10 @@ describe("NBC adapter", () => {
       currency: "XDR",
       rate: "5535.50",
     });
-    expect(day.some((x) => x.currency === "CNH")).toBe(false);
+    expect(day.find((x) => x.currency === "CNH")).toEqual({
+      effectiveDate: "2026-05-18",
+      currency: "CNH",
+      rate: "593.00",
+    });
   });
 });

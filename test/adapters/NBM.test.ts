@@ -30,7 +30,11 @@ describe("NBM adapter", () => {
 
   it("drops weekend-dated metal prices", async () => {
     const saturday = fixture("NBM/metals.xml").toString("utf8").replace('Date="06.04.2026"', 'Date="04.04.2026"');
-    expect(await answerOf(parse(saturday))).toEqual({ records: [], held: [] });
+    expect(await answerOf(parse(saturday))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "prices dated 2026-04-04, a weekend: no publication that day",
+    });
   });
 
   itRefusesWhole("NBM", parse, [

@@ -70,12 +70,17 @@ describe("NBT adapter", () => {
     expect(await answerOf(parse(fixture("NBT/export_xml.xml"), urlFor("1999-01-04")))).toEqual({
       records: [],
       held: [],
+      noPublication: "the sheet of 2026-05-18 given for 1999-01-04: no publication on the day asked",
     });
   });
 
   it("drops a weekend snapshot, which only carries Friday's rates forward", async () => {
     const saturday = fixture("NBT/export_xml.xml").toString().replace('Date="2026-05-18"', 'Date="2026-05-16"');
-    expect(await answerOf(parse(saturday, urlFor("2026-05-16")))).toEqual({ records: [], held: [] });
+    expect(await answerOf(parse(saturday, urlFor("2026-05-16")))).toEqual({
+      records: [],
+      held: [],
+      noPublication: "a sheet dated 2026-05-16, a weekend (Friday's rates carried forward)",
+    });
   });
 
   itRefusesWhole("NBT", parse, [

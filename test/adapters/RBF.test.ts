@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import rbf, { RBF_LABELS, rbfCurrency } from "../../adapters/RBF.js";
-import { currencyFromName } from "../../src/feed/currency.js";
+import { currencyFromName } from "../../src/feed/currency-names.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
 import { fixture, recordsOf } from "../support/fixtures.js";
@@ -11,31 +11,35 @@ const PAGE = "https://www.rbf.gov.fj/statistics/economic-and-financial-statistic
 const XLSX_URL = "https://www.rbf.gov.fj/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx";
 const parse = (body: Buffer | string, url = XLSX_URL) => rbf.parse(Buffer.from(body), { url });
 
+const US = 'name "US$" resolved by territory US';
+const NZ = 'name "NZ$" resolved by territory NZ';
+const YEN = 'name "YEN" resolved by unit, the one currency so called';
+
 describe("RBF adapter", () => {
   it("reads the columns by their labels, keeps each typed figure exactly, holds a figure typed as text", async () => {
     await expectOneHeld(parse(fixture("RBF/8.8-Exchange-Rates-Daily.xlsx")), {
       records: [
         { effectiveDate: "2026-05-18", currency: "XDR", rate: "0.328656" },
         { effectiveDate: "2026-05-18", currency: "GBP", rate: "0.3375" },
-        { effectiveDate: "2026-05-18", currency: "JPY", rate: "71.35" },
+        { effectiveDate: "2026-05-18", currency: "JPY", rate: "71.35", derivation: YEN },
         { effectiveDate: "2026-05-18", currency: "CHF", rate: "0.3537" },
         { effectiveDate: "2026-05-18", currency: "AUD", rate: "0.6293" },
-        { effectiveDate: "2026-05-18", currency: "NZD", rate: "0.7688" },
-        { effectiveDate: "2026-05-18", currency: "USD", rate: "0.4497" },
+        { effectiveDate: "2026-05-18", currency: "NZD", rate: "0.7688", derivation: NZ },
+        { effectiveDate: "2026-05-18", currency: "USD", rate: "0.4497", derivation: US },
         { effectiveDate: "2026-05-18", currency: "EUR", rate: "0.3869" },
         { effectiveDate: "2026-05-19", currency: "XDR", rate: "0.32971" },
         { effectiveDate: "2026-05-19", currency: "GBP", rate: "0.3354" },
-        { effectiveDate: "2026-05-19", currency: "JPY", rate: "71.50" },
+        { effectiveDate: "2026-05-19", currency: "JPY", rate: "71.50", derivation: YEN },
         { effectiveDate: "2026-05-19", currency: "CHF", rate: "0.3540" },
-        { effectiveDate: "2026-05-19", currency: "NZD", rate: "0.7666" },
-        { effectiveDate: "2026-05-19", currency: "USD", rate: "0.4507" },
+        { effectiveDate: "2026-05-19", currency: "NZD", rate: "0.7666", derivation: NZ },
+        { effectiveDate: "2026-05-19", currency: "USD", rate: "0.4507", derivation: US },
         { effectiveDate: "2026-05-19", currency: "EUR", rate: "0.3865" },
         { effectiveDate: "2026-05-20", currency: "XDR", rate: "0.328247" },
         { effectiveDate: "2026-05-20", currency: "GBP", rate: "0.3349" },
-        { effectiveDate: "2026-05-20", currency: "JPY", rate: "71.38" },
+        { effectiveDate: "2026-05-20", currency: "JPY", rate: "71.38", derivation: YEN },
         { effectiveDate: "2026-05-20", currency: "CHF", rate: "0.3540" },
         { effectiveDate: "2026-05-20", currency: "AUD", rate: "0.6313" },
-        { effectiveDate: "2026-05-20", currency: "NZD", rate: "0.7688" },
+        { effectiveDate: "2026-05-20", currency: "NZD", rate: "0.7688", derivation: NZ },
         { effectiveDate: "2026-05-20", currency: "EUR", rate: "0.3866" },
       ],
       held: {
@@ -50,9 +54,20 @@ describe("RBF adapter", () => {
 
   it("reads every label of the workbook, ICU's names first, then the bank's own labels", () => {
     const labels = ["     SDR", "    STG", "    YEN", "CHF", "A$", "NZ$", "US$", "EURO"];
-    expect(labels.map(rbfCurrency)).toEqual(["XDR", "GBP", "JPY", "CHF", "AUD", "NZD", "USD", "EUR"]);
-    // Only what ICU does not know is the bank's own.
-    expect(Object.keys(RBF_LABELS)).toEqual(["SDR", "STG", "YEN", "A$", "NZ$", "US$"]);
+    expect(labels.map((l) => rbfCurrency(l, "2026-05-20").currency)).toEqual([
+      "XDR",
+      "GBP",
+      "JPY",
+      "CHF",
+      "AUD",
+      "NZD",
+      "USD",
+      "EUR",
+    ]);
+    expect(rbfCurrency("US$", "2026-05-20")).toEqual({ currency: "USD", derivation: US });
+    expect(rbfCurrency("     SDR")).toEqual({ currency: "XDR" });
+    // Only what no rule reads is the bank's own.
+    expect(Object.keys(RBF_LABELS)).toEqual(["STG", "A$"]);
     for (const label of Object.keys(RBF_LABELS)) expect(currencyFromName(label), label).toBeUndefined();
   });
 
@@ -65,7 +80,7 @@ describe("RBF adapter", () => {
     ws.addRow([new Date(Date.UTC(2026, 4, 18)), 0.4497, 3.0612]);
     const body = Buffer.from(await wb.xlsx.writeBuffer());
     await expectOneHeld(parse(body), {
-      records: [{ effectiveDate: "2026-05-18", currency: "USD", rate: "0.4497" }],
+      records: [{ effectiveDate: "2026-05-18", currency: "USD", rate: "0.4497", derivation: US }],
       held: { kind: "unknown-currency", source: 'sheet "Exchange Rates" C3', currency: "RMB" },
     });
   });

@@ -318,6 +318,15 @@ describe("token endpoint: Keycloak's errors", () => {
       expect(JSON.stringify(r.body)).not.toContain(h.client.secret);
     });
   }
+  it("OPTIONS: answered as its Allow header says (204, the methods), not 405", async () => {
+    const res = await fetch(h.tokenUrl, { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(await res.text()).toBe("");
+    const get = await fetch(h.tokenUrl);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+  });
 });
 
 describe("token endpoint: failed authentications are limited", () => {

@@ -36,6 +36,33 @@ describe("planBackfill", () => {
     const [plan] = planBackfill([bank], { from: "1990-01-01", to: "2030-01-01", now: NOW });
     expect(plan).toMatchObject({ from: "2026-01-01", to: "2026-11-21" });
   });
+  it("refuses a range before a bank's coverage, after a historical bank's end, or in the future", () => {
+    const ecb = { ...bank, bank: { ...bank.bank, id: "ECB", coverageStart: "1999-01-04" } };
+    const bbk = { ...bank, bank: { ...bank.bank, id: "BBK", coverageStart: "1948-06-21", coverageEnd: "1998-12-31" } };
+    expect(() => planBackfill([ecb], { from: "1990-01-01", to: "1990-01-31", now: NOW })).toThrow(
+      "ECB covers 1999-01-04 onward: 1990-01-01..1990-01-31 is before it",
+    );
+    expect(() => planBackfill([ecb], { to: "1990-01-31", now: NOW })).toThrow(
+      "ECB covers 1999-01-04 onward: --to 1990-01-31 is before it",
+    );
+    expect(() => planBackfill([bbk], { from: "2025-01-01", to: "2025-12-31", now: NOW })).toThrow(
+      "BBK covers 1948-06-21 to 1998-12-31 (its feed ends there): 2025-01-01..2025-12-31 is after it",
+    );
+    expect(() => planBackfill([ecb], { from: "2026-11-22", now: NOW })).toThrow(
+      "ECB: --from 2026-11-22 is in the future (today in Europe/Prague is 2026-11-21)",
+    );
+  });
+  it("stops a historical bank's range at its coverage end; --all leaves out a bank the range misses", () => {
+    const bbk = { ...bank, bank: { ...bank.bank, id: "BBK", coverageStart: "1948-06-21", coverageEnd: "1998-12-31" } };
+    expect(planBackfill([bbk], { from: "1998-12-01", now: NOW })[0]).toMatchObject({
+      from: "1998-12-01",
+      to: "1998-12-31",
+    });
+    const [skipped, kept] = planBackfill([bbk, bank], { from: "2026-03-01", now: NOW, outside: "skip" });
+    expect(skipped!.chunks).toEqual([]);
+    expect(skipped!.outside).toContain("BBK covers 1948-06-21 to 1998-12-31");
+    expect(kept!.chunks.length).toBeGreaterThan(0);
+  });
   it.each([
     [{ from: "2026-02-30" }, '--from "2026-02-30" is not a date (YYYY-MM-DD)'],
     [{ to: "yesterday" }, '--to "yesterday" is not a date (YYYY-MM-DD)'],
@@ -85,7 +112,8 @@ describe("runBackfill", () => {
       from: "2026-01-01",
       to: "2026-01-30",
       inserted: 21,
-      daysWithoutPublication: 1,
+      // 2026-01-01 is a closing in the bank's calendar (New Year), not a publication day without rates.
+      daysWithoutPublication: 0,
       done: 1,
       total: 4,
     });
@@ -169,6 +197,139 @@ describe("runBackfill", () => {
     });
     expect(most).toBe(1);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe("a range is done only as far as its answer contained it", () => {
+  const chunksOf = (t: Awaited<ReturnType<typeof tempStore>>, id: string) =>
+    t.store.sqlite
+      .prepare("select from_date || '..' || to_date from backfill_chunks where bank_id = ? order by from_date")
+      .pluck()
+      .all(id);
+
+  it("an answer holding other dates than asked is not done, is said so, and the next run fetches it again", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // As the mirror answers CNB: whatever is asked, January and February.
+    const bank = rangeBank("AAA", { serves: () => ({ from: "2026-01-01", to: "2026-02-28" }) });
+    const plans = planBackfill([bank], { from: "2026-03-01", to: "2026-03-05", now: NOW });
+    const events: ChunkEvent[] = [];
+    const first = await runBackfill(t.store, plans, {
+      http: echo,
+      pauseMs: 0,
+      now: () => NOW,
+      onChunk: (e) => events.push(e),
+    });
+    expect(events.map((e) => e.status)).toEqual(["empty"]);
+    expect(events[0]!.answered).toEqual({ from: "2026-01-02", to: "2026-02-27" });
+    expect(first.banks[0]!.notDone).toEqual([
+      {
+        from: "2026-03-01",
+        to: "2026-03-05",
+        reason: "the answer contained none of these dates (it contained 2026-01-02 to 2026-02-27)",
+      },
+    ]);
+    expect(first.totals.notDone).toBe(1);
+    expect(chunksOf(t, "AAA")).toEqual([]);
+    const second = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(second.banks[0]).toMatchObject({ skipped: 0 });
+    expect(bank.calls.length).toBe(2);
+  });
+
+  it("an answer without any rate (a 404 read as no publication) is not done", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    const bank = rangeBank("AAA", { serves: () => ({ from: "2026-03-06", to: "2026-03-05" }) });
+    const summary = await runBackfill(
+      t.store,
+      planBackfill([bank], { from: "2026-03-01", to: "2026-03-05", now: NOW }),
+      {
+        http: echo,
+        pauseMs: 0,
+        now: () => NOW,
+      },
+    );
+    expect(summary.banks[0]!.notDone[0]!.reason).toBe(
+      "the answer contained none of these dates (it contained no rates)",
+    );
+    expect(chunksOf(t, "AAA")).toEqual([]);
+  });
+
+  it("an answer that stops early is done up to its last date; the rest waits for the next chunk's answer", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // Chunks of 30 days: 01-01..01-30, 01-31..03-01. The first answer stops at 01-23 (a Friday).
+    const stops = rangeBank("AAA", {
+      serves: (r) => (r.from === "2026-01-01" ? { from: r.from, to: "2026-01-23" } : r),
+    });
+    const plans = planBackfill([stops], { from: "2026-01-01", to: "2026-01-30", now: NOW });
+    const events: ChunkEvent[] = [];
+    const alone = await runBackfill(t.store, plans, {
+      http: echo,
+      pauseMs: 0,
+      now: () => NOW,
+      onChunk: (e) => events.push(e),
+    });
+    expect(events.map((e) => e.status)).toEqual(["partial"]);
+    // Done to the Friday and the weekend after it; Monday 01-26 on is not.
+    expect(chunksOf(t, "AAA")).toEqual(["2026-01-01..2026-01-25"]);
+    expect(alone.banks[0]!.notDone).toEqual([
+      { from: "2026-01-26", to: "2026-01-30", reason: "the answer's last date in the range is 2026-01-23" },
+    ]);
+    // The next run asks only for what is not done.
+    await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(stops.calls.at(-1)).toEqual({ kind: "range", from: "2026-01-26", to: "2026-01-30" });
+  });
+
+  it("days without rates between two answers' dates are holidays: done once the next chunk's answer goes on", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // 01-26..01-30 are holidays at the end of the first chunk; the second chunk's answer has rates.
+    const bank = rangeBank("AAA", { holidays: ["2026-01-26", "2026-01-27", "2026-01-28", "2026-01-29", "2026-01-30"] });
+    const plans = planBackfill([bank], { from: "2026-01-01", to: "2026-03-01", now: NOW });
+    const first = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(first.banks[0]!.notDone).toEqual([]);
+    expect(first.totals.notDone).toBe(0);
+    const second = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(second.banks[0]).toMatchObject({ skipped: 2, stored: 0 });
+    expect(bank.calls.length).toBe(2);
+  });
+
+  it("a chunk without a publication day is done once fetched", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    const bank = rangeBank("AAA", { maxRangeDays: 2 });
+    // 2026-03-07 and 03-08 are a Saturday and a Sunday.
+    const summary = await runBackfill(
+      t.store,
+      planBackfill([bank], { from: "2026-03-07", to: "2026-03-08", now: NOW }),
+      {
+        http: echo,
+        pauseMs: 0,
+        now: () => NOW,
+      },
+    );
+    expect(summary.totals.notDone).toBe(0);
+    expect(chunksOf(t, "AAA")).toEqual(["2026-03-07..2026-03-08"]);
+  });
+
+  it("force fetches recorded ranges again and forgets the records a wrong answer left", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    const bank = rangeBank("AAA");
+    // What an earlier version recorded after an answer of other dates: reaching before and after the range.
+    t.store.sqlite
+      .prepare(
+        "insert into backfill_chunks (bank_id, from_date, to_date, completed_at, inserted, revised, unchanged, days_without) values ('AAA', '2026-02-20', '2026-03-10', '2026-11-01T00:00:00Z', 0, 0, 0, 0)",
+      )
+      .run();
+    const plans = planBackfill([bank], { from: "2026-03-01", to: "2026-03-05", now: NOW });
+    const skipped = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(skipped.banks[0]).toMatchObject({ skipped: 1, inserted: 0 });
+    const forced = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW, force: true });
+    expect(forced.banks[0]).toMatchObject({ skipped: 0, stored: 1, inserted: 4 });
+    expect(bank.calls).toEqual([{ kind: "range", from: "2026-03-01", to: "2026-03-05" }]);
+    expect(chunksOf(t, "AAA")).toEqual(["2026-02-20..2026-02-28", "2026-03-01..2026-03-05", "2026-03-06..2026-03-10"]);
   });
 });
 

@@ -1,5 +1,6 @@
 // `exrates backfill ECB CNB CBR` through the feed mirror stores exactly the same rows (bank, date,
-// currency, rate text, unit) on PostgreSQL (EXRATES_DATABASE_URL) as on SQLite (the data dir).
+// currency, rate text, unit) on PostgreSQL (EXRATES_DATABASE_URL) as on SQLite (the data dir), and
+// ends alike on both.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,9 +67,14 @@ describe.skipIf(!haveMirror || skipPostgres)(
       if (root) rmSync(root, { recursive: true, force: true });
     });
 
-    it("both runs succeed with the same counts, and the password never shows", () => {
-      expect(sqliteRun.code, sqliteRun.stderr.slice(-1500)).toBe(0);
-      expect(postgresRun.code, postgresRun.stderr.slice(-1500)).toBe(0);
+    it("both runs end alike with the same counts, and the password never shows", () => {
+      // The recording of CNB's year holds January and February only: its range is not done (exit 1).
+      expect(sqliteRun.code, sqliteRun.stderr.slice(-1500)).toBe(1);
+      expect(postgresRun.code, postgresRun.stderr.slice(-1500)).toBe(1);
+      const notDone = (JSON.parse(sqliteRun.stdout) as { banks: Array<{ bankId: string; notDone: unknown[] }> }).banks
+        .filter((b) => b.notDone.length)
+        .map((b) => b.bankId);
+      expect(notDone).toEqual(["CNB"]);
       expect(JSON.parse(postgresRun.stdout)).toEqual(JSON.parse(sqliteRun.stdout));
       expect(postgresRun.stdout + postgresRun.stderr).not.toContain(cluster.password);
     });

@@ -128,7 +128,27 @@ describe("errors an operator can fix are one line", () => {
     );
   });
 
-  it.each([[["banks"]], [["clients", "list"]], [["anomalies"]]])(
+  it("exrates banks before the first start lists every bank as never fetched, says where it looked, creates nothing", () => {
+    const root = tempRoot();
+    const data = join(root, "data");
+    const r = exrates(["banks"], { EXRATES_DATA_DIR: data, EXRATES_OUT_DIR: join(root, "out") });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(
+      `exrates: no database at ${join(data, "exrates.db")} yet (\`exrates start\` creates it; EXRATES_DATA_DIR is ${data}): every bank is listed as never fetched\n`,
+    );
+    const rows = r.stdout.trimEnd().split("\n").slice(1);
+    expect(rows.length).toBeGreaterThan(80);
+    expect(rows.find((l) => l.startsWith("ECB "))).toMatch(
+      / - +never fetched +\S+ +\S+ +0 never fetched: nothing stored yet$/,
+    );
+    expect(rows.find((l) => l.startsWith("BBK "))).toMatch(/historical only/);
+    expect(readdirSync(root)).toEqual([]);
+    const json = exrates(["banks", "--json"], { EXRATES_DATA_DIR: data });
+    const banks = JSON.parse(json.stdout) as Array<{ id: string; status: { state: string } }>;
+    expect(banks.find((b) => b.id === "ECB")!.status.state).toBe("never fetched");
+  });
+
+  it.each([[["clients", "list"]], [["anomalies"]]])(
     "exrates %j on a mistyped EXRATES_DATA_DIR says so and creates nothing",
     (args) => {
       const root = tempRoot();

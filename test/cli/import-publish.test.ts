@@ -90,6 +90,29 @@ describe("exrates import + publish (CNB)", () => {
     });
   });
 
+  it("import publishes the bank it stored, and says so; --no-publish says how to publish", () => {
+    const own = mkdtempSync(join(tmpdir(), "exrates-cli-import-"));
+    try {
+      const env = { EXRATES_DATA_DIR: join(own, "data"), EXRATES_OUT_DIR: join(own, "out") };
+      const file = join(FIXTURES_DIR, "CNB/daily-year.json");
+      const first = exrates(["import", "CNB", file], env);
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/\nCNB: published in generation \S+\n$/);
+      expect(existsSync(join(own, "out/v1/Banks/CNB/DailyRates/Latest.json"))).toBe(true);
+      const again = exrates(["import", "CNB", file], env);
+      expect(again.stdout.split("\n")[1]).toBe("CNB: the published tree is up to date");
+
+      const quiet = { EXRATES_DATA_DIR: join(own, "data2"), EXRATES_OUT_DIR: join(own, "out2") };
+      const stored = exrates(["import", "CNB", file, "--no-publish"], quiet);
+      expect(stored.stdout.split("\n")[1]).toBe(
+        "CNB: not published (--no-publish); `exrates publish CNB` publishes it",
+      );
+      expect(existsSync(join(own, "out2"))).toBe(false);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("prints exact records with parse, sorted by date then currency", () => {
     const r = exrates([
       "parse",

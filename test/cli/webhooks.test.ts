@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { addWebhook } from "../../src/store/events.js";
+import { openStore } from "../../src/store/database.js";
 import { cli } from "../e2e/support.js";
 
 let root: string | undefined;
@@ -64,5 +66,54 @@ describe("exrates webhooks", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("exrates webhooks add refuses what could never be delivered", () => {
+  const setup = () => {
+    root = mkdtempSync(join(tmpdir(), "exrates-webhooks-"));
+    return { EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), LOG_LEVEL: "warn" };
+  };
+
+  it("a URL carrying credentials: refused without echoing the password; list never prints an old one", async () => {
+    const env = setup();
+    const refused = await cli(["webhooks", "add", "https://erp:hunter2pass@erp.example/hooks"], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("must not carry credentials");
+    expect(refused.stderr + refused.stdout).not.toContain("hunter2pass");
+    expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
+
+    // One stored before such URLs were refused is listed with its credentials masked.
+    const store = await openStore(join(env.EXRATES_DATA_DIR, "exrates.db"));
+    try {
+      await addWebhook(store, { url: "https://erp:hunter2pass@erp.example/hooks?x=1" });
+    } finally {
+      await store.close();
+    }
+    for (const args of [
+      ["webhooks", "list"],
+      ["webhooks", "list", "--json"],
+    ]) {
+      const listed = await cli(args, env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain("https://***@erp.example/hooks?x=1");
+      expect(listed.stdout + listed.stderr).not.toContain("hunter2pass");
+      expect(listed.stdout).not.toContain("erp:");
+    }
+  });
+});
+
+describe("exrates webhooks add --banks", () => {
+  it("refuses a bank that does not exist, naming it, and stores nothing", async () => {
+    root = mkdtempSync(join(tmpdir(), "exrates-webhooks-"));
+    const env = { EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), LOG_LEVEL: "warn" };
+    const refused = await cli(["webhooks", "add", "https://erp.example/hooks", "--banks", "ECB,XXX,zz9"], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("unknown banks XXX, ZZ9 (known: ");
+    expect(refused.stderr).toContain("ECB");
+    expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
+    const added = await cli(["webhooks", "add", "https://erp.example/hooks", "--banks", "ecb", "--json"], env);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ banks: ["ECB"] });
   });
 });

@@ -113,7 +113,7 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
         // The mirror is asked for https://host/path?query as /host/path?query.
         const answer = file.get(`GET /${url.replace(/^https:\/\//, "")}`);
         expect(answer, `the mirror's answer to ${url}`).toBeDefined();
-        const doc = await readSavedResponse(adapter, join(FEEDS, answer!), url);
+        const doc = await readSavedResponse(adapter, join(FEEDS, answer!), { url });
         for (const r of (await parseDocuments(adapter, [doc]))[0]!.records) {
           const row: Row = [r.effectiveDate, r.currency, r.rate, r.unitMultiplier ?? 0];
           const key = `${r.effectiveDate} ${r.currency}`;
@@ -185,8 +185,8 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
           expect(res.headers.get("content-location")).toBe(`/v1/Banks/${bank}/DailyRates/${date}`);
           expect(jsonRows(await res.text())).toEqual(stored(bank, date, date));
         }
-        // 2026-03-07 is a Saturday: the set in force is the newest stored date before it.
-        const saturday = "2026-03-07";
+        // The first Saturday after the first stored date: the set in force is the newest stored date before it.
+        const saturday = saturdayAfter(dates[0]!);
         const inForce = dates.filter((d) => d <= saturday).pop()!;
         const weekend = await get(`/v1/Banks/${bank}/DailyRates/${saturday}.csv`);
         expect(weekend.headers.get("content-location")).toBe(`/v1/Banks/${bank}/DailyRates/${inForce}.csv`);
@@ -246,3 +246,11 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
     });
   },
 );
+
+/** The first Saturday after `from`. */
+function saturdayAfter(from: string): string {
+  const day = new Date(`${from}T00:00:00Z`);
+  do day.setUTCDate(day.getUTCDate() + 1);
+  while (day.getUTCDay() !== 6);
+  return day.toISOString().slice(0, 10);
+}

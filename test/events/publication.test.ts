@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { publish } from "../../src/publish/publisher.js";
-import { eventsAfter, recordEvents, RETENTION_DAYS } from "../../src/store/events.js";
+import { eventsAfter, recordEvents, RETENTION_DAYS, type RatesPublished } from "../../src/store/events.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 
@@ -62,9 +62,13 @@ describe("events of a publish", () => {
     );
     await publish(ctx.store, [AAA, BBB], out);
     events = await eventsAfter(ctx.store, first);
-    expect(events.map((e) => [e.data.effectiveDate, e.data.currencies, e.data.revision])).toEqual([
-      ["2026-03-03", ["EUR"], false],
-    ]);
+    expect(
+      events.map((e) => [
+        (e.data as RatesPublished).effectiveDate,
+        (e.data as RatesPublished).currencies,
+        (e.data as RatesPublished).revision,
+      ]),
+    ).toEqual([["2026-03-03", ["EUR"], false]]);
     // When it is recorded the new files are the ones served.
     expect(readFileSync(join(out, "v1/Banks/AAA/DailyRates/Latest.json"), "utf8")).toContain("2026-03-03");
 
@@ -72,9 +76,13 @@ describe("events of a publish", () => {
     storeRates(ctx.store, "AAA", [{ effectiveDate: "2026-03-03", currency: "USD", rate: "20.105" }]);
     await publish(ctx.store, [AAA, BBB], out);
     events = await eventsAfter(ctx.store, events[0]!.id);
-    expect(events.map((e) => [e.data.effectiveDate, e.data.currencies, e.data.revision])).toEqual([
-      ["2026-03-03", ["USD"], true],
-    ]);
+    expect(
+      events.map((e) => [
+        (e.data as RatesPublished).effectiveDate,
+        (e.data as RatesPublished).currencies,
+        (e.data as RatesPublished).revision,
+      ]),
+    ).toEqual([["2026-03-03", ["USD"], true]]);
 
     // A backfill of older dates changes no Latest: no event.
     const last = events[0]!.id;

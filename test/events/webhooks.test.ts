@@ -10,9 +10,10 @@ import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { createWebhookWorker } from "../../src/events/webhooks.js";
+import { ANSWER_READ_LIMIT, createWebhookWorker, sendSigned } from "../../src/events/webhooks.js";
 import { publish } from "../../src/publish/publisher.js";
 import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../src/store/events.js";
+import { endlessReceiver } from "../support/endless.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
 
@@ -132,6 +133,36 @@ describe("webhooks", () => {
     const [listed] = await listWebhooks(ctx.store);
     expect(listed).toMatchObject({ id: hook.id, lastStatus: "delivered", delivered: 1, failures: 2, pending: 0 });
     expect(listed!.pausedAt).toBeUndefined();
+  });
+
+  it("reads at most a few KB of a receiver's answer: an endless 200 is delivered and dropped at once", async () => {
+    const r = await endlessReceiver();
+    try {
+      await addWebhook(ctx.store, { url: r.url });
+      await publishDay("2026-04-02", "24.170");
+      // The timeout is long: only the read limit can end the answer early.
+      const worker = createWebhookWorker({ store: ctx.store, log: silent, publicUrl: "http://x", timeoutMs: 15_000 });
+      const started = Date.now();
+      expect(await worker.tick()).toBe(1);
+      await r.hungUp(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // What the server got out before the worker hung up: the limit, plus what socket buffers hold.
+      expect(ANSWER_READ_LIMIT).toBeLessThanOrEqual(8192);
+      expect(r.sent[0]).toBeLessThan(32 * 1024 * 1024);
+      expect((await listWebhooks(ctx.store))[0]).toMatchObject({ lastStatus: "delivered", lastResponseStatus: 200 });
+
+      // sendSigned itself (what `exrates webhooks test` calls) too.
+      const at = new Date();
+      const sent = sendSigned(
+        { url: r.url, secret: "whsec_" + "A".repeat(43) + "=", id: "msg_1", body: "{}", at },
+        { timeoutMs: 15_000 },
+      );
+      expect(await sent).toEqual({ ok: true, status: 200 });
+      await r.hungUp(1);
+      expect(r.sent[1]).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      await r.close();
+    }
   });
 
   it("does not retry a 4xx other than 429", async () => {

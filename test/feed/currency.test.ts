@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { RowProblem } from "../../src/errors.js";
 import {
-  currencyFromName,
   currencyName,
   isIsoCurrency,
   isoCurrencyCodes,
+  isPublishableCurrency,
   requireCurrencyCode,
-  resolveCurrency,
 } from "../../src/feed/currency.js";
 import { foldName } from "../../src/feed/fold.js";
+import { MARKET_CODES, marketCode } from "../../src/feed/market-codes.js";
 
 describe("currency codes from ICU", () => {
   it("knows current and historical ISO 4217 codes, metals and units, and nothing else", () => {
@@ -25,23 +24,23 @@ describe("currency codes from ICU", () => {
     expect(currencyName("QQQ")).toBeUndefined();
   });
 
-  it("resolves labels through ICU's names, folded, before the bank's aliases", () => {
-    expect(currencyFromName("U.S. Dollar")).toBe("USD");
-    expect(currencyFromName("japanese  YEN")).toBe("JPY");
-    expect(currencyFromName("Dollar des Etats-Unis", ["fr"])).toBe("USD");
-    expect(currencyFromName("Pound Sterling")).toBeUndefined();
-    expect(resolveCurrency("AAA", "Pound Sterling", { aliases: { "pound sterling": "GBP" } })).toBe("GBP");
-    expect(resolveCurrency("AAA", " EUR ")).toBe("EUR");
-    expect(resolveCurrency("AAA", "Euro", { aliases: { euro: "XEU" } })).toBe("EUR"); // ICU first
+  it("publishes ISO codes and the market codes, CNH the only one so far, with its note", () => {
+    expect([...MARKET_CODES.keys()]).toEqual(["CNH"]);
+    expect(marketCode("CNH")).toMatchObject({ code: "CNH", name: "Chinese Yuan (offshore)" });
+    expect(marketCode("CNH")!.note).toMatch(/offshore yuan.*not an ISO 4217 code.*CNY/);
+    expect(marketCode("CNY")).toBeUndefined();
+    expect(isPublishableCurrency("CNH")).toBe(true);
+    expect(isPublishableCurrency("USD")).toBe(true);
+    for (const code of ["CNX", "XTS", "XXX", "QQQ", "cnh"]) expect(isPublishableCurrency(code), code).toBe(false);
   });
 
-  it("holds a label nobody knows, or an alias to a code that is not ISO", () => {
-    expect(() => resolveCurrency("AAA", "Tokens")).toThrow(RowProblem);
-    expect(() => resolveCurrency("AAA", "Offshore yuan", { aliases: { "offshore yuan": "CNH" } })).toThrow(
-      /not a known ISO 4217 code or name/,
+  it("takes a code column's ISO and market codes and holds anything else", () => {
+    expect(requireCurrencyCode("AAA", " usd ")).toBe("USD");
+    expect(requireCurrencyCode("AAA", "CNH")).toBe("CNH");
+    expect(() => requireCurrencyCode("AAA", "QQQ")).toThrow(
+      /^AAA: currency code "QQQ" is neither ISO 4217 nor a market code$/,
     );
-    expect(requireCurrencyCode("AAA", "usd")).toBe("USD");
-    expect(() => requireCurrencyCode("AAA", "CNH")).toThrow(/"CNH" is not ISO 4217/);
+    expect(() => requireCurrencyCode("AAA", "XTS")).toThrow(/neither ISO 4217 nor a market code/);
   });
 
   it("folds accents, case and punctuation", () => {

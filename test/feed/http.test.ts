@@ -98,6 +98,14 @@ describe("the shared HTTP client", () => {
     expect(echoOf((await http.get(`${base}/echo`)).body).cookie).toBeNull();
   });
 
+  it("keeps what a POST sent beside its answer, for parse (a GET has none)", async () => {
+    const http = createHttpClient(noSleep);
+    const posted = await http.post(`${base}/echo`, "dateFilterDebut=2026%2F09%2F21&filterData=EUR");
+    expect(posted.method).toBe("POST");
+    expect(posted.requestBody).toBe("dateFilterDebut=2026%2F09%2F21&filterData=EUR");
+    expect((await http.get(`${base}/echo`)).requestBody).toBeUndefined();
+  });
+
   it("fetches through the feed mirror, reporting the bank's URL", async () => {
     const doc = await createHttpClient({ ...noSleep, mirror: base }).get(
       "https://bank.example/rates/daily.xml?date=2026-03-02",

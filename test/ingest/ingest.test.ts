@@ -59,4 +59,33 @@ describe("parseDocuments", () => {
       "AAA: could not parse https://bank.example/anything: x is undefined",
     );
   });
+
+  // A feed that yields nothing: "" is an answer with no row, "none" the bank saying it published nothing,
+  // "form" a page that only leads to the data.
+  const sparse: BankAdapter = {
+    ...adapter,
+    navigationAnswer: (answer) => Buffer.from(answer.body).toString() === "form",
+    parse: (body) => {
+      const text = Buffer.from(body).toString();
+      if (text === "none") return { records: [], held: [], noPublication: "a holiday" };
+      return text === "" ? [] : adapter.parse(body, { url: "" });
+    },
+  };
+
+  it("refuses answers that together yield nothing without saying why, naming the bank and the request", async () => {
+    await expect(parseDocuments(sparse, [doc("form"), doc(""), doc("")])).rejects.toThrow(
+      "AAA: no rates found in this answer (GET https://bank.example/ and 1 more): not a page that only leads to the data",
+    );
+    const post = { ...doc(""), method: "POST" as const, requestBody: "day=2026-03-02" };
+    await expect(parseDocuments(sparse, [post])).rejects.toThrow(/^AAA: no rates found in this answer \(POST /);
+  });
+
+  it("takes an empty answer beside one that yields figures or says that nothing was published, and a page that only leads to the data", async () => {
+    const withFigures = await parseDocuments(sparse, [doc("2026-03-02 USD 20.611"), doc("")]);
+    expect(withFigures.map((p) => p.records.length)).toEqual([1, 0]);
+    const holiday = await parseDocuments(sparse, [doc("none"), doc("")]);
+    expect(holiday[0]).toMatchObject({ records: [], held: [], noPublication: "a holiday" });
+    const form = await parseDocuments(sparse, [doc("form")]);
+    expect(form[0]).toMatchObject({ records: [], held: [], navigation: true });
+  });
 });

@@ -19,8 +19,13 @@ describe("the ingest gate", () => {
   it.each([
     ["a date that does not exist", { ...ok, effectiveDate: "2026-02-30" }, "bad-date", /2026-02-30" is not a real/],
     ["a lower-case currency", { ...ok, currency: "usd" }, "unknown-currency", /currency "usd"/],
-    ["a made-up code", { ...ok, currency: "QQQ" }, "unknown-currency", /"QQQ" is not an ISO 4217 code/],
-    ["a market code", { ...ok, currency: "CNH" }, "unknown-currency", /"CNH" is not an ISO 4217 code/],
+    [
+      "a made-up code",
+      { ...ok, currency: "QQQ" },
+      "unknown-currency",
+      /"QQQ" is neither an ISO 4217 code nor a market/,
+    ],
+    ["ISO's testing code", { ...ok, currency: "XTS" }, "unknown-currency", /"XTS" is neither an ISO 4217 code/],
     ["the base currency itself", { ...ok, currency: "CZK" }, "bad-row", /base currency CZK against itself/],
     ["a float", { ...ok, rate: 20.611 as unknown as string }, "bad-rate", /is not a positive decimal/],
     ["a zero rate", { ...ok, rate: "0.000" }, "bad-rate", /is not a positive decimal/],
@@ -37,6 +42,20 @@ describe("the ingest gate", () => {
   it("accepts historical ISO codes and metals (ICU's list, not a table)", () => {
     const old = ["DEM", "VEF", "MRO", "XAU", "XDR", "SLE"].map((currency) => ({ ...ok, currency }));
     expect(check(old).held).toEqual([]);
+  });
+
+  it("accepts the market codes (CNH, the offshore yuan), and no other non-ISO code", () => {
+    expect(check([{ ...ok, currency: "CNH" }])).toEqual({ records: [{ ...ok, currency: "CNH" }], held: [] });
+    expect(check([{ ...ok, currency: "CNX" }]).held).toMatchObject([{ kind: "unknown-currency" }]);
+  });
+
+  it("keeps a held record's derivation, so that a person sees how its currency was named", () => {
+    const named = { ...ok, derivation: 'name "U.S.A. Dollar" resolved by territory US' } as const;
+    const { held } = check([named, { ...named, rate: "20.612" }]);
+    expect(held.map((h) => [h.kind, h.rate, h.derivation])).toEqual([
+      ["conflict", "20.611", named.derivation],
+      ["conflict", "20.612", named.derivation],
+    ]);
   });
 
   it("holds every figure of a date and currency given two different figures, and names them", () => {

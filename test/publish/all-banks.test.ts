@@ -40,6 +40,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
         status: 200,
         contentType: r.contentType,
         body: recordingBody(r),
+        requestBody: r.requestBody,
         startedAt: at,
         finishedAt: at,
       };

@@ -2,6 +2,7 @@
 // format readable with the stored digits, only changed files uploaded, the pointer written last so an
 // interrupted upload leaves readers on the previous whole generation, cleanup, and clear errors.
 import { readFile } from "node:fs/promises";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 
 import * as XLSX from "@e965/xlsx";
@@ -10,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from "../../src/config.js";
 import { UserError } from "../../src/errors.js";
 import { latestPath, publish } from "../../src/publish/publisher.js";
-import { ObjectStoreError } from "../../src/publish/s3.js";
+import { ObjectStore, ObjectStoreError } from "../../src/publish/s3.js";
 import {
   GENERATIONS_PREFIX,
   OBJECTS_PREFIX,
@@ -295,4 +296,29 @@ describe("bad configuration", () => {
     expect(message).not.toContain(wrong);
     expect(JSON.stringify(failure)).not.toContain(wrong);
   });
+});
+
+describe("a store that stops answering", () => {
+  it("fails a pointer read after 5 s instead of holding its caller (a server following the pointer) for ever", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const store = ObjectStore.fromUrl(`s3://${s3.bucket}/silent`, {
+        ...s3.env,
+        AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`,
+      });
+      const started = Date.now();
+      const failure = await readPointer(store).catch((error: unknown) => error);
+      const waited = Date.now() - started;
+      expect(failure).toBeInstanceOf(ObjectStoreError);
+      expect((failure as Error).message).toContain(`GET s3://${s3.bucket}/silent/current.json failed`);
+      expect(waited).toBeGreaterThanOrEqual(4_900);
+      expect(waited).toBeLessThan(15_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
 });

@@ -8,6 +8,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { HttpError } from "../../src/errors.js";
+import { noPublication } from "../../src/feed/rows.js";
 import { createLogger } from "../../src/log.js";
 import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
 import { bankStatuses } from "../../src/schedule/status.js";
@@ -98,7 +99,11 @@ function scriptedBank(
         },
       ]);
     },
-    parse: (body: Uint8Array) => JSON.parse(Buffer.from(body).toString()) as RateRecord[],
+    // An empty list is the feed saying it has nothing yet, as a real adapter says it (noPublication).
+    parse: (body: Uint8Array) => {
+      const records = JSON.parse(Buffer.from(body).toString()) as RateRecord[];
+      return records.length ? records : noPublication("no rates published yet");
+    },
   };
 }
 
@@ -231,8 +236,9 @@ describe("catch-up at start", () => {
     // Another process (`exrates banks`) reads only the database.
     const [there] = await bankStatuses(t.store, adapters, { env: {}, now: clock.now() });
     for (const status of [here, there]) {
-      expect(status).toMatchObject({ state: "pending", newestDate: "2026-11-20" });
-      expect(status!.summary).toMatch(/^waiting for 2026-11-23/);
+      // 90 minutes past 14:30 local: late, by that much.
+      expect(status).toMatchObject({ state: "late", newestDate: "2026-11-20", running: false, lateByMinutes: 90 });
+      expect(status!.summary).toMatch(/^late by 1 h 30 min: 2026-11-23 due at 14:30 local/);
     }
   });
 });

@@ -103,6 +103,19 @@ describe("redaction by value", () => {
     expect(redactSecrets("about a cab")).toBe("about a cab");
   });
 
+  it("masks only values long enough to be secrets, and never a common word", () => {
+    // A pair whose user half is short (`user`) or a common word (`public`): the halves that are
+    // secrets are masked, the user names stay readable everywhere else.
+    registerSecret("user:Xq7-long-pass");
+    registerSecret("public:9fT2kLm4");
+    registerSecret("bank5:Anonymous"); // neither half is searchable; the whole pair is
+    const text = "the user agent of the public feed, bank5 and Anonymous readers";
+    expect(redactSecrets(text)).toBe(text);
+    expect(redactSecrets("sent Xq7-long-pass and 9fT2kLm4")).toBe(`sent ${MASK} and ${MASK}`);
+    expect(redactSecrets("Basic bank5:Anonymous")).toBe(`Basic ${MASK}`);
+    expect(redactSecrets("user:Xq7-long-pass")).not.toContain("Xq7-long-pass");
+  });
+
   it("masks a URL by value whatever the parameter is called, then by name for values never configured", () => {
     const url = `https://bank.example/api?series=X&q=${encodeURIComponent(KEY)}&lang=en`;
     expect(redactUrl(url)).toBe(`https://bank.example/api?series=X&q=${MASK}&lang=en`);

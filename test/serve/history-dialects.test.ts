@@ -138,11 +138,12 @@ describe.each(storeDialects())("history endpoints on $name", (dialect) => {
     const res = await get("/v1/Banks/CNB/DailyRates/2025-01-18");
     expect(res.status).toBe(404);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body.detail).toMatch(/publication gap/);
+    expect(body.detail).toMatch(/no set in force on 2025-01-18: its last stored set before it is 2025-01-03/);
     expect(body).toMatchObject({
       firstDate: "2024-12-20",
       latestDate: "2025-01-03",
       previousDate: "2025-01-03",
+      missingPublicationDayCount: 10,
     });
     expect((await get("/v1/Banks/CNB/DailyRates/2024-12-19")).status).toBe(404);
   });

@@ -127,7 +127,7 @@ describe("the set in force on a date", () => {
   it.each([
     ["before the first stored date", "2024-12-19", /before CNB's first stored date/],
     ["in the future", "2099-01-01", /in the future/],
-    ["beyond the publication gap", "2025-01-18", /publication gap/],
+    ["beyond the bank's normal gap", "2025-01-18", /no set in force on 2025-01-18/],
   ])("is 404 %s, saying which dates exist", async (_what, date, detail) => {
     const res = await get(`/v1/Banks/CNB/DailyRates/${date}`);
     expect(res.status).toBe(404);
@@ -139,7 +139,8 @@ describe("the set in force on a date", () => {
   });
 
   it("answers a date within the gap, and 400 for a malformed date", async () => {
-    expect((await get("/v1/Banks/CNB/DailyRates/2025-01-17")).headers.get("content-location")).toBe(
+    // Friday to Friday: the weekend and four days of holidays.
+    expect((await get("/v1/Banks/CNB/DailyRates/2025-01-10")).headers.get("content-location")).toBe(
       "/v1/Banks/CNB/DailyRates/2025-01-03",
     );
     for (const bad of ["2024-13-01", "2024-02-30", "20241230", "2024-12-3"]) {
@@ -461,3 +462,57 @@ function raw(method: string, path: string, headers: Record<string, string>) {
     },
   );
 }
+
+describe("a hole in the stored history is not a publication gap", () => {
+  it("a Monday-to-Friday bank bridges seven days at most: the eighth is 404 naming the missing days", async () => {
+    // CNB's stored dates end on Friday 2025-01-03; asked the next Saturday, a week and a day later.
+    const res = await get("/v1/Banks/CNB/DailyRates/2025-01-11");
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      previousDate: "2025-01-03",
+      missingPublicationDays: ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"],
+      missingPublicationDayCount: 5,
+    });
+    expect(body.detail).toContain("its last stored set before it is 2025-01-03");
+    expect(body.detail).toContain("5 of its publication days since have no set (2025-01-06, 2025-01-07");
+    expect(body.detail).toContain("at most 7 days");
+  });
+
+  // Last in the file: NRBT's rows would show in the discovery lists above.
+  it("years without data in the loaded history do not make an old set current", async () => {
+    ingest("NRBT", [
+      { effectiveDate: "2017-01-05", currency: "INR", rate: "6.1" },
+      { effectiveDate: "2017-01-06", currency: "INR", rate: "6.2" },
+      { effectiveDate: "2024-06-03", currency: "INR", rate: "83.4" },
+    ]);
+    recordQuoting(h.store, "NRBT", "BTN", "Direct");
+    const res = await get("/v1/Banks/NRBT/DailyRates/2024-06-01");
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { detail: string; missingPublicationDays: string[] };
+    // 2017-01-09 to 2024-05-31: every weekday of those years and a half.
+    expect(body).toMatchObject({
+      previousDate: "2017-01-06",
+      nextDate: "2024-06-03",
+      missingPublicationDayCount: 1930,
+    });
+    expect(body.missingPublicationDays).toHaveLength(10);
+    expect(body.missingPublicationDays[0]).toBe("2017-01-09");
+    expect(body.detail).toMatch(/1930 of its publication days since have no set \(2017-01-09, .*, \.\.\.\)/);
+    // The days around the hole are still answered.
+    expect((await get("/v1/Banks/NRBT/DailyRates/2017-01-08")).headers.get("content-location")).toBe(
+      "/v1/Banks/NRBT/DailyRates/2017-01-06",
+    );
+    expect((await get("/v1/Banks/NRBT/DailyRates/2024-06-03")).status).toBe(200);
+  });
+});
+
+describe("an open-ended range", () => {
+  it("is named by its newest stored date, not by tomorrow", async () => {
+    const res = await get("/v1/Banks/CNB/DailyRates.csv?from=2024-12-27");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="CNB-2024-12-27-2025-01-03.csv"');
+    const asked = await get("/v1/Banks/CNB/DailyRates.csv?from=2024-12-27&to=2025-01-01");
+    expect(asked.headers.get("content-disposition")).toBe('attachment; filename="CNB-2024-12-27-2025-01-01.csv"');
+  });
+});

@@ -23,6 +23,23 @@ async function get(path: string): Promise<{ status: number; type: string | null;
 }
 
 describe("known banks", () => {
+  it("names the environment variable of a bank whose feed needs a key, never a value", async () => {
+    harness = await startHarness();
+    for (const path of ["/v1/Banks/BANXICO/DailyRates/Latest", "/v1/Banks/BANXICO/DailyRates/2025-01-02"]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toMatchObject({
+        type: "urn:exrates:problem:no-rates-yet",
+        credential: "EXRATES_BANXICO_API_KEY",
+      });
+      expect(r.body.detail, path).toContain("needs a key: set EXRATES_BANXICO_API_KEY");
+    }
+    // A bank without a key says nothing of one.
+    const sarb = await get("/v1/Banks/SARB/DailyRates/Latest");
+    expect(sarb.body.credential).toBeUndefined();
+    expect(sarb.body.detail).not.toContain("key");
+  });
+
   it("answers a known bank with nothing published from its descriptor; its rates are 'no rates yet'", async () => {
     harness = await startHarness();
     const bank = await get("/v1/banks/SARB");
@@ -77,7 +94,7 @@ describe("known banks", () => {
       server: {
         status: () =>
           Promise.resolve([
-            { id: "CNB", state: "ok", nextRunAt: "2026-04-03T12:31:00.000Z", lastError: null },
+            { id: "CNB", state: "up to date", nextRunAt: "2026-04-03T12:31:00.000Z", lastError: null },
             {
               id: "SARB",
               state: "never fetched",
@@ -99,7 +116,7 @@ describe("known banks", () => {
     expect(sarb.body).toMatchObject({ id: "SARB", status: { state: "never fetched" } });
     expect(JSON.stringify(sarb.body)).not.toContain(secret);
     const cnb = await get("/v1/banks/CNB");
-    expect(cnb.body).toMatchObject({ id: "CNB", name: [{ name: "Bank CNB" }], status: { state: "ok" } });
+    expect(cnb.body).toMatchObject({ id: "CNB", name: [{ name: "Bank CNB" }], status: { state: "up to date" } });
     const latest = await get("/v1/Banks/SARB/DailyRates/Latest");
     expect(latest.body).toMatchObject({ type: "urn:exrates:problem:no-rates-yet", state: "never fetched" });
     expect(latest.body.detail).toContain("2026-04-03T14:00:00.000Z");

@@ -179,3 +179,83 @@ describe("request hygiene", () => {
     }
   });
 });
+
+/** A connection to the server from a given loopback address (127.0.0.0/8 is all the machine's own). */
+function openFrom(url: string, localAddress: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname, localAddress }, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** A GET over a fresh connection from a given loopback address: the status line, or "" when closed unanswered. */
+function statusFrom(url: string, localAddress: string, path: string, headers = ""): Promise<string> {
+  return openFrom(url, localAddress).then((socket) => {
+    const got = new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (c: Buffer) => {
+        text += c.toString("latin1");
+        if (text.includes("\r\n")) resolve(text.split("\r\n")[0]!);
+      });
+      socket.on("error", () => resolve(text));
+      socket.once("close", () => resolve(text.split("\r\n")[0] ?? ""));
+    });
+    socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n${headers}\r\n`);
+    return got.finally(() => socket.destroy());
+  });
+}
+
+describe("one client cannot take every connection", () => {
+  it("caps connections per address and keeps the rest for other addresses", async () => {
+    const h = await startHarness({ server: { limits: { maxConnections: 40, perAddress: 5 } } });
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 5; i++) held.push(await openFrom(h.url, "127.0.0.2"));
+      // The sixth from that address is closed at accept, unanswered.
+      expect(await statusFrom(h.url, "127.0.0.2", "/healthz")).toBe("");
+      // Another address is served at once.
+      expect(await statusFrom(h.url, "127.0.0.3", "/healthz")).toBe("HTTP/1.1 200 OK");
+      // Once one of them leaves, the first address is served again.
+      held.pop()!.destroy();
+      await until(async () => (await statusFrom(h.url, "127.0.0.2", "/healthz")) === "HTTP/1.1 200 OK");
+    } finally {
+      for (const s of held) s.destroy();
+      await h.close();
+    }
+  });
+
+  it("caps event streams per token and per address with 429, and frees the slot when a stream ends", async () => {
+    const h = await startHarness({ server: { limits: { streamsPerToken: 2, streamsPerAddress: 3 } } });
+    const streams: Socket[] = [];
+    try {
+      const [a, b] = [await h.token(), await h.token()];
+      const stream = async (from: string, token: string) => {
+        const socket = await openFrom(h.url, from);
+        streams.push(socket);
+        const status = new Promise<string>((resolve) => {
+          let text = "";
+          socket.on("data", (c: Buffer) => {
+            text += c.toString("latin1");
+            if (text.includes("\r\n")) resolve(text.split("\r\n")[0]!);
+          });
+          socket.once("close", () => resolve(text));
+        });
+        socket.write(`GET /v1/events HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n\r\n`);
+        return status;
+      };
+      expect(await stream("127.0.0.4", a)).toBe("HTTP/1.1 200 OK");
+      expect(await stream("127.0.0.5", a)).toBe("HTTP/1.1 200 OK");
+      expect(await stream("127.0.0.6", a)).toBe("HTTP/1.1 429 Too Many Requests");
+      // Another token: served, until its address holds three streams.
+      expect(await stream("127.0.0.4", b)).toBe("HTTP/1.1 200 OK");
+      expect(await stream("127.0.0.4", b)).toBe("HTTP/1.1 200 OK");
+      expect(await stream("127.0.0.4", b)).toBe("HTTP/1.1 429 Too Many Requests");
+      streams[0]!.destroy();
+      await until(async () => (await stream("127.0.0.6", a)) === "HTTP/1.1 200 OK");
+    } finally {
+      for (const s of streams) s.destroy();
+      await h.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { timedPublish } from "../../src/metrics.js";
+import { ServerMetrics } from "../../src/serve/metrics.js";
 import { startHarness, type Harness } from "./support.js";
 
 let h: Harness;
@@ -87,5 +88,24 @@ describe("GET /metrics", () => {
     expect(m.get('exrates_bank_anomalies_held{bank="CNB"}')).toBe(1);
     expect(m.get('exrates_bank_fetch_failures{bank="CNB"}')).toBe(2);
     expect(m.get("exrates_publish_duration_seconds_count")).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("bank states", () => {
+  it("exports each bank's state as a one-hot gauge and how late it is, from the scheduler's status", async () => {
+    const rows = [
+      { id: "ECB", state: "holiday", lateByMinutes: null },
+      { id: "CNB", state: "late", lateByMinutes: 125 },
+    ];
+    const metrics = new ServerMetrics("/nonexistent/exrates.db", () => Promise.resolve(rows));
+    const text = await metrics.text();
+    expect(text).toContain('exrates_bank_state{bank="ECB",state="holiday"} 1');
+    expect(text).toContain('exrates_bank_state{bank="CNB",state="late"} 1');
+    expect(text).toContain('exrates_bank_late_seconds{bank="CNB"} 7500');
+    expect(text).toContain('exrates_bank_late_seconds{bank="ECB"} 0');
+    rows[1] = { id: "CNB", state: "up to date", lateByMinutes: null };
+    const after = await metrics.text();
+    expect(after).not.toContain('state="late"');
+    expect(after).toContain('exrates_bank_state{bank="CNB",state="up to date"} 1');
   });
 });

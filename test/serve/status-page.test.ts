@@ -23,7 +23,7 @@ beforeAll(async () => {
           {
             id: "CNB",
             name: "Czech National Bank",
-            state: "ok",
+            state: "up to date",
             newestDate: "2026-04-02",
             nextRunAt: "2026-04-03T12:31:00.000Z",
             lastError: null,
@@ -38,6 +38,14 @@ beforeAll(async () => {
             lastErrorAt: "2026-04-02T14:05:00.000Z",
           },
           { id: "SARB", name: "South African Reserve Bank", state: "never fetched", newestDate: null, nextRunAt: null },
+          {
+            id: "BDI",
+            name: "Bank of Italy",
+            state: "holiday",
+            summary: "holiday: Good Friday (newest 2026-04-02; next publication 2026-04-07 14:15)",
+            newestDate: "2026-04-02",
+            nextRunAt: "2026-04-07T12:15:00.000Z",
+          },
         ]),
     },
   });
@@ -69,7 +77,8 @@ describe("GET / as HTML", () => {
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await response.text();
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    for (const id of ["CNB", "ECB", "SARB"]) expect(html).toContain(`id="bank-${id}"`);
+    for (const id of ["CNB", "ECB", "SARB", "BDI"]) expect(html).toContain(`id="bank-${id}"`);
+    expect(html).toContain("holiday: Good Friday (newest 2026-04-02; next publication 2026-04-07 14:15)");
     expect(html).toContain("2026-04-03 14:00 UTC");
     expect(html).not.toContain(SECRET);
     expect(html).toContain("key=***");
@@ -92,7 +101,7 @@ describe("GET / as HTML", () => {
 describe("GET / in a real browser", () => {
   const inCi = process.env.CI === "true";
   it.skipIf(!haveChromium && !inCi)(
-    "reads on a phone: content, no sideways scroll, nothing fetched elsewhere, a screenshot",
+    `reads on a phone: content, no sideways scroll, nothing fetched elsewhere, a screenshot${haveChromium || inCi ? "" : ` (skipped: no ${CHROMIUM}; install Debian's chromium to run it)`}`,
     async () => {
       expect(haveChromium, `${CHROMIUM} is missing: .ci/run installs Debian's chromium`).toBe(true);
       const { chromium } = await import("playwright-core");

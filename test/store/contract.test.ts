@@ -9,7 +9,14 @@ import { releaseAnomaly } from "../../src/ingest/release.js";
 import { clearSecrets, registerSecret } from "../../src/secrets.js";
 import { anomalyCounts, listAnomalies } from "../../src/store/anomalies.js";
 import type { Store } from "../../src/store/database.js";
-import { addWebhook, dueDeliveries, eventsAfter, listWebhooks, recordEvents } from "../../src/store/events.js";
+import {
+  addWebhook,
+  dueDeliveries,
+  eventsAfter,
+  listWebhooks,
+  recordEvents,
+  type RatesPublished,
+} from "../../src/store/events.js";
 import type { ScreeningQuery, ScreeningSnapshot } from "../../src/store/ingest-data.js";
 import {
   ingestTransaction,
@@ -459,7 +466,7 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
     expect(ids).toHaveLength(2);
     expect(ids[1]! > ids[0]!).toBe(true);
     const events = await eventsAfter(store, 0);
-    expect(events.map((e) => [e.id, e.data.bankId, e.data.currencies])).toEqual([
+    expect(events.map((e) => [e.id, e.data.bankId, (e.data as RatesPublished).currencies])).toEqual([
       [ids[0], "CNB", ["EUR", "USD"]],
       [ids[1], "ECB", ["EUR", "USD"]],
     ]);

@@ -25,6 +25,7 @@ export function fakeHttp(respond: Responder = () => ({ body: "" })): HttpClient 
       status: res.status ?? 200,
       contentType: res.contentType ?? "",
       body: Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body),
+      ...(req.body === undefined ? {} : { requestBody: req.body }),
       startedAt: now,
       finishedAt: now,
     };

@@ -7,8 +7,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const SHARED = resolve(import.meta.dirname, "../../../shared");
-export const FEEDS = join(SHARED, "feeds");
+// EXRATES_SHARED_FEEDS names the recordings elsewhere (as in feeds.ts); the tool is beside them.
+export const FEEDS = process.env.EXRATES_SHARED_FEEDS ?? resolve(import.meta.dirname, "../../../shared/feeds");
+export const SHARED = resolve(FEEDS, "..");
 export const MIRROR_TOOL = join(SHARED, "tools", "feed-mirror.mjs");
 export const haveMirror = existsSync(MIRROR_TOOL) && existsSync(join(FEEDS, "index.json"));
 

@@ -6,17 +6,22 @@ import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
 import { adapterFor, loadAdapters } from "../../feed/registry.js";
+import { isIsoDate } from "../../feed/dates.js";
 import { releaseAnomaly } from "../../ingest/release.js";
+import { dateLimit, futureDateProblem } from "../../ingest/validate.js";
 import { publish } from "../../publish/publisher.js";
 import { treeTargetFor } from "../../publish/target-for.js";
-import { listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
+import { getAnomaly, listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
+import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
 
 const STATUSES: readonly AnomalyStatus[] = ["held", "released", "warned"];
 
 function line(a: Anomaly): string {
   const figure = [a.effectiveDate, a.currency, a.rate].filter((x) => x !== null).join(" ");
-  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}`;
+  // How the figure or its currency was derived (a mean, a name resolved by rule), when it was.
+  const derived = a.derivation ? `\n       derived: ${a.derivation}` : "";
+  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}${derived}`;
 }
 
 function currentUser(): string {
@@ -25,6 +30,21 @@ function currentUser(): string {
   } catch {
     return "unknown";
   }
+}
+
+/**
+ * A figure dated beyond what its bank can have published by now (9999-12-31) would become the bank's
+ * Latest and stay it, every later publication older than it: released only with --allow-future.
+ */
+async function refuseFutureDate(store: Store, id: number): Promise<void> {
+  const anomaly = await getAnomaly(store, id);
+  if (!anomaly?.effectiveDate || !isIsoDate(anomaly.effectiveDate)) return; // releaseAnomaly says what is wrong
+  const bank = (await adapterFor(anomaly.bankId)).bank;
+  const limit = dateLimit(bank, new Date());
+  if (!futureDateProblem(anomaly.effectiveDate, limit)) return;
+  throw new UserError(
+    `anomaly ${id} is dated ${anomaly.effectiveDate}, after ${limit.latest} (${limit.what}): released, it would be ${bank.id}'s Latest, above every real publication, until a later date is stored; add --allow-future to release it all the same`,
+  );
 }
 
 export function registerAnomalies(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
@@ -59,10 +79,12 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
     .description("publish a held figure after a person has checked it (recorded as released, with who and when)")
     .argument("<id>", "the anomaly's id (exrates anomalies lists them)")
     .option("--by <name>", "who checked it (default: the current user)")
+    .option("--allow-future", "release a figure dated after what the bank can have published by now")
     .action(
-      action(ctx, async (idText: string, options: { by?: string }) => {
+      action(ctx, async (idText: string, options: { by?: string; allowFuture?: boolean }) => {
         if (!/^\d+$/.test(idText)) throw new UserError(`"${idText}" is not an anomaly id`);
         const store = await ctx.store();
+        if (!options.allowFuture) await refuseFutureDate(store, Number(idText));
         const by = options.by ?? currentUser();
         const released = await releaseAnomaly(store, Number(idText), by);
         const result = await publish(store, [...(await loadAdapters()).values()], await treeTargetFor(ctx.config()), {

@@ -1,4 +1,4 @@
-// `exrates backfill <ID...>|--all [--from D] [--to D] [--concurrency N]`: load history, chunked,
+// `exrates backfill <ID...>|--all [--from D] [--to D] [--concurrency N] [--force]`: load history, chunked,
 // resumable, polite; a progress bar on a terminal, one JSON log line per chunk otherwise.
 import type { Command } from "commander";
 
@@ -25,6 +25,7 @@ interface Options {
   pause: string;
   json?: boolean;
   publish: boolean;
+  force?: boolean;
 }
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
@@ -87,6 +88,12 @@ export function formatSummary(summary: BackfillSummary): string {
       t.daysWithoutPublication,
     ]),
   );
+  const notDone = summary.banks.flatMap((b) => b.notDone.map((n) => `  ${b.bankId} ${n.from}..${n.to}: ${n.reason}`));
+  if (notDone.length)
+    lines.push(
+      "not done (fetched, but the answer did not contain these dates; the next run fetches them again):",
+      ...notDone,
+    );
   const errors = summary.banks.flatMap((b) => b.errors.map((e) => `  ${b.bankId} ${e}`));
   if (errors.length) lines.push("errors:", ...errors);
   if (summary.interrupted) lines.push("interrupted: run the same command again to resume where it stopped");
@@ -119,6 +126,7 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
     .option("--concurrency <n>", "banks worked on at once; one request at a time per host", "2")
     .option("--pause <ms>", "pause between two requests to the same host", "250")
     .option("--json", "print the summary as JSON")
+    .option("--force", "fetch again the ranges recorded as done (and forget those records)")
     .option("--no-publish", "do not re-publish the banks whose data changed")
     .action(
       action(ctx, async (ids: string[], options: Options) => {
@@ -133,12 +141,17 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
           const a = missing[0]!;
           throw new UserError(`${a.bank.id} needs ${a.bank.credential!.env} (${a.bank.credential!.description})`);
         }
+        // A bank named whose coverage the range misses is refused; with --all it is left out, said once.
         const plans = planBackfill(
           chosen.filter((a) => !missing.includes(a)),
-          { from: options.from, to: options.to },
+          { from: options.from, to: options.to, outside: options.all ? "skip" : "refuse" },
         );
         const log = ctx.log();
         for (const a of missing) log.warn({ bank: a.bank.id }, `skipped: needs ${a.bank.credential!.env}`);
+        const outside = plans.filter((p) => p.outside);
+        if (outside.length === plans.length && outside.length > 0)
+          throw new UserError(`no bank covers the range asked for (${outside[0]!.outside})`);
+        for (const p of outside) process.stderr.write(`exrates: skipped: ${p.outside}\n`);
 
         const store = await ctx.store();
         const http = createHttpClient({
@@ -172,13 +185,13 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             // Stopping: each chunk that was in flight says how it ended.
             const left = progress.inFlight().length;
             progress.note(
-              `exrates: ${e.bankId} ${e.from}..${e.to} ${e.status}${e.status === "stored" ? ` (+${e.inserted} rows)` : ""}` +
+              `exrates: ${e.bankId} ${e.from}..${e.to} ${e.status}${e.status === "stored" || e.status === "partial" ? ` (+${e.inserted} rows)` : ""}` +
                 (left ? `; still waiting for ${left}` : ""),
             );
           }
           if (!tty) {
             const { status, ...fields } = e;
-            (status === "failed" ? log.warn.bind(log) : log.info.bind(log))(
+            (status === "failed" || status === "empty" ? log.warn.bind(log) : log.info.bind(log))(
               { event: "backfill-chunk", status, ...fields },
               `backfill chunk ${status}`,
             );
@@ -192,6 +205,7 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             env: process.env,
             concurrency,
             pauseMs,
+            force: options.force === true,
             signal: controller.signal,
             onChunkStart: (chunk) => progress.started(chunk),
             onChunk,
@@ -228,7 +242,7 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             : formatSummary(summary) + (published.length ? `\npublished: ${published.join(", ")}` : ""),
         );
         if (summary.interrupted) process.exitCode = 130;
-        else if (summary.totals.failed > 0) process.exitCode = 1;
+        else if (summary.totals.failed > 0 || summary.totals.notDone > 0) process.exitCode = 1;
       }),
     );
 }

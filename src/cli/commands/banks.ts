@@ -1,22 +1,75 @@
-// `exrates banks`: every bank with its newest stored date, last fetch, next run and state (stale,
-// failing, needs a credential...). The same rows as `GET /v1/status` (src/schedule/status.ts).
+// `exrates banks [<ID>...]`: every bank (or the ones named) with its newest stored date, last fetch, next
+// run and state (stale, failing, needs a credential...). The same rows as `GET /v1/status`
+// (src/schedule/status.ts).
+import { statSync } from "node:fs";
+
 import type { Command } from "commander";
 
+import type { Config } from "../../config.js";
 import { toBankResource } from "../../feed/adapter.js";
-import { loadAdapters } from "../../feed/registry.js";
+import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { bankStatuses } from "../../schedule/status.js";
+import { openSqliteStore, type Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
+
+/** No database yet (before the first `exrates start`): the SQLite file does not exist. */
+function noDatabaseYet(config: Config): boolean {
+  if (config.databaseUrl) return false;
+  try {
+    statSync(config.databasePath);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/**
+ * The configured store, read-only; before the first start, an empty one in memory (every bank is then
+ * "never fetched"), said on stderr with where the database is looked for, since a mistyped
+ * EXRATES_DATA_DIR looks the same.
+ */
+async function storeOrNothing(ctx: CliContext): Promise<Store & { nothing?: true }> {
+  const config = ctx.config();
+  if (!noDatabaseYet(config)) return ctx.store({ readonly: true });
+  process.stderr.write(
+    `exrates: no database at ${config.databasePath} yet (\`exrates start\` creates it; EXRATES_DATA_DIR is ${config.dataDir}): every bank is listed as never fetched\n`,
+  );
+  return Object.assign(await openSqliteStore(":memory:"), { nothing: true as const });
+}
+
+/**
+ * Columns as wide as their longest cell (a zone such as America/Argentina/Buenos_Aires), one space
+ * apart; the `right` columns aligned right; the last one not padded.
+ */
+export function table(head: string[], rows: string[][], right: ReadonlySet<number> = new Set()): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) =>
+        i === r.length - 1 ? cell : right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!),
+      )
+      .join(" ");
+  return [head, ...rows].map(line).join("\n");
+}
 
 export function registerBanks(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
     .command("banks")
     .description("list the banks with their newest stored date, last fetch, next run and state")
+    .argument("[banks...]", "only these banks (default: every bank)")
     .option("--json", "print the Bank resources with their status as JSON")
     .action(
-      action(ctx, async (options: { json?: boolean }) => {
-        const adapters = [...(await loadAdapters()).values()];
-        const store = await ctx.store({ readonly: true });
-        const statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+      action(ctx, async (ids: string[], options: { json?: boolean }) => {
+        // Unknown ids are refused by name, before anything is opened.
+        const wanted = new Set(await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id)));
+        const adapters = [...(await loadAdapters()).values()].filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
+        const store = await storeOrNothing(ctx);
+        let statuses: Map<string, Awaited<ReturnType<typeof bankStatuses>>[number]>;
+        try {
+          statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+        } finally {
+          if (store.nothing) await store.close();
+        }
         const rows = adapters.map((a) => {
           const status = statuses.get(a.bank.id)!;
           const lastAt = [status.lastSuccessAt, status.lastErrorAt]
@@ -39,25 +92,29 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
           };
         });
         if (options.json) return ctx.print(JSON.stringify(rows, null, 2));
-        const lines = rows.map((r) =>
-          [
-            r.id.padEnd(8),
-            r.bankCurrency,
-            r.quoteType.padEnd(8),
-            `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`.padEnd(30),
-            (r.newestDate ?? "-").padEnd(10),
-            (r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched").padEnd(34),
-            (r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-").padEnd(16),
-            String(r.status.anomalies.held).padStart(4),
-            r.status.summary,
-          ].join(" "),
-        );
-        ctx.print(
-          [
-            "BANK     CUR QUOTE    PUBLISHES (LOCAL)              NEWEST     LAST FETCH                         NEXT RUN (LOCAL) HELD STATE",
-            ...lines,
-          ].join("\n"),
-        );
+        const head = [
+          "BANK",
+          "CUR",
+          "QUOTE",
+          "PUBLISHES (LOCAL)",
+          "NEWEST",
+          "LAST FETCH",
+          "NEXT RUN (LOCAL)",
+          "HELD",
+          "STATE",
+        ];
+        const cells = rows.map((r) => [
+          r.id,
+          r.bankCurrency,
+          r.quoteType,
+          `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`,
+          r.newestDate ?? "-",
+          r.lastFetch ? `${r.lastFetch.ok ? "ok" : "FAILED"} ${r.lastFetch.at}` : "never fetched",
+          r.status.nextRunLocal ? r.status.nextRunLocal.slice(0, 16) : "-",
+          String(r.status.anomalies.held),
+          r.status.summary,
+        ]);
+        ctx.print(table(head, cells, new Set([7])));
       }),
     );
 }

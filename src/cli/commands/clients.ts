@@ -1,5 +1,7 @@
 // `exrates clients create <name> [--scope S] [--json] | list | reset-secret <id> | disable <id> | enable <id> |
-// delete <id>`
+// delete <id> [--yes]`
+import { createInterface } from "node:readline/promises";
+
 import type { Command } from "commander";
 
 import {
@@ -10,7 +12,26 @@ import {
   listClients,
   resetSecret,
 } from "../../auth/clients.js";
+import { UserError } from "../../errors.js";
 import { action, type CliContext } from "../context.js";
+
+/**
+ * Asks on the terminal whether to delete the client (y or yes). Without a terminal on stdin nothing can
+ * be asked: refused, naming --yes.
+ */
+async function confirmed(id: string): Promise<boolean> {
+  if (!process.stdin.isTTY)
+    throw new UserError(
+      `clients delete ${id}: stdin is not a terminal, so it cannot ask; add --yes to delete the client and end its tokens`,
+    );
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`delete client ${id}? Its tokens stop working at once. [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
 
 export function registerClients(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   const clients = program.command("clients").description("clients of the embedded SSO (service accounts)");
@@ -124,11 +145,18 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
 
   clients
     .command("delete")
-    .description("delete the client; its tokens no longer work")
+    .description("delete the client; its tokens no longer work (asks first; --yes does not)")
     .argument("<id>", "client_id")
+    .option("--yes", "delete without asking (needed when stdin is not a terminal)")
     .action(
-      action(ctx, async (id: string) => {
-        await deleteClient(await ctx.store(), id);
+      action(ctx, async (id: string, options: { yes?: boolean }) => {
+        const store = await ctx.store();
+        if (!(await listClients(store)).some((c) => c.clientId === id)) throw new UserError(`no client "${id}"`);
+        if (!options.yes && !(await confirmed(id))) {
+          ctx.print(`client ${id} not deleted`);
+          return;
+        }
+        await deleteClient(store, id);
         ctx.log().info({ event: "client.deleted", clientId: id }, "client deleted");
         ctx.print(`client ${id} deleted`);
       }),

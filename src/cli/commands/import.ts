@@ -1,42 +1,70 @@
-// `exrates import <ID> <file> [--url URL]`: parse a saved feed answer and store it (one transaction).
+// `exrates import <ID> <file> [--url URL] [--method POST] [--form key=value ...] [--no-publish]`: parse a
+// saved feed answer as the daemon would, store it (one transaction) and re-publish the bank when the tree
+// does not show what is stored, as backfill and ingest do; with --no-publish it says how to publish. An
+// answer that yields nothing without saying that nothing was published is refused ("no rates found").
 import type { Command } from "commander";
 
-import { adapterFor } from "../../feed/registry.js";
+import { unpublishedBanks } from "../../backfill/backfill.js";
+import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { importFile, logNewAnomalies } from "../../ingest/ingest.js";
+import { publish } from "../../publish/publisher.js";
+import { treeTargetFor } from "../../publish/target-for.js";
+import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
+import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
 
 export function registerImport(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
-  program
-    .command("import")
-    .description("parse a saved feed response and store its rates (nothing is stored if it does not parse)")
-    .argument("<bank>", "bank id, e.g. CNB")
-    .argument("<file>", "a saved response of the bank's feed")
-    .option("--url <url>", "the URL the response was fetched from")
-    .action(
-      action(ctx, async (bankId: string, file: string, options: { url?: string }) => {
-        const adapter = await adapterFor(bankId);
-        const result = await importFile(() => ctx.store(), adapter, file, options.url);
-        logNewAnomalies(ctx.log(), adapter.bank.id, result);
-        ctx.log().info(
-          {
-            bank: adapter.bank.id,
-            file,
-            inserted: result.inserted,
-            revised: result.revised,
-            unchanged: result.unchanged,
-            held: result.held,
-            warned: result.warned,
-            dates: result.changedDates.length,
-          },
-          "imported",
+  savedRequestOptions(
+    program
+      .command("import")
+      .description("parse a saved feed response and store its rates (nothing is stored if it does not parse)")
+      .argument("<bank>", "bank id, e.g. CNB")
+      .argument("<file>", "a saved response of the bank's feed")
+      .option("--no-publish", "store only; `exrates publish <bank>` publishes later"),
+  ).action(
+    action(ctx, async (bankId: string, file: string, options: SavedRequestOptions & { publish: boolean }) => {
+      const adapter = await adapterFor(bankId);
+      const result = await importFile(() => ctx.store(), adapter, file, savedRequest(options));
+      logNewAnomalies(ctx.log(), adapter.bank.id, result);
+      ctx.log().info(
+        {
+          bank: adapter.bank.id,
+          file,
+          inserted: result.inserted,
+          revised: result.revised,
+          unchanged: result.unchanged,
+          held: result.held,
+          warned: result.warned,
+          dates: result.changedDates.length,
+        },
+        "imported",
+      );
+      if (result.navigation)
+        return ctx.print(`${adapter.bank.id}: a page that only leads to the data (never parsed): nothing to store`);
+      if (result.noPublication)
+        return ctx.print(
+          `${adapter.bank.id}: no publication in this answer (${result.noPublication}): nothing to store`,
         );
-        ctx.print(
-          `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
-            (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
-            `, ${result.held} held` +
-            (result.warned ? `, ${result.warned} published with a warning` : "") +
-            (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
-        );
-      }),
-    );
+      ctx.print(
+        `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
+          (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
+          `, ${result.held} held` +
+          (result.warned ? `, ${result.warned} published with a warning` : "") +
+          (result.held || result.warned ? " (exrates anomalies lists them)" : ""),
+      );
+      ctx.print(await publishImported(ctx, adapter.bank.id, options.publish));
+    }),
+  );
+}
+
+/** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
+async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {
+  const store = await ctx.store();
+  if ((await newestDate(store, bankId)) === undefined) return `${bankId}: no rates stored, nothing to publish`;
+  const target = await treeTargetFor(ctx.config());
+  if ((await unpublishedBanks(store, target, [bankId])).length === 0)
+    return `${bankId}: the published tree is up to date`;
+  if (!wanted) return `${bankId}: not published (--no-publish); \`exrates publish ${bankId}\` publishes it`;
+  const result = await publish(store, [...(await loadAdapters()).values()], target, { only: [bankId] });
+  return `${bankId}: published in generation ${result.generation}`;
 }

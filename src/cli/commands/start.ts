@@ -6,9 +6,13 @@
 // others stand by and take over when it dies.
 // SIGTERM/SIGINT: stop scheduling, let runs in flight finish (or abandon them: nothing half-stored),
 // close the server and the database, exit 0 within 10 seconds.
+import { existsSync, statfsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+
 import type { Command } from "commander";
 
 import { createClient, listClients } from "../../auth/clients.js";
+import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
 import { bucketPublisher } from "../../publish/target-for.js";
@@ -34,6 +38,9 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
       action(ctx, async () => {
         const config = ctx.config();
         const log = ctx.log();
+        // A full disk is said in one line before anything is written to it.
+        requireFreeSpace("EXRATES_DATA_DIR", config.dataDir);
+        if (!config.publishUrl) requireFreeSpace("EXRATES_OUT_DIR", config.outDir);
         // Before anything else: a second daemon on this data directory stops here, naming the first.
         // On a shared database the scheduler's advisory lock takes this role (any number may serve).
         const lock = config.databaseUrl ? undefined : acquireDaemonLock(config.dataDir);
@@ -173,6 +180,27 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         // Requests abandoned in flight (nothing of theirs was stored) must not keep the process alive.
         process.exit(0);
       }),
+    );
+}
+
+/** Below this, the database, its journal and a publish cannot be written. */
+const MIN_FREE_BYTES = 1024 * 1024;
+
+/** Refuses to start on a file system with (almost) no space left, naming the setting and the space. */
+export function requireFreeSpace(setting: string, dir: string, minBytes = MIN_FREE_BYTES): void {
+  // The directory may not exist yet: its nearest existing parent is on the same file system.
+  let at = resolve(dir);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  let free: number;
+  try {
+    const fs = statfsSync(at);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return; // a file system that cannot say: the writes will
+  }
+  if (free < minBytes)
+    throw new UserError(
+      `no space left on the device of ${dir} (${setting}): ${Math.floor(free / 1024)} KiB free, at least ${minBytes / 1024 / 1024} MiB needed; free some space and start again`,
     );
 }
 

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 
 import { sendSigned } from "../../events/webhooks.js";
 import { UserError } from "../../errors.js";
+import { knownBankIds } from "../../feed/registry.js";
 import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../store/events.js";
 import { action, type CliContext } from "../context.js";
 
@@ -19,6 +20,25 @@ function checkUrl(url: string): void {
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
     throw new UserError(`a webhook URL must be http or https, not ${parsed.protocol}`);
+  // fetch refuses such a URL, so it could never be delivered; and the password would be listed.
+  if (parsed.username || parsed.password)
+    throw new UserError(
+      `a webhook URL must not carry credentials (${withoutCredentials(url)}): the receiver checks the ` +
+        "signature instead, or put a token in the path or query",
+    );
+}
+
+/** A URL as listed: its user and password (kept by a webhook added before they were refused) masked. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = "***";
+    u.password = "";
+    return u.toString();
+  } catch {
+    return "(invalid URL)";
+  }
 }
 
 function parseBanks(list: string | undefined): string[] | undefined {
@@ -29,6 +49,13 @@ function parseBanks(list: string | undefined): string[] | undefined {
     .filter(Boolean);
   const bad = ids.filter((id) => !BANK_ID.test(id));
   if (ids.length === 0 || bad.length) throw new UserError(`--banks takes bank ids separated by commas (${list})`);
+  // A webhook for a bank that does not exist would be stored as active and never called.
+  const known = new Set(knownBankIds());
+  const unknown = ids.map((id) => id.toUpperCase()).filter((id) => !known.has(id));
+  if (unknown.length)
+    throw new UserError(
+      `unknown bank${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${[...known].join(", ")})`,
+    );
   return ids.map((id) => id.toUpperCase());
 }
 
@@ -73,15 +100,16 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const all = await listWebhooks(await ctx.store());
+        const shown = all.map((h) => ({ ...h, url: withoutCredentials(h.url) }));
         if (options.json) {
-          ctx.print(JSON.stringify(all));
+          ctx.print(JSON.stringify(shown));
           return;
         }
-        if (all.length === 0) {
+        if (shown.length === 0) {
           ctx.print("no webhooks; add one with `exrates webhooks add <url>`");
           return;
         }
-        const rows = all.map((h) => [
+        const rows = shown.map((h) => [
           h.id,
           h.pausedAt ? "paused" : "active",
           h.banks?.join(",") ?? "all",
@@ -94,7 +122,7 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
         const head = ["ID", "STATE", "BANKS", "LAST", "DELIVERED", "FAILURES", "PENDING", "URL"];
         const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
         const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i]!) : v)).join("  ");
-        const paused = all.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
+        const paused = shown.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
         ctx.print([line(head), ...rows.map(line), ...paused].join("\n"));
       }),
     );

@@ -42,14 +42,20 @@ export function parseTrustedProxies(list: string | undefined): BlockList | undef
   return trusted;
 }
 
-const isTrusted = (trusted: BlockList, ip: string) => trusted.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+const checks = (trusted: BlockList, ip: string) => trusted.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+
+/** Whether a socket's address is one of the trusted proxies. */
+export function isTrusted(trusted: BlockList | undefined, address: string | undefined): boolean {
+  const ip = normalise(address);
+  return trusted !== undefined && ip !== undefined && checks(trusted, ip);
+}
 
 /** The function that names a request's client address. */
 export function clientAddressOf(trusted: BlockList | undefined): (req: IncomingMessage) => string {
   return (req) => {
     let address = normalise(req.socket.remoteAddress);
     if (address === undefined) return "unknown";
-    if (!trusted || !isTrusted(trusted, address)) return address;
+    if (!trusted || !checks(trusted, address)) return address;
     const header = req.headers["x-forwarded-for"];
     if (typeof header !== "string") return address;
     const hops = header.split(",");
@@ -58,7 +64,7 @@ export function clientAddressOf(trusted: BlockList | undefined): (req: IncomingM
       // A malformed hop: what is left of it was written by whoever, so the last vouched-for address stays.
       if (hop === undefined) return address;
       address = hop;
-      if (!isTrusted(trusted, hop)) return hop;
+      if (!checks(trusted, hop)) return hop;
     }
     return address;
   };

@@ -1,7 +1,7 @@
 // The listening socket and its limits: a connection that sends nothing is closed `idleMs` after it was
 // accepted (and any connection idle that long), headers must arrive within 20 s and a request within
-// 30 s (checked every second), at most `maxConnections` are open at once (the next ones are closed at
-// accept), a request with two Host headers is refused, and one node:http cannot parse gets a bare
+// 30 s (checked every second), at most `maxConnections` are open at once and `perAddress` from one
+// address (the next ones are closed at accept), a request with two Host headers is refused, and one node:http cannot parse gets a bare
 // status line. At shutdown, requests in flight get a grace period, then every connection goes.
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -14,6 +14,16 @@ export interface ConnectionLimits {
   idleMs: number;
   /** Connections open at once; the next ones are closed at accept. */
   maxConnections: number;
+  /**
+   * Connections open at once from one address (trusted proxies apart): the rest of maxConnections
+   * stays for other addresses. Default: a quarter of maxConnections.
+   */
+  perAddress: number;
+}
+
+/** The default share of one address: a quarter of the connections, at least 8. */
+export function defaultPerAddress(maxConnections: number): number {
+  return Math.max(8, Math.floor(maxConnections / 4));
 }
 
 export const CONNECTION_DEFAULTS = { idleMs: 10_000 };
@@ -86,12 +96,34 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
 }
 
-/** The open connections, for closing the ones still busy at the end of the shutdown grace. */
-export function trackSockets(server: Server): Set<Socket> {
+/**
+ * The open connections, for closing the ones still busy at the end of the shutdown grace; a connection
+ * from an address that already holds `perAddress` of them is closed at accept (`exempt`: trusted
+ * proxies, which carry many clients), and `refused` is told.
+ */
+export function trackSockets(
+  server: Server,
+  perAddress: number,
+  exempt: (address: string) => boolean,
+  refused: (address: string) => void,
+): Set<Socket> {
   const sockets = new Set<Socket>();
+  const byAddress = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? "";
+    const open = byAddress.get(address) ?? 0;
+    if (open >= perAddress && !exempt(address)) {
+      socket.destroy();
+      return refused(address);
+    }
+    byAddress.set(address, open + 1);
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    socket.on("close", () => {
+      sockets.delete(socket);
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
+    });
   });
   return sockets;
 }

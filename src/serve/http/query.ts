@@ -20,6 +20,13 @@ export function parameters(query: string): Map<string, string> {
   return out;
 }
 
+/** The query's parameter names (as written, each once) that are not in `supported` (lower-case names). */
+export function unknownParameters(query: string, supported: ReadonlySet<string>): string[] {
+  const unknown = new Set<string>();
+  for (const name of new URLSearchParams(query).keys()) if (!supported.has(name.toLowerCase())) unknown.add(name);
+  return [...unknown];
+}
+
 /** Every `format` query parameter's value (the name matched case-insensitively). */
 export function formatValues(query: string): string[] {
   if (!query || !/(^|&)format=/i.test(query)) return [];

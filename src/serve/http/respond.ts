@@ -38,6 +38,7 @@ export function sendProblem(res: ServerResponse, status: number, options: Proble
 export const PROBLEM_TYPES = {
   unknownBank: { uri: "urn:exrates:problem:unknown-bank", title: "Unknown bank" },
   noRatesYet: { uri: "urn:exrates:problem:no-rates-yet", title: "No rates published yet for this bank" },
+  currencyNotQuoted: { uri: "urn:exrates:problem:currency-not-quoted", title: "Currency not quoted on that date" },
   otherFrequency: {
     uri: "urn:exrates:problem:other-frequency",
     title: "The bank does not publish rates at this frequency",

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { closeAfterAnswer } from "../../auth/token-endpoint.js";
 import type { Handler, MatchedRoute, ServeContext } from "../context.js";
 import { authorize } from "./bearer.js";
+import { unknownParameters } from "./query.js";
 import { sendProblem } from "./respond.js";
 
 /** One line of the routing table. */
@@ -31,6 +32,11 @@ export interface RouteSpec {
   handle: Handler;
   /** Literal segments matched as written (Keycloak's realm paths are case-sensitive). */
   exactCase?: boolean;
+  /**
+   * The query parameters the route reads (names in lower case; matched in any case): any other is a 400
+   * problem listing these. Absent: the query is not checked (the realm's, the probes', the pages').
+   */
+  query?: readonly string[];
 }
 
 /** A path the router refuses (400, 414), or one no route matches. */
@@ -63,6 +69,8 @@ type Segment =
 
 export interface CompiledRoute extends RouteSpec {
   segments: Segment[];
+  /** `query` as a set; undefined when the route's query is not checked. */
+  supported: ReadonlySet<string> | undefined;
   /** The pattern ends in `{rest...}`: at least `segments.length` segments. */
   rest: boolean;
 }
@@ -92,7 +100,8 @@ function compileRoute(spec: RouteSpec): CompiledRoute {
   const parts = spec.path.slice(1).split("/");
   const rest = parts.at(-1) === "{rest...}";
   if (rest) parts.pop();
-  return { ...spec, segments: parts.map((p) => compileSegment(p, spec)), rest };
+  const supported = spec.query ? new Set(spec.query.map((name) => name.toLowerCase())) : undefined;
+  return { ...spec, segments: parts.map((p) => compileSegment(p, spec)), rest, supported };
 }
 
 /** The routing table, compiled: `match` reads a request target. */
@@ -287,8 +296,21 @@ export function createRouter(table: RouteTable, ctx: ServeContext) {
       if (allowed instanceof Promise) allowed = await allowed;
       if (!allowed) return;
     }
+    // Without a query string (Latest's usual request) this costs one comparison.
+    if (query && entry.supported) {
+      const unknown = unknownParameters(query, entry.supported);
+      if (unknown.length) return sendUnknownParameters(res, head, unknown, entry.supported);
+    }
     return entry.handle(ctx, req, res, head, route, query);
   };
+}
+
+function sendUnknownParameters(res: ServerResponse, head: boolean, unknown: string[], supported: ReadonlySet<string>) {
+  const list = [...supported];
+  const named =
+    unknown.length === 1 ? `Unknown query parameter ${unknown[0]}` : `Unknown query parameters ${unknown.join(", ")}`;
+  const detail = `${named}; ${list.length ? `supported here: ${list.join(", ")}` : "this resource takes none"}`;
+  sendProblem(res, 400, { detail, extra: { unknown, supported: list }, head });
 }
 
 /**

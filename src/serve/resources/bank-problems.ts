@@ -24,10 +24,11 @@ export async function sendNoRates(ctx: ServeContext, res: ServerResponse, head: 
   if (!known) return sendUnknownBank(res, head, id);
   const status = (await statusOf(ctx, id)) as { state?: string; nextRunAt?: string | null } | undefined;
   const when = status?.nextRunAt ? `; next run ${status.nextRunAt}` : "";
+  const key = await credentialOf(ctx, id);
   sendProblem(res, 404, {
     type: PROBLEM_TYPES.noRatesYet,
-    detail: `Bank ${id} is known but has no rates published yet${when}`,
-    extra: { bank: id, ...(status?.state ? { state: status.state } : {}) },
+    detail: `Bank ${id} is known but has no rates published yet${when}${needsKey(key)}`,
+    extra: { bank: id, ...(status?.state ? { state: status.state } : {}), ...(key ? { credential: key } : {}) },
     head,
   });
 }
@@ -45,10 +46,19 @@ export async function sendNoBank(
   detail: string,
 ): Promise<void> {
   const known = seen || ((await ctx.knownBanks())?.has(id) ?? false);
+  const key = known ? await credentialOf(ctx, id) : undefined;
   sendProblem(res, 404, {
     type: known ? PROBLEM_TYPES.noRatesYet : PROBLEM_TYPES.unknownBank,
-    detail: known ? detail : `Unknown bank ${id}`,
-    extra: { bank: id },
+    detail: known ? `${detail}${needsKey(key)}` : `Unknown bank ${id}`,
+    extra: { bank: id, ...(key ? { credential: key } : {}) },
     head,
   });
 }
+
+/** The environment variable of the key a bank's feed needs (its name only, never a value); undefined when none. */
+async function credentialOf(ctx: ServeContext, id: string): Promise<string | undefined> {
+  return (await ctx.descriptor(id))?.credential?.env;
+}
+
+const needsKey = (env: string | undefined) =>
+  env ? `; its feed needs a key: set ${env} in the environment of \`exrates start\`` : "";

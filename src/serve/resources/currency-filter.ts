@@ -1,6 +1,6 @@
 // The `currencies=USD,EUR` filter of Latest, a date and a range: ISO 4217 codes (ICU knows them), and
 // the header naming those the answer holds no rate of.
-import { isIsoCurrency } from "../../feed/currency.js";
+import { isPublishableCurrency } from "../../feed/currency.js";
 import { BadRequest } from "../http/query.js";
 
 /** Header listing the requested currencies the response holds no rate of. */
@@ -13,8 +13,8 @@ export function currencyFilter(params: Map<string, string>): string[] | undefine
   const codes = new Set<string>();
   for (const part of raw.split(",")) {
     const code = part.trim().toUpperCase();
-    if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
-      throw new BadRequest(`currencies: "${part.trim()}" is not an ISO 4217 currency code`);
+    if (!/^[A-Z]{3}$/.test(code) || !isPublishableCurrency(code))
+      throw new BadRequest(`currencies: "${part.trim()}" is neither an ISO 4217 currency code nor a market code`);
     codes.add(code);
   }
   return [...codes].sort();

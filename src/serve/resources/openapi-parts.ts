@@ -57,13 +57,34 @@ export function openApiParts(scope: string): OpenApiParts {
   };
 }
 
+export const asOfParameter = {
+  name: "asOf",
+  in: "query",
+  required: false,
+  description:
+    "An RFC 3339 instant (2026-03-03T15:00:00Z): the answer as the service would have given it then: each figure as stored at that instant (before any later correction), dates stored later left out, Latest being the newest date stored by then. Named in the document (asOf, JSON and XML) and in X-As-Of. An instant in the future is 400; one before the bank's first stored figure 404 (dataSince). An answer for an instant more than ten minutes past is final: its ETag never changes.",
+  schema: { type: "string", format: "date-time" },
+};
+
 export const currenciesParameter = {
   name: "currencies",
   in: "query",
   required: false,
   description:
-    "Comma-separated ISO 4217 codes (any case): only these currencies' rates. A code that is not ISO 4217 is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
+    "Comma-separated ISO 4217 or market codes (any case): only these currencies' rates. Any other code is 400; a code the bank did not quote in the response is left out and named in X-Currencies-Not-Quoted.",
   schema: { type: "string", pattern: "^[A-Za-z]{3}(,[A-Za-z]{3})*$" },
+};
+
+export const baseParameter = {
+  name: "base",
+  in: "query",
+  required: false,
+  description:
+    "An ISO 4217 code the bank quotes: the table re-expressed against it through the bank's own figures (each rate = the currency's figure / the base's figure, units applied, " +
+    "to 10 significant digits, half away from zero; the bank's own currency becomes a row and the base leaves). The document is marked derived: derivedFrom in JSON, " +
+    "derivedFromBaseCurrency and derivedFromQuoteType attributes in XML, a Derived column in CSV and XLSX. A base the bank did not quote that day is 404 " +
+    "(urn:exrates:problem:currency-not-quoted, naming the nearest date it did); in a range, such a day has no rates. The bank's own base currency gives the official document.",
+  schema: { type: "string", pattern: "^[A-Za-z]{3}$" },
 };
 
 export const notQuotedHeader = {

@@ -203,6 +203,8 @@ export interface LiveStateOptions {
   dataDir: string;
   /** Given: the embedded SSO runs, and its keys and clients are kept live too. */
   store?: Store;
+  /** The embedded SSO over a database that cannot be read: its keys (their file) are loaded anyway. */
+  keysWithoutStore?: boolean;
   log: Logger;
   now: () => number;
   /** How often `out/current` and the key file are checked for changes (ms). */
@@ -235,7 +237,11 @@ export interface LiveState {
 /** Loads the keys, the clients and the tree once, ready to be watched. */
 export async function loadLiveState(options: LiveStateOptions): Promise<LiveState> {
   const { store, log } = options;
-  const keys = store ? await SigningKeys.load(keyStorageFor(options.dataDir, store), log, options.now) : undefined;
+  // Without a readable database (SQLite), the signing keys are still their file beside it.
+  const keys =
+    store || options.keysWithoutStore
+      ? await SigningKeys.load(keyStorageFor(options.dataDir, store), log, options.now)
+      : undefined;
   const clients = store
     ? await ClientStates.load(store, log, options.now, options.clientMissReloadMs ?? CLIENT_MISS_RELOAD_MS)
     : undefined;

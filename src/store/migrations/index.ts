@@ -7,7 +7,8 @@ import { migration003Runs } from "./003_runs.js";
 import { migration004Anomalies } from "./004_anomalies.js";
 import { migration005Events } from "./005_events.js";
 import { migration006Scale } from "./006_scale.js";
-import { migration007Periods } from "./007_periods.js";
+import { migration007AsOf } from "./007_as_of.js";
+import { migration008Periods } from "./008_periods.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   "004_anomalies": migration004Anomalies,
   "005_events": migration005Events,
   "006_scale": migration006Scale,
-  "007_periods": migration007Periods,
+  "007_as_of": migration007AsOf,
+  "008_periods": migration008Periods,
 };

@@ -14,6 +14,8 @@ export interface Row {
   id: string;
   name: string;
   state: string;
+  /** The status's line for people ("holiday: Good Friday …", "late by 2 h 05 min: …"), when there is one. */
+  summary: string | null;
   newestDate: string | null;
   nextRunAt: string | null;
   lastError: string | null;
@@ -44,6 +46,7 @@ export async function bankRows(
         id: row.id,
         name: row.name ?? known.get(row.id)?.name[0]?.name ?? row.id,
         state: row.state ?? "unknown",
+        summary: row.summary ?? null,
         newestDate: row.newestDate ?? null,
         nextRunAt: row.nextRunAt ?? null,
         lastError: row.lastError ?? null,
@@ -58,6 +61,7 @@ export async function bankRows(
       id,
       name: known.get(id)?.name[0]?.name ?? id,
       state: published ? "published" : "not published",
+      summary: null,
       newestDate: published,
       nextRunAt: null,
       lastError: null,

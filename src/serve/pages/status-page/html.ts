@@ -7,10 +7,11 @@ const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const STATE_CLASS: Record<string, string> = {
-  ok: "ok",
+  "up to date": "ok",
+  holiday: "ok",
   published: "ok",
-  running: "busy",
-  pending: "busy",
+  waiting: "busy",
+  late: "busy",
   stale: "bad",
   failing: "bad",
 };
@@ -80,7 +81,7 @@ function card(b: Row, chart: Series | undefined): string {
     : "";
   return `<article id="bank-${escape(b.id)}" data-state="${escape(b.state)}">
 <h2><span>${escape(b.id)} <span class="state ${cls}">${escape(b.state)}</span></span><span class="name">${escape(b.name)}</span></h2>
-<dl><dt>Newest date</dt><dd>${escape(b.newestDate ?? "none")}</dd><dt>Next run</dt><dd>${escape(next)}</dd>${error}</dl>
+<dl>${b.summary && b.summary !== b.state ? `<dt>Status</dt><dd>${escape(b.summary)}</dd>` : ""}<dt>Newest date</dt><dd>${escape(b.newestDate ?? "none")}</dd><dt>Next run</dt><dd>${escape(next)}</dd>${error}</dl>
 ${chart && chart.points.length > 0 ? sparkline(b.id, chart.currency, chart.points) : '<p class="nochart">No rates in the last 90 days</p>'}
 </article>`;
 }

@@ -108,6 +108,17 @@ export const bankSchema = {
       properties: { windowsTimeZoneId: { type: "string" }, ianaTimeZoneName: { type: "string" } },
     },
     supportedFrequencies: { type: "array", items: { type: "string" } },
+    nextPublication: {
+      type: ["object", "null"],
+      description:
+        "The bank's next publication after its newest published date, by its calendar (working days minus closings): the date, the bank's local time and zone, and the instant.",
+      properties: {
+        date: { type: "string", format: "date" },
+        localTime: { type: "string" },
+        timeZone: { type: "string" },
+        at: { type: "string", format: "date-time" },
+      },
+    },
     website: { type: "string", format: "uri" },
   },
 };

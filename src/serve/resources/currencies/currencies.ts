@@ -2,6 +2,7 @@
 // since when, from the store; the body is made once per change of the store's list.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import { marketCodeFacts } from "../../../feed/market-codes.js";
 import type { HistoryStore } from "../../../store/history.js";
 import type { Handler } from "../../context.js";
 import { sendJsonDocument } from "../../http/dynamic.js";
@@ -39,6 +40,7 @@ async function sendCurrencies(reader: HistoryStore, req: IncomingMessage, res: S
     const currencies = list.map((c) => ({
       code: c.currency,
       ...(displayNames!.of(c.currency) ? { name: displayNames!.of(c.currency) } : {}),
+      ...marketCodeFacts(c.currency),
       banks: c.banks.map((b) => ({ bankId: b.bankId, since: b.since, latest: b.latest })),
     }));
     body = Buffer.from(`${JSON.stringify({ currencies }, null, 2)}\n`, "utf8");

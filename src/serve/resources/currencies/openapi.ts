@@ -29,6 +29,12 @@ export function currenciesPaths(p: OpenApiParts): Record<string, unknown> {
                         properties: {
                           code: { type: "string" },
                           name: { type: "string", description: "English name (ICU)." },
+                          iso4217: {
+                            type: "boolean",
+                            enum: [false],
+                            description: "Present (false) only for a market code, such as CNH, that is not ISO 4217.",
+                          },
+                          note: { type: "string", description: "For a market code: what it stands for." },
                           banks: {
                             type: "array",
                             items: {

@@ -14,8 +14,8 @@ import { decodeJwt } from "jose";
 import type { Logger } from "../../../log.js";
 import type { Store } from "../../../store/database.js";
 import { eventPayload, toEvent, type StoredEvent } from "../../../store/events.js";
-import type { Handler } from "../../context.js";
-import { sendProblem } from "../../http/respond.js";
+import type { Handler, ServeContext } from "../../context.js";
+import { PROBLEM_TYPES, sendProblem } from "../../http/respond.js";
 import { sharedReader, sqliteReader, type EventReader } from "./readers.js";
 
 export interface EventsOptions {
@@ -36,10 +36,34 @@ export interface EventsOptions {
    * published, and the tree's own poller runs less often than this one).
    */
   beforeSend?: () => Promise<void>;
+  /** The client's address (behind trusted proxies, the one they name); default: the socket's. */
+  clientAddress?: (req: IncomingMessage) => string;
+  /** Streams open at once per bearer token (default 4) and per client address (default 16). */
+  streamsPerToken?: number;
+  streamsPerAddress?: number;
 }
 
-/** The route's handler: the stream of the context (built by server.ts). */
-export const events: Handler = (ctx, req, res, head, _route, query) => ctx.events.handle(req, res, head, query);
+/** The route's handler: the stream of the context (built by server.ts), for banks that exist. */
+export const events: Handler = async (ctx, req, res, head, _route, query) => {
+  const unknown = query ? await unknownBanks(ctx, query) : [];
+  if (unknown.length) {
+    const detail = `Unknown bank${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} in banks`;
+    return sendProblem(res, 400, { type: PROBLEM_TYPES.unknownBank, detail, extra: { unknown }, head });
+  }
+  ctx.events.handle(req, res, head, query);
+};
+
+/** The well-formed ids of `banks` that name no bank the service knows (published or among the adapters). */
+async function unknownBanks(ctx: ServeContext, query: string): Promise<string[]> {
+  const ids = (new URLSearchParams(query).get("banks") ?? "").split(",").filter((id) => BANK_ID.test(id));
+  if (ids.length === 0) return [];
+  const tree = ctx.tree();
+  const unpublished = ids.map((id) => id.toUpperCase()).filter((id) => !tree?.banks.has(id));
+  // The adapters are loaded only for an id the published tree does not name.
+  if (unpublished.length === 0) return [];
+  const known = await ctx.knownBanks();
+  return unpublished.filter((id) => !known.has(id));
+}
 
 /** A stream whose client reads slower than events come is dropped past this many unsent bytes. */
 const MAX_BUFFERED = 1 << 20;
@@ -115,6 +139,9 @@ class Stream implements EventStream {
   /** Polls and new subscribers' set-ups run one at a time, so that no event falls between them. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private polling = false;
+  /** Open streams per bearer token and per client address. */
+  private readonly byToken = new Map<string, number>();
+  private readonly byAddress = new Map<string, number>();
 
   constructor(private readonly options: EventsOptions) {
     this.now = options.now ?? Date.now;
@@ -127,18 +154,42 @@ class Stream implements EventStream {
     if ("refused" in asked) return sendProblem(res, 400, { detail: asked.refused, head });
     const source = this.open();
     if (!source) return sendProblem(res, 503, { detail: "No event store yet", headers: { "retry-after": "5" }, head });
+    if (head) return this.open200(res, head);
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    const address = this.options.clientAddress?.(req) ?? req.socket.remoteAddress ?? "";
+    const tooMany =
+      (this.byToken.get(token) ?? 0) >= (this.options.streamsPerToken ?? 4)
+        ? "this token"
+        : (this.byAddress.get(address) ?? 0) >= (this.options.streamsPerAddress ?? 16)
+          ? "this address"
+          : undefined;
+    if (tooMany) {
+      const detail = `Too many event streams are open for ${tooMany}; close one first`;
+      return sendProblem(res, 429, { detail, headers: { "retry-after": "30" }, head });
+    }
+    count(this.byToken, token, 1);
+    count(this.byAddress, address, 1);
+    res.once("close", () => {
+      count(this.byToken, token, -1);
+      count(this.byAddress, address, -1);
+    });
+    this.open200(res, head);
+    // The server's idle timeout is for requests; this response is meant to stay open, so a peer that
+    // vanished is found by TCP keep-alive probes instead.
+    req.socket.setTimeout(0);
+    req.socket.setKeepAlive(true, 30_000);
+    res.write(`retry: 3000\n\n`);
+    void this.serially(() => this.subscribe(source, req, res, asked.banks, asked.replayFrom));
+  }
 
+  private open200(res: ServerResponse, head: boolean): void {
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-accel-buffering": "no",
       "x-content-type-options": "nosniff",
     });
-    if (head) return void res.end();
-    // The server's idle timeout is for requests; this response is meant to stay open.
-    req.socket.setTimeout(0);
-    res.write(`retry: 3000\n\n`);
-    void this.serially(() => this.subscribe(source, req, res, asked.banks, asked.replayFrom));
+    if (head) res.end();
   }
 
   size(): number {
@@ -224,6 +275,17 @@ class Stream implements EventStream {
     s.res.write(frame.bytes);
   }
 
+  /** A comment for the proxies; a stream that could not send the previous one since is closed. */
+  private keepAlive(s: Subscriber): void {
+    if (s.res.writableLength > 0) {
+      this.options.log.warn({ event: "events.unwritable" }, "events: a stream that cannot be written to was closed");
+      this.drop(s);
+      s.res.destroy();
+      return;
+    }
+    s.res.write(": keep-alive\n\n");
+  }
+
   private drop(s: Subscriber): void {
     if (!this.subscribers.delete(s)) return;
     for (const t of s.timers) clearTimeout(t);
@@ -251,7 +313,7 @@ class Stream implements EventStream {
     this.timer ??= setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref();
 
-    s.timers.push(setInterval(() => res.write(": keep-alive\n\n"), this.keepAliveMs).unref());
+    s.timers.push(setInterval(() => this.keepAlive(s), this.keepAliveMs).unref());
     const expiresAt = tokenExpiry(req.headers.authorization);
     if (expiresAt !== undefined) this.endAt(s, expiresAt);
     res.on("close", () => this.drop(s));
@@ -291,6 +353,13 @@ class Stream implements EventStream {
     };
     arm();
   }
+}
+
+/** Adds `by` to a key's count, forgetting it at zero. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
 /** When the (already verified) bearer token expires, epoch ms. */

@@ -4,33 +4,42 @@
 // version after any commit, so the same date asked again costs no read and no rendering.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import { closingOn } from "../../../calendar/calendar.js";
 import { isIsoDate } from "../../../feed/dates.js";
 import {
   HistoryReader,
   historyEtag,
+  type Eventually,
   type HistoryRow,
   type HistoryStore,
   type InForce,
   type RowsVersion,
 } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
-import type { Handler } from "../../context.js";
+import type { Handler, ServeContext } from "../../context.js";
 import { CONTENT_TYPES, disposition, encodedEtag, notModified } from "../../http/dynamic.js";
 import { pickEncoding, VARY, type Encoding, type Format } from "../../http/negotiate.js";
 import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
+import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
+import { AS_OF, sendAsOfDay } from "./as-of.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
+import { sendRebasedDate } from "./rebased.js";
+import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "../../../calendar/publication-gap.js";
 import { renderWhole } from "./render.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
 
+/** The store's first look: the previous set whatever the gap (the bank's own gap is checked after). */
+const ANY_GAP = () => true;
 /** Each store's caches of rendered answers. */
 const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 export const dated: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
@@ -48,12 +57,19 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
     if (facts instanceof Promise) facts = await facts;
     if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
     const { header, names, factsKey } = facts;
+    const base = baseParameter(request.params, header);
 
-    const inForce = reader.inForce(id, route.date!, todayAnywhere(ctx.now()));
-    const found = inForce instanceof Promise ? await inForce : inForce;
-    if (found.kind === "none") return notInForce(res, head, id, route.date!, found);
+    const asked = route.date!;
+    let lookup = inForceWithin(ctx, reader, id, asked);
+    if (lookup instanceof Promise) lookup = await lookup;
+    const { found, spec } = lookup;
+    if (found.kind === "none") return notInForce(res, head, id, asked, found, spec);
     const date = found.effectiveDate;
     const location = `/v1/Banks/${id}/DailyRates/${date}${route.suffix ? `.${route.suffix}` : ""}${query ? `?${query}` : ""}`;
+    if (base) {
+      const rebased = { id, asked: route.date!, date, format, currencies, base, facts, location };
+      return await sendRebasedDate(req, res, head, reader, rebased);
+    }
     let caches = answers.get(reader);
     if (!caches) answers.set(reader, (caches = new AnswerCaches()));
     const cache = caches.for(currencies !== undefined);
@@ -84,13 +100,50 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
             async () => versionKey(await store.versionOf(id, date, date, currencies)),
             async () => made(await store.ratesWithVersion(id, date, currencies)),
           );
-    return sendAnswer(req, res, head, cache, key, answer, format, location, `${id}-${date}`);
+    // A date with no publication of its own that the bank's calendar closes says why (`X-Closed`).
+    const closed = date === route.date ? undefined : await closingName(ctx, id, route.date!);
+    const extra: Record<string, string> = { "content-location": location };
+    if (closed) extra["x-closed"] = closed;
+    return sendAnswer(req, res, head, cache, key, answer, format, extra, `${id}-${date}`);
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
 };
 
-/** The headers of a cached answer in one encoding, made once: only Content-Location differs between requests. */
+/**
+ * The set in force on a date, within the bank's normal gap (publication-gap.ts). The bank's publication
+ * days are read only when the date has no set of its own (a weekend, a holiday); on SQLite, with the
+ * adapters loaded, no step is a promise.
+ */
+function inForceWithin(
+  ctx: ServeContext,
+  reader: HistoryStore,
+  id: string,
+  asked: IsoDate,
+): Eventually<{ found: InForce; spec: GapSpec | undefined }> {
+  const today = todayAnywhere(ctx.now());
+  const first = reader.inForce(id, asked, today, ANY_GAP);
+  const checked = (found: InForce): Eventually<{ found: InForce; spec: GapSpec | undefined }> => {
+    if (found.kind !== "found" || found.effectiveDate === asked) return { found, spec: undefined };
+    const descriptor = ctx.descriptor(id);
+    const judged = (spec: GapSpec | undefined): Eventually<{ found: InForce; spec: GapSpec | undefined }> => {
+      if (bridges(spec, found.effectiveDate, asked)) return { found, spec };
+      const gap = reader.inForce(id, asked, today, (before, on) => bridges(spec, before, on));
+      return gap instanceof Promise ? gap.then((g) => ({ found: g, spec })) : { found: gap, spec };
+    };
+    return descriptor instanceof Promise ? descriptor.then(judged) : judged(descriptor);
+  };
+  return first instanceof Promise ? first.then(checked) : checked(first);
+}
+
+/** The name of the closing that keeps the bank from publishing on `date` (ASCII, for a header), if any. */
+async function closingName(ctx: Parameters<Handler>[0], id: string, date: string): Promise<string | undefined> {
+  const bank = await ctx.descriptor(id);
+  const name = bank ? closingOn(bank, date) : undefined;
+  return name?.normalize("NFKD").replace(/[^\x20-\x7e]/g, "");
+}
+
+/** The headers of a cached answer in one encoding, made once: only Content-Location (and X-Closed) differ between requests. */
 interface AnswerHeaders {
   ok: Record<string, string | number>;
   notModified: Record<string, string>;
@@ -106,7 +159,7 @@ function sendAnswer(
   key: string,
   answer: Answer,
   format: Format,
-  location: string,
+  perRequest: Record<string, string>,
   fileName: string,
 ): void {
   const encoding: Encoding =
@@ -138,11 +191,11 @@ function sendAnswer(
   }
   const stamp = answer.lastModified && req.headers["if-modified-since"] ? Date.parse(answer.lastModified) : NaN;
   if (notModified(req, answer.etag, Number.isFinite(stamp) ? Math.floor(stamp / 1000) : undefined)) {
-    res.writeHead(304, { ...headers.notModified, "content-location": location });
+    res.writeHead(304, { ...headers.notModified, ...perRequest });
     res.end();
     return;
   }
-  res.writeHead(200, { ...headers.ok, "content-location": location });
+  res.writeHead(200, { ...headers.ok, ...perRequest });
   res.end(bytes);
 }
 
@@ -153,12 +206,14 @@ function notInForce(
   id: string,
   date: IsoDate,
   found: Extract<InForce, { kind: "none" }>,
+  spec: GapSpec | undefined,
 ): void {
+  const missing = found.reason === "gap" && found.before ? missingPublicationDays(spec, found.before, date) : undefined;
   const why = {
     "no-data": `No rates are stored for bank ${id}`,
     "before-first": `${date} is before ${id}'s first stored date`,
     future: `${date} is in the future`,
-    gap: `${id} published nothing in force on ${date}: its previous set (${found.before}) is older than its publication gap`,
+    gap: `${id} has no set in force on ${date}: its last stored set before it is ${found.before}, and ${missing?.count} of its publication days since have no set (${listOf(missing)}); a lookup reaches back at most ${maxBridgeDays(spec)} days`,
   }[found.reason];
   const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
   const extra = {
@@ -166,6 +221,12 @@ function notInForce(
     latestDate: found.latest,
     ...(found.before ? { previousDate: found.before } : {}),
     ...(found.after ? { nextDate: found.after } : {}),
+    ...(missing ? { missingPublicationDays: missing.listed, missingPublicationDayCount: missing.count } : {}),
   };
   sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
+}
+
+function listOf(missing: { count: number; listed: IsoDate[] } | undefined): string {
+  if (!missing) return "";
+  return missing.listed.join(", ") + (missing.count > missing.listed.length ? ", ..." : "");
 }

@@ -1,5 +1,7 @@
 // A date and a range in the OpenAPI document (src/serve/openapi.ts).
 import {
+  baseParameter,
+  asOfParameter,
   currenciesParameter,
   dateSchema,
   formatQuery,
@@ -12,7 +14,7 @@ import {
 export function datedPaths(p: OpenApiParts): Record<string, unknown> {
   const notInForce = {
     description:
-      "Unknown bank, or no set in force on that date (before the first stored date, in the future, or further from the previous set than the bank's publication gap). The problem names the stored dates.",
+      "Unknown bank, or no set in force on that date (before the first stored date, in the future, or further from the previous set than the bank's normal gap: its publication weekdays plus four days of holidays). The problem names the stored dates and, past the gap, the publication days with no set.",
     content: {
       "application/problem+json": {
         schema: {
@@ -46,6 +48,8 @@ export function datedPaths(p: OpenApiParts): Record<string, unknown> {
           { name: "date", in: "path", required: true, description: "YYYY-MM-DD", schema: dateSchema },
           formatQuery,
           currenciesParameter,
+          baseParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {
@@ -91,6 +95,8 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
           },
           formatQuery,
           currenciesParameter,
+          baseParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {

@@ -1,13 +1,18 @@
 // `GET /v1/Banks/{bankId}/DailyRates[.format]?from=&to=`: every effective date of a bank in a range (up
 // to MAX_RANGE_YEARS), oldest first. Read in one snapshot of the store (its ETag names the rows its
 // body holds) chunk by chunk, and rendered as it is sent: a ten-year range is never held whole.
-import { historyEtag } from "../../../store/history.js";
+import { rebasedHeader } from "../../../publish/cross.js";
+import type { HistoryHeader } from "../../../publish/render-history.js";
+import { historyEtag, type RangeSnapshot } from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
+import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
+import { AS_OF, sendAsOfRange } from "./as-of.js";
 import { daysIn, render } from "./render.js";
 import {
   answerBadRequest,
@@ -19,7 +24,16 @@ import {
   todayAnywhere,
 } from "./request.js";
 
+/** The rows read as days, re-expressed against `base` when asked. */
+const rangeDays = (header: HistoryHeader, base: string | undefined, currencies: string[] | undefined) =>
+  base
+    ? (chunks: RangeChunks) => rebasedDays(header, daysIn(chunks), base, currencies)
+    : (chunks: RangeChunks) => daysIn(chunks);
+
+type RangeChunks = ReturnType<RangeSnapshot["range"]>;
+
 export const range: Handler = async (ctx, req, res, head, route, query) => {
+  if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   const id = route.id!;
   try {
     const published = treeFrequency(ctx, id);
@@ -33,21 +47,30 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     let facts = bankFacts(ctx, reader, id, format);
     if (facts instanceof Promise) facts = await facts;
     if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
-    const { header, names, factsKey } = facts;
+    const { names, factsKey } = facts;
+    const base = baseParameter(params, facts.header);
+    const header = base ? rebasedHeader(facts.header, base) : facts.header;
+    // Re-expressed, every day is read with the base's figure, then cut to the filter.
+    const read = base ? readFilter(currencies, base) : currencies;
 
     const from = dateParameter(params, "from");
     if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-    const to = dateParameter(params, "to") ?? todayAnywhere(ctx.now());
+    const askedTo = dateParameter(params, "to");
+    const to = askedTo ?? todayAnywhere(ctx.now());
     if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
     const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
     if (to > limit)
       throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const days = rangeDays(facts.header, base, currencies);
     // One read transaction for the version, the currencies and every row: the ETag names the body.
     const snapshot = await reader.snapshot();
     res.once("close", () => snapshot.release());
     try {
-      const version = await snapshot.versionOf(id, from, to, currencies);
+      const version = await snapshot.versionOf(id, from, to, read);
       const present = currencies ? await snapshot.quotedIn(id, from, to, currencies) : new Set<string>();
+      if (base) present.add(facts.header.baseCurrency);
+      // An open range is named by its newest stored date, not by "today" in UTC+14 (tomorrow in most zones).
+      const fileTo = askedTo ?? newestUpTo(await reader.dates(id), from, to);
       return await sendDynamic(req, res, head, {
         format,
         etag: historyEtag(
@@ -61,10 +84,11 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
           version.rows,
           version.maxStoredAt,
           version.maxFetchId,
+          ...(base ? ["base", base] : []),
         ),
         lastModified: version.maxStoredAt,
-        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
-        body: render(format, header, () => daysIn(snapshot.range(id, from, to, currencies)), {
+        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${fileTo}`) },
+        body: render(format, header, () => days(snapshot.range(id, from, to, read)), {
           ...names,
           from,
           to,
@@ -78,3 +102,12 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     return answerBadRequest(res, head, error);
   }
 };
+
+/** The newest of a bank's stored dates (oldest first) from `from` to `to`; `from` when none is. */
+function newestUpTo(dates: readonly IsoDate[], from: IsoDate, to: IsoDate): IsoDate {
+  for (let i = dates.length - 1; i >= 0; i--) {
+    const date = dates[i]!;
+    if (date <= to) return date >= from ? date : from;
+  }
+  return from;
+}

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { HistoryHeader } from "../../../publish/render-history.js";
-import type { Eventually, HistoryStore } from "../../../store/history.js";
+import type { Eventually, HistoryStore, InForce } from "../../../store/history.js";
 import type { IsoDate, QuoteType } from "../../../types.js";
 import type { MatchedRoute, ServeContext } from "../../context.js";
 import { FORMATS, negotiate, type Format } from "../../http/negotiate.js";
@@ -148,3 +148,27 @@ export function todayAnywhere(now: number): IsoDate {
 }
 /** The last answer of todayAnywhere, by minute (a date changes on a whole minute). */
 let today = { minute: NaN, date: "" };
+
+/** 404 for a date with no set in force, naming why and the dates that exist. */
+export function notInForce(
+  res: ServerResponse,
+  head: boolean,
+  id: string,
+  date: IsoDate,
+  found: Extract<InForce, { kind: "none" }>,
+): void {
+  const why = {
+    "no-data": `No rates are stored for bank ${id}`,
+    "before-first": `${date} is before ${id}'s first stored date`,
+    future: `${date} is in the future`,
+    gap: `${id} published nothing in force on ${date}: its previous set (${found.before}) is older than its publication gap`,
+  }[found.reason];
+  const range = found.first ? `; stored dates run from ${found.first} to ${found.latest}` : "";
+  const extra = {
+    firstDate: found.first,
+    latestDate: found.latest,
+    ...(found.before ? { previousDate: found.before } : {}),
+    ...(found.after ? { nextDate: found.after } : {}),
+  };
+  sendProblem(res, 404, { detail: `${why}${range}`, extra, head });
+}

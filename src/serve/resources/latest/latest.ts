@@ -1,10 +1,13 @@
 // `GET /v1/Banks/{bankId}/DailyRates/Latest[.format]` (and `MonthlyRates/Latest`... for a period
 // source, its figures with their validity): a bank's newest rates, in the format negotiated,
 // answered from the published tree in memory: the hot path, a negotiation, a map lookup and a write
-// of bytes held ready with their headers. With `currencies=`, only the asked currencies: rendered from
-// the published Latest.json, read back once per generation.
+// of bytes held ready with their headers. With `currencies=`, only the asked currencies, and with
+// `base=`, the table re-expressed against another currency: rendered from the published Latest.json,
+// read back once per generation.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import { rebasedHeader } from "../../../publish/cross.js";
+import type { HistoryDay } from "../../../publish/render-history.js";
 import { historyEtag } from "../../../store/history.js";
 import type { Frequency } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
@@ -14,12 +17,15 @@ import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
+import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
 import { sendOtherFrequency } from "../frequency.js";
+import { AS_OF, sendAsOfDay } from "../history/as-of.js";
 import { render } from "../history/render.js";
+import { currentStore } from "../history/request.js";
 import { bankResource, parsedLatest } from "../published.js";
 
 const RETRY_SOON = { "retry-after": "5" };
-const CURRENCIES = /(^|&)currencies=/i;
+const MADE_PER_REQUEST = /(^|&)(currencies|base)=/i;
 
 /**
  * Latest under the path of one frequency (`DailyRates`, `MonthlyRates`...): a bank published under
@@ -28,7 +34,8 @@ const CURRENCIES = /(^|&)currencies=/i;
 export const latestAt =
   (frequency: Frequency): Handler =>
   (ctx, req, res, head, route, query) => {
-    if (query && CURRENCIES.test(query))
+    if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
+    if (query && MADE_PER_REQUEST.test(query))
       return void sendFilteredLatest(ctx, req, res, head, route, query, frequency).catch(() => res.destroy());
     const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
     if (!negotiation.ok) {
@@ -47,7 +54,7 @@ export const latestAt =
 
 export const latest: Handler = latestAt("Daily");
 
-/** Latest, from the published tree, with only the asked currencies. */
+/** Latest, from the published tree, with only the asked currencies, or against another base. */
 async function sendFilteredLatest(
   ctx: ServeContext,
   req: IncomingMessage,
@@ -59,13 +66,15 @@ async function sendFilteredLatest(
 ): Promise<void> {
   const id = route.id!;
   let currencies: string[] | undefined;
+  let params: Map<string, string>;
   const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
   if (!negotiation.ok) {
     const { status, detail, supported } = negotiation;
     return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
   }
   try {
-    currencies = currencyFilter(parameters(query));
+    params = parameters(query);
+    currencies = currencyFilter(params);
   } catch (error) {
     if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
     throw error;
@@ -76,9 +85,21 @@ async function sendFilteredLatest(
   const rep = entry?.latest.json;
   if (!rep) return sendNoBank(ctx, res, head, id, entry !== undefined, `No rates published for bank ${id}`);
   if (entry.frequency !== frequency) return sendOtherFrequency(res, head, id, frequency, entry.frequency!);
-  const { header, day } = parsedLatest(rep);
-  const keep = new Set(currencies);
-  const rows = day.rows.filter((r) => keep.has(r.currency));
+  const parsed = parsedLatest(rep);
+  let base: string | undefined;
+  try {
+    base = baseParameter(params, parsed.header);
+  } catch (error) {
+    if (error instanceof BadRequest) return sendProblem(res, 400, { detail: error.message, head });
+    throw error;
+  }
+  const day = base ? rebasedPublished(parsed, base, currencies) : filtered(parsed.day, currencies);
+  if (!day) {
+    const date = parsed.day.date;
+    return sendNotQuoted(await currentStore(ctx), res, head, id, [base!], date, date);
+  }
+  const header = base ? rebasedHeader(parsed.header, base) : parsed.header;
+  const rows = day.rows;
   const format = negotiation.format;
   const resource = bankResource(entry.bank);
   const storedAt = new Date(rep.lastModifiedSeconds * 1000).toISOString();
@@ -88,8 +109,9 @@ async function sendFilteredLatest(
       "latest",
       rep.etag,
       format,
-      [...keep].join(","),
+      (currencies ?? []).join(","),
       format === "xlsx" ? (resource?.name[0]?.name ?? "") : "",
+      ...(base ? ["base", base] : []),
     ),
     lastModified: storedAt,
     headers: {
@@ -104,4 +126,11 @@ async function sendFilteredLatest(
       storedAt,
     }),
   });
+}
+
+/** The day cut to the asked currencies (all of them without a filter). */
+function filtered(day: HistoryDay, currencies: string[] | undefined): HistoryDay {
+  if (!currencies) return day;
+  const keep = new Set(currencies);
+  return { date: day.date, rows: day.rows.filter((r) => keep.has(r.currency)) };
 }

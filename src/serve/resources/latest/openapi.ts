@@ -1,6 +1,8 @@
 // Latest in the OpenAPI document (src/serve/openapi.ts): with and without the format suffix, and the
 // ExchangeRates schema of its JSON.
 import {
+  baseParameter,
+  asOfParameter,
   currenciesParameter,
   formatQuery,
   notModified,
@@ -42,6 +44,8 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
           : []),
         formatQuery,
         currenciesParameter,
+        baseParameter,
+        asOfParameter,
         ...p.conditional,
       ],
       responses: {
@@ -78,6 +82,13 @@ export const exchangeRatesSchema = {
     bankId: { type: "string" },
     baseCurrency: { type: "string" },
     quoteType: { type: "string", enum: ["Direct", "Indirect"] },
+    derivedFrom: {
+      type: "object",
+      description:
+        "Only in a table re-expressed against another currency (base=): the bank's own base currency and quote type.",
+      required: ["baseCurrency", "quoteType"],
+      properties: { baseCurrency: { type: "string" }, quoteType: { type: "string", enum: ["Direct", "Indirect"] } },
+    },
     rates: {
       type: "object",
       description: "Effective date (YYYY-MM-DD) to a map of currency code to rate entry.",

@@ -5,6 +5,10 @@ import type { Handler } from "../../context.js";
 import { sendJson, sendProblem } from "../../http/respond.js";
 
 export const status: Handler = async (ctx, _req, res, head) => {
+  if (ctx.databaseUnreadable !== undefined) {
+    const detail = `The database cannot be read (${ctx.databaseUnreadable}); the published tree is served as it is`;
+    return sendProblem(res, 503, { detail, extra: { database: "unreadable" }, headers: { "retry-after": "60" }, head });
+  }
   if (!ctx.status) {
     const detail = "No scheduler runs in this process; `exrates start` serves the status";
     return sendProblem(res, 404, { detail, head });

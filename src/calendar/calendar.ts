@@ -1,0 +1,196 @@
+// A bank's publication calendar: the days it publishes are its working days (`publicationDays`) minus
+// its closings, which are the public holidays of its country (date-holidays) and any closing days of
+// its own declared in its adapter (`calendar.closings`: TARGET2's for the ECB). The scheduler, the
+// status and the API all ask this module, so they agree on what a holiday is.
+import Holidays from "date-holidays";
+
+import { addDays, weekday } from "../feed/dates.js";
+import type { BankDescriptor, IsoDate } from "../types.js";
+
+/** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
+export type CalendarSpec = Pick<BankDescriptor, "publicationDays"> &
+  Partial<Pick<BankDescriptor, "countryCode" | "timeZone" | "calendar">>;
+
+/** A working day on which the bank does not publish, and why. */
+export interface Closing {
+  date: IsoDate;
+  name: string;
+}
+
+/** The default allowance after the publication time before a missing publication is late. */
+export const DEFAULT_LATE_AFTER_MINUTES = 60;
+
+/** Holiday types that close a bank for the day (not "optional", "school" or "observance"). */
+const CLOSING_TYPES = ["public", "bank"] as const;
+
+/** The zones of a country, from ICU (`new Intl.Locale("und-CH").timeZones`). */
+function zonesOf(country: string): readonly string[] {
+  const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & {
+    timeZones?: string[];
+    getTimeZones?: () => string[];
+  };
+  return locale.getTimeZones?.() ?? locale.timeZones ?? [];
+}
+
+/**
+ * The date-holidays country of a bank: the one it declares, else the country of its `countryCode`
+ * whose zones include its `timeZone` (Banca d'Italia's EUR area gives IT, BCEAO's franc zone SN), else
+ * its only country. Undefined: working days only.
+ */
+export function holidayCountry(spec: CalendarSpec): string | undefined {
+  if (countries.has(spec)) return countries.get(spec);
+  const country = findHolidayCountry(spec);
+  countries.set(spec, country);
+  return country;
+}
+
+/** Each descriptor's country, found once (ICU's zone lists are not free). */
+const countries = new WeakMap<CalendarSpec, string | undefined>();
+
+function findHolidayCountry(spec: CalendarSpec): string | undefined {
+  const declared = spec.calendar?.holidays;
+  if (declared === false) return undefined;
+  if (declared) return declared;
+  const codes = spec.countryCode ?? [];
+  if (spec.timeZone) {
+    const home = codes.find((c) => zonesOf(c).includes(spec.timeZone!));
+    if (home) return home;
+  }
+  return codes.length === 1 ? codes[0] : undefined;
+}
+
+/** One year's closings of one set of rules, by date (built once per bank, rule set and year). */
+const closingsCache = new Map<string, ReadonlyMap<IsoDate, string>>();
+
+function holidaysOf(country: string | undefined, year: number): Map<IsoDate, string> {
+  const days = new Map<IsoDate, string>();
+  if (!country) return days;
+  const [code, state] = country.split("-");
+  const library = new Holidays(code!, state ?? "", { languages: ["en"], types: [...CLOSING_TYPES] });
+  for (const h of library.getHolidays(year) || []) {
+    // A half day (Christmas Eve from 14:00) is still a publication day.
+    if (!h.date.endsWith("00:00:00") || !CLOSING_TYPES.includes(h.type as never)) continue;
+    const date = h.date.slice(0, 10);
+    if (!days.has(date)) days.set(date, h.name);
+  }
+  return days;
+}
+
+function ownClosingsOf(spec: CalendarSpec, year: number): Map<IsoDate, string> {
+  const days = new Map<IsoDate, string>();
+  const rules = spec.calendar?.closings ?? [];
+  if (rules.length === 0) return days;
+  const library = new Holidays();
+  for (const { rule, name } of rules) library.setHoliday(rule, { name, type: "public" });
+  for (const h of library.getHolidays(year) || []) days.set(h.date.slice(0, 10), h.name);
+  return days;
+}
+
+/** Every closing of a year, weekends included (the days the bank would not work anyway). */
+function closingsOfYear(spec: CalendarSpec, year: number): ReadonlyMap<IsoDate, string> {
+  const country = holidayCountry(spec);
+  const key = `${country ?? ""}|${JSON.stringify(spec.calendar?.closings ?? [])}|${year}`;
+  let days = closingsCache.get(key);
+  if (!days) {
+    // The bank's own closings name the day first (TARGET2's "Labour Day" over a national name).
+    const merged = ownClosingsOf(spec, year);
+    for (const [date, name] of holidaysOf(country, year)) if (!merged.has(date)) merged.set(date, name);
+    days = merged;
+    closingsCache.set(key, days);
+  }
+  return days;
+}
+
+/** The name of the closing that keeps the bank from publishing on a working day, or undefined. */
+export function closingOn(spec: CalendarSpec, date: IsoDate): string | undefined {
+  if (!spec.publicationDays.includes(weekday(date))) return undefined;
+  return closingsOfYear(spec, Number(date.slice(0, 4))).get(date);
+}
+
+/** Whether the bank publishes on `date`: one of its working days and no closing. */
+export function isPublicationDay(spec: CalendarSpec, date: IsoDate): boolean {
+  return (
+    spec.publicationDays.includes(weekday(date)) &&
+    closingsOfYear(spec, Number(date.slice(0, 4))).get(date) === undefined
+  );
+}
+
+/** The last publication day on or before `date` (within a month; undefined past that). */
+export function lastPublicationDay(spec: CalendarSpec, date: IsoDate): IsoDate | undefined {
+  for (let i = 0; i <= 31; i++) {
+    const d = addDays(date, -i);
+    if (isPublicationDay(spec, d)) return d;
+  }
+  return undefined;
+}
+
+/** A year of a bank's calendar: the days it publishes and the working days it is closed. */
+export interface CalendarYear {
+  year: number;
+  /** The date-holidays country whose holidays apply, if any. */
+  country: string | null;
+  publicationDays: IsoDate[];
+  closings: Closing[];
+}
+
+export function calendarYear(spec: CalendarSpec, year: number): CalendarYear {
+  const publicationDays: IsoDate[] = [];
+  const closings: Closing[] = [];
+  const last = `${year}-12-31`;
+  for (let d = `${year}-01-01`; d <= last; d = addDays(d, 1)) {
+    const name = closingOn(spec, d);
+    if (name !== undefined) closings.push({ date: d, name });
+    else if (spec.publicationDays.includes(weekday(d))) publicationDays.push(d);
+  }
+  return { year, country: holidayCountry(spec) ?? null, publicationDays, closings };
+}
+
+/** What the service saw that the calendar did not foresee. */
+export interface ObservedExceptions {
+  /** Dates stored although the calendar called them closed (a publication on a holiday). */
+  publishedOnClosing: Closing[];
+  /** Publication days with nothing stored, between the first stored date and `upTo`. */
+  notPublished: IsoDate[];
+}
+
+/**
+ * The exceptions of one year, from the stored effective dates (sorted ascending) up to `upTo` (the
+ * newest date that should be stored by now): kept with the rates themselves, so nothing else records them.
+ */
+export function observedExceptions(
+  spec: CalendarSpec,
+  storedDates: readonly IsoDate[],
+  year: number,
+  upTo: IsoDate,
+): ObservedExceptions {
+  const stored = new Set(storedDates);
+  const publishedOnClosing: Closing[] = [];
+  for (const date of storedDates) {
+    if (!date.startsWith(`${year}-`)) continue;
+    const name = closingOn(spec, date);
+    if (name !== undefined) publishedOnClosing.push({ date, name });
+  }
+  const first = storedDates[0];
+  const notPublished: IsoDate[] = [];
+  if (first !== undefined) {
+    const from = first > `${year}-01-01` ? first : `${year}-01-01`;
+    const to = upTo < `${year}-12-31` ? upTo : `${year}-12-31`;
+    for (let d = from; d <= to; d = addDays(d, 1))
+      if (isPublicationDay(spec, d) && !stored.has(d)) notPublished.push(d);
+  }
+  return { publishedOnClosing, notPublished };
+}
+
+/** How long after the publication time a missing publication is late, in ms. */
+export function lateAfterMs(spec: CalendarSpec): number {
+  return (spec.calendar?.lateAfterMinutes ?? DEFAULT_LATE_AFTER_MINUTES) * 60_000;
+}
+
+/** The first publication day after `date` (within a month; undefined past that, or for a bank that never publishes). */
+export function nextPublicationDay(spec: CalendarSpec, date: IsoDate): IsoDate | undefined {
+  for (let i = 1; i <= 31; i++) {
+    const d = addDays(date, i);
+    if (isPublicationDay(spec, d)) return d;
+  }
+  return undefined;
+}

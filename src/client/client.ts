@@ -1,0 +1,305 @@
+// ExratesClient: one method per endpoint of the API (docs/API.md), over the transport of ./http.ts
+// (tokens, retries, the ETag cache). A new endpoint is one method: build its path and query, then
+// `this.json(...)` or `this.rates(...)` (a `convert` method would be `this.json` of its path).
+import { ResponseCache, type ResponseCacheOptions } from "./cache.js";
+import { ExratesError } from "./errors.js";
+import { Transport, type DebugEvent } from "./http.js";
+import { readRatesDocument } from "./rates.js";
+import { rateEvents } from "./sse.js";
+import { clientCredentials, providedTokens, type TokenProvider, type TokenSource } from "./tokens.js";
+import type {
+  BankDetail,
+  BankListing,
+  CurrencyFilter,
+  CurrencyListing,
+  DailyRates,
+  DownloadedFile,
+  EventsQuery,
+  FileFormat,
+  FileQuery,
+  IsoDate,
+  RangeQuery,
+  RatesAnswer,
+  RatesOnDate,
+  RatesPublishedEvent,
+  ServiceStatus,
+} from "./types.js";
+
+export interface ExratesClientOptions {
+  /** The API's base URL, e.g. `https://rates.example` (the `/v1/...` paths are below it). */
+  baseUrl: string;
+  /** The client credentials of `exrates clients create` (or give `token`). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Default: the embedded realm's endpoint, `<baseUrl>/auth/realms/<realm>/protocol/openid-connect/token`. */
+  tokenUrl?: string;
+  /** Default `exrates`. */
+  realm?: string;
+  /** Default `exchange-rates`. */
+  scope?: string;
+  /** Instead of the credentials: a function giving a token (called again with `renew: true` after a 401). */
+  token?: TokenProvider;
+  /** Retries of a 429, a 503 or a network failure (default 3). */
+  retries?: number;
+  /** A `Retry-After` longer than this (default 30 000 ms) is not waited for: the error carries `retryAfter`. */
+  maxRetryDelayMs?: number;
+  /** Per request (default 30 000 ms). */
+  timeoutMs?: number;
+  /** The ETag cache: its bounds, a cache shared between clients, or `false` for none. */
+  cache?: ResponseCache | ResponseCacheOptions | false;
+  /** Called for each request, answer, retry, token grant and reconnection (never with a header or a token). */
+  debug?: (event: DebugEvent) => void;
+  /** Wait before reconnecting the event stream until the server says (default 3000 ms), and its bound. */
+  reconnectMs?: number;
+  maxReconnectMs?: number;
+  /** Another fetch (a proxy's dispatcher, a test's). */
+  fetch?: typeof globalThis.fetch;
+  /** The clock that times token renewals (epoch ms). */
+  now?: () => number;
+}
+
+const FORMAT_TYPES: Record<FileFormat, string> = {
+  json: "application/json",
+  xml: "application/xml",
+  csv: "text/csv",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
+
+/** The server refuses a range over ten years; the client asks a year at a time and yields as it goes. */
+const RANGE_WINDOW_YEARS = 1;
+
+export class ExratesClient {
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly reconnectMs: number;
+  private readonly maxReconnectMs: number;
+
+  constructor(options: ExratesClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    const base = new URL(this.baseUrl);
+    if (base.username || base.password)
+      throw new TypeError("baseUrl must not carry credentials: give clientId and clientSecret");
+    const now = options.now ?? Date.now;
+    this.reconnectMs = options.reconnectMs ?? 3000;
+    this.maxReconnectMs = options.maxReconnectMs ?? 30_000;
+    const debug = options.debug;
+    const cache =
+      options.cache === false
+        ? undefined
+        : options.cache instanceof ResponseCache
+          ? options.cache
+          : new ResponseCache(options.cache);
+    let tokens: TokenSource | undefined;
+    this.transport = new Transport(
+      {
+        fetch: options.fetch ?? globalThis.fetch,
+        retries: options.retries ?? 3,
+        maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+        timeoutMs: options.timeoutMs ?? 30_000,
+        userAgent: "exrates-client/0.1.0",
+        debug,
+        sleep,
+      },
+      { get: () => tokens!.get(), refused: (t) => tokens!.refused(t) },
+      cache,
+    );
+    if (options.token) tokens = providedTokens(options.token, now);
+    else {
+      if (!options.clientId || !options.clientSecret)
+        throw new TypeError("ExratesClient needs clientId and clientSecret, or a token function");
+      const realm = options.realm ?? "exrates";
+      tokens = clientCredentials({
+        tokenUrl:
+          options.tokenUrl ?? `${this.baseUrl}/auth/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`,
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        scope: options.scope ?? "exchange-rates",
+        post: (url, body) => this.transport.postForm(url, body),
+        now,
+        onGrant: (expiresIn) => debug?.({ event: "grant", expiresIn }),
+      });
+    }
+  }
+
+  /** Every bank with published rates, with its first and latest stored dates. */
+  async banks(options: { signal?: AbortSignal } = {}): Promise<BankListing[]> {
+    return (await this.json<{ banks: BankListing[] }>("/v1/banks", {}, options.signal)).banks;
+  }
+
+  /** One bank's resource (any bank the service knows, rates published or not). */
+  bank(bankId: string, options: { signal?: AbortSignal } = {}): Promise<BankDetail> {
+    return this.json<BankDetail>(`/v1/banks/${segment(bankId)}`, {}, options.signal);
+  }
+
+  /** Every quoted currency, its English name, and the banks quoting it since when. */
+  async currencies(options: { signal?: AbortSignal } = {}): Promise<CurrencyListing[]> {
+    return (await this.json<{ currencies: CurrencyListing[] }>("/v1/currencies", {}, options.signal)).currencies;
+  }
+
+  /** The bank's latest rates. */
+  async latest(bankId: string, options: CurrencyFilter = {}): Promise<RatesAnswer> {
+    const path = `/v1/Banks/${segment(bankId)}/DailyRates/Latest`;
+    const { days, notQuoted } = await this.rates(path, filter(options), options.signal);
+    return { ...single(days, path), notQuoted };
+  }
+
+  /** The rates in force on a date: the bank's newest publication on or before it. */
+  async onDate(bankId: string, date: IsoDate, options: CurrencyFilter = {}): Promise<RatesOnDate> {
+    const path = `/v1/Banks/${segment(bankId)}/DailyRates/${segment(date)}`;
+    const { days, notQuoted } = await this.rates(path, filter(options), options.signal);
+    return { ...single(days, path), notQuoted, requestedDate: date };
+  }
+
+  /** Every stored date from `from` to `to`, oldest first, read a year at a time (any length of range). */
+  async *range(bankId: string, query: RangeQuery): AsyncGenerator<DailyRates> {
+    const path = `/v1/Banks/${segment(bankId)}/DailyRates`;
+    const to = query.to ?? todayAtUtcPlus14();
+    for (const [from, until] of windows(query.from, to)) {
+      const { days } = await this.rates(path, { from, to: until, ...filter(query) }, query.signal);
+      yield* days;
+    }
+  }
+
+  /** The scheduler's view of every bank (`exrates start` serves it; `exrates serve` answers 404). */
+  status(options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
+    return this.json<ServiceStatus>("/v1/status", {}, options.signal);
+  }
+
+  /**
+   * Each publication of new rates, for as long as the loop runs: the stream is opened again after a
+   * drop, a server restart or an expired token, from the last event received (`Last-Event-ID`).
+   */
+  events(query: EventsQuery = {}): AsyncGenerator<RatesPublishedEvent> {
+    const url = this.url("/v1/events", query.banks?.length ? { banks: query.banks.join(",") } : {});
+    return rateEvents(this.transport, {
+      url,
+      lastEventId: query.lastEventId === undefined ? undefined : String(query.lastEventId),
+      signal: query.signal,
+      reconnectMs: this.reconnectMs,
+      maxReconnectMs: this.maxReconnectMs,
+    });
+  }
+
+  /** A published file's bytes as sent: Latest, a date (`date`) or a range (`from`, `to`) in any format. */
+  async file(bankId: string, query: FileQuery): Promise<DownloadedFile> {
+    const rates = `/v1/Banks/${segment(bankId)}/DailyRates`;
+    const path =
+      query.from !== undefined ? rates : `${rates}/${query.date === undefined ? "Latest" : segment(query.date)}`;
+    const params: Record<string, string> = { format: query.format, ...filter(query) };
+    if (query.from !== undefined) Object.assign(params, { from: query.from }, query.to ? { to: query.to } : {});
+    const answer = await this.transport.get(this.url(path, params), FORMAT_TYPES[query.format], query.signal);
+    const filename = /filename="([^"]+)"/.exec(answer.headers["content-disposition"] ?? "")?.[1];
+    return {
+      bytes: answer.body,
+      contentType: answer.headers["content-type"] ?? "",
+      ...(filename ? { filename } : {}),
+      ...(answer.headers.etag ? { etag: answer.headers.etag } : {}),
+      fromCache: answer.fromCache,
+    };
+  }
+
+  /** A JSON answer without decimals (lists, resources, status). */
+  protected async json<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T> {
+    const answer = await this.transport.get(this.url(path, params), "application/json", signal);
+    try {
+      return JSON.parse(answer.body.toString("utf8")) as T;
+    } catch {
+      throw new ExratesError({
+        type: "about:blank",
+        title: "Unreadable answer",
+        status: answer.status,
+        detail: "the answer is not JSON",
+        request: `GET ${path}`,
+      });
+    }
+  }
+
+  /** A rates document, read losslessly, with the currencies it was asked for and does not hold. */
+  protected async rates(
+    path: string,
+    params: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<{ days: DailyRates[]; notQuoted: string[] }> {
+    const answer = await this.transport.get(this.url(path, params), "application/json", signal);
+    const notQuoted = (answer.headers["x-currencies-not-quoted"] ?? "").split(",").map((c) => c.trim());
+    return {
+      days: readRatesDocument(answer.body.toString("utf8"), `GET ${path}`),
+      notQuoted: notQuoted.filter(Boolean),
+    };
+  }
+
+  private url(path: string, params: Record<string, string>): URL {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    return url;
+  }
+}
+
+/** A path segment as given, escaped (a slash in an id is the server's 400, not another path). */
+const segment = (value: string): string => encodeURIComponent(value);
+
+const filter = (options: CurrencyFilter): Record<string, string> =>
+  options.currencies?.length ? { currencies: options.currencies.join(",") } : {};
+
+function single(days: DailyRates[], path: string): DailyRates {
+  const day = days[0];
+  if (days.length !== 1 || !day)
+    throw new ExratesError({
+      type: "about:blank",
+      title: "Unreadable answer",
+      status: 200,
+      detail: `expected one effective date, got ${days.length}`,
+      request: `GET ${path}`,
+    });
+  return day;
+}
+
+/** [from, to] cut into windows of RANGE_WINDOW_YEARS (the last may be shorter). */
+export function windows(from: IsoDate, to: IsoDate): Array<[IsoDate, IsoDate]> {
+  // A malformed or reversed range is the server's 400: asked once as given.
+  if (!isDate(from) || !isDate(to) || to < from) return [[from, to]];
+  const out: Array<[IsoDate, IsoDate]> = [];
+  let start = from;
+  while (start <= to) {
+    const next = addYears(start, RANGE_WINDOW_YEARS);
+    const end = addDays(next, -1) < to ? addDays(next, -1) : to;
+    out.push([start, end]);
+    start = next;
+  }
+  return out;
+}
+
+/** A real calendar date (Date.parse rolls 2025-02-30 over to March). */
+function isDate(value: string): boolean {
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === value;
+}
+
+function addYears(date: IsoDate, years: number): IsoDate {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  // 29 February plus a year is 1 March: the next window starts the day after the last one ended.
+  return new Date(Date.UTC(y + years, m - 1, d)).toISOString().slice(0, 10);
+}
+
+function addDays(date: IsoDate, days: number): IsoDate {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function todayAtUtcPlus14(): IsoDate {
+  return new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

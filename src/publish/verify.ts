@@ -1,0 +1,126 @@
+// `exrates verify`: checks a copy of a published generation against its signed manifest, offline. The
+// manifest's detached JWS must verify with a key of the JWKS (the one given, else the one beside the
+// copy: then the check proves the copy whole and unaltered as signed by that key set, and the caller
+// should compare its keys with the service's /v1/publications/jwks.json); then every listed file must
+// be there with its size and sha256, its precompressed siblings must decompress to it, and no other
+// file may be there. Each problem names its file.
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { readdir, readFile, readlink } from "node:fs/promises";
+import { join, relative } from "node:path";
+
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
+
+import { JWKS_FILE, SIGNATURE_FILE } from "./signing.js";
+import { SUFFIX } from "./target.js";
+import { CURRENT_LINK, MANIFEST, sha256Hex, type Manifest } from "./tree.js";
+
+export interface VerifyProblem {
+  path: string;
+  problem: "missing" | "extra" | "altered" | "signature";
+  detail: string;
+}
+
+export interface VerifyResult {
+  generation: string | undefined;
+  files: number;
+  kid: string | undefined;
+  problems: VerifyProblem[];
+}
+
+/** The generation directory of a location: an out/ directory (through `current`) or a generation itself. */
+async function generationDir(dir: string): Promise<string> {
+  const current = await readlink(join(dir, CURRENT_LINK)).catch(() => undefined);
+  return current ? join(dir, current) : dir;
+}
+
+async function* walk(root: string, dir = root): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(root, full);
+    else yield relative(root, full).split("\\").join("/");
+  }
+}
+
+/** Checks the detached JWS of the manifest's bytes against the key set; the key's id, or a problem. */
+export async function verifySignature(
+  manifestBytes: Buffer,
+  detached: string,
+  jwks: JSONWebKeySet,
+): Promise<{ kid: string | undefined } | VerifyProblem> {
+  const [header, empty, signature] = detached.trim().split(".");
+  if (!header || empty !== "" || !signature)
+    return { path: SIGNATURE_FILE, problem: "signature", detail: "not a detached compact JWS" };
+  try {
+    const { protectedHeader } = await compactVerify(
+      `${header}.${manifestBytes.toString("base64url")}.${signature}`,
+      createLocalJWKSet(jwks),
+      { algorithms: ["RS256"] },
+    );
+    return { kid: protectedHeader.kid };
+  } catch (error) {
+    return {
+      path: MANIFEST,
+      problem: "signature",
+      detail: `the signature does not verify with the key set (${(error as Error).message})`,
+    };
+  }
+}
+
+/** Verifies a local copy (a directory). `jwks`: the trusted key set; default the copy's own. */
+export async function verifyDirectory(location: string, jwks?: JSONWebKeySet): Promise<VerifyResult> {
+  const dir = await generationDir(location);
+  const read = (path: string) => readFile(join(dir, path)).catch(() => undefined);
+  const manifestBytes = await read(MANIFEST);
+  if (!manifestBytes) return { generation: undefined, files: 0, kid: undefined, problems: [missing(MANIFEST)] };
+  const problems: VerifyProblem[] = [];
+  const detached = await read(SIGNATURE_FILE);
+  const keys =
+    jwks ?? (await read(JWKS_FILE).then((b) => (b ? (JSON.parse(b.toString()) as JSONWebKeySet) : undefined)));
+  let kid: string | undefined;
+  if (!detached) problems.push(missing(SIGNATURE_FILE));
+  else if (!keys) problems.push(missing(JWKS_FILE));
+  else {
+    const checked = await verifySignature(manifestBytes, detached.toString("utf8"), keys);
+    if ("problem" in checked) problems.push(checked);
+    else kid = checked.kid;
+  }
+  const manifest = JSON.parse(manifestBytes.toString("utf8")) as Manifest;
+  const expected = new Set([MANIFEST, SIGNATURE_FILE, JWKS_FILE]);
+  for (const [path, file] of Object.entries(manifest.files)) {
+    expected.add(path);
+    for (const encoding of file.encodings) expected.add(path + SUFFIX[encoding]);
+    const bytes = await read(path);
+    if (!bytes) {
+      problems.push(missing(path));
+      continue;
+    }
+    const sha = sha256Hex(bytes);
+    if (bytes.length !== file.bytes || sha !== file.sha256)
+      problems.push({
+        path,
+        problem: "altered",
+        detail: `${bytes.length} bytes, sha256 ${sha}; the manifest says ${file.bytes} bytes, ${file.sha256}`,
+      });
+    for (const encoding of file.encodings) {
+      const sibling = path + SUFFIX[encoding];
+      const packed = await read(sibling);
+      if (!packed) {
+        problems.push(missing(sibling));
+        continue;
+      }
+      let unpacked: Buffer | undefined;
+      try {
+        unpacked = encoding === "br" ? brotliDecompressSync(packed) : gunzipSync(packed);
+      } catch {
+        unpacked = undefined;
+      }
+      if (!unpacked || sha256Hex(unpacked) !== file.sha256)
+        problems.push({ path: sibling, problem: "altered", detail: `does not decompress to ${path} as listed` });
+    }
+  }
+  for await (const path of walk(dir))
+    if (!expected.has(path)) problems.push({ path, problem: "extra", detail: "not in the manifest" });
+  return { generation: manifest.generation, files: Object.keys(manifest.files).length, kid, problems };
+}
+
+const missing = (path: string): VerifyProblem => ({ path, problem: "missing", detail: "not in the copy" });

@@ -1,0 +1,167 @@
+// `GET /v1/Banks/{bankId}/Convert[.format]?from=&to=&amount=[&date=]`: an amount converted through the
+// bank's table, exactly (src/publish/cross.ts): Latest's (from the published tree) without a date, else
+// the set in force on the date (the previous publication on a day without one, as a dated request).
+// JSON, XML or CSV; the answer names the figures used, the formula and the rounding.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { amountProblem, convert, missingFrom, type Table } from "../../../publish/cross.js";
+import { conversionCsv, conversionJson, conversionXml } from "../../../publish/render-conversion.js";
+import { historyEtag, type HistoryRow } from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
+import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
+import { sendDynamic } from "../../http/dynamic.js";
+import { negotiate, type Format } from "../../http/negotiate.js";
+import { BadRequest, dateParameter, formatValues, parameters } from "../../http/query.js";
+import { sendProblem } from "../../http/respond.js";
+import { sendNoBank, sendNoRates } from "../bank-problems.js";
+import { currencyParameter, sendNotQuoted } from "../cross-rates.js";
+import {
+  answerBadRequest,
+  bankFacts,
+  currentStore,
+  notInForce,
+  sendNoStore,
+  todayAnywhere,
+} from "../history/request.js";
+import { parsedLatest, type ParsedLatest } from "../published.js";
+
+/** The formats of a conversion (one row of figures: no spreadsheet). */
+export const CONVERT_FORMATS: readonly Format[] = ["json", "xml", "csv"];
+
+interface ConvertRequest {
+  format: Format;
+  amount: string;
+  from: string;
+  to: string;
+  date: IsoDate | undefined;
+}
+
+/** The request's parameters; BadRequest for a missing or bad one. */
+function readConvert(format: Format, query: string): ConvertRequest {
+  const params = parameters(query);
+  const amount = params.get("amount");
+  if (amount === undefined) throw new BadRequest("amount is required (a plain decimal, such as 1250.00)");
+  const problem = amountProblem(amount);
+  if (problem) throw new BadRequest(problem);
+  const from = currencyParameter(params, "from");
+  const to = currencyParameter(params, "to");
+  if (!from || !to) throw new BadRequest("from and to (ISO 4217 currency codes) are required");
+  return { format, amount, from, to, date: dateParameter(params, "date") };
+}
+
+export const convertHandler: Handler = async (ctx, req, res, head, route, query) => {
+  try {
+    const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, CONVERT_FORMATS);
+    if (!negotiation.ok) {
+      const { status, detail, supported } = negotiation;
+      return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
+    }
+    const request = readConvert(negotiation.format, query);
+    if (request.date === undefined) return await convertLatest(ctx, req, res, head, route, request);
+    return await convertOn(ctx, req, res, head, route, request, request.date);
+  } catch (error) {
+    return answerBadRequest(res, head, error);
+  }
+};
+
+/** Each published Latest.json's table, made once per generation. */
+const latestTables = new WeakMap<ParsedLatest, Table>();
+
+function tableOf(parsed: ParsedLatest): Table {
+  let table = latestTables.get(parsed);
+  if (!table) {
+    table = {
+      header: parsed.header,
+      date: parsed.day.date,
+      figures: new Map(parsed.day.rows.map((r) => [r.currency, r])),
+    };
+    latestTables.set(parsed, table);
+  }
+  return table;
+}
+
+/** Through Latest, from the published tree. */
+async function convertLatest(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  request: ConvertRequest,
+): Promise<void> {
+  const tree = ctx.tree();
+  if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: { "retry-after": "5" }, head });
+  const rep = tree.banks.get(route.id!)?.latest.json;
+  if (!rep) return sendNoRates(ctx, res, head, route.id!);
+  const table = tableOf(parsedLatest(rep));
+  const etag = historyEtag("convert", rep.etag, request.format, request.amount, request.from, request.to);
+  const lastModified = new Date(rep.lastModifiedSeconds * 1000).toISOString();
+  return answer(ctx, req, res, head, table, request, etag, lastModified);
+}
+
+/** Through the set in force on a date, from the store. */
+async function convertOn(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  request: ConvertRequest,
+  date: IsoDate,
+): Promise<void> {
+  const id = route.id!;
+  const reader = await currentStore(ctx);
+  if (!reader) return sendNoStore(res, head);
+  const facts = await bankFacts(ctx, reader, id, "json");
+  if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
+  const found = await reader.inForce(id, date, todayAnywhere(ctx.now()));
+  if (found.kind === "none") return notInForce(res, head, id, date, found);
+  const wanted = [request.from, request.to].filter((c) => c !== facts.header.baseCurrency);
+  const { rows, version } = await reader.ratesWithVersion(id, found.effectiveDate, [...new Set(wanted)].sort());
+  const table: Table = {
+    header: facts.header,
+    date: found.effectiveDate,
+    figures: new Map(rows.map((r: HistoryRow) => [r.currency, r])),
+  };
+  const etag = historyEtag(
+    "convert",
+    id,
+    date,
+    found.effectiveDate,
+    facts.factsKey,
+    request.format,
+    request.amount,
+    request.from,
+    request.to,
+    version.rows,
+    version.maxStoredAt,
+    version.maxFetchId,
+  );
+  return answer(ctx, req, res, head, table, request, etag, version.maxStoredAt);
+}
+
+/** The conversion in the negotiated format, or 404 naming a currency the table does not quote. */
+async function answer(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  table: Table,
+  request: ConvertRequest,
+  etag: string,
+  lastModified: string,
+): Promise<void> {
+  const missing = missingFrom(table, [...new Set([request.from, request.to])]);
+  if (missing.length) {
+    const asked = request.date ?? table.date;
+    return sendNotQuoted(await currentStore(ctx), res, head, table.header.bankId, missing, asked, table.date);
+  }
+  const conversion = convert(table, request.amount, request.from, request.to, request.date);
+  const text =
+    request.format === "xml"
+      ? conversionXml(conversion)
+      : request.format === "csv"
+        ? conversionCsv(conversion)
+        : conversionJson(conversion);
+  return sendDynamic(req, res, head, { format: request.format, etag, lastModified, body: () => ({ text: [text] }) });
+}

@@ -1,0 +1,239 @@
+// `?asOf=<RFC 3339 instant>` on Latest, a date and a range: the figures the service would have served at
+// that instant (src/store/as-of.ts): each figure's value from the revision in force then, the dates not
+// stored yet left out, Latest being the newest date stored by then. The answer names its instant
+// (`asOf` in JSON and XML, the X-As-Of header). An instant more than FINAL_AFTER_MS past cannot gain
+// rows any more (every ingest is stored with its start time and commits well within it): its answer
+// and ETag are final, and its rendered bytes are kept; a more recent one is tied to the store's state.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { LRUCache } from "lru-cache";
+
+import { isIsoDate } from "../../../feed/dates.js";
+import { AsOfReader, type KnownRow } from "../../../store/as-of.js";
+import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
+import type { IsoDate } from "../../../types.js";
+import { bridges } from "../../../calendar/publication-gap.js";
+import type { MatchedRoute, ServeContext } from "../../context.js";
+import { disposition, sendDynamic } from "../../http/dynamic.js";
+import type { Format } from "../../http/negotiate.js";
+import { BadRequest, dateParameter } from "../../http/query.js";
+import { sendProblem } from "../../http/respond.js";
+import { sendNoBank } from "../bank-problems.js";
+import { notQuotedHeader } from "../currency-filter.js";
+import { daysIn, render, renderWhole } from "./render.js";
+import {
+  answerBadRequest,
+  bankFacts,
+  currentStore,
+  MAX_RANGE_YEARS,
+  readRequest,
+  sendNoStore,
+  todayAnywhere,
+  type BankFacts,
+  type HistoryRequest,
+} from "./request.js";
+
+/** After this long, nothing can be stored any more as known at an instant. */
+export const FINAL_AFTER_MS = 10 * 60_000;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** Whether a query names asOf (any case): the Latest handler's one test before the tree. */
+export const AS_OF = /(^|&)asof=/i;
+
+/** The instant of `?asOf=`, as UTC with milliseconds (the stored times' form); BadRequest when bad or future. */
+export function asOfParameter(params: Map<string, string>, now: number): string | undefined {
+  const value = params.get("asof");
+  if (value === undefined) return undefined;
+  const ms = RFC3339.test(value) ? Date.parse(value.replace(" ", "T")) : NaN;
+  if (!Number.isFinite(ms)) throw new BadRequest(`asOf: "${value}" is not an RFC 3339 instant (2026-03-03T15:00:00Z)`);
+  if (ms > now) throw new BadRequest(`asOf: ${value} is in the future`);
+  return new Date(ms).toISOString();
+}
+
+interface Answer {
+  etag: string;
+  lastModified: string;
+  headers: Record<string, string>;
+  bytes: Buffer;
+  generation: number;
+  /** An answer for an instant far enough past: valid whatever the store does. */
+  final: boolean;
+}
+
+/** Rendered day answers, by store. */
+const caches = new WeakMap<HistoryStore, LRUCache<string, Answer>>();
+const cacheOf = (store: HistoryStore) => {
+  let cache = caches.get(store);
+  if (!cache)
+    caches.set(
+      store,
+      (cache = new LRUCache<string, Answer>({ maxSize: 32 << 20, sizeCalculation: (a) => a.bytes.length + 256 })),
+    );
+  return cache;
+};
+
+/** What an asOf request has read before it parts: the request, the store, the bank's facts, the instant. */
+interface AsOfContext {
+  request: HistoryRequest;
+  store: HistoryStore;
+  facts: BankFacts;
+  asOf: string;
+  final: boolean;
+}
+
+/** The shared start of the three: undefined when answered already (a bad format, no store, no bank). */
+async function begin(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  query: string,
+): Promise<AsOfContext | undefined> {
+  const request = readRequest(req, res, head, route, query);
+  if (!request) return undefined;
+  const now = ctx.now();
+  const asOf = asOfParameter(request.params, now)!;
+  const store = await currentStore(ctx);
+  if (!store) return void sendNoStore(res, head);
+  const facts = await bankFacts(ctx, store, route.id!, request.format);
+  if ("none" in facts)
+    return void sendNoBank(ctx, res, head, route.id!, facts.seen, `No rates stored for bank ${route.id}`);
+  return { request, store, facts, asOf, final: Date.parse(asOf) < now - FINAL_AFTER_MS };
+}
+
+/** Latest or a date, as known at `?asOf=`. */
+export async function sendAsOfDay(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  query: string,
+): Promise<void> {
+  try {
+    if (route.kind !== "latest" && !isIsoDate(route.date!))
+      throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    const begun = await begin(ctx, req, res, head, route, query);
+    if (!begun) return;
+    const { request, store, facts, asOf, final } = begun;
+    const id = route.id!;
+    const reader = AsOfReader.of(store);
+    const { dates, since } = await reader.datesKnown(id, asOf);
+    if (dates.length === 0) return notYet(res, head, id, asOf, since);
+    let date: IsoDate;
+    if (route.kind === "latest") date = dates[dates.length - 1]!;
+    else {
+      // The same reach as the dated lookup's: the bank's weekly gap plus the holiday allowance.
+      const spec = await ctx.descriptor(id);
+      const reach = (before: IsoDate, on: IsoDate) => bridges(spec, before, on);
+      const found = inForceAmong(dates, route.date!, todayAnywhere(Date.parse(asOf)), reach);
+      if (found.kind === "none") {
+        const extra = { asOf, firstDate: found.first, latestDate: found.latest };
+        const detail = `${id} had no set in force on ${route.date} as known at ${asOf}; stored dates then ran from ${found.first} to ${found.latest}`;
+        return sendProblem(res, 404, { detail, extra, head });
+      }
+      date = found.effectiveDate;
+    }
+    const { format, currencies } = request;
+    const key = [route.kind, id, date, asOf, format, currencies?.join(",") ?? "*", facts.factsKey].join("\u0000");
+    const cache = cacheOf(store);
+    const generation = store.generation();
+    let answer = cache.get(key);
+    if (!answer || !(answer.final || answer.generation === generation)) {
+      let rows: KnownRow[] = await reader.day(id, date, asOf);
+      if (currencies) {
+        const keep = new Set(currencies);
+        rows = rows.filter((r) => keep.has(r.currency));
+      }
+      const lastModified = rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), "");
+      const header = { ...facts.header, asOf };
+      const meta = { ...facts.names, from: date, to: date, storedAt: lastModified };
+      answer = {
+        etag: historyEtag("asof", key, final ? "final" : generation),
+        lastModified,
+        headers: {
+          "x-as-of": asOf,
+          ...(currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {}),
+          ...disposition(format, `${id}-${date}`),
+        },
+        bytes: renderWhole(format, header, [{ date, rows }], meta),
+        generation,
+        final,
+      };
+      cache.set(key, answer);
+    }
+    return sendCached(req, res, head, format, answer);
+  } catch (error) {
+    return answerBadRequest(res, head, error);
+  }
+}
+
+function sendCached(req: IncomingMessage, res: ServerResponse, head: boolean, format: Format, a: Answer) {
+  const bytes = a.bytes;
+  return sendDynamic(req, res, head, {
+    format,
+    etag: a.etag,
+    lastModified: a.lastModified,
+    headers: a.headers,
+    body: () => (format === "xlsx" ? { binary: [bytes] } : { text: [bytes.toString("utf8")] }),
+  });
+}
+
+/** 404: nothing of the bank was stored yet at the instant; says since when it has data. */
+function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, since: string | undefined): void {
+  const detail = since
+    ? `Nothing of bank ${id} was stored yet at ${asOf}: it has data since ${since}`
+    : `No rates are stored for bank ${id}`;
+  sendProblem(res, 404, { detail, extra: { bank: id, asOf, ...(since ? { dataSince: since } : {}) }, head });
+}
+
+/** A range, as known at `?asOf=`: read chunk by chunk as it is sent. */
+export async function sendAsOfRange(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  route: MatchedRoute,
+  query: string,
+): Promise<void> {
+  try {
+    const begun = await begin(ctx, req, res, head, route, query);
+    if (!begun) return;
+    const { request, store, facts, asOf, final } = begun;
+    const { format, params, currencies } = request;
+    const id = route.id!;
+    const from = dateParameter(params, "from");
+    if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
+    const to = dateParameter(params, "to") ?? todayAnywhere(Date.parse(asOf));
+    if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
+    const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
+    if (to > limit)
+      throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const reader = AsOfReader.of(store);
+    const { dates, since } = await reader.datesKnown(id, asOf);
+    if (dates.length === 0) return notYet(res, head, id, asOf, since);
+    const keep = currencies ? new Set(currencies) : undefined;
+    const present = new Set<string>();
+    async function* chunks() {
+      for await (const chunk of reader.range(id, from!, to, asOf)) {
+        const rows = keep ? chunk.filter((r) => keep.has(r.currency)) : chunk;
+        for (const r of rows) present.add(r.currency);
+        if (rows.length) yield rows;
+      }
+    }
+    const key = [id, from, to, asOf, format, currencies?.join(",") ?? "*", facts.factsKey];
+    return await sendDynamic(req, res, head, {
+      format,
+      etag: historyEtag("asof-range", ...key, final ? "final" : store.generation()),
+      headers: { "x-as-of": asOf, ...disposition(format, `${id}-${from}-${to}`) },
+      body: render(format, { ...facts.header, asOf }, () => daysIn(chunks()), {
+        ...facts.names,
+        from,
+        to,
+        storedAt: asOf,
+      }),
+    });
+  } catch (error) {
+    return answerBadRequest(res, head, error);
+  }
+}
