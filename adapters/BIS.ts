@@ -169,8 +169,8 @@ const bis = defineAdapter({
     timeZone: "Europe/Zurich",
     website: "https://data.bis.org/topics/XRU",
     quoteType: "Indirect",
-    // Late months and revisions arrive over the following weeks: the daemon looks once a week.
-    publicationDays: [1],
+    // Late months and revisions arrive over the following weeks: the daemon looks once a week (Wednesday).
+    publicationDays: [3],
     coverageStart: "1900-01-31",
     maxRangeDays: 366,
     sourceUrl: DATA,
