@@ -60,10 +60,10 @@ function monthOf(url: string): { from: IsoDate; to: IsoDate } {
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 
 /** A row's currency: its ISO code as published (legacy codes included), else its name by the kit's rules. */
-function currencyOf(code: string, name: string): string {
+function rowCurrency(code: string, name: string, date: IsoDate): string {
   if (/^[A-Z]{3}$/.test(code) && isIsoCurrency(code)) return code;
   if (name === "") rowProblem(ID, "unknown-currency", `code "${code}" is not ISO 4217 and the row names no currency`);
-  return resolveCurrency(ID, name);
+  return resolveCurrency(ID, name, { date });
 }
 
 function parseMonth(body: Uint8Array, url: string): ParsedAnswer {
@@ -84,7 +84,7 @@ function parseMonth(body: Uint8Array, url: string): ParsedAnswer {
       () => ({
         effectiveDate: from,
         validTo: to,
-        currency: currencyOf(code, text(r.currency)),
+        currency: rowCurrency(code, text(r.currency), from),
         rate: requireDecimal(ID, value, "value"),
       }),
       { effectiveDate: from, currency: code, rate: value ?? "" },
