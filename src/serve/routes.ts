@@ -36,8 +36,8 @@ export const ROUTES: readonly RouteSpec[] = [
   // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
   ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
     { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies"] },
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies", "asOf"] },
   ]),
   { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },

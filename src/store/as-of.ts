@@ -10,7 +10,7 @@ import type pg from "pg";
 import type { IsoDate } from "../types.js";
 import { isPostgres, type Store } from "./database.js";
 import { PostgresHistoryReader } from "./history-postgres.js";
-import { HistoryReader, type HistoryRow, type HistoryStore } from "./history.js";
+import { HistoryReader, periodParameters, type HistoryRow, type HistoryStore, type PeriodFigure } from "./history.js";
 
 /** A figure known at an instant, with when it was stored and the fetch that brought it. */
 export interface KnownRow extends HistoryRow {
@@ -89,6 +89,22 @@ const CORRECTIONS = `
    where r.bank_id = ? and r.revised_at >= ? and r.revised_at < ?
    order by r.revised_at, r.effective_date, r.currency, r.id`;
 
+/**
+ * A period source's figures known at an instant that may be in force within a range (as
+ * PERIOD_FIGURES_SQL in history.ts): a revision's old figure keeps its row's validity end (a revision
+ * changes a figure's value, not its period). Parameters: bank, from, to (+ the longest period), the
+ * instant, then bank, from, to, the instant twice.
+ */
+const PERIOD_KNOWN = `
+  select ${KNOWN_COLUMNS}, valid_to as "validTo" from rates
+   where bank_id = ? and valid_to >= ? and effective_date <= ? and stored_at <= ?
+  union all
+  select v.effective_date, v.currency, v.old_rate, v.old_unit_multiplier, v.old_stored_at, v.old_fetch_id, r.valid_to
+    from rate_revisions v join rates r
+      on r.bank_id = v.bank_id and r.effective_date = v.effective_date and r.currency = v.currency
+   where v.bank_id = ? and r.valid_to >= ? and v.effective_date <= ? and v.old_stored_at <= ? and v.revised_at > ?
+  order by 1, 2`;
+
 const toKnown = (r: Row): KnownRow => ({
   effectiveDate: r.effectiveDate as IsoDate,
   currency: r.currency as string,
@@ -157,6 +173,13 @@ export class AsOfReader {
   /** The figures of one date known at `asOf`, by currency. */
   async day(bankId: string, date: IsoDate, asOf: string): Promise<KnownRow[]> {
     return (await this.run(DAY, [bankId, date, asOf, bankId, date, asOf, asOf])).map(toKnown);
+  }
+
+  /** A period source's figures known at `asOf` that may be in force within [from, to], oldest first. */
+  async periodFigures(bankId: string, from: IsoDate, to: IsoDate, asOf: string): Promise<PeriodFigure[]> {
+    const [, start, end] = periodParameters(bankId, from, to);
+    const rows = await this.run(PERIOD_KNOWN, [bankId, start, end, asOf, bankId, start, end, asOf, asOf]);
+    return rows.map((r) => ({ ...toKnown(r), validTo: r.validTo as IsoDate }));
   }
 
   /** The figures from `from` to `to` known at `asOf`, by date then currency, in chunks. */

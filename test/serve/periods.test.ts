@@ -183,3 +183,59 @@ describe("a monthly source (HMRC)", () => {
     }
   });
 });
+
+describe("a monthly source as known at an instant (asOf) and through Convert", () => {
+  // The August XML was stored on 2026-07-23 at 11:00 UTC, the CSV with TRY's correction on 2026-08-18.
+  const before = "2026-08-01T00:00:00Z";
+
+  it("answers a date with the figures in force as known then: the CSV's TRY rows not known yet", async () => {
+    const res = await get(`/v1/Banks/HMRC/MonthlyRates/2026-08-31.json?asOf=${before}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-as-of")).toBe("2026-08-01T00:00:00.000Z");
+    const rates = (parseLossless(await res.text()) as { rates: Record<string, Record<string, Entry>> }).rates;
+    expect(Object.keys(rates)).toEqual(["2026-08-01"]);
+    expect(Object.keys(rates["2026-08-01"]!)).toEqual(["AED", "JPY", "USD", "XCD", "ZWG"]);
+    expect(text(rates["2026-08-01"]!.JPY)).toBe("196.3400");
+    expect(rates["2026-08-01"]!.JPY).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-31" });
+    // Known now: TRY, its figure of the 18th in force on the 31st.
+    const now = await json("/v1/Banks/HMRC/MonthlyRates/2026-08-31.json");
+    expect(text(now["2026-08-18"]!.TRY)).toBe("58.0400");
+  });
+
+  it("answers Latest and a range as known then, in every format with the validity", async () => {
+    const latest = await get(`/v1/Banks/HMRC/MonthlyRates/Latest.csv?asOf=${before}&currencies=JPY,TRY`);
+    expect(latest.status).toBe(200);
+    expect(latest.headers.get("x-currencies-not-quoted")).toBe("TRY");
+    const rows: string[][] = parseCsv(await latest.text(), {});
+    expect(rows.slice(1)).toEqual([["HMRC", "GBP", "JPY", "2026-08-01", "196.3400", "1", "2026-08-01", "2026-08-31"]]);
+    const range = await get(`/v1/Banks/HMRC/MonthlyRates.xml?from=2026-08-10&to=2026-08-31&asOf=${before}`);
+    const xml = await range.text();
+    expect(xml).toContain("<AsOf>2026-08-01T00:00:00.000Z</AsOf>");
+    expect(xml.match(/<Rates effectiveDate=/g)).toHaveLength(1);
+    expect(xml).toContain('<Rate currency="JPY" value="196.3400" validFrom="2026-08-01" validTo="2026-08-31"/>');
+    expect(xml).not.toContain('currency="TRY"');
+    const now = await get("/v1/Banks/HMRC/MonthlyRates.xml?from=2026-08-10&to=2026-08-31");
+    expect((await now.text()).match(/<Rates effectiveDate=/g)).toHaveLength(2);
+  });
+
+  it("answers an instant before anything was stored with a 404, and DailyRates?asOf with the other-frequency 404", async () => {
+    const early = await get("/v1/Banks/HMRC/MonthlyRates/2026-08-15?asOf=2026-07-01T00:00:00Z");
+    expect(early.status).toBe(404);
+    expect(((await early.json()) as { detail: string }).detail).toMatch(/Nothing of bank HMRC was stored yet/);
+    const daily = await get(`/v1/Banks/HMRC/DailyRates/2026-08-15?asOf=${before}`);
+    expect(daily.status).toBe(404);
+    expect(((await daily.json()) as { type: string }).type).toBe("urn:exrates:problem:other-frequency");
+  });
+
+  it("converts on a date through the figures in force on it (before and after a mid-month correction)", async () => {
+    const on = async (date: string) => {
+      const res = await get(`/v1/Banks/HMRC/Convert?from=GBP&to=TRY&amount=100&date=${date}`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { result: string; effectiveDate: string };
+    };
+    expect(await on("2026-08-10")).toMatchObject({ result: "5512.00", effectiveDate: "2026-08-01" });
+    expect(await on("2026-08-20")).toMatchObject({ result: "5804.00", effectiveDate: "2026-08-18" });
+    const after = await get("/v1/Banks/HMRC/Convert?from=GBP&to=TRY&amount=100&date=2026-09-15");
+    expect(after.status).toBe(404);
+  });
+});

@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { amountProblem, convert, missingFrom, type Table } from "../../../publish/cross.js";
 import { conversionCsv, conversionJson, conversionXml } from "../../../publish/render-conversion.js";
-import { historyEtag, type HistoryRow } from "../../../store/history.js";
+import { historyEtag, type HistoryRow, type HistoryStore } from "../../../store/history.js";
+import { inForceOn, versionOfFigures } from "../../../store/periods.js";
 import type { IsoDate } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { sendDynamic } from "../../http/dynamic.js";
@@ -15,6 +16,7 @@ import { BadRequest, dateParameter, formatValues, parameters } from "../../http/
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyParameter, sendNotQuoted } from "../cross-rates.js";
+import { frequencyOfBank } from "../frequency.js";
 import {
   answerBadRequest,
   bankFacts,
@@ -22,6 +24,7 @@ import {
   notInForce,
   sendNoStore,
   todayAnywhere,
+  type BankFacts,
 } from "../history/request.js";
 import { parsedLatest, type ParsedLatest } from "../published.js";
 
@@ -114,6 +117,8 @@ async function convertOn(
   if (!reader) return sendNoStore(res, head);
   const facts = await bankFacts(ctx, reader, id, "json");
   if ("none" in facts) return sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
+  const frequency = await frequencyOfBank(ctx, id);
+  if (frequency && frequency !== "Daily") return convertInPeriod(ctx, req, res, head, reader, facts, request, date);
   const found = await reader.inForce(id, date, todayAnywhere(ctx.now()));
   if (found.kind === "none") return notInForce(res, head, id, date, found);
   const wanted = [request.from, request.to].filter((c) => c !== facts.header.baseCurrency);
@@ -128,6 +133,42 @@ async function convertOn(
     id,
     date,
     found.effectiveDate,
+    facts.factsKey,
+    request.format,
+    request.amount,
+    request.from,
+    request.to,
+    version.rows,
+    version.maxStoredAt,
+    version.maxFetchId,
+  );
+  return answer(ctx, req, res, head, table, request, etag, version.maxStoredAt);
+}
+
+/** A period source's conversion on a date: through the figures in force on it (src/store/periods.ts). */
+async function convertInPeriod(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  reader: HistoryStore,
+  facts: BankFacts,
+  request: ConvertRequest,
+  date: IsoDate,
+): Promise<void> {
+  const id = facts.header.bankId;
+  const figures = await reader.periodFigures(id, date, date);
+  const set = inForceOn(figures, date);
+  if (!set) {
+    const detail = `No figure of ${id} is in force on ${date}`;
+    return sendProblem(res, 404, { detail, extra: { bank: id, date }, head });
+  }
+  const table: Table = { header: facts.header, date: set.date, figures: new Map(set.rows.map((r) => [r.currency, r])) };
+  const version = versionOfFigures(figures);
+  const etag = historyEtag(
+    "convert-period",
+    id,
+    date,
     facts.factsKey,
     request.format,
     request.amount,

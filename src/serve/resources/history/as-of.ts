@@ -72,7 +72,7 @@ const cacheOf = (store: HistoryStore) => {
 };
 
 /** What an asOf request has read before it parts: the request, the store, the bank's facts, the instant. */
-interface AsOfContext {
+export interface AsOfContext {
   request: HistoryRequest;
   store: HistoryStore;
   facts: BankFacts;
@@ -81,7 +81,7 @@ interface AsOfContext {
 }
 
 /** The shared start of the three: undefined when answered already (a bad format, no store, no bank). */
-async function begin(
+export async function beginAsOf(
   ctx: ServeContext,
   req: IncomingMessage,
   res: ServerResponse,
@@ -113,7 +113,7 @@ export async function sendAsOfDay(
   try {
     if (route.kind !== "latest" && !isIsoDate(route.date!))
       throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
-    const begun = await begin(ctx, req, res, head, route, query);
+    const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
     const { request, store, facts, asOf, final } = begun;
     const id = route.id!;
@@ -180,7 +180,7 @@ function sendCached(req: IncomingMessage, res: ServerResponse, head: boolean, fo
 }
 
 /** 404: nothing of the bank was stored yet at the instant; says since when it has data. */
-function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, since: string | undefined): void {
+export function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, since: string | undefined): void {
   const detail = since
     ? `Nothing of bank ${id} was stored yet at ${asOf}: it has data since ${since}`
     : `No rates are stored for bank ${id}`;
@@ -197,7 +197,7 @@ export async function sendAsOfRange(
   query: string,
 ): Promise<void> {
   try {
-    const begun = await begin(ctx, req, res, head, route, query);
+    const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
     const { request, store, facts, asOf, final } = begun;
     const { format, params, currencies } = request;

@@ -39,12 +39,13 @@ const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 export const dated: Handler = async (ctx, req, res, head, route, query) => {
-  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   const id = route.id!;
+  const published = treeFrequency(ctx, id);
+  // A period source's rates are under its own frequency's path, as known now or at any instant.
+  if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
+  if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   try {
     if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
-    const published = treeFrequency(ctx, id);
-    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, currencies } = request;

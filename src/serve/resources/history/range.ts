@@ -33,11 +33,12 @@ const rangeDays = (header: HistoryHeader, base: string | undefined, currencies: 
 type RangeChunks = ReturnType<RangeSnapshot["range"]>;
 
 export const range: Handler = async (ctx, req, res, head, route, query) => {
-  if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   const id = route.id!;
+  const published = treeFrequency(ctx, id);
+  // A period source's rates are under its own frequency's path, as known now or at any instant.
+  if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
+  if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   try {
-    const published = treeFrequency(ctx, id);
-    if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, params, currencies } = request;

@@ -18,9 +18,10 @@ import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
 import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
-import { sendOtherFrequency } from "../frequency.js";
+import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfDay } from "../history/as-of.js";
 import { render } from "../history/render.js";
+import { sendPeriodAsOf } from "../periods/as-of.js";
 import { currentStore } from "../history/request.js";
 import { bankResource, parsedLatest } from "../published.js";
 
@@ -34,7 +35,12 @@ const MADE_PER_REQUEST = /(^|&)(currencies|base)=/i;
 export const latestAt =
   (frequency: Frequency): Handler =>
   (ctx, req, res, head, route, query) => {
-    if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
+    if (query && AS_OF.test(query)) {
+      if (frequency !== "Daily") return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
+      const published = treeFrequency(ctx, route.id!);
+      if (published && published !== "Daily") return sendOtherFrequency(res, head, route.id!, "Daily", published);
+      return sendAsOfDay(ctx, req, res, head, route, query);
+    }
     if (query && MADE_PER_REQUEST.test(query))
       return void sendFilteredLatest(ctx, req, res, head, route, query, frequency).catch(() => res.destroy());
     const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);

@@ -1,6 +1,7 @@
 // A period source's rates in the OpenAPI document (src/serve/openapi.ts): Latest, a date and a range
 // under the path of each period frequency.
 import {
+  asOfParameter,
   currenciesParameter,
   dateSchema,
   formatQuery,
@@ -32,7 +33,7 @@ export function periodPaths(p: OpenApiParts): Record<string, unknown> {
         operationId: `getLatest${f}Rates`,
         summary: `The newest ${f.toLowerCase()} rates of a period source`,
         description: `The set in force on the source's newest effective date. ${VALIDITY}`,
-        parameters: [p.bankId, formatQuery, currenciesParameter, ...p.conditional],
+        parameters: [p.bankId, formatQuery, currenciesParameter, asOfParameter, ...p.conditional],
         responses: {
           "200": { description: "The newest set.", headers: { ...p.cacheHeaders }, content: ratesContent },
           ...errors,
@@ -51,6 +52,7 @@ export function periodPaths(p: OpenApiParts): Record<string, unknown> {
           { name: "date", in: "path", required: true, description: "YYYY-MM-DD", schema: dateSchema },
           formatQuery,
           currenciesParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {
@@ -83,6 +85,7 @@ export function periodPaths(p: OpenApiParts): Record<string, unknown> {
           },
           formatQuery,
           currenciesParameter,
+          asOfParameter,
           ...p.conditional,
         ],
         responses: {

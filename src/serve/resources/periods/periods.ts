@@ -17,6 +17,7 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { frequencyOfBank, sendOtherFrequency } from "../frequency.js";
+import { AS_OF } from "../history/as-of.js";
 import { render } from "../history/render.js";
 import {
   answerBadRequest,
@@ -28,11 +29,13 @@ import {
   todayAnywhere,
   type BankFacts,
 } from "../history/request.js";
+import { sendPeriodAsOf } from "./as-of.js";
 
 /** `{Frequency}Rates/{date}`: the figures in force on a date. */
 export const periodDatedAt =
   (frequency: Frequency): Handler =>
   async (ctx, req, res, head, route, query) => {
+    if (query && AS_OF.test(query)) return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
     try {
       if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
       const date = route.date!;
@@ -69,6 +72,7 @@ export const periodDatedAt =
 export const periodRangeAt =
   (frequency: Frequency): Handler =>
   async (ctx, req, res, head, route, query) => {
+    if (query && AS_OF.test(query)) return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
     try {
       const opened = await open(ctx, req, res, head, route, query, frequency);
       if (!opened) return;
