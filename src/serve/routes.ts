@@ -26,9 +26,9 @@ import { status } from "./resources/status/status.js";
 // One line per route, whatever its length: the table reads as a table.
 // prettier-ignore
 export const ROUTES: readonly RouteSpec[] = [
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf"] },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf"] },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf", "provenance"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf", "provenance"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf", "provenance"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },
