@@ -20,6 +20,7 @@ import { healthz, readyz } from "./resources/health.js";
 import { dated } from "./resources/history/dated.js";
 import { range } from "./resources/history/range.js";
 import { latest } from "./resources/latest/latest.js";
+import { publicationJwks } from "./resources/publications/jwks.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
 
@@ -38,6 +39,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events, query: ["banks"] },
   { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
+  { method: "GET", path: "/v1/publications/jwks.json", name: "publication-jwks", auth: false, handle: publicationJwks, query: [] },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },
   { method: "GET", path: "/readyz", name: "readyz", auth: false, handle: readyz },
