@@ -479,3 +479,21 @@ export interface RatesPublished {
   revision: boolean;
   latest: { json: string; xml: string; csv: string; xlsx: string };
 }
+
+/**
+ * What a `rates.corrected` event says: one ingest changed figures already stored (of any date, not only
+ * Latest's). `corrections` is the Corrections resource over the day of the correction (a path below the
+ * API's base URL, made absolute when sent), where each figure is listed with both answers' provenance.
+ */
+export interface RatesCorrected {
+  bankId: string;
+  /** When the new figures were stored (ISO 8601 UTC). */
+  correctedAt: string;
+  /** The effective dates whose figures changed, sorted. */
+  dates: string[];
+  /** The currencies whose figures changed, sorted. */
+  currencies: string[];
+  /** How many figures changed. */
+  figures: number;
+  corrections: string;
+}

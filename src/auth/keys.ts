@@ -46,6 +46,8 @@ export interface KeyStorage {
   write(content: KeyFile, how: { create: true } | { create: false; previous: string | undefined }): Promise<boolean>;
   /** A cheap fingerprint that moves whenever the document changes. */
   stamp(): Promise<string | undefined>;
+  /** How long a retired key stays published (s); by default a token's lifetime and the clock tolerance. */
+  readonly retiredKeptSeconds?: number;
 }
 
 /** What loadOrCreateKeys and rotateKeys take: a data directory (the key file) or a storage. */
@@ -164,8 +166,9 @@ function parseKeyDocument(text: string, where: string, fix: string): KeyFile {
 }
 
 /** The key file in the data directory (a single machine; SQLite). */
-export function fileKeyStorage(dataDir: string): KeyStorage {
+export function fileKeyStorage(dataDir: string, retiredKeptSeconds?: number): KeyStorage {
   return {
+    ...(retiredKeptSeconds === undefined ? {} : { retiredKeptSeconds }),
     where: keysFile(dataDir),
     read: () => readKeyFile(dataDir),
     write: (content, how) => writeKeyFile(dataDir, content, how.create),
@@ -223,19 +226,17 @@ export function databaseKeyStorage(db: Kysely<Database>): KeyStorage {
 }
 
 /** Still needed: the active key, or a retired key whose last tokens may not have expired yet. */
-function publishedUntil(key: StoredKey): number | null {
-  return key.retiredAt === null
-    ? null
-    : Date.parse(key.retiredAt) + (TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS) * 1000;
+function publishedUntil(key: StoredKey, keptSeconds = TOKEN_TTL_SECONDS + CLOCK_TOLERANCE_SECONDS): number | null {
+  return key.retiredAt === null ? null : Date.parse(key.retiredAt) + keptSeconds * 1000;
 }
 
-function stillPublished(key: StoredKey, nowMs: number): boolean {
-  const until = publishedUntil(key);
+function stillPublished(key: StoredKey, nowMs: number, keptSeconds?: number): boolean {
+  const until = publishedUntil(key, keptSeconds);
   return until === null || until > nowMs;
 }
 
-function toKeySet(file: KeyFile, nowMs: number): KeySet {
-  const published = file.keys.filter((k) => stillPublished(k, nowMs));
+function toKeySet(file: KeyFile, nowMs: number, keptSeconds?: number): KeySet {
+  const published = file.keys.filter((k) => stillPublished(k, nowMs, keptSeconds));
   const active = published.find((k) => k.retiredAt === null);
   if (!active) throw new UserError("the key file has no active signing key; run `exrates keys rotate`");
   return {
@@ -246,7 +247,7 @@ function toKeySet(file: KeyFile, nowMs: number): KeySet {
         kid: k.kid,
         jwk,
         publicKey: createPublicKey({ key: jwk as never, format: "jwk" }),
-        until: publishedUntil(k),
+        until: publishedUntil(k, keptSeconds),
       };
     }),
   };
@@ -261,7 +262,7 @@ export async function loadOrCreateKeys(source: KeySource, nowMs = Date.now()): P
     file = await storage.read();
     if (!file) throw new Error(`the signing keys vanished right after they were written (${storage.where})`);
   }
-  return toKeySet(file, nowMs);
+  return toKeySet(file, nowMs, storage.retiredKeptSeconds);
 }
 
 /**
@@ -286,7 +287,7 @@ export async function rotateKeys(
         retired.push(k.kid);
       }
     }
-    const kept = file.keys.filter((k) => stillPublished(k, nowMs));
+    const kept = file.keys.filter((k) => stillPublished(k, nowMs, storage.retiredKeptSeconds));
     const dropped = file.keys.filter((k) => !kept.includes(k)).map((k) => k.kid);
     if (await storage.write({ keys: [key, ...kept] }, { create: false, previous }))
       return { kid: key.kid, retired, dropped };

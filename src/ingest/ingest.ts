@@ -3,6 +3,7 @@
 // row is held (left out, with its reason) and costs only itself.
 import { readFile } from "node:fs/promises";
 
+import { recordCorrections } from "../events/corrections.js";
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
 import { fetchDeadlineOf, withDeadline } from "../feed/http.js";
@@ -154,6 +155,7 @@ export async function storeParsed(
     const screened = screenAnswers(bank, parsed, snapshot, check);
     return { write: { batches: toBatches(parsed, screened, kind), now, quoting }, decision: screened };
   });
+  if (result.revised > 0) await recordCorrections(store, bank.id, result.fetchIds, { now });
   return outcome(result, decision);
 }
 

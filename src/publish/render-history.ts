@@ -35,7 +35,37 @@ export const derivedLabel = (header: HistoryHeader) =>
 export interface HistoryDay {
   date: IsoDate;
   rows: HistoryRow[];
+  /** `?provenance=true`: the bank's answers the figures came from (JSON `provenance`, XML `Source`). */
+  sources?: DaySource[];
 }
+
+/** A bank's answer some figures of a date came from: its URL (secrets masked), when fetched, its sha256. */
+export interface DaySource {
+  url: string;
+  fetchedAt: string;
+  sha256: string | null;
+  /** The currencies it gave, when the date's figures came from more than one answer. */
+  currencies?: string[];
+}
+
+/** The JSON `provenance` member of a day (after its currencies), or "". */
+function jsonSources(day: HistoryDay, comma: boolean): string {
+  if (!day.sources) return "";
+  const items = day.sources.map((s) => {
+    const currencies = s.currencies ? `,\n          "currencies": ${JSON.stringify(s.currencies)}` : "";
+    return `\n        {\n          "url": ${jsonString(s.url)},\n          "fetchedAt": ${jsonString(s.fetchedAt)},\n          "sha256": ${JSON.stringify(s.sha256)}${currencies}\n        }`;
+  });
+  return `${comma ? "," : ""}\n      "provenance": [${items.join(",")}\n      ]`;
+}
+
+/** The XML `Source` elements of a day, or "". */
+const xmlSources = (day: HistoryDay) =>
+  (day.sources ?? [])
+    .map(
+      (s) =>
+        `    <Source url="${xmlAttr(s.url)}" fetchedAt="${s.fetchedAt}"${s.sha256 ? ` sha256="${s.sha256}"` : ""}${s.currencies ? ` currencies="${s.currencies.join(" ")}"` : ""}/>\n`,
+    )
+    .join("");
 
 /** Groups chunks of rows (sorted by date, then currency) into days; a day may span two chunks. */
 export function* daysOf(chunks: Iterable<HistoryRow[]>): Generator<HistoryDay> {
@@ -147,7 +177,8 @@ function jsonLayout(header: HistoryHeader): TextLayout {
           : "";
         out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}${validity}\n      }`;
       });
-      return day.rows.length ? `${out}\n    }` : `${out}}`;
+      out += jsonSources(day, day.rows.length > 0);
+      return day.rows.length || day.sources ? `${out}\n    }` : `${out}}`;
     },
     tail: (empty) => (empty ? "}\n}\n" : "\n  }\n}\n"),
   };
@@ -170,7 +201,7 @@ function xmlLayout(header: HistoryHeader): TextLayout {
         const validity = r.validFrom ? ` validFrom="${r.validFrom}" validTo="${r.validTo}"` : "";
         out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${validity}/>\n`;
       }
-      return `${out}  </Rates>\n`;
+      return `${out}${xmlSources(day)}  </Rates>\n`;
     },
     tail: () => "</ExchangeRates>\n",
   };

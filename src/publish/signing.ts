@@ -10,16 +10,25 @@ import { CompactSign } from "jose";
 import { fileKeyStorage, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
 import type { Manifest } from "./tree.js";
 
+import { JWKS_FILE, SIGNATURE_FILE } from "./signature-names.js";
+
 /** Beside manifest.json in a generation: its detached signature, and the public keys. */
-export const SIGNATURE_FILE = "manifest.json.jws";
-export const JWKS_FILE = "publication-jwks.json";
+export { JWKS_FILE, SIGNATURE_FILE };
 
 /** The manifest's bytes as the targets write them: what is signed. */
 export const manifestText = (manifest: Manifest) => `${JSON.stringify(manifest, null, 2)}\n`;
 
+/**
+ * How long a retired publication key stays in the JWKS: 400 days. A token lives five minutes, but a
+ * generation is served until the next publish and its copies (a bucket, a CDN, an auditor's share) are
+ * kept far longer; a copy signed just before a rotation must still verify with the service's key set
+ * for at least a year's audit after it.
+ */
+export const PUBLICATION_KEY_KEPT_SECONDS = 400 * 86_400;
+
 /** Where the publication keys live: their own key file in the data directory. */
 export function publicationKeyStorage(dataDir: string): KeyStorage {
-  return fileKeyStorage(join(dataDir, "publication"));
+  return fileKeyStorage(join(dataDir, "publication"), PUBLICATION_KEY_KEPT_SECONDS);
 }
 
 /** The publication keys, made on first use. */

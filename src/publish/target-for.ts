@@ -1,4 +1,5 @@
 // Which tree target the configuration names (src/publish/target.ts).
+import type { KeySet } from "../auth/keys.js";
 import type { Config } from "../config.js";
 import type { Store } from "../store/database.js";
 import type { BankAdapter } from "../types.js";
@@ -23,8 +24,15 @@ export async function bucketPublisher(
   config: Pick<Config, "outDir" | "publishUrl">,
   store: Store,
   adapters: BankAdapter[],
+  signing?: () => Promise<KeySet>,
 ): Promise<((bankIds: string[]) => Promise<PublishResult>) | undefined> {
   if (!config.publishUrl) return undefined;
   const target = await treeTargetFor(config);
-  return (bankIds) => publish(store, adapters, target, bankIds.length ? { only: bankIds } : {});
+  return async (bankIds) => {
+    const keys = await signing?.();
+    return publish(store, adapters, target, {
+      ...(bankIds.length ? { only: bankIds } : {}),
+      ...(keys ? { signing: keys } : {}),
+    });
+  };
 }

@@ -10,9 +10,9 @@ import { join, relative } from "node:path";
 
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 
-import { JWKS_FILE, SIGNATURE_FILE } from "./signing.js";
+import { JWKS_FILE, SIGNATURE_FILE } from "./signature-names.js";
 import { SUFFIX } from "./target.js";
-import { CURRENT_LINK, MANIFEST, sha256Hex, type Manifest } from "./tree.js";
+import { CURRENT_LINK, MANIFEST, sha256Hex, type Manifest, type ManifestFile } from "./tree.js";
 
 export interface VerifyProblem {
   path: string;
@@ -66,10 +66,48 @@ export async function verifySignature(
   }
 }
 
+/** Where a copy's files are read: a directory, or a bucket (whose objects are named by content). */
+export interface CopyReader {
+  /** A file of the generation (a listed one with its manifest entry, a sibling with its encoding), or one beside the manifest. */
+  read(path: string, file?: ManifestFile, encoding?: "br" | "gzip"): Promise<Buffer | undefined>;
+  /** Every path the copy holds, to find extra files; absent where a copy cannot hold any (a bucket). */
+  list?(): AsyncIterable<string>;
+}
+
 /** Verifies a local copy (a directory). `jwks`: the trusted key set; default the copy's own. */
 export async function verifyDirectory(location: string, jwks?: JSONWebKeySet): Promise<VerifyResult> {
   const dir = await generationDir(location);
-  const read = (path: string) => readFile(join(dir, path)).catch(() => undefined);
+  return verifyCopy({ read: (path) => readFile(join(dir, path)).catch(() => undefined), list: () => walk(dir) }, jwks);
+}
+
+/**
+ * Verifies the current generation of a bucket (`s3://bucket/prefix`, src/publish/s3-target.ts): its
+ * manifest and the signature and keys beside it, and every listed object (named by its sha256, so no
+ * other object can be "extra" to a generation). The S3 code is loaded only here.
+ */
+export async function verifyBucket(
+  url: string,
+  jwks?: JSONWebKeySet,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<VerifyResult> {
+  const { ObjectStore } = await import("./s3.js");
+  const { manifestKey, objectKey, readPointer, POINTER_KEY } = await import("./s3-target.js");
+  const store = ObjectStore.fromUrl(url, env);
+  const pointer = await readPointer(store);
+  if (!pointer) return { generation: undefined, files: 0, kid: undefined, problems: [missing(POINTER_KEY)] };
+  const key = manifestKey(pointer.generation);
+  return verifyCopy(
+    {
+      read: (path, file, encoding) =>
+        store.get(file ? objectKey(file, encoding) : path === MANIFEST ? key : `${key}.${path}`),
+    },
+    jwks,
+  );
+}
+
+/** Verifies a copy as `reader` reads it. */
+export async function verifyCopy(reader: CopyReader, jwks?: JSONWebKeySet): Promise<VerifyResult> {
+  const read = (path: string, file?: ManifestFile, encoding?: "br" | "gzip") => reader.read(path, file, encoding);
   const manifestBytes = await read(MANIFEST);
   if (!manifestBytes) return { generation: undefined, files: 0, kid: undefined, problems: [missing(MANIFEST)] };
   const problems: VerifyProblem[] = [];
@@ -89,7 +127,7 @@ export async function verifyDirectory(location: string, jwks?: JSONWebKeySet): P
   for (const [path, file] of Object.entries(manifest.files)) {
     expected.add(path);
     for (const encoding of file.encodings) expected.add(path + SUFFIX[encoding]);
-    const bytes = await read(path);
+    const bytes = await read(path, file);
     if (!bytes) {
       problems.push(missing(path));
       continue;
@@ -103,7 +141,7 @@ export async function verifyDirectory(location: string, jwks?: JSONWebKeySet): P
       });
     for (const encoding of file.encodings) {
       const sibling = path + SUFFIX[encoding];
-      const packed = await read(sibling);
+      const packed = await read(sibling, file, encoding);
       if (!packed) {
         problems.push(missing(sibling));
         continue;
@@ -118,8 +156,9 @@ export async function verifyDirectory(location: string, jwks?: JSONWebKeySet): P
         problems.push({ path: sibling, problem: "altered", detail: `does not decompress to ${path} as listed` });
     }
   }
-  for await (const path of walk(dir))
-    if (!expected.has(path)) problems.push({ path, problem: "extra", detail: "not in the manifest" });
+  if (reader.list)
+    for await (const path of reader.list())
+      if (!expected.has(path)) problems.push({ path, problem: "extra", detail: "not in the manifest" });
   return { generation: manifest.generation, files: Object.keys(manifest.files).length, kid, problems };
 }
 

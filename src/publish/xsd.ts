@@ -43,9 +43,28 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:attribute name="validFrom" type="xs:date" use="optional"/>
     <xs:attribute name="validTo" type="xs:date" use="optional"/>
   </xs:complexType>
+  <!-- ?provenance=true: a bank's answer the date's figures came from (URL with secrets masked). -->
+  <xs:complexType name="SourceType">
+    <xs:attribute name="url" type="xs:string" use="required"/>
+    <xs:attribute name="fetchedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="sha256" use="optional">
+      <xs:simpleType>
+        <xs:restriction base="xs:string">
+          <xs:pattern value="[0-9a-f]{64}"/>
+        </xs:restriction>
+      </xs:simpleType>
+    </xs:attribute>
+    <!-- Only when the date's figures came from more than one answer: the currencies this one gave. -->
+    <xs:attribute name="currencies" use="optional">
+      <xs:simpleType>
+        <xs:list itemType="CurrencyCodeType"/>
+      </xs:simpleType>
+    </xs:attribute>
+  </xs:complexType>
   <xs:complexType name="RatesType">
     <xs:sequence>
       <xs:element name="Rate" type="RateType" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="Source" type="SourceType" minOccurs="0" maxOccurs="unbounded"/>
     </xs:sequence>
     <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
   </xs:complexType>

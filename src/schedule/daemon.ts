@@ -8,6 +8,7 @@ import { setMaxListeners } from "node:events";
 
 import { describeError } from "../errors.js";
 import type { Logger } from "../log.js";
+import type { KeySet } from "../auth/keys.js";
 import { publish } from "../publish/publisher.js";
 import type { Store } from "../store/database.js";
 import type { RunReason } from "../store/runs.js";
@@ -39,6 +40,11 @@ export interface SchedulerOptions {
   cron?: boolean;
   /** Default: the publisher, for the given banks. */
   publish?: (bankIds: string[]) => Promise<unknown>;
+  /**
+   * The publication keys the default publisher signs each generation with, read at each publish (a
+   * rotation needs no restart); undefined: unsigned.
+   */
+  signing?: () => Promise<KeySet>;
   /** Tries fetching and storing at once, all banks together (a wait to poll again holds none). Default 4. */
   concurrency?: number;
   /** The timer between two tries of a run. Default: setTimeout; tests pass a fake clock's. */
@@ -72,10 +78,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const scheduled = adapters.filter((a) => !notScheduledBecause(a, env));
   const byId = new Map(adapters.map((a) => [a.bank.id, a]));
   const publisher = batchingPublisher((bankIds) =>
-    options.publish
-      ? options.publish(bankIds ?? [])
-      : publish(store, adapters, options.outDir, bankIds ? { only: bankIds } : {}),
+    options.publish ? options.publish(bankIds ?? []) : publishSigned(bankIds),
   );
+  async function publishSigned(bankIds: string[] | undefined) {
+    const signing = await options.signing?.();
+    return publish(store, adapters, options.outDir, {
+      ...(bankIds ? { only: bankIds } : {}),
+      ...(signing ? { signing } : {}),
+    });
+  }
   const runLog = createRunLog(store, log, now);
   let order = 0;
   const runDeps: RunDeps = {

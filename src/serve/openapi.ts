@@ -10,6 +10,7 @@ import { datedPaths, rangePaths } from "./resources/history/openapi.js";
 import { exchangeRatesSchema, latestPaths } from "./resources/latest/openapi.js";
 import { openApiParts, type OpenApiParts } from "./resources/openapi-parts.js";
 import { periodPaths } from "./resources/periods/openapi.js";
+import { publicationsPaths } from "./resources/publications/openapi.js";
 import { statusPaths, statusSchema } from "./resources/status/openapi.js";
 
 /** Each resource's paths, in the document's order. A new resource adds its fragment here. */
@@ -26,6 +27,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   currenciesPaths,
   eventsPaths,
   statusPaths,
+  publicationsPaths,
 ];
 
 const problemSchema = {
@@ -55,7 +57,7 @@ export function openApiDocument(options: {
     },
     servers: [{ url: options.publicUrl }],
     security: [{ oauth2: [options.scope] }],
-    tags: [{ name: "banks" }, { name: "rates" }, { name: "status" }],
+    tags: [{ name: "banks" }, { name: "rates" }, { name: "status" }, { name: "publications" }],
     paths: Object.assign({}, ...FRAGMENTS.map((fragment) => fragment(parts))) as Record<string, unknown>,
     webhooks: eventsWebhooks(),
     components: {

@@ -21,6 +21,7 @@ import { dated } from "./resources/history/dated.js";
 import { range } from "./resources/history/range.js";
 import { latest, latestAt } from "./resources/latest/latest.js";
 import { periodDatedAt, periodRangeAt } from "./resources/periods/periods.js";
+import { publicationJwks } from "./resources/publications/jwks.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
 
@@ -30,9 +31,9 @@ const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 // One line per route, whatever its length: the table reads as a table.
 // prettier-ignore
 export const ROUTES: readonly RouteSpec[] = [
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf"] },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf"] },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf", "provenance"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf", "provenance"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf", "provenance"] },
   // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
   ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
     { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
@@ -48,6 +49,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events, query: ["banks"] },
   { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
+  { method: "GET", path: "/v1/publications/jwks.json", name: "publication-jwks", auth: false, handle: publicationJwks, query: [] },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },
   { method: "GET", path: "/readyz", name: "readyz", auth: false, handle: readyz },

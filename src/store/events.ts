@@ -4,15 +4,20 @@
 // are kept RETENTION_DAYS (a reconnecting SSE client replays from them), deliveries as long as their event.
 import { randomBytes, randomUUID } from "node:crypto";
 
-import type { RatesPublished } from "../types.js";
+import type { Transaction } from "kysely";
+
+import type { RatesCorrected, RatesPublished } from "../types.js";
 import type { Store } from "./database.js";
+import type { Database } from "./schema.js";
 
 export const EVENT_TYPE = "rates.published";
 /** Events older than this are pruned (at the next event recorded). */
 export const RETENTION_DAYS = 8;
 
 // What an event says is part of the API (GET /v1/events, webhooks): declared in src/types.ts.
-export type { RatesPublished };
+export type { RatesCorrected, RatesPublished };
+
+export const CORRECTED_EVENT_TYPE = "rates.corrected";
 
 export const LATE_EVENT_TYPE = "rates.late";
 
@@ -33,15 +38,19 @@ export interface StoredEvent {
   id: number;
   type: string;
   createdAt: string;
-  data: RatesPublished | RatesLate;
+  data: RatesPublished | RatesLate | RatesCorrected;
 }
 
 /**
  * An event's data as subscribers receive it (server-sent events and webhooks alike): its id beside the
  * publication, the Latest URLs made absolute with the service's public base URL.
  */
-export function eventPayload(event: StoredEvent, publicUrl: string): (RatesPublished | RatesLate) & { id: number } {
+export function eventPayload(
+  event: StoredEvent,
+  publicUrl: string,
+): (RatesPublished | RatesLate | RatesCorrected) & { id: number } {
   const base = publicUrl.replace(/\/+$/, "");
+  if ("corrections" in event.data) return { id: event.id, ...event.data, corrections: base + event.data.corrections };
   if (!("latest" in event.data)) return { id: event.id, ...event.data };
   const { latest } = event.data;
   return {
@@ -137,21 +146,57 @@ export async function recordLateEvent(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const hooks = await tx.selectFrom("webhooks").select(["id", "banks"]).where("paused_at", "is", null).execute();
-    for (const hook of hooks) {
-      if (!wantsBank(hook.banks, data.bankId)) continue;
-      await tx
-        .insertInto("webhook_deliveries")
-        .values({
-          event_id: row.id,
-          webhook_id: hook.id,
-          attempt: 1,
-          next_attempt_at: at,
-          status: "pending",
-          queued_at: at,
-        })
-        .execute();
-    }
+    await queueDeliveries(tx, row.id, data.bankId, at);
+    return row.id;
+  });
+}
+
+/** Queues one delivery of an event for every webhook not paused that wants its bank. */
+async function queueDeliveries(tx: Transaction<Database>, eventId: number, bankId: string, at: string): Promise<void> {
+  const hooks = await tx.selectFrom("webhooks").select(["id", "banks"]).where("paused_at", "is", null).execute();
+  for (const hook of hooks) {
+    if (!wantsBank(hook.banks, bankId)) continue;
+    await tx
+      .insertInto("webhook_deliveries")
+      .values({
+        event_id: eventId,
+        webhook_id: hook.id,
+        attempt: 1,
+        next_attempt_at: at,
+        status: "pending",
+        queued_at: at,
+      })
+      .execute();
+  }
+}
+
+/**
+ * Records a `rates.corrected` event (figures already stored changed, of any date) and queues its
+ * deliveries, in one transaction; its id.
+ */
+export async function recordCorrectionEvent(
+  store: Store,
+  data: RatesCorrected,
+  now: Date = new Date(),
+): Promise<number> {
+  const at = now.toISOString();
+  return store.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .insertInto("events")
+      .values({
+        type: CORRECTED_EVENT_TYPE,
+        bank_id: data.bankId,
+        effective_date: data.dates.at(-1) ?? "",
+        published_at: data.correctedAt,
+        generation: "",
+        currencies: JSON.stringify(data.currencies),
+        revision: 1,
+        payload: JSON.stringify(data),
+        created_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await queueDeliveries(tx, row.id, data.bankId, at);
     return row.id;
   });
 }

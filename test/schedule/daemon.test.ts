@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { HttpError } from "../../src/errors.js";
 import { loadAdapters } from "../../src/feed/registry.js";
+import { loadPublicationKeys } from "../../src/publish/signing.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
+import { verifyDirectory } from "../../src/publish/verify.js";
 import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
 import { bankStatuses } from "../../src/schedule/status.js";
 import { isPublicationDay } from "../../src/calendar/calendar.js";
@@ -344,5 +346,34 @@ describe.skipIf(!haveMirror)("isolation with the reference adapters", () => {
     // They keep failing on the next run too, without touching ECB.
     expect((await s.runNow("CNB", "schedule")).state).toBe("failed");
     expect((await s.status()).find((x) => x.id === "ECB")!.state).toBe("up to date");
+  });
+});
+
+describe("the daemon's publishes", () => {
+  it("are signed with the publication keys: the tree the daemon published verifies", async () => {
+    const t = await setup();
+    storeRates(t.store, "AAA", usd("2026-11-23"));
+    const bank = scriptedBank("AAA", () => usd("2026-11-24", "20.7"));
+    const outDir = join(t.dir, "out");
+    const dataDir = join(t.dir, "data");
+    const s = track(
+      createScheduler({
+        store: t.store,
+        adapters: [bank],
+        outDir,
+        log,
+        http: fakeHttp(),
+        now: clock("2026-11-24T15:00:00Z"),
+        poll: FAST,
+        cron: false,
+        signing: () => loadPublicationKeys(dataDir),
+      }),
+    );
+    await s.start();
+    await s.catchUp();
+    const first = await verifyDirectory(outDir);
+    expect(first.problems).toEqual([]);
+    expect(first.kid).toBe((await loadPublicationKeys(dataDir)).active.kid);
+    expect((await readCurrentGeneration(outDir))!.manifest.banks.AAA!.effectiveDate).toBe("2026-11-24");
   });
 });

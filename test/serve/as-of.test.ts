@@ -8,9 +8,11 @@ import { createHash } from "node:crypto";
 import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as XLSX from "@e965/xlsx";
+import { validateXML } from "xmllint-wasm";
 
 import cnb from "../../adapters/CNB.js";
 import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
+import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import type { Store } from "../../src/store/database.js";
 import type { FeedDocument } from "../../src/types.js";
 import { storeDialects } from "../support/postgres.js";
@@ -182,5 +184,61 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
       corrections: unknown[];
     };
     expect(none.corrections).toEqual([]);
+  });
+
+  describe("?provenance=true", () => {
+    const URL_ = answer("", FIRST_AT).url;
+    const first = { url: URL_, fetchedAt: FIRST_AT, sha256: sha("24.170") };
+    const second = { url: URL_, fetchedAt: CORRECTED_AT, sha256: sha("24.185") };
+    type Doc = { asOf?: string; rates: Record<string, Record<string, unknown>> };
+    const provenanceOf = async (path: string) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const doc = parseLossless(await res.text()) as Doc;
+      return { res, doc, sources: doc.rates[DAY]!.provenance };
+    };
+
+    it.each(Object.entries(paths))(
+      "%s: names each answer a date's figures came from, now and as known before",
+      async (_n, path) => {
+        const [p, q] = path.split("?");
+        const now = await provenanceOf(`${p}.json?${q ? `${q}&` : ""}provenance=true`);
+        // EUR came from the corrected answer, HUF (unchanged) still from the first.
+        expect(now.sources).toEqual([
+          { ...first, currencies: ["HUF"] },
+          { ...second, currencies: ["EUR"] },
+        ]);
+        expect(String((now.doc.rates[DAY]!.EUR as { rate: unknown }).rate)).toBe("24.185");
+        // Without asOf the answer names no instant.
+        expect(now.doc.asOf).toBeUndefined();
+        expect(now.res.headers.get("x-as-of")).toBeNull();
+        const before = await provenanceOf(`${withAsOf(path, "json", BEFORE)}&provenance=true`);
+        expect(before.sources).toEqual([first]);
+        expect(before.doc.asOf).toBe(new Date(BEFORE).toISOString());
+
+        const xml = await (await get(`${p}.xml?${q ? `${q}&` : ""}provenance=true`)).text();
+        expect(xml).toContain(
+          `<Source url="${URL_.replace(/&/g, "&amp;")}" fetchedAt="${FIRST_AT}" sha256="${sha("24.170")}" currencies="HUF"/>`,
+        );
+        expect(xml).toContain(`sha256="${sha("24.185")}" currencies="EUR"/>`);
+        const valid = await validateXML({
+          xml: [{ fileName: "p.xml", contents: xml }],
+          schema: [{ fileName: "exchange-rates-1.0.xsd", contents: EXCHANGE_RATES_XSD }],
+        });
+        expect(valid.errors).toEqual([]);
+      },
+    );
+
+    it("is absent without the parameter or with provenance=false, and refused when malformed or of CSV/XLSX", async () => {
+      for (const q of ["", "?provenance=false", "?provenance=FALSE"]) {
+        const text = await (await get(`${paths.date}.json${q}`)).text();
+        expect(text).not.toContain("provenance");
+        expect(text).toContain("24.185");
+      }
+      expect((await get(`${paths.Latest}.json?provenance=yes`)).status).toBe(400);
+      expect((await get(`${paths.date}.csv?provenance=true`)).status).toBe(400);
+      expect((await get(`${paths.range}&format=xlsx&provenance=true`)).status).toBe(400);
+      expect((await get(`${paths.Latest}.json?provenance=true&base=EUR`)).status).toBe(400);
+    });
   });
 });

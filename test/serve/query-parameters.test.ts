@@ -82,9 +82,9 @@ describe("query parameters a route does not read", () => {
   it("are declared for every route of the API in the routing table", () => {
     const declared = Object.fromEntries(ROUTES.filter((r) => r.path.startsWith("/v1/")).map((r) => [r.name, r.query]));
     expect(declared).toMatchObject({
-      latest: ["format", "currencies", "base", "asOf"],
-      dated: ["format", "currencies", "base", "asOf"],
-      range: ["format", "from", "to", "currencies", "base", "asOf"],
+      latest: ["format", "currencies", "base", "asOf", "provenance"],
+      dated: ["format", "currencies", "base", "asOf", "provenance"],
+      range: ["format", "from", "to", "currencies", "base", "asOf", "provenance"],
       events: ["banks"],
       status: [],
     });

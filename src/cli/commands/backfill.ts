@@ -14,6 +14,7 @@ import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
+import { loadPublicationKeys } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { action, type CliContext } from "../context.js";
 
@@ -228,7 +229,11 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             const banks = [...new Set([...changed, ...behind])].sort();
             if (banks.length) {
               if (controller.signal.aborted) process.stderr.write(`exrates: publishing ${banks.join(", ")}\n`);
-              const result = await publish(store, [...(await loadAdapters()).values()], target, { only: banks });
+              const signing = await loadPublicationKeys(config.dataDir);
+              const result = await publish(store, [...(await loadAdapters()).values()], target, {
+                only: banks,
+                signing,
+              });
               published = result.rendered;
             }
           }

@@ -15,6 +15,7 @@ import { createClient, listClients } from "../../auth/clients.js";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
+import { loadPublicationKeys } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler, type Scheduler } from "../../schedule/daemon.js";
@@ -53,8 +54,11 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
           onRetry: (info) => log.debug(info, "retrying a feed request"),
         });
         // With EXRATES_PUBLISH_URL the daemon publishes to the bucket.
-        const publish = await bucketPublisher(config, store, adapters);
-        const newScheduler = () => createScheduler({ store, adapters, outDir: config.outDir, log, http, publish });
+        // Every generation is signed with the publication keys, read at each publish (a rotation needs no restart).
+        const signing = () => loadPublicationKeys(config.dataDir);
+        const publish = await bucketPublisher(config, store, adapters, signing);
+        const newScheduler = () =>
+          createScheduler({ store, adapters, outDir: config.outDir, log, http, publish, signing });
         const pool = poolOf(store);
         // SQLite: this process is the one daemon, its scheduler is made now. Shared: once it leads.
         let scheduler: Scheduler | undefined = pool ? undefined : newScheduler();

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { JSONWebKeySet } from "jose";
 
 import { UserError } from "../../errors.js";
-import { verifyDirectory } from "../../publish/verify.js";
+import { verifyBucket, verifyDirectory } from "../../publish/verify.js";
 import { action, type CliContext } from "../context.js";
 
 async function readJwks(path: string): Promise<JSONWebKeySet> {
@@ -23,13 +23,19 @@ export function registerVerify(program: Command, ctx: CliContext & { close(): Pr
     .description(
       "check a copy of a published tree against its signed manifest (exit 1 on any missing, extra or altered file)",
     )
-    .argument("<location>", "a directory: an out/ tree or one generation")
+    .argument(
+      "<location>",
+      "a directory (an out/ tree or one generation) or s3://bucket/prefix (its current generation)",
+    )
     .option("--jwks <file>", "the service's publication keys (default: the JWKS beside the copy)")
     .action(
       action(ctx, async (location: string, options: { jwks?: string }) => {
-        if (/^(s3|https?):\/\//i.test(location))
-          throw new UserError(`${location}: only a local directory can be verified by this version`);
-        const result = await verifyDirectory(location, options.jwks ? await readJwks(options.jwks) : undefined);
+        if (/^https?:\/\//i.test(location))
+          throw new UserError(`${location}: only a directory or an s3:// bucket can be verified by this version`);
+        const jwks = options.jwks ? await readJwks(options.jwks) : undefined;
+        const result = /^s3:\/\//i.test(location)
+          ? await verifyBucket(location, jwks)
+          : await verifyDirectory(location, jwks);
         for (const p of result.problems) ctx.print(`${p.problem.padEnd(9)} ${p.path}: ${p.detail}`);
         if (result.problems.length) {
           process.exitCode = 1;

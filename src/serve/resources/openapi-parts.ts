@@ -66,6 +66,15 @@ export const asOfParameter = {
   schema: { type: "string", format: "date-time" },
 };
 
+export const provenanceParameter = {
+  name: "provenance",
+  in: "query",
+  required: false,
+  description:
+    "true: each date names the bank's answers its figures came from: the source URL (secrets masked), when it was fetched and the sha256 of the answer (JSON: a `provenance` array in the date's object; XML: `Source` elements after the date's `Rate`s; with `currencies` when the date's figures came from more than one answer). JSON and XML only (400 for CSV and XLSX); answered from the store, as known now or at `asOf`; not with `base`.",
+  schema: { type: "string", enum: ["true", "false"] },
+};
+
 export const currenciesParameter = {
   name: "currencies",
   in: "query",

@@ -5,7 +5,8 @@
 // bank, the server fetches that bank's files and nothing else. Requests are then served from memory,
 // exactly as with a local tree.
 import { ObjectStore, eachLimited } from "../../publish/s3.js";
-import { POINTER_KEY, objectKey, readManifest, readPointer } from "../../publish/s3-target.js";
+import { POINTER_KEY, manifestKey, objectKey, readManifest, readPointer } from "../../publish/s3-target.js";
+import { JWKS_FILE } from "../../publish/signature-names.js";
 import { buildTree, type TreeSource } from "./tree.js";
 
 /** Object downloads in flight at once while loading a generation. */
@@ -55,6 +56,8 @@ export class S3TreeSource implements TreeSource {
       Promise.resolve(objects.get(objectKey(file, encoding))!),
     );
     this.held = objects;
-    return tree;
+    // The signed generation's public keys, beside its manifest (src/publish/s3-target.ts).
+    const jwks = await this.store.get(`${manifestKey(generation)}.${JWKS_FILE}`);
+    return jwks ? { ...tree, publicationJwks: jwks } : tree;
   }
 }

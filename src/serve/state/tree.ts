@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 import { isIsoDate } from "../../feed/dates.js";
+import { JWKS_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { VARY, type Format } from "../http/negotiate.js";
 import type { Frequency } from "../../types.js";
@@ -49,6 +50,8 @@ export interface LoadedTree {
   banks: Map<string, BankEntry>;
   banksList?: Representation;
   xsd?: Representation;
+  /** The publication keys' JWKS beside the manifest (publication-jwks.json), when the generation is signed. */
+  publicationJwks?: Buffer;
   files: number;
 }
 
@@ -141,9 +144,11 @@ export async function loadTree(outDir: string, target: string): Promise<LoadedTr
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${dir}/manifest.json lists no files`);
   const suffix = { br: ".br", gzip: ".gz" } as const;
-  return buildTree(manifest, target, (path, _file, encoding) =>
+  const tree = await buildTree(manifest, target, (path, _file, encoding) =>
     readFile(join(dir, encoding ? path + suffix[encoding] : path)),
   );
+  const jwks = await readFile(join(dir, JWKS_FILE)).catch(() => undefined);
+  return jwks ? { ...tree, publicationJwks: jwks } : tree;
 }
 
 /** The out/ directory's `current` link and generations. */

@@ -31,15 +31,76 @@ const ratesPublished = {
   },
 };
 
+/** The data of a `rates.corrected` event: figures already stored (of any date) changed by one ingest. */
+const ratesCorrected = {
+  type: "object",
+  required: ["id", "bankId", "correctedAt", "dates", "currencies", "figures", "corrections"],
+  properties: {
+    id: { type: "integer", description: "The event id (the SSE `id:`), increasing." },
+    bankId: { type: "string" },
+    correctedAt: { type: "string", format: "date-time", description: "When the new figures were stored." },
+    dates: {
+      type: "array",
+      items: { type: "string", format: "date" },
+      description: "The effective dates whose figures changed, sorted.",
+    },
+    currencies: {
+      type: "array",
+      items: { type: "string", pattern: "^[A-Z]{3}$" },
+      description: "The currencies whose figures changed, sorted.",
+    },
+    figures: { type: "integer", minimum: 1, description: "How many figures changed." },
+    corrections: {
+      type: "string",
+      format: "uri",
+      description:
+        "The Corrections resource over the day of the correction: each figure, from what to what, with both answers' provenance.",
+    },
+  },
+};
+
+/** A webhook's POST of one event type, with its data schema. */
+function webhookOf(type: string, summary: string, data: Record<string, unknown>): Record<string, unknown> {
+  return {
+    post: {
+      summary,
+      description:
+        "Signed the Standard Webhooks way: `webhook-id` (the same on every retry of one event), `webhook-timestamp` " +
+        "(seconds) and `webhook-signature` (`v1,` and base64 of HMAC-SHA256 over `id.timestamp.body` with the " +
+        "webhook's secret). Delivered at least once; retried with exponential backoff for a day on timeouts, " +
+        "network errors, 429 and 5xx; any 2xx is success.",
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["type", "timestamp", "data"],
+              properties: {
+                type: { type: "string", const: type },
+                timestamp: { type: "string", format: "date-time" },
+                data,
+              },
+            },
+          },
+        },
+      },
+      responses: { "200": { description: "Received (any 2xx)." } },
+    },
+  };
+}
+
 export function eventsPaths(p: OpenApiParts): Record<string, unknown> {
   return {
     "/v1/events": {
       get: {
         operationId: "getEvents",
-        summary: "Server-sent events: one `rates.published` event per publication of a bank's rates",
+        summary:
+          "Server-sent events: `rates.published` per publication of a bank's rates, `rates.corrected` per correction",
         description:
           "A `text/event-stream` that stays open. Each publication is `event: rates.published`, `id: <event id>` and " +
-          "`data: <JSON>` (the RatesPublished schema). A comment line is sent every 15 seconds. When the token expires, " +
+          "`data: <JSON>` (the RatesPublished schema). A correction of figures already stored, of any date, is " +
+          "`event: rates.corrected` (the data as the `rates.corrected` webhook's, linking to the Corrections resource). A comment line is sent every 15 seconds. When the token expires, " +
           "an `event: token.expired` is sent and the stream ends: reconnect with a new token and `Last-Event-ID`, and " +
           "the events missed are replayed (events are kept at least 7 days).",
         tags: ["events"],
@@ -83,32 +144,15 @@ export function eventsPaths(p: OpenApiParts): Record<string, unknown> {
 
 export function eventsWebhooks(): Record<string, unknown> {
   return {
-    "rates.published": {
-      post: {
-        summary: "A publication of a bank's rates, POSTed to each webhook (`exrates webhooks add`)",
-        description:
-          "Signed the Standard Webhooks way: `webhook-id` (the same on every retry of one event), `webhook-timestamp` " +
-          "(seconds) and `webhook-signature` (`v1,` and base64 of HMAC-SHA256 over `id.timestamp.body` with the " +
-          "webhook's secret). Delivered at least once; retried with exponential backoff for a day on timeouts, " +
-          "network errors, 429 and 5xx; any 2xx is success.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["type", "timestamp", "data"],
-                properties: {
-                  type: { type: "string", const: "rates.published" },
-                  timestamp: { type: "string", format: "date-time" },
-                  data: ratesPublished,
-                },
-              },
-            },
-          },
-        },
-        responses: { "200": { description: "Received (any 2xx)." } },
-      },
-    },
+    "rates.published": webhookOf(
+      "rates.published",
+      "A publication of a bank's rates, POSTed to each webhook (`exrates webhooks add`)",
+      ratesPublished,
+    ),
+    "rates.corrected": webhookOf(
+      "rates.corrected",
+      "Figures already stored (of any date) changed by an ingest, POSTed to each webhook",
+      ratesCorrected,
+    ),
   };
 }

@@ -9,7 +9,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 
 import { isIsoDate } from "../../../feed/dates.js";
-import { AsOfReader, type KnownRow } from "../../../store/as-of.js";
+import type { DaySource } from "../../../publish/render-history.js";
+import { redactSecrets } from "../../../secrets.js";
+import { AsOfReader, type KnownRow, type Provenance } from "../../../store/as-of.js";
 import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
 import { bridges } from "../../../calendar/publication-gap.js";
@@ -36,8 +38,11 @@ import {
 /** After this long, nothing can be stored any more as known at an instant. */
 export const FINAL_AFTER_MS = 10 * 60_000;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-/** Whether a query names asOf (any case): the Latest handler's one test before the tree. */
-export const AS_OF = /(^|&)asof=/i;
+/**
+ * Whether a query names asOf or provenance (any case): the Latest handler's one test before the tree.
+ * Both are answered from the store (provenance=true without asOf: as known now).
+ */
+export const AS_OF = /(^|&)(asof|provenance)=/i;
 
 /** The instant of `?asOf=`, as UTC with milliseconds (the stored times' form); BadRequest when bad or future. */
 export function asOfParameter(params: Map<string, string>, now: number): string | undefined {
@@ -76,8 +81,22 @@ export interface AsOfContext {
   request: HistoryRequest;
   store: HistoryStore;
   facts: BankFacts;
+  /** The instant read: the one asked, or now. */
   asOf: string;
+  /** Whether the instant was asked (the answer then names it). */
+  asked: boolean;
   final: boolean;
+  provenance: boolean;
+}
+
+/** `?provenance=`: true or false (any case); BadRequest otherwise, or when asked of CSV or XLSX. */
+export function provenanceParameter(params: Map<string, string>, format: Format): boolean {
+  const value = params.get("provenance")?.toLowerCase();
+  if (value === undefined || value === "false") return false;
+  if (value !== "true") throw new BadRequest(`provenance: "${params.get("provenance")}" is not true or false`);
+  if (format === "csv" || format === "xlsx")
+    throw new BadRequest("provenance is given in JSON and XML: ask for .json or .xml");
+  return true;
 }
 
 /** The shared start of the three: undefined when answered already (a bad format, no store, no bank). */
@@ -92,13 +111,18 @@ export async function beginAsOf(
   const request = readRequest(req, res, head, route, query);
   if (!request) return undefined;
   const now = ctx.now();
-  const asOf = asOfParameter(request.params, now)!;
+  const asked = asOfParameter(request.params, now);
+  const provenance = provenanceParameter(request.params, request.format);
+  if (request.params.has("base"))
+    throw new BadRequest("base cannot be combined with asOf or provenance: they answer the bank's own figures");
+  const asOf = asked ?? new Date(now).toISOString();
   const store = await currentStore(ctx);
   if (!store) return void sendNoStore(res, head);
   const facts = await bankFacts(ctx, store, route.id!, request.format);
   if ("none" in facts)
     return void sendNoBank(ctx, res, head, route.id!, facts.seen, `No rates stored for bank ${route.id}`);
-  return { request, store, facts, asOf, final: Date.parse(asOf) < now - FINAL_AFTER_MS };
+  const final = asked !== undefined && Date.parse(asOf) < now - FINAL_AFTER_MS;
+  return { request, store, facts, asOf, asked: asked !== undefined, final, provenance };
 }
 
 /** Latest or a date, as known at `?asOf=`. */
@@ -115,7 +139,7 @@ export async function sendAsOfDay(
       throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
     const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
-    const { request, store, facts, asOf, final } = begun;
+    const { request, store, facts, asOf, asked, final, provenance } = begun;
     const id = route.id!;
     const reader = AsOfReader.of(store);
     const { dates, since } = await reader.datesKnown(id, asOf);
@@ -135,7 +159,10 @@ export async function sendAsOfDay(
       date = found.effectiveDate;
     }
     const { format, currencies } = request;
-    const key = [route.kind, id, date, asOf, format, currencies?.join(",") ?? "*", facts.factsKey].join("\u0000");
+    const instant = asked ? asOf : "now";
+    const key = [route.kind, id, date, instant, format, currencies?.join(",") ?? "*", facts.factsKey, provenance].join(
+      "\u0000",
+    );
     const cache = cacheOf(store);
     const generation = store.generation();
     let answer = cache.get(key);
@@ -146,17 +173,22 @@ export async function sendAsOfDay(
         rows = rows.filter((r) => keep.has(r.currency));
       }
       const lastModified = rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), "");
-      const header = { ...facts.header, asOf };
+      const header = asked ? { ...facts.header, asOf } : facts.header;
       const meta = { ...facts.names, from: date, to: date, storedAt: lastModified };
+      const day = {
+        date,
+        rows,
+        ...(provenance ? { sources: sourcesOf(rows, await reader.provenance(fetchIds(rows))) } : {}),
+      };
       answer = {
         etag: historyEtag("asof", key, final ? "final" : generation),
         lastModified,
         headers: {
-          "x-as-of": asOf,
+          ...(asked ? { "x-as-of": asOf } : {}),
           ...(currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {}),
           ...disposition(format, `${id}-${date}`),
         },
-        bytes: renderWhole(format, header, [{ date, rows }], meta),
+        bytes: renderWhole(format, header, [day], meta),
         generation,
         final,
       };
@@ -199,7 +231,7 @@ export async function sendAsOfRange(
   try {
     const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
-    const { request, store, facts, asOf, final } = begun;
+    const { request, store, facts, asOf, asked, final, provenance } = begun;
     const { format, params, currencies } = request;
     const id = route.id!;
     const from = dateParameter(params, "from");
@@ -214,26 +246,62 @@ export async function sendAsOfRange(
     if (dates.length === 0) return notYet(res, head, id, asOf, since);
     const keep = currencies ? new Set(currencies) : undefined;
     const present = new Set<string>();
+    const sources = new Map<number, Provenance>();
     async function* chunks() {
       for await (const chunk of reader.range(id, from!, to, asOf)) {
         const rows = keep ? chunk.filter((r) => keep.has(r.currency)) : chunk;
         for (const r of rows) present.add(r.currency);
+        if (provenance)
+          for (const [fetchId, p] of await reader.provenance(fetchIds(rows).filter((f) => !sources.has(f))))
+            sources.set(fetchId, p);
         if (rows.length) yield rows;
       }
     }
-    const key = [id, from, to, asOf, format, currencies?.join(",") ?? "*", facts.factsKey];
+    async function* days() {
+      for await (const day of daysIn(chunks()))
+        yield provenance ? { ...day, sources: sourcesOf(day.rows as KnownRow[], sources) } : day;
+    }
+    const key = [id, from, to, asked ? asOf : "now", format, currencies?.join(",") ?? "*", facts.factsKey];
     return await sendDynamic(req, res, head, {
       format,
-      etag: historyEtag("asof-range", ...key, final ? "final" : store.generation()),
-      headers: { "x-as-of": asOf, ...disposition(format, `${id}-${from}-${to}`) },
-      body: render(format, { ...facts.header, asOf }, () => daysIn(chunks()), {
-        ...facts.names,
-        from,
-        to,
-        storedAt: asOf,
-      }),
+      etag: historyEtag("asof-range", ...key, String(provenance), final ? "final" : store.generation()),
+      headers: { ...(asked ? { "x-as-of": asOf } : {}), ...disposition(format, `${id}-${from}-${to}`) },
+      body: render(
+        format,
+        asked ? { ...facts.header, asOf } : facts.header,
+        provenance ? days : () => daysIn(chunks()),
+        {
+          ...facts.names,
+          from,
+          to,
+          storedAt: asOf,
+        },
+      ),
     });
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
+}
+
+const fetchIds = (rows: readonly KnownRow[]) => [...new Set(rows.map((r) => r.fetchId))];
+
+/**
+ * A date's sources: the answers its figures came from (URL with secrets masked), oldest fetch first;
+ * each names its currencies only when there are several.
+ */
+export function sourcesOf(rows: readonly KnownRow[], provenance: ReadonlyMap<number, Provenance>): DaySource[] {
+  const byFetch = new Map<number, string[]>();
+  for (const r of rows) byFetch.set(r.fetchId, [...(byFetch.get(r.fetchId) ?? []), r.currency]);
+  const several = byFetch.size > 1;
+  return [...byFetch]
+    .sort(([a], [b]) => a - b)
+    .map(([fetchId, currencies]) => {
+      const p = provenance.get(fetchId);
+      return {
+        url: redactSecrets(p?.url ?? ""),
+        fetchedAt: p?.fetchedAt ?? "",
+        sha256: p?.sha256 ?? null,
+        ...(several ? { currencies } : {}),
+      };
+    });
 }

@@ -2,6 +2,7 @@
 import {
   baseParameter,
   asOfParameter,
+  provenanceParameter,
   currenciesParameter,
   dateSchema,
   formatQuery,
@@ -50,6 +51,7 @@ export function datedPaths(p: OpenApiParts): Record<string, unknown> {
           currenciesParameter,
           baseParameter,
           asOfParameter,
+          provenanceParameter,
           ...p.conditional,
         ],
         responses: {
@@ -97,6 +99,7 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
           currenciesParameter,
           baseParameter,
           asOfParameter,
+          provenanceParameter,
           ...p.conditional,
         ],
         responses: {

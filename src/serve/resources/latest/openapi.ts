@@ -3,6 +3,7 @@
 import {
   baseParameter,
   asOfParameter,
+  provenanceParameter,
   currenciesParameter,
   formatQuery,
   notModified,
@@ -46,6 +47,7 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
         currenciesParameter,
         baseParameter,
         asOfParameter,
+        provenanceParameter,
         ...p.conditional,
       ],
       responses: {
