@@ -10,7 +10,7 @@ import type { HistoryDay } from "../../../publish/render-history.js";
 import { historyEtag } from "../../../store/history.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
-import { FORMATS, negotiate } from "../../http/negotiate.js";
+import { FORMATS, negotiate, type Negotiation } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
@@ -28,7 +28,9 @@ export const latest: Handler = (ctx, req, res, head, route, query) => {
   if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   if (query && MADE_PER_REQUEST.test(query))
     return void sendFilteredLatest(ctx, req, res, head, route, query).catch(() => res.destroy());
-  const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+  const negotiation = query
+    ? negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS)
+    : negotiatedOnce(route.suffix, req.headers.accept);
   if (!negotiation.ok) {
     const { status, detail, supported } = negotiation;
     return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
@@ -39,6 +41,25 @@ export const latest: Handler = (ctx, req, res, head, route, query) => {
   if (!rep) return sendNoRates(ctx, res, head, route.id!);
   sendRepresentation(req, res, rep);
 };
+
+/** Negotiations without a query: by suffix (Accept does not count then), else by Accept; cleared when full. */
+const bySuffix = new Map<string, Negotiation>();
+const byAccept = new Map<string, Negotiation>();
+const NEGOTIATIONS_KEPT = 256;
+
+function negotiatedOnce(suffix: string | undefined, accept: string | undefined): Negotiation {
+  const kept = suffix === undefined ? byAccept : bySuffix;
+  const key = suffix ?? accept ?? "";
+  let negotiation = kept.get(key);
+  if (negotiation === undefined) {
+    negotiation = negotiate(suffix, [], accept, FORMATS);
+    if (key.length <= 256) {
+      if (kept.size >= NEGOTIATIONS_KEPT) kept.clear();
+      kept.set(key, negotiation);
+    }
+  }
+  return negotiation;
+}
 
 /** Latest, from the published tree, with only the asked currencies, or against another base. */
 async function sendFilteredLatest(
