@@ -6,7 +6,8 @@
 //   npm run build && node bench/serve.mjs
 //
 // Short looks while working: BENCH_GRANTS=0 skips the grants, BENCH_WRITE=0 leaves BENCHMARKS.md alone,
-// BENCH_PROFILE=<dir> runs the server under `node --cpu-prof` (the profile is written there at its exit).
+// BENCH_PROFILE=<dir> runs the server under `node --cpu-prof` (the profile is written there at its exit),
+// BENCH_PIPELINE=n pipelines n requests per connection (see PIPELINE).
 //
 // The server under test runs in its own process pinned to one core (taskset), autocannon on the
 // other. Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 8) at 50
@@ -29,6 +30,10 @@ const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
+// BENCH_PIPELINE=n: n requests in flight per connection, so that a server answers many per turn of its
+// event loop even when the load generator is starved (a loaded machine): its CPU per request is then
+// its own work, not the loop's turns.
+const PIPELINE = process.env.BENCH_PIPELINE ?? "1";
 
 if (!existsSync(CLI)) {
   console.error("bench/serve.mjs: run `npm run build` first");
@@ -83,7 +88,7 @@ function measured(pid, url, options) {
 }
 
 function autocannon(url, options) {
-  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", "1"];
+  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", PIPELINE];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}=${v}`);
   if (options.method) args.push("-m", options.method);
   if (options.body) args.push("-b", options.body);
