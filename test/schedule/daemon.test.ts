@@ -246,7 +246,8 @@ describe("scheduler runs", () => {
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     expect(await s.stop(5000)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // (Well under the 60 s poll it would otherwise wait for; 4 s leaves room for a loaded machine.)
+    expect(Date.now() - started).toBeLessThan(4000);
     expect((await run).state).toBe("stopped");
   });
 
