@@ -140,7 +140,10 @@ const CASES = [
 const bearer0 = await token();
 for (const c of CASES) {
   if (c.path !== "random") {
-    const res = await fetch(`${base}${c.path}`, { headers: { authorization: `Bearer ${bearer0}` } });
+    // Once more on a failure: under load, a kept-alive socket can be closed by the server (idle past its
+    // keep-alive timeout while autocannon starts) just as it is reused.
+    const get = () => fetch(`${base}${c.path}`, { headers: { authorization: `Bearer ${bearer0}` } });
+    const res = await get().catch(get);
     if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
     c.bytes = (await res.arrayBuffer()).byteLength;
   } else c.bytes = NaN;

@@ -119,6 +119,12 @@ export class BearerChecker {
   private readonly cache = new Map<string, CachedToken>();
   private readonly now: () => number;
   private lastKeyRefresh = -Infinity;
+  /**
+   * The Authorization header of the last cached token answered, and its entry: the same header again
+   * (one client's connections) is compared, not hashed (a token is ~1 KB) into the cache.
+   */
+  private lastHeader: string | undefined;
+  private lastEntry: CachedToken | undefined;
 
   constructor(private readonly options: BearerCheckerOptions) {
     this.now = options.now ?? Date.now;
@@ -127,6 +133,7 @@ export class BearerChecker {
   /** Drops every cached verification (after a key rotation, for instance). */
   clear(): void {
     this.cache.clear();
+    this.lastHeader = this.lastEntry = undefined;
   }
 
   /**
@@ -135,6 +142,9 @@ export class BearerChecker {
    */
   check(authorization: string | undefined): BearerResult | Promise<BearerResult> {
     if (authorization === undefined) return { kind: "missing" };
+    const last = this.lastEntry;
+    if (last !== undefined && authorization === this.lastHeader && last.expiresAt > this.now())
+      return this.decide(last);
     const space = authorization.indexOf(" ");
     const scheme = space < 0 ? authorization : authorization.slice(0, space);
     // Another scheme (Basic...) carries no bearer credentials: a plain challenge (RFC 6750 §3).
@@ -144,7 +154,11 @@ export class BearerChecker {
     const nowMs = this.now();
     const entry = this.cache.get(token);
     if (entry !== undefined) {
-      if (entry.expiresAt > nowMs) return this.decide(entry);
+      if (entry.expiresAt > nowMs) {
+        this.lastHeader = authorization;
+        this.lastEntry = entry;
+        return this.decide(entry);
+      }
       this.cache.delete(token);
     }
     if (token === "") return { kind: "invalid_request", description: "The bearer token is missing" };

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 
 import Database from "better-sqlite3";
 import { sql } from "kysely";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Registry, type Metric } from "prom-client";
 
 import type { Logger } from "../log.js";
 import { processRegistry } from "../metrics.js";
@@ -82,13 +82,14 @@ export class ServerMetrics {
     },
   });
   private readonly routeLabels = new Map<string, string>();
-  private readonly latency = new Histogram({
-    name: "exrates_http_request_duration_seconds",
-    help: "Time from a request's arrival to the end of its answer, in seconds, by route",
-    labelNames: ["route"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [this.registry],
-  });
+  private readonly formats = new Map<string, string>();
+  // Latency is counted into plain bucket arrays per route and read by prom-client at scrape time:
+  // its Histogram hashes the label object at every observation.
+  private readonly latency = new LatencyHistogram(
+    "exrates_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its answer, in seconds, by route",
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+  );
   private readonly tokens = new Counter({
     name: "exrates_tokens_total",
     help: "Token requests of the embedded SSO: issued, or refused (by status)",
@@ -116,8 +117,6 @@ export class ServerMetrics {
     "How long past its time (and its usual allowance) the bank's expected publication is; 0 when not late",
   );
   private db: Database.Database | undefined;
-  // The routes are few: their latency children are kept.
-  private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
   /**
    * A SQLite file (opened read-only on first use), or a shared PostgreSQL store to read through; and
@@ -126,7 +125,9 @@ export class ServerMetrics {
   constructor(
     private readonly source: string | Store,
     private readonly status?: () => Promise<unknown[]>,
-  ) {}
+  ) {
+    this.registry.registerMetric(this.latency as unknown as Metric);
+  }
 
   private bankGauge(name: string, help: string): Gauge<"bank"> {
     return new Gauge({ name, help, labelNames: ["bank"] as const, registers: [this.registry] });
@@ -147,16 +148,24 @@ export class ServerMetrics {
     const req = res.req;
     const routeLabel = this.routeLabel(req.url ?? "/");
     const status = res.statusCode;
-    const format = formatOf(res.contentType || String(res.getHeader("content-type") ?? ""));
+    const format = this.formatOf(res.contentType || String(res.getHeader("content-type") ?? ""));
     const key = `${routeLabel} ${status} ${format}`;
     const pending = this.pendingRequests.get(key);
     if (pending) pending.n++;
     else this.pendingRequests.set(key, { labels: { route: routeLabel, status: String(status), format }, n: 1 });
-    let latency = this.latencyChildren.get(routeLabel);
-    if (!latency) this.latencyChildren.set(routeLabel, (latency = this.latency.labels(routeLabel)));
-    latency.observe((performance.now() - res.startedAt) / 1000);
+    this.latency.observe(routeLabel, (performance.now() - res.startedAt) / 1000);
     if (routeLabel === "token" && req.method === "POST")
       this.tokens.inc({ outcome: status === 200 ? "issued" : "refused", status: String(status) });
+  }
+
+  /** formatOf, remembered by content type (the published answers' types are a few strings). */
+  private formatOf(type: string): string {
+    let format = this.formats.get(type);
+    if (format === undefined) {
+      if (this.formats.size >= ROUTE_LABELS_KEPT) this.formats.clear();
+      this.formats.set(type, (format = formatOf(type)));
+    }
+    return format;
   }
 
   private routeLabel(url: string): string {
@@ -295,4 +304,74 @@ export async function startMetricsServer(
         server.closeAllConnections();
       }),
   };
+}
+
+/** A sample as prom-client's registry writes it: `metricName{labels} value`. */
+interface ExportedValue {
+  metricName: string;
+  labels: Record<string, string | number>;
+  value: number;
+}
+
+/** One route's observations: counts per bucket (not cumulative; the last is +Inf), their sum and count. */
+interface RouteLatency {
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * A histogram by route, read by prom-client's registry as a custom metric (`get`): the same series and
+ * text as prom-client's Histogram with a `route` label, at the cost of a bucket search and three
+ * additions per observation.
+ */
+export class LatencyHistogram {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  private readonly routes = new Map<string, RouteLatency>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly upperBounds: readonly number[],
+  ) {}
+
+  observe(route: string, seconds: number): void {
+    let latency = this.routes.get(route);
+    if (!latency) {
+      latency = { buckets: new Float64Array(this.upperBounds.length + 1), sum: 0, count: 0 };
+      this.routes.set(route, latency);
+    }
+    const bounds = this.upperBounds;
+    let i = 0;
+    while (i < bounds.length && seconds > bounds[i]!) i++;
+    latency.buckets[i]!++;
+    latency.sum += seconds;
+    latency.count++;
+  }
+
+  get(): Promise<{ name: string; help: string; type: string; values: ExportedValue[]; aggregator: string }> {
+    const values: ExportedValue[] = [];
+    for (const [route, latency] of this.routes) {
+      let cumulative = 0;
+      for (let i = 0; i <= this.upperBounds.length; i++) {
+        cumulative += latency.buckets[i]!;
+        const le = i < this.upperBounds.length ? this.upperBounds[i]! : "+Inf";
+        values.push({ metricName: `${this.name}_bucket`, labels: { le, route }, value: cumulative });
+      }
+      values.push({ metricName: `${this.name}_sum`, labels: { route }, value: latency.sum });
+      values.push({ metricName: `${this.name}_count`, labels: { route }, value: latency.count });
+    }
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values,
+      aggregator: this.aggregator,
+    });
+  }
+
+  reset(): void {
+    this.routes.clear();
+  }
 }

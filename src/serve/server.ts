@@ -149,12 +149,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         headers: { connection: "close" },
       });
     }
-    router(req, res).catch((error: Error) => {
-      log.error({ err: error.message, method: req.method }, "request failed");
-      if (!res.headersSent) sendProblem(res, 500, { detail: "Internal error" });
-      else res.destroy();
-    });
+    let answered: void | Promise<void>;
+    try {
+      answered = router(req, res);
+    } catch (error) {
+      return failed(req, res, error as Error);
+    }
+    if (answered) answered.catch((error: Error) => failed(req, res, error));
   });
+  const failed = (req: IncomingMessage, res: ServerResponse, error: Error) => {
+    log.error({ err: error.message, method: req.method }, "request failed");
+    if (!res.headersSent) sendProblem(res, 500, { detail: "Internal error" });
+    else res.destroy();
+  };
   server.on("clientError", answerClientError);
   server.on("drop", (data?: { remoteAddress?: string }) =>
     summary.note(

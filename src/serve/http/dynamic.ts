@@ -80,7 +80,12 @@ async function* blocks(pieces: Iterable<string> | AsyncIterable<string>): AsyncG
   if (text) yield text;
 }
 
-export async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: boolean, d: Dynamic): Promise<void> {
+/** The encoding and the headers of a 200 of a dynamic answer; undefined when it was answered 304. */
+function answerHeaders(
+  req: IncomingMessage,
+  res: ServerResponse,
+  d: Omit<Dynamic, "body">,
+): { encoding: "identity" | "gzip" | "br"; headers: Record<string, string | number> } | undefined {
   const encoding =
     d.format === "xlsx" ? "identity" : pickEncoding(req.headers["accept-encoding"], { br: true, gzip: true });
   const etag = encoding === "identity" ? d.etag : encodedEtag(d.etag, encoding);
@@ -96,7 +101,7 @@ export async function sendDynamic(req: IncomingMessage, res: ServerResponse, hea
   if (notModified(req, d.etag, seconds)) {
     res.writeHead(304, common);
     res.end();
-    return;
+    return undefined;
   }
   const headers: Record<string, string | number> = {
     "content-type": CONTENT_TYPES[d.format],
@@ -104,6 +109,13 @@ export async function sendDynamic(req: IncomingMessage, res: ServerResponse, hea
     ...(encoding !== "identity" ? { "content-encoding": encoding } : {}),
     "x-content-type-options": "nosniff",
   };
+  return { encoding, headers };
+}
+
+export async function sendDynamic(req: IncomingMessage, res: ServerResponse, head: boolean, d: Dynamic): Promise<void> {
+  const answer = answerHeaders(req, res, d);
+  if (!answer) return;
+  const { encoding, headers } = answer;
   if (head) {
     res.writeHead(200, headers);
     res.end();
@@ -112,6 +124,39 @@ export async function sendDynamic(req: IncomingMessage, res: ServerResponse, hea
   const body = await d.body();
   if ("binary" in body) return sendBytes(res, headers, body.binary);
   return sendText(res, headers, encoding, body.text);
+}
+
+/**
+ * A small text already made (a conversion): answered as sendDynamic answers it, byte for byte, but at
+ * once, without a promise; a text of a block or more goes through sendDynamic.
+ */
+export function sendTextNow(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  d: Omit<Dynamic, "body">,
+  text: string,
+): void | Promise<void> {
+  if (text.length >= BLOCK) return sendDynamic(req, res, head, { ...d, body: () => ({ text: [text] }) });
+  const answer = answerHeaders(req, res, d);
+  if (!answer) return;
+  const { encoding, headers } = answer;
+  if (head) {
+    res.writeHead(200, headers);
+    res.end();
+    return;
+  }
+  const bytes = encoded(text, encoding);
+  res.writeHead(200, { ...headers, "content-length": bytes.length });
+  res.end(bytes);
+}
+
+function encoded(text: string, encoding: "identity" | "gzip" | "br"): Buffer {
+  return encoding === "gzip"
+    ? gzipSync(text)
+    : encoding === "br"
+      ? brotliCompressSync(text, BROTLI)
+      : Buffer.from(text);
 }
 
 /** Text in blocks of BLOCK characters; a document that fits one block goes out whole, with its length. */
@@ -125,13 +170,7 @@ async function sendText(
   const first = await text.next();
   const second = first.done ? first : await text.next();
   if (second.done) {
-    const whole = first.done ? "" : first.value;
-    const bytes =
-      encoding === "gzip"
-        ? gzipSync(whole)
-        : encoding === "br"
-          ? brotliCompressSync(whole, BROTLI)
-          : Buffer.from(whole);
+    const bytes = encoded(first.done ? "" : first.value, encoding);
     res.writeHead(200, { ...headers, "content-length": bytes.length });
     res.end(bytes);
     return;

@@ -166,9 +166,29 @@ export function negotiate(
   return { ok: true, format: picked };
 }
 
-/** br, then gzip, by Accept-Encoding q-values; identity when neither is acceptable or available. */
-export function pickEncoding(acceptEncoding: string | undefined, available: { br: boolean; gzip: boolean }): Encoding {
-  if (!acceptEncoding || (!available.br && !available.gzip)) return "identity";
+/** The q-values an Accept-Encoding gives br and gzip (`*` applied). */
+interface EncodingQualities {
+  br: number;
+  gzip: number;
+}
+
+/** Accept-Encoding values read, kept (clients send a few spellings); cleared when full. */
+const encodingQualities = new Map<string, EncodingQualities>();
+const ENCODINGS_KEPT = 256;
+
+function qualitiesOf(acceptEncoding: string): EncodingQualities {
+  let qualities = encodingQualities.get(acceptEncoding);
+  if (qualities === undefined) {
+    qualities = readAcceptEncoding(acceptEncoding);
+    if (acceptEncoding.length <= 256) {
+      if (encodingQualities.size >= ENCODINGS_KEPT) encodingQualities.clear();
+      encodingQualities.set(acceptEncoding, qualities);
+    }
+  }
+  return qualities;
+}
+
+function readAcceptEncoding(acceptEncoding: string): EncodingQualities {
   let star = -1;
   let br = -1;
   let gzip = -1;
@@ -187,6 +207,13 @@ export function pickEncoding(acceptEncoding: string | undefined, available: { br
   }
   if (br < 0) br = star < 0 ? 0 : star;
   if (gzip < 0) gzip = star < 0 ? 0 : star;
+  return { br, gzip };
+}
+
+/** br, then gzip, by Accept-Encoding q-values; identity when neither is acceptable or available. */
+export function pickEncoding(acceptEncoding: string | undefined, available: { br: boolean; gzip: boolean }): Encoding {
+  if (!acceptEncoding || (!available.br && !available.gzip)) return "identity";
+  const { br, gzip } = qualitiesOf(acceptEncoding);
   const brOk = available.br && br > 0;
   const gzOk = available.gzip && gzip > 0;
   if (brOk && (!gzOk || br >= gzip)) return "br";

@@ -104,9 +104,16 @@ function compileRoute(spec: RouteSpec): CompiledRoute {
   return { ...spec, segments: parts.map((p) => compileSegment(p, spec)), rest, supported };
 }
 
+/** Request targets read, kept (most come again and again: Latest's few spellings); cleared when full. */
+const TARGETS_KEPT = 1024;
+/** Longer targets (long currency lists...) are read each time: the kept ones stay within ~256 KiB. */
+const TARGET_KEPT_LENGTH = 256;
+
 /** The routing table, compiled: `match` reads a request target. */
 export class RouteTable {
   readonly routes: readonly CompiledRoute[];
+  /** Targets already read (their routes are never changed by the handlers: they are shared). */
+  private readonly targets = new Map<string, Target>();
   /** The routes that can match a path of n segments (index n), in table order; beyond: the rest routes. */
   private readonly byLength: Bucket[] = [];
   private readonly longer: Bucket;
@@ -123,6 +130,16 @@ export class RouteTable {
 
   /** Splits, decodes and checks a request target, and finds its route: the first line that matches. */
   match(rawUrl: string): Target {
+    if (rawUrl.length > TARGET_KEPT_LENGTH) return this.read(rawUrl);
+    let target = this.targets.get(rawUrl);
+    if (target === undefined) {
+      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+      this.targets.set(rawUrl, (target = this.read(rawUrl)));
+    }
+    return target;
+  }
+
+  private read(rawUrl: string): Target {
     const q = rawUrl.indexOf("?");
     const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const query = q < 0 ? "" : rawUrl.slice(q + 1);
@@ -276,9 +293,13 @@ function suffixOf(segment: string): string | undefined {
 
 const isReadOnly = (method: string | undefined) => method === "GET" || method === "HEAD";
 
-/** The request listener's body: each request to its route's handler, behind the bearer check where marked. */
+/**
+ * The request listener's body: each request to its route's handler, behind the bearer check where
+ * marked. Synchronous as long as the bearer check and the handler are (Latest with a token already
+ * seen): no promise on the hot path; a promise when something was left to wait for.
+ */
 export function createRouter(table: RouteTable, ctx: ServeContext) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const { route, query, entry } = table.match(req.url ?? "/");
     const method = req.method ?? "GET";
     const head = method === "HEAD";
@@ -292,17 +313,31 @@ export function createRouter(table: RouteTable, ctx: ServeContext) {
     if (!isReadOnly(method))
       return sendProblem(res, 405, { detail: `${method} is not allowed here`, headers: { allow: API_ALLOW } });
     if (entry.auth) {
-      let allowed = authorize(ctx, req, res, head);
-      if (allowed instanceof Promise) allowed = await allowed;
+      const allowed = authorize(ctx, req, res, head);
+      if (allowed instanceof Promise)
+        return allowed.then((ok) => (ok ? handleChecked(ctx, req, res, head, entry, route, query) : undefined));
       if (!allowed) return;
     }
-    // Without a query string (Latest's usual request) this costs one comparison.
-    if (query && entry.supported) {
-      const unknown = unknownParameters(query, entry.supported);
-      if (unknown.length) return sendUnknownParameters(res, head, unknown, entry.supported);
-    }
-    return entry.handle(ctx, req, res, head, route, query);
+    return handleChecked(ctx, req, res, head, entry, route, query);
   };
+}
+
+/** The route's handler, once its query is checked. */
+function handleChecked(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  entry: CompiledRoute,
+  route: MatchedRoute,
+  query: string,
+): void | Promise<void> {
+  // Without a query string (Latest's usual request) this costs one comparison.
+  if (query && entry.supported) {
+    const unknown = unknownParameters(query, entry.supported);
+    if (unknown.length) return sendUnknownParameters(res, head, unknown, entry.supported);
+  }
+  return entry.handle(ctx, req, res, head, route, query);
 }
 
 function sendUnknownParameters(res: ServerResponse, head: boolean, unknown: string[], supported: ReadonlySet<string>) {

@@ -10,7 +10,7 @@ import { historyEtag, type HistoryRow, type HistoryStore } from "../../../store/
 import { inForceOn, versionOfFigures } from "../../../store/periods.js";
 import type { IsoDate } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
-import { sendDynamic } from "../../http/dynamic.js";
+import { sendTextNow } from "../../http/dynamic.js";
 import { negotiate, type Format } from "../../http/negotiate.js";
 import { BadRequest, dateParameter, formatValues, parameters } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
@@ -52,7 +52,8 @@ function readConvert(format: Format, query: string): ConvertRequest {
   return { format, amount, from, to, date: dateParameter(params, "date") };
 }
 
-export const convertHandler: Handler = async (ctx, req, res, head, route, query) => {
+export const convertHandler: Handler = (ctx, req, res, head, route, query) => {
+  // Through Latest with the answer already made, nothing waits: no promise (the store is not read).
   try {
     const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, CONVERT_FORMATS);
     if (!negotiation.ok) {
@@ -60,8 +61,11 @@ export const convertHandler: Handler = async (ctx, req, res, head, route, query)
       return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
     }
     const request = readConvert(negotiation.format, query);
-    if (request.date === undefined) return await convertLatest(ctx, req, res, head, route, request);
-    return await convertOn(ctx, req, res, head, route, request, request.date);
+    const answered =
+      request.date === undefined
+        ? convertLatest(ctx, req, res, head, route, request)
+        : convertOn(ctx, req, res, head, route, request, request.date);
+    return answered && answered.catch((error) => answerBadRequest(res, head, error));
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
@@ -83,23 +87,47 @@ function tableOf(parsed: ParsedLatest): Table {
   return table;
 }
 
+/** A conversion made through a Latest, in one format: its text and ETag (the figures do not change under it). */
+interface MadeConversion {
+  text: string;
+  etag: string;
+}
+
+/**
+ * Conversions through Latest already made, by the published file's ETag, format, amount and pair:
+ * a client that converts the same figures again (an invoice booked twice, a page refreshed) costs a
+ * lookup. A new generation's ETag makes new keys; the map is cleared when full.
+ */
+const latestConversions = new Map<string, MadeConversion>();
+const LATEST_CONVERSIONS_KEPT = 4096;
+
 /** Through Latest, from the published tree. */
-async function convertLatest(
+function convertLatest(
   ctx: ServeContext,
   req: IncomingMessage,
   res: ServerResponse,
   head: boolean,
   route: MatchedRoute,
   request: ConvertRequest,
-): Promise<void> {
+): void | Promise<void> {
   const tree = ctx.tree();
   if (!tree) return sendProblem(res, 503, { detail: "No rates published yet", headers: { "retry-after": "5" }, head });
   const rep = tree.banks.get(route.id!)?.latest.json;
   if (!rep) return sendNoRates(ctx, res, head, route.id!);
+  const lastModified = new Date(rep.lastModifiedSeconds * 1000).toISOString();
+  const key = `${rep.etag}\u0000${request.format}\u0000${request.amount}\u0000${request.from}\u0000${request.to}`;
+  const made = latestConversions.get(key);
+  if (made) return sendTextNow(req, res, head, { format: request.format, etag: made.etag, lastModified }, made.text);
   const table = tableOf(parsedLatest(rep));
   const etag = historyEtag("convert", rep.etag, request.format, request.amount, request.from, request.to);
-  const lastModified = new Date(rep.lastModifiedSeconds * 1000).toISOString();
-  return answer(ctx, req, res, head, table, request, etag, lastModified);
+  const missing = missingCurrencies(table, request);
+  if (missing.length) return sendMissing(ctx, res, head, table, request, missing);
+  const text = conversionText(table, request);
+  if (key.length <= 256) {
+    if (latestConversions.size >= LATEST_CONVERSIONS_KEPT) latestConversions.clear();
+    latestConversions.set(key, { text, etag });
+  }
+  return sendTextNow(req, res, head, { format: request.format, etag, lastModified }, text);
 }
 
 /** Through the set in force on a date, from the store. */
@@ -182,7 +210,7 @@ async function convertInPeriod(
 }
 
 /** The conversion in the negotiated format, or 404 naming a currency the table does not quote. */
-async function answer(
+function answer(
   ctx: ServeContext,
   req: IncomingMessage,
   res: ServerResponse,
@@ -191,18 +219,33 @@ async function answer(
   request: ConvertRequest,
   etag: string,
   lastModified: string,
+): void | Promise<void> {
+  const missing = missingCurrencies(table, request);
+  if (missing.length) return sendMissing(ctx, res, head, table, request, missing);
+  return sendTextNow(req, res, head, { format: request.format, etag, lastModified }, conversionText(table, request));
+}
+
+const missingCurrencies = (table: Table, request: ConvertRequest) =>
+  missingFrom(table, [...new Set([request.from, request.to])]);
+
+async function sendMissing(
+  ctx: ServeContext,
+  res: ServerResponse,
+  head: boolean,
+  table: Table,
+  request: ConvertRequest,
+  missing: string[],
 ): Promise<void> {
-  const missing = missingFrom(table, [...new Set([request.from, request.to])]);
-  if (missing.length) {
-    const asked = request.date ?? table.date;
-    return sendNotQuoted(await currentStore(ctx), res, head, table.header.bankId, missing, asked, table.date);
-  }
+  const asked = request.date ?? table.date;
+  return sendNotQuoted(await currentStore(ctx), res, head, table.header.bankId, missing, asked, table.date);
+}
+
+/** The conversion's document in the request's format. */
+function conversionText(table: Table, request: ConvertRequest): string {
   const conversion = convert(table, request.amount, request.from, request.to, request.date);
-  const text =
-    request.format === "xml"
-      ? conversionXml(conversion)
-      : request.format === "csv"
-        ? conversionCsv(conversion)
-        : conversionJson(conversion);
-  return sendDynamic(req, res, head, { format: request.format, etag, lastModified, body: () => ({ text: [text] }) });
+  return request.format === "xml"
+    ? conversionXml(conversion)
+    : request.format === "csv"
+      ? conversionCsv(conversion)
+      : conversionJson(conversion);
 }

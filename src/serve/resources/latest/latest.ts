@@ -12,7 +12,7 @@ import { historyEtag } from "../../../store/history.js";
 import type { Frequency } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
-import { FORMATS, negotiate } from "../../http/negotiate.js";
+import { FORMATS, negotiate, type Negotiation } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
@@ -43,7 +43,9 @@ export const latestAt =
     }
     if (query && MADE_PER_REQUEST.test(query))
       return void sendFilteredLatest(ctx, req, res, head, route, query, frequency).catch(() => res.destroy());
-    const negotiation = negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS);
+    const negotiation = query
+      ? negotiate(route.suffix, formatValues(query), req.headers.accept, FORMATS)
+      : negotiatedOnce(route.suffix, req.headers.accept);
     if (!negotiation.ok) {
       const { status, detail, supported } = negotiation;
       return sendProblem(res, status, { detail, extra: { supported }, headers: { vary: "Accept" }, head });
@@ -59,6 +61,25 @@ export const latestAt =
   };
 
 export const latest: Handler = latestAt("Daily");
+
+/** Negotiations without a query: by suffix (Accept does not count then), else by Accept; cleared when full. */
+const bySuffix = new Map<string, Negotiation>();
+const byAccept = new Map<string, Negotiation>();
+const NEGOTIATIONS_KEPT = 256;
+
+function negotiatedOnce(suffix: string | undefined, accept: string | undefined): Negotiation {
+  const kept = suffix === undefined ? byAccept : bySuffix;
+  const key = suffix ?? accept ?? "";
+  let negotiation = kept.get(key);
+  if (negotiation === undefined) {
+    negotiation = negotiate(suffix, [], accept, FORMATS);
+    if (key.length <= 256) {
+      if (kept.size >= NEGOTIATIONS_KEPT) kept.clear();
+      kept.set(key, negotiation);
+    }
+  }
+  return negotiation;
+}
 
 /** Latest, from the published tree, with only the asked currencies, or against another base. */
 async function sendFilteredLatest(
