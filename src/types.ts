@@ -341,6 +341,8 @@ export interface PublishedRate {
   currency: string;
   rate: string;
   unitMultiplier?: number;
+  /** Why the figure was published with a warning (the cross-bank check doubted it); absent without one. */
+  warning?: string;
 }
 
 /** The latest rates of a bank as the publisher renders them in JSON, XML, CSV and XLSX (docs/API.md). */

@@ -1,23 +1,32 @@
 // The latest rates of a bank, read from the store into the shape every renderer takes.
 import { baseCurrencyOf } from "../feed/adapter.js";
+import { warnedFigures } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
+import { warningKey, warningsByFigure } from "../store/history.js";
 import { newestDate, ratesOn } from "../store/rates.js";
-import type { BankDescriptor, LatestRatesDocument } from "../types.js";
+import type { BankDescriptor, LatestRatesDocument, PublishedRate } from "../types.js";
 
 export async function latestDocument(store: Store, bank: BankDescriptor): Promise<LatestRatesDocument | undefined> {
   const date = await newestDate(store, bank.id);
   if (!date) return undefined;
   const rows = await ratesOn(store, bank.id, date);
+  // Only a warning about the very figure stored counts (a corrected figure is no longer the one doubted).
+  const warned = (await warnedFigures(store, bank.id, date, date)).filter((w) =>
+    rows.some((r) => r.currency === w.currency && r.rate === w.rate && (r.unitMultiplier ?? 0) === w.unitMultiplier),
+  );
+  const warnings = warningsByFigure(warned);
   return {
     bankId: bank.id,
     baseCurrency: baseCurrencyOf(bank),
     quoteType: bank.quoteType,
     effectiveDate: date,
-    rates: rows.map((r) =>
-      r.unitMultiplier
-        ? { currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier }
-        : { currency: r.currency, rate: r.rate },
-    ),
+    rates: rows.map((r) => {
+      const rate: PublishedRate = { currency: r.currency, rate: r.rate };
+      if (r.unitMultiplier) rate.unitMultiplier = r.unitMultiplier;
+      const warning = warnings.get(warningKey(date, r.currency));
+      if (warning !== undefined) rate.warning = warning;
+      return rate;
+    }),
     publishedAt: rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), ""),
     sourceUrl: bank.sourceUrl,
   };

@@ -13,14 +13,29 @@ export const CSV_HEADER = [
   "Unit",
 ] as const;
 
-/** The rows shared by the CSV and the XLSX: [bankId, from, to, date, rate, unit]. */
-export function rateRows(doc: LatestRatesDocument): Array<[string, string, string, string, string, string]> {
+/**
+ * The column of why a figure was published with a warning: only in a document where some figure has
+ * one (so that a document without any keeps its columns), after Unit and any validity columns.
+ */
+export const WARNINGS_COLUMN = "Warnings";
+
+/** Whether any figure of the document was published with a warning (it then has the Warnings column). */
+export const hasWarnings = (doc: LatestRatesDocument): boolean => doc.rates.some((r) => r.warning !== undefined);
+
+/** The CSV and XLSX header of a document. */
+export const csvHeaderOf = (doc: LatestRatesDocument): string[] =>
+  hasWarnings(doc) ? [...CSV_HEADER, WARNINGS_COLUMN] : [...CSV_HEADER];
+
+/** The rows shared by the CSV and the XLSX: [bankId, from, to, date, rate, unit] (+ warning, see csvHeaderOf). */
+export function rateRows(doc: LatestRatesDocument): string[][] {
+  const warned = hasWarnings(doc);
   return doc.rates.map((r: PublishedRate) => {
     const [from, to] = doc.quoteType === "Direct" ? [r.currency, doc.baseCurrency] : [doc.baseCurrency, r.currency];
-    return [doc.bankId, from, to, doc.effectiveDate, r.rate, `1${"0".repeat(r.unitMultiplier ?? 0)}`];
+    const row = [doc.bankId, from, to, doc.effectiveDate, r.rate, `1${"0".repeat(r.unitMultiplier ?? 0)}`];
+    return warned ? [...row, r.warning ?? ""] : row;
   });
 }
 
 export function renderCsv(doc: LatestRatesDocument): Buffer {
-  return Buffer.from(stringify([[...CSV_HEADER], ...rateRows(doc)], { record_delimiter: "unix" }), "utf8");
+  return Buffer.from(stringify([csvHeaderOf(doc), ...rateRows(doc)], { record_delimiter: "unix" }), "utf8");
 }

@@ -7,8 +7,8 @@
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
-import { CSV_HEADER } from "./render-csv.js";
-import { rateCell } from "./xlsx-cell.js";
+import { CSV_HEADER, WARNINGS_COLUMN } from "./render-csv.js";
+import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
 
@@ -23,6 +23,11 @@ export interface HistoryHeader {
   derivedFrom?: { baseCurrency: string; quoteType: QuoteType };
   /** The instant a document "as known at" answers for (RFC 3339, UTC); absent for the current state. */
   asOf?: string;
+  /**
+   * How many of the document's figures were published with a warning (each row's `warning`): with any,
+   * CSV and XLSX have the Warnings column. Absent (or 0) for none: the document is as it always was.
+   */
+  warnings?: number;
 }
 
 /** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
@@ -138,10 +143,15 @@ function jsonLayout(header: HistoryHeader): TextLayout {
       `  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
+      let warnings = "";
       day.rows.forEach((r, i) => {
         const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
         out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}\n      }`;
+        if (r.warning !== undefined)
+          warnings += `${warnings ? "," : ""}\n        ${jsonString(r.currency)}: ${jsonString(r.warning)}`;
       });
+      // The date's figures published with a warning, after its currencies (as Latest.json has them).
+      if (warnings) out += `,\n      "warnings": {${warnings}\n      }`;
       return day.rows.length ? `${out}\n    }` : `${out}}`;
     },
     tail: (empty) => (empty ? "}\n}\n" : "\n  }\n}\n"),
@@ -151,7 +161,7 @@ function jsonLayout(header: HistoryHeader): TextLayout {
 export const historyJson = textRenderer(jsonLayout);
 
 const xmlAttr = (s: string) =>
-  /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
+  /[&<>"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;") : s;
 
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
@@ -162,7 +172,8 @@ function xmlLayout(header: HistoryHeader): TextLayout {
       let out = `  <Rates effectiveDate="${day.date}">\n`;
       for (const r of day.rows) {
         const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
-        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}/>\n`;
+        const warning = r.warning !== undefined ? ` warning="${xmlAttr(r.warning)}"` : "";
+        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${warning}/>\n`;
       }
       return `${out}  </Rates>\n`;
     },
@@ -185,6 +196,7 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
     const [from, to] =
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
     const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
+    if (header.warnings) row.push(r.warning ?? "");
     if (header.derivedFrom) row.push(derivedLabel(header));
     return row;
   });
@@ -200,6 +212,7 @@ function csvLayout(header: HistoryHeader): TextLayout {
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
   const derived = header.derivedFrom ? `,${csvField(derivedLabel(header))}` : "";
+  const warned = Boolean(header.warnings);
   return {
     head: `${csvHeader(header).map(csvField).join(",")}\n`,
     day(day) {
@@ -208,7 +221,8 @@ function csvLayout(header: HistoryHeader): TextLayout {
       for (const r of day.rows) {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${derived}\n`;
+        const warning = warned ? `,${csvField(r.warning ?? "")}` : "";
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${warning}${derived}\n`;
       }
       return out;
     },
@@ -218,9 +232,15 @@ function csvLayout(header: HistoryHeader): TextLayout {
 
 export const historyCsv = textRenderer(csvLayout);
 
-/** The CSV and XLSX header: Latest.csv's columns, and Derived for a re-expressed table. */
-const csvHeader = (header: HistoryHeader): readonly string[] =>
-  header.derivedFrom ? [...CSV_HEADER, "Derived"] : CSV_HEADER;
+/**
+ * The CSV and XLSX header: Latest.csv's columns, Warnings when a figure has one (after Unit and any
+ * validity columns), and Derived for a re-expressed table.
+ */
+const csvHeader = (header: HistoryHeader): readonly string[] => [
+  ...CSV_HEADER,
+  ...(header.warnings ? [WARNINGS_COLUMN] : []),
+  ...(header.derivedFrom ? ["Derived"] : []),
+];
 
 export interface HistoryXlsxMeta {
   bankName: string;
@@ -233,7 +253,7 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEFG";
+const COLUMNS = "ABCDEFGH";
 const WIDTHS = [10, 15, 13, 15, 18, 10];
 const DERIVED_WIDTH = 14;
 /** Cell styles: 0 plain, 1 bold, 2 date, 3 integer; 4 + n a rate with n decimals (n = 0..30). */
@@ -324,20 +344,24 @@ export function historyXlsxStream(
 ): Generator<Buffer> | AsyncGenerator<Buffer> {
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   let r = 1;
-  const last = header.derivedFrom ? "G" : "F";
+  const columns = csvHeader(header);
+  const last = COLUMNS[columns.length - 1]!;
+  const widths = [
+    ...WIDTHS,
+    ...(header.warnings ? [WARNINGS_WIDTH] : []),
+    ...(header.derivedFrom ? [DERIVED_WIDTH] : []),
+  ];
   // The Rates sheet as a text layout (its rows numbered as they go), written from days in memory or read
   // asynchronously.
   const layout: TextLayout = {
     head:
-      sheetHead({ frozen: true, widths: header.derivedFrom ? [...WIDTHS, DERIVED_WIDTH] : WIDTHS }) +
-      `<row r="1">${csvHeader(header)
-        .map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold))
-        .join("")}</row>`,
+      sheetHead({ frozen: true, widths }) +
+      `<row r="1">${columns.map((h, i) => inline(`${COLUMNS[i]}1`, h, STYLE.bold)).join("")}</row>`,
     day(day) {
       const [y, m, d] = day.date.split("-").map(Number) as [number, number, number];
       const serial = (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
       let out = "";
-      for (const [bankId, from, to, , rate, unit, derived] of csvRows(header, day)) {
+      for (const [bankId, from, to, , rate, unit, ...more] of csvRows(header, day)) {
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -348,7 +372,7 @@ export function historyXlsxStream(
         out +=
           `<row r="${r}">${inline(`A${r}`, bankId)}${inline(`B${r}`, from)}${inline(`C${r}`, to)}` +
           `<c r="D${r}" s="${STYLE.date}"><v>${serial}</v></c>${rateXml}<c r="F${r}" s="${STYLE.integer}"><v>${unit}</v></c>` +
-          `${derived ? inline(`G${r}`, derived) : ""}</row>`;
+          `${more.map((text, i) => (text ? inline(`${COLUMNS[6 + i]}${r}`, text) : "")).join("")}</row>`;
       }
       return out;
     },

@@ -5,12 +5,16 @@ import { LosslessNumber, stringify } from "lossless-json";
 import type { BankResource, LatestRatesDocument } from "../types.js";
 
 export function renderJson(doc: LatestRatesDocument): Buffer {
-  const day: Record<string, { rate: LosslessNumber; unitMultiplier?: number }> = {};
+  const day: Record<string, unknown> = {};
+  const warnings: Record<string, string> = {};
   for (const r of doc.rates) {
     day[r.currency] = r.unitMultiplier
       ? { rate: new LosslessNumber(r.rate), unitMultiplier: r.unitMultiplier }
       : { rate: new LosslessNumber(r.rate) };
+    if (r.warning !== undefined) warnings[r.currency] = r.warning;
   }
+  // The date's figures published with a warning, after its currencies (no currency code is "warnings").
+  if (Object.keys(warnings).length) day.warnings = warnings;
   const body = {
     bankId: doc.bankId,
     baseCurrency: doc.baseCurrency,

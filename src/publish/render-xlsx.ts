@@ -6,8 +6,8 @@ import ExcelJS from "exceljs";
 import JSZip from "jszip";
 
 import type { LatestRatesDocument } from "../types.js";
-import { CSV_HEADER, rateRows } from "./render-csv.js";
-import { rateCell } from "./xlsx-cell.js";
+import { CSV_HEADER, hasWarnings, rateRows, WARNINGS_COLUMN } from "./render-csv.js";
+import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
   const stamp = new Date(doc.publishedAt);
@@ -25,19 +25,21 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     { header: CSV_HEADER[3], width: 15 },
     { header: CSV_HEADER[4], width: 18 },
     { header: CSV_HEADER[5], width: 10 },
+    ...(hasWarnings(doc) ? [{ header: WARNINGS_COLUMN, width: WARNINGS_WIDTH }] : []),
   ];
   sheet.getRow(1).font = { bold: true };
   const [y, m, d] = doc.effectiveDate.split("-").map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y, m - 1, d));
-  for (const [bankId, from, to, , rate, unit] of rateRows(doc)) {
-    const row = sheet.addRow([bankId, from, to, date, null, Number(unit)]);
+  for (const [bankId, from, to, , rate, unit, ...more] of rateRows(doc)) {
+    const row = sheet.addRow([bankId, from, to, date, null, Number(unit), ...more.map((text) => text || null)]);
     row.getCell(4).numFmt = "yyyy-mm-dd";
-    const cell = rateCell(rate);
+    const cell = rateCell(rate!);
     row.getCell(5).value = cell.value;
     if (cell.numFmt) row.getCell(5).numFmt = cell.numFmt;
     row.getCell(6).numFmt = "0";
   }
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, doc.rates.length + 1), column: 6 } };
+  const columns = sheet.columns.length;
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, doc.rates.length + 1), column: columns } };
 
   const info = wb.addWorksheet("Bank");
   info.columns = [{ width: 16 }, { width: 60 }];

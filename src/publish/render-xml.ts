@@ -13,6 +13,7 @@ export function renderXml(doc: LatestRatesDocument): Buffer {
   for (const r of doc.rates) {
     const rate = rates.ele(XML_NAMESPACE, "Rate").att("currency", r.currency).att("value", r.rate);
     if (r.unitMultiplier) rate.att("unitMultiplier", String(r.unitMultiplier));
+    if (r.warning !== undefined) rate.att("warning", r.warning);
   }
   return Buffer.from(`${root.end({ prettyPrint: true, indent: "  " })}\n`, "utf8");
 }

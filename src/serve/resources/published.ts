@@ -38,12 +38,19 @@ export function parsedLatest(rep: Representation): ParsedLatest {
       rates: Record<string, Record<string, { rate: unknown; unitMultiplier?: unknown }>>;
     };
     const [date, day] = Object.entries(doc.rates)[0] ?? ["", {}];
-    const rows: HistoryRow[] = Object.entries(day).map(([currency, r]) => ({
-      effectiveDate: date,
-      currency,
-      rate: isLosslessNumber(r.rate) ? r.rate.value : String(r.rate),
-      unitMultiplier: isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : 0,
-    }));
+    // The date's `warnings` member (currency → reason) is no currency: it goes onto the rows it names.
+    const { warnings, ...figures } = day;
+    const warned = (warnings ?? {}) as Record<string, unknown>;
+    const rows: HistoryRow[] = Object.entries(figures).map(([currency, r]) => {
+      const row: HistoryRow = {
+        effectiveDate: date,
+        currency,
+        rate: isLosslessNumber(r.rate) ? r.rate.value : String(r.rate),
+        unitMultiplier: isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : 0,
+      };
+      if (typeof warned[currency] === "string") row.warning = warned[currency];
+      return row;
+    });
     parsed = {
       header: { bankId: doc.bankId, baseCurrency: doc.baseCurrency, quoteType: doc.quoteType },
       day: { date, rows },
