@@ -39,6 +39,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
     <xs:attribute name="value" type="RateValueType" use="required"/>
     <xs:attribute name="unitMultiplier" type="UnitMultiplierType" use="optional"/>
+    <!-- Present only on a figure published with a warning (the cross-bank check doubted it): why. -->
+    <xs:attribute name="warning" type="xs:string" use="optional"/>
   </xs:complexType>
   <xs:complexType name="RatesType">
     <xs:sequence>

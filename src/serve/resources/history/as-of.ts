@@ -21,6 +21,8 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { daysIn, render, renderWhole } from "./render.js";
+import { warningsOf, warnRows } from "./warnings.js";
+import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import {
   answerBadRequest,
   bankFacts,
@@ -146,7 +148,12 @@ export async function sendAsOfDay(
         rows = rows.filter((r) => keep.has(r.currency));
       }
       const lastModified = rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), "");
-      const header = { ...facts.header, asOf };
+      // Warnings known by then about the very figures known then.
+      const warned = (await reader.warnedKnown(id, date, date, asOf)).filter((w) =>
+        rows.some((r) => r.currency === w.currency && r.rate === w.rate && r.unitMultiplier === w.unitMultiplier),
+      );
+      const { byFigure, count } = warningsOf(warned, undefined);
+      const header = { ...facts.header, asOf, ...(count ? { warnings: count } : {}) };
       const meta = { ...facts.names, from: date, to: date, storedAt: lastModified };
       answer = {
         etag: historyEtag("asof", key, final ? "final" : generation),
@@ -154,9 +161,10 @@ export async function sendAsOfDay(
         headers: {
           "x-as-of": asOf,
           ...(currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {}),
+          ...rateWarningsHeader(count),
           ...disposition(format, `${id}-${date}`),
         },
-        bytes: renderWhole(format, header, [{ date, rows }], meta),
+        bytes: renderWhole(format, header, [{ date, rows: warnRows(date, rows, byFigure) }], meta),
         generation,
         final,
       };
