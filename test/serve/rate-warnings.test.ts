@@ -211,6 +211,19 @@ describe("a figure published with a warning", () => {
     const before = await text("/v1/Banks/ECB/DailyRates/2026-03-02.csv?asOf=2026-03-03T16:00:00Z");
     expect(before.warnings).toBeNull();
   });
+
+  it("asOf a range: flagged once the warning was known, not before", async () => {
+    const range = "/v1/Banks/ECB/DailyRates.csv?from=2026-03-02&to=2026-03-03";
+    const after = await text(`${range}&asOf=2026-03-03T16:00:00Z`);
+    expect(after.warnings).toBe("1");
+    expect(after.body).toBe((await text(range)).body);
+    const before = await text(`${range}&asOf=2026-03-02T16:00:00Z`);
+    expect(before.warnings).toBeNull();
+    expect(before.body).toBe(
+      "BankId,From Currency,To Currency,Effective Date,Exchange Rate,Unit\n" +
+        "ECB,EUR,JPY,2026-03-02,162.30,1\nECB,EUR,USD,2026-03-02,1.0850,1\n",
+    );
+  });
 });
 
 describe("an answer without warnings is as it always was", () => {

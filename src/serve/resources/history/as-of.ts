@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 
 import { isIsoDate } from "../../../feed/dates.js";
+import type { WarnedFigure } from "../../../store/anomalies.js";
 import { AsOfReader, type KnownRow } from "../../../store/as-of.js";
 import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
@@ -21,7 +22,7 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { daysIn, render, renderWhole } from "./render.js";
-import { warningsOf, warnRows } from "./warnings.js";
+import { warnDays, warningsOf, warnRows } from "./warnings.js";
 import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import {
   answerBadRequest,
@@ -149,10 +150,10 @@ export async function sendAsOfDay(
       }
       const lastModified = rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), "");
       // Warnings known by then about the very figures known then.
-      const warned = (await reader.warnedKnown(id, date, date, asOf)).filter((w) =>
-        rows.some((r) => r.currency === w.currency && r.rate === w.rate && r.unitMultiplier === w.unitMultiplier),
+      const { byFigure, count } = warningsOf(
+        knownFigures(await reader.warnedKnown(id, date, date, asOf), rows),
+        undefined,
       );
-      const { byFigure, count } = warningsOf(warned, undefined);
       const header = { ...facts.header, asOf, ...(count ? { warnings: count } : {}) };
       const meta = { ...facts.names, from: date, to: date, storedAt: lastModified };
       answer = {
@@ -195,6 +196,39 @@ function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, si
   sendProblem(res, 404, { detail, extra: { bank: id, asOf, ...(since ? { dataSince: since } : {}) }, head });
 }
 
+/** The warned figures that are among `rows` (the figures known at the instant). */
+const knownFigures = (warned: readonly WarnedFigure[], rows: readonly KnownRow[]) =>
+  warned.filter((w) =>
+    rows.some((r) => r.currency === w.currency && r.rate === w.rate && r.unitMultiplier === w.unitMultiplier),
+  );
+
+/**
+ * A range's warnings known at the instant about the figures known then, before its first byte (CSV and
+ * XLSX have a column for them): only the dates with a warning are read, and warnings are rare.
+ */
+async function warnedKnownIn(
+  reader: AsOfReader,
+  id: string,
+  from: IsoDate,
+  to: IsoDate,
+  asOf: string,
+  currencies: readonly string[] | undefined,
+) {
+  const keep = currencies ? new Set(currencies) : undefined;
+  const warned = (await reader.warnedKnown(id, from, to, asOf)).filter((w) => !keep || keep.has(w.currency));
+  const found: WarnedFigure[] = [];
+  for (const date of new Set(warned.map((w) => w.effectiveDate))) {
+    const rows = await reader.day(id, date, asOf);
+    found.push(
+      ...knownFigures(
+        warned.filter((w) => w.effectiveDate === date),
+        rows,
+      ),
+    );
+  }
+  return warningsOf(found, undefined);
+}
+
 /** A range, as known at `?asOf=`: read chunk by chunk as it is sent. */
 export async function sendAsOfRange(
   ctx: ServeContext,
@@ -230,11 +264,13 @@ export async function sendAsOfRange(
       }
     }
     const key = [id, from, to, asOf, format, currencies?.join(",") ?? "*", facts.factsKey];
+    const { byFigure, count } = await warnedKnownIn(reader, id, from, to, asOf, currencies);
+    const header = { ...facts.header, asOf, ...(count ? { warnings: count } : {}) };
     return await sendDynamic(req, res, head, {
       format,
       etag: historyEtag("asof-range", ...key, final ? "final" : store.generation()),
-      headers: { "x-as-of": asOf, ...disposition(format, `${id}-${from}-${to}`) },
-      body: render(format, { ...facts.header, asOf }, () => daysIn(chunks()), {
+      headers: { "x-as-of": asOf, ...rateWarningsHeader(count), ...disposition(format, `${id}-${from}-${to}`) },
+      body: render(format, header, () => warnDays(daysIn(chunks()), byFigure), {
         ...facts.names,
         from,
         to,
