@@ -394,6 +394,8 @@ export interface PublishedRate {
   /** A period source's figure: the first and last day it is in force (both or neither). */
   validFrom?: IsoDate;
   validTo?: IsoDate;
+  /** Why the figure was published with a warning (the cross-bank check doubted it); absent without one. */
+  warning?: string;
 }
 
 /** The latest rates of a bank as the publisher renders them in JSON, XML, CSV and XLSX (docs/API.md). */

@@ -3,7 +3,7 @@
 import { parse } from "lossless-json";
 
 import { ExratesError } from "./errors.js";
-import type { DailyRates } from "./types.js";
+import type { DailyRates, PublishedRate } from "./types.js";
 
 interface RatesJson {
   bankId?: unknown;
@@ -28,20 +28,26 @@ export function readRatesDocument(text: string, request: string): DailyRates[] {
   if (rates === undefined || rates === null || typeof rates !== "object") throw unreadable(request, "no rates");
   return Object.entries(rates as Record<string, unknown>)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([effectiveDate, day]) => ({
-      bankId,
-      baseCurrency,
-      quoteType,
-      effectiveDate,
-      rates: Object.entries(day as Record<string, { rate?: unknown; unitMultiplier?: unknown }>)
-        .map(([currency, figure]) => {
-          if (typeof figure?.rate !== "string") throw unreadable(request, `${effectiveDate} ${currency} has no rate`);
-          return figure.unitMultiplier === undefined
-            ? { currency, rate: figure.rate }
-            : { currency, rate: figure.rate, unitMultiplier: Number(figure.unitMultiplier) };
-        })
-        .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
-    }));
+    .map(([effectiveDate, day]) => {
+      // A date's `warnings` member (currency → why the figure was published with a warning) is no currency.
+      const { warnings, ...figures } = (day ?? {}) as Record<string, { rate?: unknown; unitMultiplier?: unknown }>;
+      const warned = (warnings ?? {}) as Record<string, unknown>;
+      return {
+        bankId,
+        baseCurrency,
+        quoteType,
+        effectiveDate,
+        rates: Object.entries(figures)
+          .map(([currency, figure]) => {
+            if (typeof figure?.rate !== "string") throw unreadable(request, `${effectiveDate} ${currency} has no rate`);
+            const rate: PublishedRate = { currency, rate: figure.rate };
+            if (figure.unitMultiplier !== undefined) rate.unitMultiplier = Number(figure.unitMultiplier);
+            if (typeof warned[currency] === "string") rate.warning = warned[currency];
+            return rate;
+          })
+          .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
+      };
+    });
 }
 
 function unreadable(request: string, why: string): ExratesError {

@@ -26,6 +26,7 @@ export function figuresOfLatestJson(text: string): { effectiveDate: string; figu
     if (!date || !day) return undefined;
     const figures: Figures = new Map();
     for (const [currency, r] of Object.entries(day)) {
+      if (currency === "warnings") continue; // the date's warnings, not a figure
       const rate = isLosslessNumber(r.rate) ? r.rate.value : String(r.rate);
       const unit = isLosslessNumber(r.unitMultiplier) ? Number(r.unitMultiplier.value) : Number(r.unitMultiplier ?? 0);
       figures.set(currency, `${rate}/${unit}`);

@@ -2,10 +2,12 @@
 // source (monthly, quarterly) the latest set is what is in force on its newest effective date, each
 // figure with its validity.
 import { baseCurrencyOf, frequencyOf } from "../feed/adapter.js";
+import { warnedFigures } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
+import { warningKey, warningsByFigure } from "../store/history.js";
 import { inForceOn, versionOfFigures } from "../store/periods.js";
 import { newestDate, periodFiguresOf, ratesOn } from "../store/rates.js";
-import type { BankDescriptor, LatestRatesDocument } from "../types.js";
+import type { BankDescriptor, LatestRatesDocument, PublishedRate } from "../types.js";
 
 export async function latestDocument(store: Store, bank: BankDescriptor): Promise<LatestRatesDocument | undefined> {
   const date = await newestDate(store, bank.id);
@@ -36,14 +38,21 @@ export async function latestDocument(store: Store, bank: BankDescriptor): Promis
     };
   }
   const rows = await ratesOn(store, bank.id, date);
+  // Only a warning about the very figure stored counts (a corrected figure is no longer the one doubted).
+  const warned = (await warnedFigures(store, bank.id, date, date)).filter((w) =>
+    rows.some((r) => r.currency === w.currency && r.rate === w.rate && (r.unitMultiplier ?? 0) === w.unitMultiplier),
+  );
+  const warnings = warningsByFigure(warned);
   return {
     ...common,
     effectiveDate: date,
-    rates: rows.map((r) =>
-      r.unitMultiplier
-        ? { currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier }
-        : { currency: r.currency, rate: r.rate },
-    ),
+    rates: rows.map((r) => {
+      const rate: PublishedRate = { currency: r.currency, rate: r.rate };
+      if (r.unitMultiplier) rate.unitMultiplier = r.unitMultiplier;
+      const warning = warnings.get(warningKey(date, r.currency));
+      if (warning !== undefined) rate.warning = warning;
+      return rate;
+    }),
     publishedAt: rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), ""),
   };
 }

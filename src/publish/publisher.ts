@@ -231,7 +231,13 @@ async function writeGeneration(
         lastModified,
         false,
       );
-      banks[id] = { effectiveDate: doc.effectiveDate, inputHash, lastModified };
+      const warned = doc.rates.filter((r) => r.warning !== undefined).length;
+      banks[id] = {
+        effectiveDate: doc.effectiveDate,
+        inputHash,
+        lastModified,
+        ...(warned ? { warnings: warned } : {}),
+      };
       result.rendered.push(id);
       renderedDocs.push(doc);
     }

@@ -20,22 +20,38 @@ export const VALIDITY_HEADER = ["Valid From", "Valid To"] as const;
 export const isPeriodic = (frequency: Frequency | undefined): boolean =>
   frequency !== undefined && frequency !== "Daily";
 
-/** The header of a daily document, or of a period source's (two more columns). */
-export const csvHeaderOf = (periodic: boolean | undefined): string[] =>
-  periodic ? [...CSV_HEADER, ...VALIDITY_HEADER] : [...CSV_HEADER];
+/**
+ * The column of why a figure was published with a warning: only in a document where some figure has
+ * one (so that a document without any keeps its columns), after Unit and any validity columns.
+ */
+export const WARNINGS_COLUMN = "Warnings";
 
-/** The rows shared by the CSV and the XLSX: [bankId, from, to, date, rate, unit] (+ validFrom, validTo). */
+/** Whether any figure of the document was published with a warning (it then has the Warnings column). */
+export const hasWarnings = (doc: LatestRatesDocument): boolean => doc.rates.some((r) => r.warning !== undefined);
+
+/** The CSV and XLSX columns: Latest's, then a period source's validity, then Warnings when any. */
+export const csvColumnsOf = (periodic: boolean, warned: boolean): string[] => [
+  ...CSV_HEADER,
+  ...(periodic ? VALIDITY_HEADER : []),
+  ...(warned ? [WARNINGS_COLUMN] : []),
+];
+
+/** The CSV and XLSX header of a document. */
+export const csvHeaderOf = (doc: LatestRatesDocument): string[] =>
+  csvColumnsOf(isPeriodic(doc.frequency), hasWarnings(doc));
+
+/** The rows shared by the CSV and the XLSX, in the columns of csvHeaderOf. */
 export function rateRows(doc: LatestRatesDocument): string[][] {
+  const warned = hasWarnings(doc);
   return doc.rates.map((r: PublishedRate) => {
     const [from, to] = doc.quoteType === "Direct" ? [r.currency, doc.baseCurrency] : [doc.baseCurrency, r.currency];
     const row = [doc.bankId, from, to, doc.effectiveDate, r.rate, `1${"0".repeat(r.unitMultiplier ?? 0)}`];
-    return r.validFrom ? [...row, r.validFrom, r.validTo!] : row;
+    if (r.validFrom) row.push(r.validFrom, r.validTo!);
+    if (warned) row.push(r.warning ?? "");
+    return row;
   });
 }
 
 export function renderCsv(doc: LatestRatesDocument): Buffer {
-  return Buffer.from(
-    stringify([csvHeaderOf(isPeriodic(doc.frequency)), ...rateRows(doc)], { record_delimiter: "unix" }),
-    "utf8",
-  );
+  return Buffer.from(stringify([csvHeaderOf(doc), ...rateRows(doc)], { record_delimiter: "unix" }), "utf8");
 }

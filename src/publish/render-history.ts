@@ -7,8 +7,8 @@
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
-import { csvHeaderOf } from "./render-csv.js";
-import { rateCell } from "./xlsx-cell.js";
+import { csvColumnsOf } from "./render-csv.js";
+import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream, zipStreamAsync, type StreamedZipEntry } from "./zip.js";
 
@@ -25,6 +25,11 @@ export interface HistoryHeader {
   asOf?: string;
   /** A period source: its rows carry validFrom/validTo, and the CSV and XLSX have two more columns. */
   periodic?: boolean;
+  /**
+   * How many of the document's figures were published with a warning (each row's `warning`): with any,
+   * CSV and XLSX have the Warnings column. Absent (or 0) for none: the document is as it always was.
+   */
+  warnings?: number;
 }
 
 /** The Derived column's value of a re-expressed table (CSV, XLSX): the base and quote type it was derived from. */
@@ -170,13 +175,18 @@ function jsonLayout(header: HistoryHeader): TextLayout {
       `  "rates": {`,
     day(day, first) {
       let out = `${first ? "" : ","}\n    ${jsonString(day.date)}: {`;
+      let warnings = "";
       day.rows.forEach((r, i) => {
         const unit = r.unitMultiplier ? `,\n        "unitMultiplier": ${r.unitMultiplier}` : "";
         const validity = r.validFrom
           ? `,\n        "validFrom": "${r.validFrom}",\n        "validTo": "${r.validTo}"`
           : "";
         out += `${i ? "," : ""}\n      ${jsonString(r.currency)}: {\n        "rate": ${r.rate}${unit}${validity}\n      }`;
+        if (r.warning !== undefined)
+          warnings += `${warnings ? "," : ""}\n        ${jsonString(r.currency)}: ${jsonString(r.warning)}`;
       });
+      // The date's figures published with a warning, after its currencies (as Latest.json has them).
+      if (warnings) out += `,\n      "warnings": {${warnings}\n      }`;
       out += jsonSources(day, day.rows.length > 0);
       return day.rows.length || day.sources ? `${out}\n    }` : `${out}}`;
     },
@@ -187,7 +197,7 @@ function jsonLayout(header: HistoryHeader): TextLayout {
 export const historyJson = textRenderer(jsonLayout);
 
 const xmlAttr = (s: string) =>
-  /[&<"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;") : s;
+  /[&<>"]/.test(s) ? s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;") : s;
 
 /** XML in the exrates 1.0 namespace: one `Rates` element per date, valid against the published XSD. */
 function xmlLayout(header: HistoryHeader): TextLayout {
@@ -199,7 +209,8 @@ function xmlLayout(header: HistoryHeader): TextLayout {
       for (const r of day.rows) {
         const unit = r.unitMultiplier ? ` unitMultiplier="${r.unitMultiplier}"` : "";
         const validity = r.validFrom ? ` validFrom="${r.validFrom}" validTo="${r.validTo}"` : "";
-        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${validity}/>\n`;
+        const warning = r.warning !== undefined ? ` warning="${xmlAttr(r.warning)}"` : "";
+        out += `    <Rate currency="${xmlAttr(r.currency)}" value="${xmlAttr(r.rate)}"${unit}${validity}${warning}/>\n`;
       }
       return `${out}${xmlSources(day)}  </Rates>\n`;
     },
@@ -223,6 +234,7 @@ function csvRows(header: HistoryHeader, day: HistoryDay): CsvRow[] {
       header.quoteType === "Direct" ? [r.currency, header.baseCurrency] : [header.baseCurrency, r.currency];
     const row: CsvRow = [header.bankId, from, to, day.date, r.rate, `1${"0".repeat(r.unitMultiplier)}`];
     if (header.periodic) row.push(r.validFrom ?? "", r.validTo ?? "");
+    if (header.warnings) row.push(r.warning ?? "");
     if (header.derivedFrom) row.push(derivedLabel(header));
     return row;
   });
@@ -238,6 +250,7 @@ function csvLayout(header: HistoryHeader): TextLayout {
   const base = csvField(header.baseCurrency);
   const direct = header.quoteType === "Direct";
   const derived = header.derivedFrom ? `,${csvField(derivedLabel(header))}` : "";
+  const warned = Boolean(header.warnings);
   return {
     head: `${csvHeader(header).map(csvField).join(",")}\n`,
     day(day) {
@@ -247,7 +260,8 @@ function csvLayout(header: HistoryHeader): TextLayout {
         const currency = csvField(r.currency);
         const pair = direct ? `${currency},${base}` : `${base},${currency}`;
         const validity = header.periodic ? `,${r.validFrom ?? ""},${r.validTo ?? ""}` : "";
-        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}${derived}\n`;
+        const warning = warned ? `,${csvField(r.warning ?? "")}` : "";
+        out += `${bank},${pair},${date},${csvField(r.rate)},1${"0".repeat(r.unitMultiplier)}${validity}${warning}${derived}\n`;
       }
       return out;
     },
@@ -258,11 +272,11 @@ function csvLayout(header: HistoryHeader): TextLayout {
 export const historyCsv = textRenderer(csvLayout);
 
 /**
- * The CSV and XLSX header: Latest.csv's columns, a period source's validity after Unit, and Derived
- * last for a re-expressed table.
+ * The CSV and XLSX header: Latest.csv's columns, a period source's validity after Unit, Warnings when a
+ * figure has one, and Derived last for a re-expressed table.
  */
 const csvHeader = (header: HistoryHeader): readonly string[] => [
-  ...csvHeaderOf(header.periodic),
+  ...csvColumnsOf(Boolean(header.periodic), Boolean(header.warnings)),
   ...(header.derivedFrom ? ["Derived"] : []),
 ];
 
@@ -277,7 +291,7 @@ export interface HistoryXlsxMeta {
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
-const COLUMNS = "ABCDEFGHI";
+const COLUMNS = "ABCDEFGHIJ";
 const WIDTHS = [10, 15, 13, 15, 18, 10];
 const VALIDITY_WIDTH = 12;
 const DERIVED_WIDTH = 14;
@@ -370,8 +384,12 @@ export function historyXlsxStream(
   const stamp = new Date(meta.storedAt || `${meta.to}T00:00:00Z`);
   const headings = csvHeader(header);
   const last = COLUMNS[headings.length - 1]!;
-  const widths = [...WIDTHS, ...(header.periodic ? [VALIDITY_WIDTH, VALIDITY_WIDTH] : [])];
-  if (header.derivedFrom) widths.push(DERIVED_WIDTH);
+  const widths = [
+    ...WIDTHS,
+    ...(header.periodic ? [VALIDITY_WIDTH, VALIDITY_WIDTH] : []),
+    ...(header.warnings ? [WARNINGS_WIDTH] : []),
+    ...(header.derivedFrom ? [DERIVED_WIDTH] : []),
+  ];
   const serialOf = (date: IsoDate) => {
     const [y, m, d] = date.split("-").map(Number) as [number, number, number];
     return (Date.UTC(y, m - 1, d) - EXCEL_EPOCH) / 86_400_000;
@@ -388,7 +406,7 @@ export function historyXlsxStream(
       let out = "";
       for (const [bankId, from, to, , rate, unit, ...more] of csvRows(header, day)) {
         const [validFrom, validTo] = header.periodic ? more : [];
-        const derived = more[header.periodic ? 2 : 0];
+        const rest = header.periodic ? more.slice(2) : more;
         r++;
         const cell = rateCell(rate);
         const decimals = rate.split(".")[1]?.length ?? 0;
@@ -402,7 +420,7 @@ export function historyXlsxStream(
           (validFrom && validTo
             ? `<c r="G${r}" s="${STYLE.date}"><v>${serialOf(validFrom)}</v></c><c r="H${r}" s="${STYLE.date}"><v>${serialOf(validTo)}</v></c>`
             : "") +
-          `${derived ? inline(`${last}${r}`, derived) : ""}</row>`;
+          `${rest.map((text, i) => (text ? inline(`${COLUMNS[(header.periodic ? 8 : 6) + i]}${r}`, text) : "")).join("")}</row>`;
       }
       return out;
     },

@@ -5,15 +5,18 @@ import { LosslessNumber, stringify } from "lossless-json";
 import type { BankResource, LatestRatesDocument } from "../types.js";
 
 export function renderJson(doc: LatestRatesDocument): Buffer {
-  const day: Record<string, { rate: LosslessNumber; unitMultiplier?: number; validFrom?: string; validTo?: string }> =
-    {};
+  const day: Record<string, unknown> = {};
+  const warnings: Record<string, string> = {};
   for (const r of doc.rates) {
     day[r.currency] = {
       rate: new LosslessNumber(r.rate),
       ...(r.unitMultiplier ? { unitMultiplier: r.unitMultiplier } : {}),
       ...(r.validFrom ? { validFrom: r.validFrom, validTo: r.validTo } : {}),
     };
+    if (r.warning !== undefined) warnings[r.currency] = r.warning;
   }
+  // The date's figures published with a warning, after its currencies (no currency code is "warnings").
+  if (Object.keys(warnings).length) day.warnings = warnings;
   const body = {
     bankId: doc.bankId,
     baseCurrency: doc.baseCurrency,

@@ -6,8 +6,8 @@ import ExcelJS from "exceljs";
 import JSZip from "jszip";
 
 import type { LatestRatesDocument } from "../types.js";
-import { CSV_HEADER, isPeriodic, rateRows, VALIDITY_HEADER } from "./render-csv.js";
-import { rateCell } from "./xlsx-cell.js";
+import { CSV_HEADER, hasWarnings, isPeriodic, rateRows, VALIDITY_HEADER, WARNINGS_COLUMN } from "./render-csv.js";
+import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
   const stamp = new Date(doc.publishedAt);
@@ -27,6 +27,7 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     { header: CSV_HEADER[4], width: 18 },
     { header: CSV_HEADER[5], width: 10 },
     ...(periodic ? VALIDITY_HEADER.map((header) => ({ header, width: 12 })) : []),
+    ...(hasWarnings(doc) ? [{ header: WARNINGS_COLUMN, width: WARNINGS_WIDTH }] : []),
   ];
   sheet.getRow(1).font = { bold: true };
   const [y, m, d] = doc.effectiveDate.split("-").map(Number) as [number, number, number];
@@ -35,9 +36,20 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
     return new Date(Date.UTC(y, m - 1, d));
   };
-  for (const [bankId, from, to, , rate, unit, validFrom, validTo] of rateRows(doc)) {
+  for (const [bankId, from, to, , rate, unit, ...more] of rateRows(doc)) {
+    const [validFrom, validTo] = periodic ? more : [];
+    const rest = periodic ? more.slice(2) : more;
     const validity = validFrom && validTo ? [dateCell(validFrom), dateCell(validTo)] : [];
-    const row = sheet.addRow([bankId, from, to, date, null, Number(unit), ...validity]);
+    const row = sheet.addRow([
+      bankId,
+      from,
+      to,
+      date,
+      null,
+      Number(unit),
+      ...validity,
+      ...rest.map((text) => text || null),
+    ]);
     if (validity.length) row.getCell(7).numFmt = row.getCell(8).numFmt = "yyyy-mm-dd";
     row.getCell(4).numFmt = "yyyy-mm-dd";
     const cell = rateCell(rate!);
@@ -45,10 +57,8 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     if (cell.numFmt) row.getCell(5).numFmt = cell.numFmt;
     row.getCell(6).numFmt = "0";
   }
-  sheet.autoFilter = {
-    from: { row: 1, column: 1 },
-    to: { row: Math.max(1, doc.rates.length + 1), column: periodic ? 8 : 6 },
-  };
+  const columns = sheet.columns.length;
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, doc.rates.length + 1), column: columns } };
 
   const info = wb.addWorksheet("Bank");
   info.columns = [{ width: 16 }, { width: 60 }];

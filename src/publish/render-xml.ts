@@ -14,6 +14,7 @@ export function renderXml(doc: LatestRatesDocument): Buffer {
     const rate = rates.ele(XML_NAMESPACE, "Rate").att("currency", r.currency).att("value", r.rate);
     if (r.unitMultiplier) rate.att("unitMultiplier", String(r.unitMultiplier));
     if (r.validFrom) rate.att("validFrom", r.validFrom).att("validTo", r.validTo!);
+    if (r.warning !== undefined) rate.att("warning", r.warning);
   }
   return Buffer.from(`${root.end({ prettyPrint: true, indent: "  " })}\n`, "utf8");
 }

@@ -33,6 +33,8 @@ export interface ManifestBank {
   /** Hash of everything the bank's files are rendered from; equal hash, same bytes. */
   inputHash: string;
   lastModified: string;
+  /** How many of its Latest figures were published with a warning (absent for none): X-Rate-Warnings. */
+  warnings?: number;
 }
 
 export interface Manifest {

@@ -13,3 +13,6 @@ export function rateCell(rate: string): { value: number | string; numFmt?: strin
   if (digits > 15 || value.toFixed(decimals) !== rate) return { value: rate };
   return { value, numFmt: decimals ? `0.${"0".repeat(decimals)}` : "0" };
 }
+
+/** The width of the Warnings column (its reasons are sentences). */
+export const WARNINGS_WIDTH = 60;

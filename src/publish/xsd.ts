@@ -42,6 +42,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <!-- A period source's figure (monthly, quarterly): the first and last day it is in force. -->
     <xs:attribute name="validFrom" type="xs:date" use="optional"/>
     <xs:attribute name="validTo" type="xs:date" use="optional"/>
+    <!-- Present only on a figure published with a warning (the cross-bank check doubted it): why. -->
+    <xs:attribute name="warning" type="xs:string" use="optional"/>
   </xs:complexType>
   <!-- ?provenance=true: a bank's answer the date's figures came from (URL with secrets masked). -->
   <xs:complexType name="SourceType">

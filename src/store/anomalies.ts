@@ -229,3 +229,40 @@ export function markReleased(store: SqliteStore, id: number, by: string, now: Da
     .prepare("update anomalies set status = 'released', released_at = ?, released_by = ? where id = ?")
     .run(now.toISOString(), by, id);
 }
+
+/** A figure the check warned about, as it was warned about (src/store/history.ts's RateWarning matches it to the stored one). */
+export interface WarnedFigure {
+  effectiveDate: string;
+  currency: string;
+  rate: string;
+  unitMultiplier: number;
+  reason: string;
+}
+
+/** The warned figures of a bank from one date to another, by date, currency and when first seen. */
+export async function warnedFigures(store: Store, bankId: string, from: IsoDate, to: IsoDate): Promise<WarnedFigure[]> {
+  const rows = await store.db
+    .selectFrom("anomalies")
+    .select(["effective_date", "currency", "rate", "unit_multiplier", "reason"])
+    .where("bank_id", "=", bankId)
+    .where("status", "=", "warned")
+    .where("effective_date", ">=", from)
+    .where("effective_date", "<=", to)
+    .orderBy("effective_date")
+    .orderBy("currency")
+    .orderBy("id")
+    .execute();
+  return rows.flatMap((r) =>
+    r.effective_date && r.currency && r.rate
+      ? [
+          {
+            effectiveDate: r.effective_date,
+            currency: r.currency,
+            rate: r.rate,
+            unitMultiplier: r.unit_multiplier ?? 0,
+            reason: r.reason,
+          },
+        ]
+      : [],
+  );
+}

@@ -8,6 +8,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 
 import type { IsoDate } from "../types.js";
+import type { WarnedFigure } from "./anomalies.js";
 import { isPostgres, type Store } from "./database.js";
 import { PostgresHistoryReader } from "./history-postgres.js";
 import { HistoryReader, periodParameters, type HistoryRow, type HistoryStore, type PeriodFigure } from "./history.js";
@@ -56,6 +57,12 @@ function postgresRunner(pool: Pick<pg.Pool, "query">): Runner {
     return (await pool.query(numbered, params)).rows as Row[];
   };
 }
+
+/** Warned figures first seen by an instant (src/store/anomalies.ts keeps them). */
+const WARNED = `select effective_date as "effectiveDate", currency, rate, coalesce(unit_multiplier, 0) as "unitMultiplier", reason
+  from anomalies where bank_id = ? and status = 'warned' and effective_date between ? and ? and first_seen_at <= ?
+     and currency is not null and rate is not null
+ order by effective_date, currency, id`;
 
 const KNOWN_COLUMNS = `effective_date as "effectiveDate", currency, rate, unit_multiplier as "unitMultiplier",
   stored_at as "storedAt", fetch_id as "fetchId"`;
@@ -168,6 +175,20 @@ export class AsOfReader {
       if (d.at <= asOf) dates.push(d.date);
     }
     return { dates, since };
+  }
+
+  /**
+   * The figures of a bank from one date to another that had been published with a warning by `asOf`,
+   * as they were warned about (a caller keeps those whose figure is the one known then).
+   */
+  async warnedKnown(bankId: string, from: IsoDate, to: IsoDate, asOf: string): Promise<WarnedFigure[]> {
+    return (await this.run(WARNED, [bankId, from, to, asOf])).map((r) => ({
+      effectiveDate: r.effectiveDate as string,
+      currency: r.currency as string,
+      rate: r.rate as string,
+      unitMultiplier: Number(r.unitMultiplier),
+      reason: r.reason as string,
+    }));
   }
 
   /** The figures of one date known at `asOf`, by currency. */

@@ -22,7 +22,9 @@ import {
   type InForce,
   type PeriodFigure,
   type RangeSnapshot,
+  type RateWarning,
   type RowsVersion,
+  WARNINGS_SQL,
 } from "./history.js";
 
 /** Rows read per statement while a range is streamed (as on SQLite). */
@@ -71,6 +73,16 @@ async function rangeQuotedIn(
     [bankId, from, to, currencies],
   );
   return new Set(result.rows.map((r) => r.currency));
+}
+
+/** The figures from `from` to `to` published with a warning (WARNINGS_SQL with numbered placeholders). */
+async function rangeWarnings(db: Queryable, bankId: string, from: IsoDate, to: IsoDate): Promise<RateWarning[]> {
+  let n = 0;
+  const result = await db.query<RateWarning>(
+    WARNINGS_SQL.replace(/\?/g, () => `$${++n}`),
+    [bankId, from, to],
+  );
+  return result.rows;
 }
 
 /** Every row from `from` to `to`, by date then currency, CHUNK_ROWS at a time (keyset: no open cursor). */
@@ -131,6 +143,10 @@ class PostgresRangeSnapshot implements RangeSnapshot {
 
   range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): AsyncGenerator<HistoryRow[]> {
     return readRange(this.client, bankId, from, to, currencies);
+  }
+
+  warnings(bankId: string, from: IsoDate, to: IsoDate): Promise<RateWarning[]> {
+    return rangeWarnings(this.client, bankId, from, to);
   }
 
   /**
@@ -261,6 +277,10 @@ export class PostgresHistoryReader implements HistoryStore {
 
   snapshot(): Promise<RangeSnapshot> {
     return PostgresRangeSnapshot.begin(this.pool);
+  }
+
+  warnings(bankId: string, from: IsoDate, to: IsoDate): Promise<RateWarning[]> {
+    return rangeWarnings(this.pool, bankId, from, to);
   }
 
   quoting(bankId: string): Promise<{ baseCurrency: string; quoteType: QuoteType } | undefined> {

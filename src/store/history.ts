@@ -22,6 +22,8 @@ export interface HistoryRow {
   /** A period source's figure: the first and last day it is in force (src/store/periods.ts). */
   validFrom?: IsoDate;
   validTo?: IsoDate;
+  /** Why the figure was published with a warning (see RateWarning); absent for nearly every figure. */
+  warning?: string;
 }
 
 /** One stored figure of a period source, as read for src/store/periods.ts. */
@@ -34,6 +36,42 @@ export interface PeriodFigure {
   storedAt: string;
   fetchId: number;
 }
+
+/**
+ * A stored figure published with a warning: the cross-bank check doubted it without holding it
+ * (docs/ANOMALIES.md), recorded as a `warned` anomaly of that very figure (date, currency, rate, unit).
+ * A figure corrected since is no longer the one warned about, and carries no warning.
+ */
+export interface RateWarning {
+  effectiveDate: IsoDate;
+  currency: string;
+  reason: string;
+}
+
+/** The key of a figure in warningsByFigure's map. */
+export const warningKey = (date: IsoDate, currency: string) => `${date} ${currency}`;
+
+/** Warnings by figure (warningKey): two reasons for one figure are joined by "; ", in the order given. */
+export function warningsByFigure(warnings: Iterable<RateWarning>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const w of warnings) {
+    const key = warningKey(w.effectiveDate, w.currency);
+    const before = out.get(key);
+    if (before !== w.reason && !before?.split("; ").includes(w.reason))
+      out.set(key, before ? `${before}; ${w.reason}` : w.reason);
+  }
+  return out;
+}
+
+/**
+ * The warned anomalies of a bank from one date to another whose figure is the one stored: the same
+ * statement on both engines (`?` placeholders here; PostgreSQL's are numbered by the caller).
+ */
+export const WARNINGS_SQL = `select a.effective_date as "effectiveDate", a.currency as "currency", a.reason as "reason"
+  from anomalies a join rates r on r.bank_id = a.bank_id and r.effective_date = a.effective_date
+   and r.currency = a.currency and r.rate = a.rate and r.unit_multiplier = coalesce(a.unit_multiplier, 0)
+ where a.bank_id = ? and a.status = 'warned' and a.effective_date between ? and ?
+ order by a.effective_date, a.currency, a.id`;
 
 /** What a dated request resolves to. */
 export type InForce =
@@ -79,6 +117,8 @@ export type Eventually<T> = T | Promise<T>;
 export interface RangeSnapshot {
   versionOf(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Eventually<RowsVersion>;
   quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Eventually<Set<string>>;
+  /** The figures from `from` to `to` published with a warning, by date then currency. */
+  warnings(bankId: string, from: IsoDate, to: IsoDate): Eventually<RateWarning[]>;
   range(
     bankId: string,
     from: IsoDate,
@@ -108,6 +148,8 @@ export interface HistoryStore {
   snapshot(): Eventually<RangeSnapshot>;
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts), oldest first. */
   periodFigures(bankId: string, from: IsoDate, to: IsoDate): Eventually<PeriodFigure[]>;
+  /** The figures from `from` to `to` published with a warning, by date then currency. */
+  warnings(bankId: string, from: IsoDate, to: IsoDate): Eventually<RateWarning[]>;
   quoting(bankId: string): Eventually<{ baseCurrency: string; quoteType: QuoteType } | undefined>;
   banks(): Eventually<BankSpan[]>;
   lastFetchAt(): Eventually<string>;
@@ -378,6 +420,10 @@ export class HistoryReader implements HistoryStore {
     return this.periodStatement.all(...periodParameters(bankId, from, to)) as PeriodFigure[];
   }
   private periodStatement?: BetterSqlite3.Statement;
+  /** The figures from `from` to `to` published with a warning. */
+  warnings(bankId: string, from: IsoDate, to: IsoDate): RateWarning[] {
+    return this.statements.warnings.all(bankId, from, to) as RateWarning[];
+  }
 
   /**
    * A read transaction on a connection of its own, for a range: its version, the currencies it holds
@@ -491,6 +537,7 @@ const IDLE_SNAPSHOTS = 4;
 /** The statements a range is read with, on one connection. */
 function rangeStatements(sqlite: BetterSqlite3.Database) {
   return {
+    warnings: sqlite.prepare(WARNINGS_SQL),
     // One packed row per chunk, as a date's rows are (see dayStatements): a third of the time.
     chunk: sqlite
       .prepare(
@@ -590,6 +637,10 @@ export class RangeReader implements RangeSnapshot {
 
   quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
     return rangeQuotedIn(this.statements, bankId, from, to, currencies);
+  }
+
+  warnings(bankId: string, from: IsoDate, to: IsoDate): RateWarning[] {
+    return this.statements.warnings.all(bankId, from, to) as RateWarning[];
   }
 
   range(bankId: string, from: IsoDate, to: IsoDate, currencies?: readonly string[]): Generator<HistoryRow[]> {

@@ -103,6 +103,14 @@ export const notQuotedHeader = {
   },
 };
 
+export const rateWarningsHeader = {
+  "X-Rate-Warnings": {
+    description:
+      "How many figures of the response were published with a warning (the cross-bank check doubted them without holding them); each is flagged in the body. Absent when none was.",
+    schema: { type: "integer", minimum: 1 },
+  },
+};
+
 export const dateSchema = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
 
 export const formatQuery = {

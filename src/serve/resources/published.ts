@@ -42,7 +42,10 @@ export function parsedLatest(rep: Representation): ParsedLatest {
     };
     const [date, day] = Object.entries(doc.rates)[0] ?? ["", {}];
     let periodic = false;
-    const rows: HistoryRow[] = Object.entries(day).map(([currency, r]) => {
+    // The date's `warnings` member (currency → reason) is no currency: it goes onto the rows it names.
+    const { warnings, ...figures } = day;
+    const warned = (warnings ?? {}) as Record<string, unknown>;
+    const rows: HistoryRow[] = Object.entries(figures).map(([currency, r]) => {
       const row: HistoryRow = {
         effectiveDate: date,
         currency,
@@ -54,6 +57,7 @@ export function parsedLatest(rep: Representation): ParsedLatest {
         row.validFrom = r.validFrom;
         row.validTo = r.validTo;
       }
+      if (typeof warned[currency] === "string") row.warning = warned[currency];
       return row;
     });
     parsed = {

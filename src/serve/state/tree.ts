@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { isIsoDate } from "../../feed/dates.js";
 import { JWKS_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
+import { rateWarningsHeader } from "../http/rate-warnings.js";
 import { VARY, type Format } from "../http/negotiate.js";
 import type { Frequency } from "../../types.js";
 
@@ -87,6 +88,7 @@ async function loadRepresentation(
   path: string,
   file: ManifestFile,
   disposition: string | undefined,
+  extra: Record<string, string> = {},
 ): Promise<Representation> {
   const body = await read(path, file);
   if (body.length !== file.bytes) throw new Error(`${path}: ${body.length} bytes, the manifest says ${file.bytes}`);
@@ -107,6 +109,7 @@ async function loadRepresentation(
       ...common,
       ...(encoding ? { "content-encoding": encoding } : {}),
       ...(disposition ? { "content-disposition": disposition } : {}),
+      ...extra,
       "x-content-type-options": "nosniff",
     },
   });
@@ -186,7 +189,9 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
         format === "csv" || format === "xlsx"
           ? `attachment; filename="${id}${date && isIsoDate(date) ? `-${date}` : ""}.${format}"`
           : undefined;
-      entry.latest[format] = await loadRepresentation(read, path, file, disposition);
+      // Latest figures published with a warning: how many, on every format (absent for none).
+      const extra = rateWarningsHeader(Number(manifest.banks?.[id]?.warnings ?? 0));
+      entry.latest[format] = await loadRepresentation(read, path, file, disposition, extra);
     } else {
       continue;
     }

@@ -11,6 +11,7 @@ import { LRUCache } from "lru-cache";
 import { isIsoDate } from "../../../feed/dates.js";
 import type { DaySource } from "../../../publish/render-history.js";
 import { redactSecrets } from "../../../secrets.js";
+import type { WarnedFigure } from "../../../store/anomalies.js";
 import { AsOfReader, type KnownRow, type Provenance } from "../../../store/as-of.js";
 import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
@@ -23,6 +24,8 @@ import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { daysIn, render, renderWhole } from "./render.js";
+import { warnDays, warningsOf, warnRows } from "./warnings.js";
+import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import {
   answerBadRequest,
   bankFacts,
@@ -173,7 +176,12 @@ export async function sendAsOfDay(
         rows = rows.filter((r) => keep.has(r.currency));
       }
       const lastModified = rows.reduce((max, r) => (r.storedAt > max ? r.storedAt : max), "");
-      const header = asked ? { ...facts.header, asOf } : facts.header;
+      // Warnings known by then about the very figures known then.
+      const { byFigure, count } = warningsOf(
+        knownFigures(await reader.warnedKnown(id, date, date, asOf), rows),
+        undefined,
+      );
+      const header = { ...(asked ? { ...facts.header, asOf } : facts.header), ...(count ? { warnings: count } : {}) };
       const meta = { ...facts.names, from: date, to: date, storedAt: lastModified };
       const day = {
         date,
@@ -186,9 +194,10 @@ export async function sendAsOfDay(
         headers: {
           ...(asked ? { "x-as-of": asOf } : {}),
           ...(currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {}),
+          ...rateWarningsHeader(count),
           ...disposition(format, `${id}-${date}`),
         },
-        bytes: renderWhole(format, header, [day], meta),
+        bytes: renderWhole(format, header, [{ ...day, rows: warnRows(date, rows, byFigure) }], meta),
         generation,
         final,
       };
@@ -217,6 +226,39 @@ export function notYet(res: ServerResponse, head: boolean, id: string, asOf: str
     ? `Nothing of bank ${id} was stored yet at ${asOf}: it has data since ${since}`
     : `No rates are stored for bank ${id}`;
   sendProblem(res, 404, { detail, extra: { bank: id, asOf, ...(since ? { dataSince: since } : {}) }, head });
+}
+
+/** The warned figures that are among `rows` (the figures known at the instant). */
+const knownFigures = (warned: readonly WarnedFigure[], rows: readonly KnownRow[]) =>
+  warned.filter((w) =>
+    rows.some((r) => r.currency === w.currency && r.rate === w.rate && r.unitMultiplier === w.unitMultiplier),
+  );
+
+/**
+ * A range's warnings known at the instant about the figures known then, before its first byte (CSV and
+ * XLSX have a column for them): only the dates with a warning are read, and warnings are rare.
+ */
+async function warnedKnownIn(
+  reader: AsOfReader,
+  id: string,
+  from: IsoDate,
+  to: IsoDate,
+  asOf: string,
+  currencies: readonly string[] | undefined,
+) {
+  const keep = currencies ? new Set(currencies) : undefined;
+  const warned = (await reader.warnedKnown(id, from, to, asOf)).filter((w) => !keep || keep.has(w.currency));
+  const found: WarnedFigure[] = [];
+  for (const date of new Set(warned.map((w) => w.effectiveDate))) {
+    const rows = await reader.day(id, date, asOf);
+    found.push(
+      ...knownFigures(
+        warned.filter((w) => w.effectiveDate === date),
+        rows,
+      ),
+    );
+  }
+  return warningsOf(found, undefined);
 }
 
 /** A range, as known at `?asOf=`: read chunk by chunk as it is sent. */
@@ -257,26 +299,27 @@ export async function sendAsOfRange(
         if (rows.length) yield rows;
       }
     }
+    const { byFigure, count } = await warnedKnownIn(reader, id, from, to, asOf, currencies);
     async function* days() {
-      for await (const day of daysIn(chunks()))
+      for await (const day of warnDays(daysIn(chunks()), byFigure))
         yield provenance ? { ...day, sources: sourcesOf(day.rows as KnownRow[], sources) } : day;
     }
     const key = [id, from, to, asked ? asOf : "now", format, currencies?.join(",") ?? "*", facts.factsKey];
+    const header = { ...(asked ? { ...facts.header, asOf } : facts.header), ...(count ? { warnings: count } : {}) };
     return await sendDynamic(req, res, head, {
       format,
       etag: historyEtag("asof-range", ...key, String(provenance), final ? "final" : store.generation()),
-      headers: { ...(asked ? { "x-as-of": asOf } : {}), ...disposition(format, `${id}-${from}-${to}`) },
-      body: render(
-        format,
-        asked ? { ...facts.header, asOf } : facts.header,
-        provenance ? days : () => daysIn(chunks()),
-        {
-          ...facts.names,
-          from,
-          to,
-          storedAt: asOf,
-        },
-      ),
+      headers: {
+        ...(asked ? { "x-as-of": asOf } : {}),
+        ...rateWarningsHeader(count),
+        ...disposition(format, `${id}-${from}-${to}`),
+      },
+      body: render(format, header, days, {
+        ...facts.names,
+        from,
+        to,
+        storedAt: asOf,
+      }),
     });
   } catch (error) {
     return answerBadRequest(res, head, error);

@@ -13,6 +13,7 @@ import {
   type HistoryRow,
   type HistoryStore,
   type InForce,
+  type RateWarning,
   type RowsVersion,
 } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
@@ -30,6 +31,8 @@ import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-
 import { sendRebasedDate } from "./rebased.js";
 import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "../../../calendar/publication-gap.js";
 import { renderWhole } from "./render.js";
+import { warningsOf, warnRows } from "./warnings.js";
+import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
 
 /** The store's first look: the previous set whatever the gap (the bank's own gap is checked after). */
@@ -75,14 +78,23 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
     if (!caches) answers.set(reader, (caches = new AnswerCaches()));
     const cache = caches.for(currencies !== undefined);
     const key = [id, date, format, currencies?.join(",") ?? "*", factsKey].join("\u0000");
-    const made = ({ rows, version }: { rows: HistoryRow[]; version: RowsVersion }): Answer => {
+    const made = (
+      { rows, version }: { rows: HistoryRow[]; version: RowsVersion },
+      warned: readonly RateWarning[],
+    ): Answer => {
       const meta = { ...names, from: date, to: date, storedAt: version.maxStoredAt };
+      // Figures published with a warning: flagged in the document, counted in X-Rate-Warnings.
+      const { byFigure, count } = warningsOf(warned, currencies);
+      const flagged = count ? { ...header, warnings: count } : header;
       return {
         etag: historyEtag("date", key, version.rows, version.maxStoredAt, version.maxFetchId),
         lastModified: version.maxStoredAt,
-        headers: currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {},
+        headers: {
+          ...(currencies ? notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))) : {}),
+          ...rateWarningsHeader(count),
+        },
         version: versionKey(version),
-        identity: ownBytes(renderWhole(format, header, [{ date, rows }], meta)),
+        identity: ownBytes(renderWhole(format, flagged, [{ date, rows: warnRows(date, rows, byFigure) }], meta)),
       };
     };
     // SQLite's reads are synchronous: its cache lookup stays so; PostgreSQL's are awaited.
@@ -93,13 +105,13 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
             key,
             store.generation(),
             () => versionKey(store.versionOf(id, date, date, currencies)),
-            () => made(store.ratesWithVersion(id, date, currencies)),
+            () => made(store.ratesWithVersion(id, date, currencies), store.warnings(id, date, date)),
           )
         : await cache.answerAsync(
             key,
             store.generation(),
             async () => versionKey(await store.versionOf(id, date, date, currencies)),
-            async () => made(await store.ratesWithVersion(id, date, currencies)),
+            async () => made(await store.ratesWithVersion(id, date, currencies), await store.warnings(id, date, date)),
           );
     // A date with no publication of its own that the bank's calendar closes says why (`X-Closed`).
     const closed = date === route.date ? undefined : await closingName(ctx, id, route.date!);

@@ -8,6 +8,7 @@ import {
   formatQuery,
   notModified,
   notQuotedHeader,
+  rateWarningsHeader,
   ratesContent,
   type OpenApiParts,
 } from "../openapi-parts.js";
@@ -60,6 +61,7 @@ export function datedPaths(p: OpenApiParts): Record<string, unknown> {
             headers: {
               ...p.cacheHeaders,
               ...notQuotedHeader,
+              ...rateWarningsHeader,
               "Content-Location": { description: "The URL of the actual effective date.", schema: { type: "string" } },
             },
             content: ratesContent,
@@ -105,7 +107,7 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
         responses: {
           "200": {
             description: "The rates of every date in the range.",
-            headers: { ...p.cacheHeaders, ...notQuotedHeader },
+            headers: { ...p.cacheHeaders, ...notQuotedHeader, ...rateWarningsHeader },
             content: ratesContent,
           },
           "304": notModified,

@@ -14,6 +14,8 @@ import { notQuotedHeader } from "../currency-filter.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfRange } from "./as-of.js";
 import { daysIn, render } from "./render.js";
+import { warnDays, warningsOf } from "./warnings.js";
+import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import {
   answerBadRequest,
   bankFacts,
@@ -72,6 +74,12 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
       if (base) present.add(facts.header.baseCurrency);
       // An open range is named by its newest stored date, not by "today" in UTC+14 (tomorrow in most zones).
       const fileTo = askedTo ?? newestUpTo(await reader.dates(id), from, to);
+      // Figures published with a warning, known before the first byte (CSV and XLSX have a column for
+      // them); a table re-expressed against another base is of crosses, not of the bank's figures.
+      const { byFigure, count } = base
+        ? { byFigure: new Map<string, string>(), count: 0 }
+        : warningsOf(await snapshot.warnings(id, from, to), currencies);
+      const flagged = count ? { ...header, warnings: count } : header;
       return await sendDynamic(req, res, head, {
         format,
         etag: historyEtag(
@@ -88,8 +96,12 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
           ...(base ? ["base", base] : []),
         ),
         lastModified: version.maxStoredAt,
-        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${fileTo}`) },
-        body: render(format, header, () => days(snapshot.range(id, from, to, read)), {
+        headers: {
+          ...notQuotedHeader(currencies, present),
+          ...rateWarningsHeader(count),
+          ...disposition(format, `${id}-${from}-${fileTo}`),
+        },
+        body: render(format, flagged, () => warnDays(days(snapshot.range(id, from, to, read)), byFigure), {
           ...names,
           from,
           to,

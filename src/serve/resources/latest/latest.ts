@@ -15,6 +15,7 @@ import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { FORMATS, negotiate, type Negotiation } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
+import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyFilter, notQuotedHeader } from "../currency-filter.js";
 import { baseParameter, rebasedPublished, sendNotQuoted } from "../cross-rates.js";
@@ -125,8 +126,14 @@ async function sendFilteredLatest(
     const date = parsed.day.date;
     return sendNotQuoted(await currentStore(ctx), res, head, id, [base!], date, date);
   }
-  const header = base ? rebasedHeader(parsed.header, base) : parsed.header;
   const rows = day.rows;
+  // The kept figures published with a warning (a re-expressed table's crosses carry none).
+  const warned = base ? 0 : rows.filter((r) => r.warning !== undefined).length;
+  const header = base
+    ? rebasedHeader(parsed.header, base)
+    : warned
+      ? { ...parsed.header, warnings: warned }
+      : parsed.header;
   const format = negotiation.format;
   const resource = bankResource(entry.bank);
   const storedAt = new Date(rep.lastModifiedSeconds * 1000).toISOString();
@@ -143,6 +150,7 @@ async function sendFilteredLatest(
     lastModified: storedAt,
     headers: {
       ...notQuotedHeader(currencies, new Set(rows.map((r) => r.currency))),
+      ...rateWarningsHeader(warned),
       ...disposition(format, `${id}-${day.date}`),
     },
     body: render(format, header, () => [{ date: day.date, rows }], {

@@ -8,6 +8,7 @@ import {
   formatQuery,
   notModified,
   notQuotedHeader,
+  rateWarningsHeader,
   ratesContent,
   type OpenApiParts,
 } from "../openapi-parts.js";
@@ -54,7 +55,7 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
         "200": {
           description:
             'The bank\'s latest rates. CSV and XLSX come with Content-Disposition: attachment; filename="<ID>-<date>.<ext>".',
-          headers: { ...p.cacheHeaders, ...notQuotedHeader },
+          headers: { ...p.cacheHeaders, ...notQuotedHeader, ...rateWarningsHeader },
           content: ratesContent,
         },
         "304": notModified,
@@ -93,9 +94,18 @@ export const exchangeRatesSchema = {
     },
     rates: {
       type: "object",
-      description: "Effective date (YYYY-MM-DD) to a map of currency code to rate entry.",
+      description:
+        "Effective date (YYYY-MM-DD) to a map of currency code to rate entry, and `warnings` when a figure of that date was published with a warning.",
       additionalProperties: {
         type: "object",
+        properties: {
+          warnings: {
+            type: "object",
+            description:
+              "Only when some figure of the date was published with a warning (the cross-bank check doubted it without holding it): currency code to the reason.",
+            additionalProperties: { type: "string" },
+          },
+        },
         additionalProperties: {
           type: "object",
           required: ["rate"],
