@@ -169,8 +169,10 @@ const bis = defineAdapter({
     timeZone: "Europe/Zurich",
     website: "https://data.bis.org/topics/XRU",
     quoteType: "Indirect",
-    // Late months and revisions arrive over the following weeks: the daemon looks once a week (Wednesday).
+    // Late months and revisions arrive over the following weeks: the daemon looks once a week (Wednesday)
+    // and expects the month before's end-of-month observation stored.
     publicationDays: [3],
+    cadence: { days: { kind: "weekly" }, covers: "previousMonthEnd" },
     coverageStart: "1900-01-31",
     maxRangeDays: 366,
     sourceUrl: DATA,

@@ -111,8 +111,10 @@ const inforeuro = defineAdapter({
     website:
       "https://commission.europa.eu/funding-tenders/procedures-guidelines-tenders/information-contractors-and-beneficiaries/exchange-rate-inforeuro_en",
     quoteType: "Indirect",
-    // The next month's rates are fixed in the last days of the month; the daemon looks every weekday.
+    // The next month's rates are fixed on the penultimate working day of the month: the daemon looks on
+    // the last two and expects the next month's 1st stored.
     publicationDays: [1, 2, 3, 4, 5],
+    cadence: { days: { kind: "lastInMonth", count: 2 }, covers: "nextMonthStart" },
     coverageStart: "1994-03-01",
     maxRangeDays: 92,
     sourceUrl: API,

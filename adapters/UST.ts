@@ -192,8 +192,11 @@ const ust = defineAdapter({
     timeZone: "America/New_York",
     website: "https://fiscaldata.treasury.gov/datasets/treasury-reporting-rates-exchange/",
     quoteType: "Indirect",
-    // Each quarter's table comes out after the quarter ends, amendments during it: the daemon looks every weekday.
+    // Each quarter's table (record date: the quarter's end) comes out in the first working days after the
+    // quarter ends: the daemon looks on the first five and expects that quarter end stored. An amendment
+    // during the quarter is taken at the next run (the fetch reaches back over the whole quarter before).
     publicationDays: [1, 2, 3, 4, 5],
+    cadence: { days: { kind: "afterQuarterEnd", count: 5 }, covers: "previousQuarterEnd" },
     coverageStart: "2001-03-31",
     maxRangeDays: 366,
     sourceUrl: API,

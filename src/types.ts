@@ -281,6 +281,8 @@ export interface HeldRow extends RowFields {
   derivation?: Derivation;
   /** Where in the answer: `row 12`, `sheet "2024" row 40`, `<Cube time="2026-03-02">`... */
   source: string;
+  /** A period source's row: the last day its figure is valid for, as given (kept so that a release keeps it). */
+  validTo?: string;
 }
 
 /** What `parse` makes of one answer: the rows taken and the rows held. */

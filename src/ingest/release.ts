@@ -19,11 +19,15 @@ export function releasableRecord(a: Anomaly): RateRecord {
         ? `its currency "${a.currency ?? ""}" is neither an ISO 4217 code nor a market code`
         : a.rate === null || !POSITIVE_DECIMAL.test(a.rate)
           ? `its figure "${a.rate ?? ""}" is not a positive decimal`
-          : undefined;
+          : a.validTo !== null && (!isIsoDate(a.validTo) || a.validTo < a.effectiveDate)
+            ? `its validity end "${a.validTo}" is not a date on or after ${a.effectiveDate}`
+            : undefined;
   if (problem) throw new UserError(`anomaly ${a.id} cannot be published: ${problem}; fix it at the source instead`);
   const record: RateRecord = { effectiveDate: a.effectiveDate!, currency: a.currency!, rate: a.rate! };
   if (a.unitMultiplier) record.unitMultiplier = a.unitMultiplier;
   if (a.derivation) record.derivation = a.derivation as Derivation;
+  // A period source's figure is in force from its date to this day; without it, never.
+  if (a.validTo !== null) record.validTo = a.validTo;
   return record;
 }
 

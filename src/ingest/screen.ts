@@ -33,6 +33,7 @@ function heldRowAnomaly(h: HeldRow): AnomalyInput {
   if (h.currency !== undefined) a.currency = h.currency;
   if (h.rate !== undefined) a.rate = h.rate;
   if (h.derivation !== undefined) a.derivation = h.derivation;
+  if (h.validTo !== undefined) a.validTo = h.validTo;
   return a;
 }
 
@@ -48,6 +49,7 @@ function figureAnomaly(r: RateRecord, kind: AnomalyInput["kind"], reason: string
   };
   if (r.source !== undefined) a.source = r.source;
   if (r.derivation !== undefined) a.derivation = r.derivation;
+  if (r.validTo !== undefined) a.validTo = r.validTo;
   return a;
 }
 

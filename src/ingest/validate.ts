@@ -49,6 +49,7 @@ function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string
   if (typeof r.currency === "string") row.currency = r.currency;
   if (typeof r.rate === "string") row.rate = r.rate;
   if (r.derivation !== undefined) row.derivation = r.derivation;
+  if (typeof r.validTo === "string") row.validTo = r.validTo;
   return row;
 }
 

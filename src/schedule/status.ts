@@ -17,6 +17,7 @@ import { anomalyCounts } from "../store/anomalies.js";
 import type { BankAdapter, BankState, BankStatus, IsoDate } from "../types.js";
 import {
   DEFAULT_POLL,
+  expectedAfter,
   nextRun,
   previousRun,
   wallClock,
@@ -201,11 +202,12 @@ export async function bankStatuses(
  * window is open).
  */
 function isStale(bank: ScheduleSpec, stored: IsoDate | null, previous: RunSlot, now: Date, windowMs: number): boolean {
-  if (stored !== null && stored >= previous.date) return false;
+  // A period source's run brings the period its cadence covers (a month's end, a quarter's end), not its own day.
+  if (stored !== null && stored >= expectedAfter(bank, previous.date)) return false;
   if (now.getTime() >= previous.at.getTime() + windowMs) return true;
   if (stored === null) return false;
   const before = previousRun(bank, new Date(previous.at.getTime() - 1));
-  return stored < before.date;
+  return stored < expectedAfter(bank, before.date);
 }
 
 /**
@@ -263,7 +265,7 @@ function scheduledState(facts: {
   const plain = (state: BankState, summary: string) => ({ state, summary: summary + fetching, lateByMinutes: null });
   if (facts.failing && !facts.running) return plain("failing", `failing: ${facts.failing.error}`);
   const nextLocal = `${facts.next.date} ${localTime(facts.next.at, bank.timeZone)}`;
-  if (stored !== null && stored >= previous.date) {
+  if (stored !== null && stored >= expectedAfter(bank, previous.date)) {
     if (facts.holiday)
       return plain("holiday", `holiday: ${facts.holiday} (newest ${stored}; next publication ${nextLocal})`);
     return plain("up to date", "up to date");
@@ -272,7 +274,7 @@ function scheduledState(facts: {
   const newest = stored === null ? "nothing stored yet" : `newest ${stored}`;
   if (stored === null && !facts.tried)
     return plain("never fetched", stale ? "never fetched: nothing stored yet" : "nothing stored yet");
-  if (stale) return plain("stale", `stale: ${newest}, expected ${previous.date}${lastRun}`);
+  if (stale) return plain("stale", `stale: ${newest}, expected ${expectedAfter(bank, previous.date)}${lastRun}`);
   const windowEnd = localTime(new Date(previous.at.getTime() + facts.windowMs), bank.timeZone);
   const late = facts.now.getTime() - previous.at.getTime();
   if (late >= lateAfterMs(bank)) {

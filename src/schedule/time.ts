@@ -119,7 +119,11 @@ export function nextRuns(spec: ScheduleSpec, now: Date, count: number): RunSlot[
  * the next month).
  */
 export function expectedNewestDate(spec: ScheduleSpec, now: Date): IsoDate {
-  const run = previousRun(spec, now).date;
+  return expectedAfter(spec, previousRun(spec, now).date);
+}
+
+/** The effective date a run on `run` should leave stored: the run's day, or the period its cadence covers. */
+export function expectedAfter(spec: ScheduleSpec, run: IsoDate): IsoDate {
   return spec.cadence ? coveredBy(spec.cadence.covers, run) : run;
 }
 

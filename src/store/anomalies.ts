@@ -20,6 +20,8 @@ export interface AnomalyInput {
   rate?: string;
   unitMultiplier?: number;
   derivation?: string;
+  /** A period source's figure: the last day it is valid for (a release stores it with it). */
+  validTo?: string;
 }
 
 /** A stored anomaly, as `exrates anomalies --json` prints it. */
@@ -31,6 +33,8 @@ export interface Anomaly {
   rate: string | null;
   unitMultiplier: number | null;
   derivation: string | null;
+  /** A period source's figure: the last day it is valid for; null for a daily source. */
+  validTo: string | null;
   kind: string;
   reason: string;
   source: string | null;
@@ -68,8 +72,8 @@ function prepare(store: SqliteStore) {
     ),
     insert: sqlite.prepare(`
       insert into anomalies (bank_id, effective_date, currency, rate, unit_multiplier, derivation, kind, reason,
-        source, status, fingerprint, first_seen_at, last_seen_at, fetch_id)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        source, status, fingerprint, first_seen_at, last_seen_at, fetch_id, valid_to)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     decisions: sqlite.prepare(`
       select effective_date, currency, rate, unit_multiplier, status from anomalies
       where bank_id = ? and effective_date between ? and ? and status in ('held', 'released') and rate is not null`),
@@ -120,6 +124,7 @@ export function recordAnomalies(
       at,
       at,
       fetchId,
+      a.validTo ?? null,
     );
     fresh.push(a);
   }
@@ -176,6 +181,7 @@ function toAnomaly(r: Selectable<AnomaliesTable>): Anomaly {
     rate: r.rate,
     unitMultiplier: r.unit_multiplier,
     derivation: r.derivation,
+    validTo: r.valid_to,
     kind: r.kind,
     reason: r.reason,
     source: r.source,

@@ -227,14 +227,15 @@ export async function recordAnomaliesPg(
     const col = <T>(f: (a: AnomalyInput) => T) => chunk.map(([, { input }]) => f(input));
     const { rows } = await sql<{ fingerprint: string; inserted: boolean }>`
       insert into anomalies (bank_id, effective_date, currency, rate, unit_multiplier, derivation, kind, reason,
-        source, status, fingerprint, first_seen_at, last_seen_at, times_seen, fetch_id)
-      select ${bankId}, d, c, r, u, v, k, e, s, st, f, ${at}, ${at}, n, ${fetchId}
+        source, status, fingerprint, first_seen_at, last_seen_at, times_seen, fetch_id, valid_to)
+      select ${bankId}, d, c, r, u, v, k, e, s, st, f, ${at}, ${at}, n, ${fetchId}, vt
       from unnest(${col((a) => a.effectiveDate ?? null)}::text[], ${col((a) => a.currency ?? null)}::text[],
         ${col((a) => a.rate ?? null)}::text[], ${col((a) => a.unitMultiplier ?? null)}::int[],
         ${col((a) => a.derivation ?? null)}::text[], ${col((a) => a.kind)}::text[], ${col((a) => a.reason)}::text[],
         ${col((a) => a.source ?? null)}::text[], ${col((a) => a.status)}::text[],
-        ${chunk.map(([f]) => f)}::text[], ${chunk.map(([, { times }]) => times)}::int[])
-        as t(d, c, r, u, v, k, e, s, st, f, n)
+        ${chunk.map(([f]) => f)}::text[], ${chunk.map(([, { times }]) => times)}::int[],
+        ${col((a) => a.validTo ?? null)}::text[])
+        as t(d, c, r, u, v, k, e, s, st, f, n, vt)
       on conflict (fingerprint) do update set last_seen_at = excluded.last_seen_at,
         times_seen = anomalies.times_seen + excluded.times_seen
       returning fingerprint, (xmax = 0) as inserted`.execute(db);

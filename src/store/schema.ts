@@ -114,6 +114,8 @@ export interface AnomaliesTable {
   fetch_id: number;
   released_at: string | null;
   released_by: string | null;
+  /** A period source's figure: the last day it is valid for (migration 008). */
+  valid_to: string | null;
 }
 
 /** How a bank quotes its stored rates (migration 004). */

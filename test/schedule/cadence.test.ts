@@ -3,7 +3,10 @@
 // after a quarter ends, a weekly run), and the daemon's fetch plan for HMRC.
 import { describe, expect, it } from "vitest";
 
+import bis from "../../adapters/BIS.js";
 import hmrc from "../../adapters/HMRC.js";
+import inforeuro from "../../adapters/INFOREURO.js";
+import ust from "../../adapters/UST.js";
 import { coveredBy } from "../../src/calendar/cadence.js";
 import { descriptorProblems } from "../../src/feed/adapter.js";
 import { planFetch } from "../../src/schedule/catchup.js";
@@ -102,5 +105,44 @@ describe("the other cadences", () => {
     };
     expect(descriptorProblems(zero)).toContain("a cadence's n or count must be 1 to 5");
     expect(descriptorProblems(hmrc.bank)).toEqual([]);
+  });
+});
+
+describe("the other period sources' own cadences", () => {
+  it("the US Treasury: the first five working days after a quarter ends, expecting that quarter's end", () => {
+    const spec = ust.bank;
+    expect(descriptorProblems(spec)).toEqual([]);
+    // 1 January 2027 (a Friday) is New Year's Day: the first five working days are 4 to 8 January.
+    expect(dates(spec, "2026-12-15T00:00:00Z", 5)).toEqual([
+      "2027-01-04",
+      "2027-01-05",
+      "2027-01-06",
+      "2027-01-07",
+      "2027-01-08",
+    ]);
+    expect(nextRuns(spec, new Date("2027-01-09T00:00:00Z"), 1)[0]!.date).toBe("2027-04-01");
+    // 13:00 in New York is 18:00 UTC in January.
+    expect(expectedNewestDate(spec, new Date("2027-01-04T17:59:00Z"))).toBe("2026-09-30");
+    expect(expectedNewestDate(spec, new Date("2027-01-04T18:01:00Z"))).toBe("2026-12-31");
+    expect(expectedNewestDate(spec, new Date("2027-02-15T00:00:00Z"))).toBe("2026-12-31");
+  });
+
+  it("InforEuro: the last two working days of the month, expecting the next month's 1st", () => {
+    const spec = inforeuro.bank;
+    expect(descriptorProblems(spec)).toEqual([]);
+    // 27 November 2026 is a Friday, the 30th a Monday; 30 and 31 December a Wednesday and Thursday.
+    expect(dates(spec, "2026-11-01T00:00:00Z", 4)).toEqual(["2026-11-27", "2026-11-30", "2026-12-30", "2026-12-31"]);
+    // Noon in Brussels is 11:00 UTC in winter.
+    expect(expectedNewestDate(spec, new Date("2026-11-27T10:59:00Z"))).toBe("2026-11-01");
+    expect(expectedNewestDate(spec, new Date("2026-11-27T11:01:00Z"))).toBe("2026-12-01");
+  });
+
+  it("the BIS: every Wednesday, expecting the month before's end", () => {
+    const spec = bis.bank;
+    expect(descriptorProblems(spec)).toEqual([]);
+    expect(dates(spec, "2026-11-01T00:00:00Z", 4)).toEqual(["2026-11-04", "2026-11-11", "2026-11-18", "2026-11-25"]);
+    // Noon in Zurich is 11:00 UTC in winter; the run of 28 October expected September's end.
+    expect(expectedNewestDate(spec, new Date("2026-11-04T10:59:00Z"))).toBe("2026-09-30");
+    expect(expectedNewestDate(spec, new Date("2026-11-04T11:01:00Z"))).toBe("2026-10-31");
   });
 });

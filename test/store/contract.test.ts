@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { storeParsed, type ParsedDocument } from "../../src/ingest/ingest.js";
 import { releaseAnomaly } from "../../src/ingest/release.js";
+import { gateRecords } from "../../src/ingest/validate.js";
 import { clearSecrets, registerSecret } from "../../src/secrets.js";
 import { anomalyCounts, listAnomalies } from "../../src/store/anomalies.js";
 import type { Store } from "../../src/store/database.js";
@@ -23,12 +24,14 @@ import {
   lastFetch,
   newestDate,
   newestDates,
+  periodFiguresOf,
   ratesOn,
   recordFailedFetch,
   storeBatches,
   storedFigures,
   type Provenance,
 } from "../../src/store/rates.js";
+import { inForceOn } from "../../src/store/periods.js";
 import { latestRuns, recordRunFinished, recordRunStarted, recordRunWaiting } from "../../src/store/runs.js";
 import type { FeedDocument, HeldRow, RateRecord } from "../../src/types.js";
 import { storeDialects } from "../support/postgres.js";
@@ -83,6 +86,7 @@ async function count(store: Store, table: "rates" | "fetches" | "rate_revisions"
 const CNB = testBank("CNB");
 const EURB = testBank("EURB", { bankCurrency: "EUR", quoteType: "Indirect" });
 const PLNB = testBank("PLNB", { bankCurrency: "PLN", quoteType: "Direct" });
+const MONTHLY = testBank("MONTHLY", { bankCurrency: "GBP", quoteType: "Indirect", supportedFrequencies: ["Monthly"] });
 
 /** What the ingest's load reads for a query, inside its transaction (writing nothing). */
 async function loadOnly(store: Store, query: ScreeningQuery): Promise<ScreeningSnapshot> {
@@ -426,6 +430,38 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
       const after = await storeParsed(store, CNB.bank, parsedOf(slip), "fetch");
       expect(after).toMatchObject({ inserted: 0, unchanged: 1, held: 0 });
       await expect(releaseAnomaly(store, anomaly!.id, "reviewer")).rejects.toThrow(/is released, not held/);
+    });
+
+    it("releases a held period figure with its validity, in force over its period", async () => {
+      const month = (currency: string, rate: string): RateRecord => ({
+        effectiveDate: "2026-03-01",
+        currency,
+        rate,
+        validTo: "2026-03-31",
+      });
+      // The same month and currency twice with different figures: the gate holds both.
+      const gated = gateRecords("GBP", [month("USD", "1.2650"), month("USD", "1.2710"), month("EUR", "1.1820")]);
+      const parsed = parsedOf(gated.records, gated.held);
+      expect(await storeParsed(store, MONTHLY.bank, parsed, "fetch")).toMatchObject({ inserted: 1, held: 2 });
+      const held = await listAnomalies(store, { banks: ["MONTHLY"] });
+      expect(held.map((a) => [a.kind, a.rate, a.validTo])).toEqual([
+        ["conflict", "1.2650", "2026-03-31"],
+        ["conflict", "1.2710", "2026-03-31"],
+      ]);
+      await releaseAnomaly(store, held[1]!.id, "reviewer", new Date("2026-03-02T15:00:00.000Z"));
+      const stored = await store.db
+        .selectFrom("rates")
+        .select(["rate", "valid_to"])
+        .where("bank_id", "=", "MONTHLY")
+        .where("currency", "=", "USD")
+        .execute();
+      expect(stored).toEqual([{ rate: "1.2710", valid_to: "2026-03-31" }]);
+      const figures = await periodFiguresOf(store, "MONTHLY", "2026-03-01", "2026-04-30");
+      expect(inForceOn(figures, "2026-03-31")?.rows.map((r) => [r.currency, r.rate, r.validTo])).toEqual([
+        ["EUR", "1.1820", "2026-03-31"],
+        ["USD", "1.2710", "2026-03-31"],
+      ]);
+      expect(inForceOn(figures, "2026-04-01")).toBeUndefined();
     });
   });
 
