@@ -23,18 +23,16 @@ export function registerKeys(program: Command, ctx: CliContext & { close(): Prom
           : keyStorageFor(dataDir, databaseUrl ? await ctx.store() : undefined);
         await loadOrCreateKeys(storage);
         const result = await rotateKeys(storage);
-        ctx
-          .log()
-          .info(
-            {
-              event: "keys.rotated",
-              publication: options.publication === true,
-              kid: result.kid,
-              retired: result.retired,
-              dropped: result.dropped,
-            },
-            options.publication ? "publication key rotated" : "signing key rotated",
-          );
+        ctx.log().info(
+          {
+            event: "keys.rotated",
+            publication: options.publication === true,
+            kid: result.kid,
+            retired: result.retired,
+            dropped: result.dropped,
+          },
+          options.publication ? "publication key rotated" : "signing key rotated",
+        );
         ctx.print(
           `new signing key ${result.kid}` +
             (result.retired.length

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 
 import { isIsoDate } from "../../../feed/dates.js";
-import type { DaySource } from "../../../publish/render-history.js";
+import type { DaySource, HistoryDay } from "../../../publish/render-history.js";
 import { redactSecrets } from "../../../secrets.js";
 import type { WarnedFigure } from "../../../store/anomalies.js";
 import { AsOfReader, type KnownRow, type Provenance } from "../../../store/as-of.js";
@@ -301,7 +301,7 @@ export async function sendAsOfRange(
     }
     const { byFigure, count } = await warnedKnownIn(reader, id, from, to, asOf, currencies);
     async function* days() {
-      for await (const day of warnDays(daysIn(chunks()), byFigure))
+      for await (const day of warnDays(daysIn(chunks()), byFigure) as AsyncIterable<HistoryDay>)
         yield provenance ? { ...day, sources: sourcesOf(day.rows as KnownRow[], sources) } : day;
     }
     const key = [id, from, to, asked ? asOf : "now", format, currencies?.join(",") ?? "*", facts.factsKey];
