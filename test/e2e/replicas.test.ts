@@ -116,7 +116,10 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     );
 
     // The banks' metrics, the status page and the event stream read the shared database too.
-    const metricsUrl = /"url":"(http:\/\/[^"]+\/metrics)"/.exec(children[0]!.out.stderr)?.[1];
+    // (Replica A serves them; the two replicas start at once, so either may be children[0].)
+    const metricsUrl = children
+      .map((child) => /"url":"(http:\/\/[^"]+\/metrics)"/.exec(child.out.stderr)?.[1])
+      .find((url) => url !== undefined);
     expect(metricsUrl).toBeDefined();
     const metrics = await (await fetch(metricsUrl!)).text();
     expect(metrics).toContain(
