@@ -17,6 +17,7 @@
 //   Codes are HMRC's labels: ZIG is its label for the Zimbabwe Gold (ISO ZWG); a code that is not
 //   ISO 4217 (ECS for Ecuador in 2021) is held by the gate.
 import { readCsv, csvColumns } from "../src/feed/csv.js";
+import { lastDayOfMonth as lastDay, monthsBetween } from "../src/feed/months.js";
 import {
   AnswerRows,
   FeedError,
@@ -52,23 +53,6 @@ const NOT_THEIR_FIGURE: Record<string, string> = {
 const xmlUrl = (year: number, month: number) =>
   `${HOST}/api/v2/exchange_rates/files/monthly_xml_${year}-${String(month).padStart(2, "0")}.xml`;
 const csvUrl = (year: number, month: number) => `${HOST}/uk/api/exchange_rates/files/monthly_csv_${year}-${month}.csv`;
-
-/** The last day of a month: the day before the next month's first. */
-const lastDay = (year: number, month: number): IsoDate =>
-  addDays(month === 12 ? `${year + 1}-01-01` : isoFromParts(year, month + 1, 1)!, -1);
-
-/** Every month from `from`'s to `to`'s, as [year, month]. */
-function monthsBetween(from: IsoDate, to: IsoDate): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let y = Number(from.slice(0, 4));
-  let m = Number(from.slice(5, 7));
-  const endKey = Number(to.slice(0, 4)) * 12 + Number(to.slice(5, 7));
-  while (y * 12 + m <= endKey) {
-    out.push([y, m]);
-    if (++m > 12) [y, m] = [y + 1, 1];
-  }
-  return out;
-}
 
 const isNotFound = (error: unknown) => error instanceof HttpError && error.status === 404;
 
