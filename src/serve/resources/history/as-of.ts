@@ -19,7 +19,7 @@ import { bridges } from "../../../calendar/publication-gap.js";
 import type { MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import type { Format } from "../../http/negotiate.js";
-import { BadRequest, dateParameter } from "../../http/query.js";
+import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
@@ -30,7 +30,7 @@ import {
   answerBadRequest,
   bankFacts,
   currentStore,
-  MAX_RANGE_YEARS,
+  rangeParameters,
   readRequest,
   sendNoStore,
   todayAnywhere,
@@ -276,13 +276,7 @@ export async function sendAsOfRange(
     const { request, store, facts, asOf, asked, final, provenance } = begun;
     const { format, params, currencies } = request;
     const id = route.id!;
-    const from = dateParameter(params, "from");
-    if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-    const to = dateParameter(params, "to") ?? todayAnywhere(Date.parse(asOf));
-    if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
-    const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
-    if (to > limit)
-      throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const { from, to } = rangeParameters(params, todayAnywhere(Date.parse(asOf)));
     const reader = AsOfReader.of(store);
     const { dates, since } = await reader.datesKnown(id, asOf);
     if (dates.length === 0) return notYet(res, head, id, asOf, since);
@@ -290,7 +284,7 @@ export async function sendAsOfRange(
     const present = new Set<string>();
     const sources = new Map<number, Provenance>();
     async function* chunks() {
-      for await (const chunk of reader.range(id, from!, to, asOf)) {
+      for await (const chunk of reader.range(id, from, to, asOf)) {
         const rows = keep ? chunk.filter((r) => keep.has(r.currency)) : chunk;
         for (const r of rows) present.add(r.currency);
         if (provenance)

@@ -1,5 +1,5 @@
 // `GET /v1/Banks/{bankId}/DailyRates[.format]?from=&to=`: every effective date of a bank in a range (up
-// to MAX_RANGE_YEARS), oldest first. Read in one snapshot of the store (its ETag names the rows its
+// to rangeParameters), oldest first. Read in one snapshot of the store (its ETag names the rows its
 // body holds) chunk by chunk, and rendered as it is sent: a ten-year range is never held whole.
 import { rebasedHeader } from "../../../publish/cross.js";
 import type { HistoryHeader } from "../../../publish/render-history.js";
@@ -7,7 +7,6 @@ import { historyEtag, type RangeSnapshot } from "../../../store/history.js";
 import type { IsoDate } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
-import { BadRequest, dateParameter } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
@@ -20,7 +19,7 @@ import {
   answerBadRequest,
   bankFacts,
   currentStore,
-  MAX_RANGE_YEARS,
+  rangeParameters,
   readRequest,
   sendNoStore,
   todayAnywhere,
@@ -56,14 +55,7 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
     // Re-expressed, every day is read with the base's figure, then cut to the filter.
     const read = base ? readFilter(currencies, base) : currencies;
 
-    const from = dateParameter(params, "from");
-    if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-    const askedTo = dateParameter(params, "to");
-    const to = askedTo ?? todayAnywhere(ctx.now());
-    if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
-    const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
-    if (to > limit)
-      throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+    const { from, to, askedTo } = rangeParameters(params, todayAnywhere(ctx.now()));
     const days = rangeDays(facts.header, base, currencies);
     // One read transaction for the version, the currencies and every row: the ETag names the body.
     const snapshot = await reader.snapshot();

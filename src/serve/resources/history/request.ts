@@ -9,7 +9,7 @@ import type { Eventually, HistoryStore, InForce } from "../../../store/history.j
 import type { IsoDate, QuoteType } from "../../../types.js";
 import type { MatchedRoute, ServeContext } from "../../context.js";
 import { FORMATS, negotiate, type Format } from "../../http/negotiate.js";
-import { BadRequest, formatValues, parameters } from "../../http/query.js";
+import { BadRequest, dateParameter, formatValues, parameters } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import type { LoadedTree } from "../../state/tree.js";
 import { currencyFilter } from "../currency-filter.js";
@@ -17,6 +17,24 @@ import { bankResource, parsedLatest } from "../published.js";
 
 /** The longest range answered, in years. */
 export const MAX_RANGE_YEARS = 10;
+
+/**
+ * A range's `from` (required) and `to` (`openTo` when absent; `askedTo` says whether it was given),
+ * refused with a BadRequest when reversed or longer than MAX_RANGE_YEARS.
+ */
+export function rangeParameters(
+  params: Map<string, string>,
+  openTo: IsoDate,
+): { from: IsoDate; to: IsoDate; askedTo: IsoDate | undefined } {
+  const from = dateParameter(params, "from");
+  if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
+  const askedTo = dateParameter(params, "to");
+  const to = askedTo ?? openTo;
+  if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
+  const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
+  if (to > limit) throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+  return { from, to, askedTo };
+}
 
 export interface HistoryRequest {
   format: Format;

@@ -12,13 +12,13 @@ import { inForceOn, setsInRange, versionOfFigures, type PeriodSet } from "../../
 import type { Frequency, IsoDate } from "../../../types.js";
 import type { MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
-import { BadRequest, dateParameter } from "../../http/query.js";
+import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { frequencyOfBank, sendOtherFrequency } from "../frequency.js";
 import { beginAsOf, notYet } from "../history/as-of.js";
 import { render } from "../history/render.js";
-import { answerBadRequest, MAX_RANGE_YEARS, todayAnywhere } from "../history/request.js";
+import { answerBadRequest, rangeParameters, todayAnywhere } from "../history/request.js";
 
 /** What a request asks for: one date's set (Latest or a date) or a range's sets. */
 interface Asked {
@@ -53,13 +53,7 @@ export async function sendPeriodAsOf(
     if (dates.length === 0) return notYet(res, head, id, asOf, since);
     let asked: Asked;
     if (route.kind === "range") {
-      const from = dateParameter(params, "from");
-      if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-      const to = dateParameter(params, "to") ?? todayAnywhere(Date.parse(asOf));
-      if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
-      const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
-      if (to > limit)
-        throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+      const { from, to } = rangeParameters(params, todayAnywhere(Date.parse(asOf)));
       const figures = await reader.periodFigures(id, from, to, asOf);
       asked = { from, to, figures, sets: setsInRange(figures, from, to) };
     } else {

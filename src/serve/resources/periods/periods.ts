@@ -12,7 +12,7 @@ import { inForceOn, setsInRange, versionOfFigures, type PeriodSet } from "../../
 import type { Frequency, IsoDate } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
-import { BadRequest, dateParameter } from "../../http/query.js";
+import { BadRequest } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
 import { sendNoBank } from "../bank-problems.js";
 import { notQuotedHeader } from "../currency-filter.js";
@@ -23,7 +23,7 @@ import {
   answerBadRequest,
   bankFacts,
   currentStore,
-  MAX_RANGE_YEARS,
+  rangeParameters,
   readRequest,
   sendNoStore,
   todayAnywhere,
@@ -77,13 +77,7 @@ export const periodRangeAt =
       const opened = await open(ctx, req, res, head, route, query, frequency);
       if (!opened) return;
       const { id, facts, params, currencies, format } = opened;
-      const from = dateParameter(params, "from");
-      if (!from) throw new BadRequest("from (YYYY-MM-DD) is required");
-      const to = dateParameter(params, "to") ?? todayAnywhere(ctx.now());
-      if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
-      const limit = `${Number(from.slice(0, 4)) + MAX_RANGE_YEARS}${from.slice(4)}`;
-      if (to > limit)
-        throw new BadRequest(`A range is at most ${MAX_RANGE_YEARS} years: to may be ${limit} at the latest`);
+      const { from, to } = rangeParameters(params, todayAnywhere(ctx.now()));
       const reader = opened.reader;
       const read = reader.periodFigures(id, from, to);
       const figures = read instanceof Promise ? await read : read;
