@@ -1,21 +1,25 @@
-// Publish cost: every bank of the registry with 40 currencies of synthetic latest rates, rendered in
-// four formats (+ gzip/brotli siblings, fsync, atomic switch), then a publish after one bank changed.
-// Baseline, same run: the same documents as JSON.stringify + writeFileSync, one file per bank.
+// Publish cost: every daily bank of the registry with 40 currencies of synthetic latest rates, rendered
+// in four formats (+ gzip/brotli siblings, fsync, signed manifest, atomic switch), then a publish after
+// one bank changed. The period sources (monthly, quarterly) are left out: the synthetic rates are daily
+// figures, which a period source would not publish. Baseline, same run: the same documents as
+// JSON.stringify + writeFileSync, one file per bank. Prints where the publish's time went (`phases`, ms).
 //   node bench/publish.mjs full|one|baseline
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { frequencyOf } from "../dist/src/feed/adapter.js";
 import { loadAdapters } from "../dist/src/feed/registry.js";
 import { latestDocument } from "../dist/src/publish/document.js";
 import { publish } from "../dist/src/publish/publisher.js";
+import { loadPublicationKeys } from "../dist/src/publish/signing.js";
 import { openStore } from "../dist/src/store/database.js";
 import { ingestBatches } from "../dist/src/store/rates.js";
 
 const mode = process.argv[2] ?? "full";
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-publish-"));
 const store = await openStore(join(dir, "exrates.db"));
-const adapters = [...(await loadAdapters()).values()];
+const adapters = [...(await loadAdapters()).values()].filter((a) => frequencyOf(a.bank) === "Daily");
 const CODES = [
   "AED",
   "AUD",
@@ -89,6 +93,7 @@ for (const a of adapters) seed(a.bank.id, a.bank.bankCurrency, "2026-03-02");
 const out = join(dir, "out");
 let ms;
 let banks = adapters.length;
+const phases = {};
 if (mode === "baseline") {
   const t = process.hrtime.bigint();
   for (const a of adapters) {
@@ -99,18 +104,32 @@ if (mode === "baseline") {
   }
   ms = Number(process.hrtime.bigint() - t) / 1e6;
 } else {
+  const signing = await loadPublicationKeys(join(dir, "data"));
   if (mode === "one") {
-    await publish(store, adapters, out);
-    seed(adapters[0].bank.id, adapters[0].bank.bankCurrency, "2026-03-03", 0.01);
+    // The steady state of a daemon: a full publish, then a few one-bank ones, so that the measured
+    // publish also prunes a whole generation, as every publish after the third does.
+    await publish(store, adapters, out, { signing });
+    for (let day = 3; day <= 6; day++) {
+      const bank = adapters[day - 3].bank;
+      seed(bank.id, bank.bankCurrency, `2026-03-0${day}`, 0.01);
+      if (day < 6) await publish(store, adapters, out, { signing });
+    }
     banks = 1;
   }
   const t = process.hrtime.bigint();
-  const result = await publish(store, adapters, out);
+  const result = await publish(store, adapters, out, { signing, timings: phases });
   ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (result.rendered.length !== banks) throw new Error(`rendered ${result.rendered.length}, expected ${banks}`);
 }
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(
-  JSON.stringify({ mode, banks, ms, msPerBank: ms / banks, maxRssMB: process.resourceUsage().maxRSS / 1024 }),
+  JSON.stringify({
+    mode,
+    banks,
+    ms,
+    msPerBank: ms / banks,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+    phases: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+  }),
 );

@@ -2,7 +2,8 @@
 // tree, re-rendering only banks whose data changed (the others are carried over from the previous
 // generation), then switches to it atomically. Where the generations live is the tree target's
 // business (src/publish/target.ts): the out/ directory, or a bucket.
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
 import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
@@ -14,6 +15,7 @@ import type { Store } from "../store/database.js";
 import type {
   BankAdapter,
   BankDescriptor,
+  BankResource,
   Frequency,
   IsoDate,
   LatestRatesDocument,
@@ -25,6 +27,7 @@ import { renderBank, renderBankList, renderJson, type BankListEntry } from "./re
 import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
+import { PhaseTimer, type PublishTimings } from "./phases.js";
 import { signatureFiles } from "./signing.js";
 import {
   asTreeTarget,
@@ -33,7 +36,7 @@ import {
   type GenerationSink,
   type TreeTarget,
 } from "./target.js";
-import { etagOf, newGenerationName, sha256Hex, type Manifest } from "./tree.js";
+import { etagOf, newGenerationName, sha256Hex, type Manifest, type ManifestFile } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
 /** Bump when a renderer's output changes, so every bank is re-rendered once. */
@@ -63,6 +66,8 @@ export interface PublishOptions {
   keep?: number;
   /** The publication keys: the manifest is signed with the active one (src/publish/signing.ts). */
   signing?: KeySet;
+  /** Filled with the milliseconds each phase took (render, compress, links, fsyncs, switch...). */
+  timings?: PublishTimings;
 }
 
 export interface PublishResult {
@@ -74,36 +79,90 @@ export interface PublishResult {
   files: number;
 }
 
+/** A file to publish, rendered. */
+interface RenderedFile {
+  path: string;
+  data: Buffer;
+  contentType: string;
+  lastModified: string;
+  /** With gzip and brotli siblings (not the XLSX: a zip already). */
+  compress: boolean;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * The precompressed siblings, in the thread pool (several files' at once, across the cores). The
+ * asynchronous zlib runs the same encoder with the same parameters over the whole buffer as the
+ * synchronous one: the same bytes (test/publish/compress.test.ts).
+ */
+export async function compressSiblings(data: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+    gzipAsync(data, { level: 9 }),
+  ]);
+  return { br, gzip: gz };
+}
+
 /** Builds the manifest of a generation while its files go to the target's sink. */
 class GenerationWriter {
   readonly files: Manifest["files"] = {};
-  constructor(private readonly sink: GenerationSink) {}
+  constructor(
+    private readonly sink: GenerationSink,
+    private readonly timer: PhaseTimer,
+    /** The previous generation's files: one rendered to the same bytes is carried, not written again. */
+    private readonly previous: Manifest["files"] = {},
+  ) {}
 
-  async write(path: string, data: Buffer, contentType: string, lastModified: string, compress: boolean): Promise<void> {
-    const bodies: FileBodies = { identity: data };
-    const encodings: Array<"br" | "gzip"> = [];
-    if (compress) {
-      bodies.br = brotliCompressSync(data, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
-      });
-      bodies.gzip = gzipSync(data, { level: 9 });
-      encodings.push("br", "gzip");
+  /** Writes rendered files (compressing them together), listed in the manifest in the order given. */
+  async write(rendered: RenderedFile[]): Promise<void> {
+    const entries = rendered.map((f) => {
+      const sha256 = sha256Hex(f.data);
+      const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
+      const { contentType, lastModified } = f;
+      const file = { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
+      return { path: f.path, file, same: sameFile(this.previous[f.path], file) };
+    });
+    const bodies = await this.timer.time("compress", () =>
+      Promise.all(
+        rendered.map(async (f, i): Promise<FileBodies | undefined> => {
+          if (entries[i]!.same) return undefined;
+          return f.compress ? { identity: f.data, ...(await compressSiblings(f.data)) } : { identity: f.data };
+        }),
+      ),
+    );
+    for (const [i, { path, file, same }] of entries.entries()) {
+      if (same) await this.carry(path, this.previous[path]!);
+      else {
+        await this.timer.time("write", () => this.sink.write(path, file, bodies[i]!));
+        this.files[path] = file;
+      }
     }
-    const sha256 = sha256Hex(data);
-    const file = { bytes: data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
-    await this.sink.write(path, file, bodies);
-    this.files[path] = file;
   }
 
   /** Takes a file (and its siblings) over from the previous generation. */
   async carry(path: string, entry: Manifest["files"][string]): Promise<void> {
-    await this.sink.carry(path, entry);
+    await this.timer.time("links", () => this.sink.carry(path, entry));
     this.files[path] = entry;
   }
 
   finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
     return this.sink.finish(manifest, beside);
   }
+}
+
+/** The same file as before: same bytes, dates, type and siblings (its manifest entry unchanged). */
+function sameFile(before: ManifestFile | undefined, file: ManifestFile): boolean {
+  return (
+    before !== undefined &&
+    before.sha256 === file.sha256 &&
+    before.bytes === file.bytes &&
+    before.lastModified === file.lastModified &&
+    before.contentType === file.contentType &&
+    before.etag === file.etag &&
+    before.encodings.join() === file.encodings.join()
+  );
 }
 
 /**
@@ -129,6 +188,35 @@ async function bankInput(store: Store, adapter: BankAdapter) {
   return { doc, resource, inputHash };
 }
 
+/** A bank's files, rendered: its Bank document and its Latest in four formats (no XLSX siblings). */
+async function renderBankFiles(
+  doc: LatestRatesDocument,
+  resource: BankResource,
+  latestOf: (ext: "json" | "xml" | "csv" | "xlsx") => string,
+): Promise<RenderedFile[]> {
+  const lastModified = doc.publishedAt;
+  const text = (path: string, data: Buffer, contentType: string) => ({
+    path,
+    data,
+    contentType,
+    lastModified,
+    compress: true,
+  });
+  return [
+    text(bankPath(doc.bankId), renderBank(resource), CONTENT_TYPES.json),
+    text(latestOf("json"), renderJson(doc), CONTENT_TYPES.json),
+    text(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml),
+    text(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv),
+    {
+      path: latestOf("xlsx"),
+      data: await renderXlsx(doc, resource.name[0]?.name ?? doc.bankId),
+      contentType: CONTENT_TYPES.xlsx,
+      lastModified,
+      compress: false,
+    },
+  ];
+}
+
 /** Publishes to `target`: an out/ directory (as callers gave it before targets), or a tree target. */
 export async function publish(
   store: Store,
@@ -147,28 +235,31 @@ async function publishLocked(
   target: TreeTarget,
   options: PublishOptions,
 ): Promise<PublishResult> {
+  const timer = new PhaseTimer(options.timings);
   return withPublishLock({ outDir: target.lockDir, store }, async () => {
-    const previous = await target.current();
+    const previous = await timer.time("current", () => target.current());
     const generation = newGenerationName(options.now);
     let written: { manifest: Manifest; renderedDocs: LatestRatesDocument[]; result: PublishResult };
     try {
-      written = await writeGeneration(store, adapters, target, generation, previous, options);
+      written = await writeGeneration(store, adapters, target, generation, previous, options, timer);
     } catch (error) {
       // Nothing of it is current: what was written goes (a full disk gets its space back).
       await target.discard?.(generation).catch(() => undefined);
       throw error;
     }
     const { manifest, renderedDocs, result } = written;
-    await target.switchTo(generation);
+    await timer.time("switch", () => target.switchTo(generation));
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
     const frequencies = new Map(adapters.map((a) => [a.bank.id, frequencyOf(a.bank)]));
-    await recordPublications(store, {
-      readPrevious: previous?.readText,
-      generation,
-      docs: renderedDocs,
-      latestPath: (bankId, ext) => latestPath(bankId, ext, frequencies.get(bankId)),
-    });
-    await target.prune(options.keep ?? 2);
+    await timer.time("events", () =>
+      recordPublications(store, {
+        readPrevious: previous?.readText,
+        generation,
+        docs: renderedDocs,
+        latestPath: (bankId, ext) => latestPath(bankId, ext, frequencies.get(bankId)),
+      }),
+    );
+    await timer.time("prune", () => target.prune(options.keep ?? 2));
     result.files = Object.keys(manifest.files).length;
     return result;
   });
@@ -182,8 +273,9 @@ async function writeGeneration(
   generation: string,
   previous: CurrentGeneration | undefined,
   options: PublishOptions,
+  timer: PhaseTimer,
 ) {
-  const writer = new GenerationWriter(await target.begin(generation, previous));
+  const writer = new GenerationWriter(await target.begin(generation, previous, timer), timer, previous?.manifest.files);
   const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
 
   const banks: Manifest["banks"] = {};
@@ -208,7 +300,7 @@ async function writeGeneration(
       }
       continue;
     }
-    const input = await bankInput(store, adapter);
+    const input = await timer.time("read", () => bankInput(store, adapter));
     if (!input) {
       result.empty.push(id);
       continue;
@@ -220,17 +312,7 @@ async function writeGeneration(
       banks[id] = before;
       result.carried.push(id);
     } else {
-      await writer.write(bankPath(id), renderBank(resource), CONTENT_TYPES.json, lastModified, true);
-      await writer.write(latestOf("json"), renderJson(doc), CONTENT_TYPES.json, lastModified, true);
-      await writer.write(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml, lastModified, true);
-      await writer.write(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv, lastModified, true);
-      await writer.write(
-        latestOf("xlsx"),
-        await renderXlsx(doc, resource.name[0]?.name ?? id),
-        CONTENT_TYPES.xlsx,
-        lastModified,
-        false,
-      );
+      await writer.write(await timer.time("render", () => renderBankFiles(doc, resource, latestOf)));
       const warned = doc.rates.filter((r) => r.warning !== undefined).length;
       banks[id] = {
         effectiveDate: doc.effectiveDate,
@@ -248,8 +330,22 @@ async function writeGeneration(
     (max, b) => (b.lastModified > max ? b.lastModified : max),
     XSD_LAST_MODIFIED,
   );
-  await writer.write(BANK_LIST_PATH, renderBankList(list), CONTENT_TYPES.json, listModified, true);
-  await writer.write(XSD_PATH, Buffer.from(EXCHANGE_RATES_XSD, "utf8"), CONTENT_TYPES.xsd, XSD_LAST_MODIFIED, true);
+  await writer.write([
+    {
+      path: BANK_LIST_PATH,
+      data: renderBankList(list),
+      contentType: CONTENT_TYPES.json,
+      lastModified: listModified,
+      compress: true,
+    },
+    {
+      path: XSD_PATH,
+      data: Buffer.from(EXCHANGE_RATES_XSD, "utf8"),
+      contentType: CONTENT_TYPES.xsd,
+      lastModified: XSD_LAST_MODIFIED,
+      compress: true,
+    },
+  ]);
 
   const manifest: Manifest = {
     generation,
@@ -257,6 +353,9 @@ async function writeGeneration(
     files: writer.files,
     banks,
   };
-  await writer.finish(manifest, options.signing ? await signatureFiles(manifest, options.signing) : undefined);
+  const signature = options.signing
+    ? await timer.time("signature", () => signatureFiles(manifest, options.signing!))
+    : undefined;
+  await timer.time("finish", () => writer.finish(manifest, signature));
   return { manifest, renderedDocs, result };
 }

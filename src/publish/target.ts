@@ -15,11 +15,13 @@ import {
   pruneGenerations,
   readCurrentGeneration,
   switchTo,
+  syncFiles,
   verifyGeneration,
   writeDurable,
   type Manifest,
   type ManifestFile,
 } from "./tree.js";
+import type { PhaseTimer } from "./phases.js";
 
 /** A file's bytes and its precompressed siblings, keyed by the suffix the local tree gives them. */
 export interface FileBodies {
@@ -58,7 +60,8 @@ export interface TreeTarget {
   /** Checks the target can be written (creates the directory; finds the bucket). */
   prepare(): Promise<void>;
   current(): Promise<CurrentGeneration | undefined>;
-  begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink>;
+  /** `timer`, when given, is told where the sink's time goes (its links, fsyncs, manifest). */
+  begin(generation: string, previous: CurrentGeneration | undefined, timer?: PhaseTimer): Promise<GenerationSink>;
   /** Makes a finished generation current, atomically. */
   switchTo(generation: string): Promise<void>;
   /** Removes generations neither current nor among the `keep` before it (and what only they used). */
@@ -92,38 +95,70 @@ export class LocalTreeTarget implements TreeTarget {
     };
   }
 
-  async begin(generation: string, previous: CurrentGeneration | undefined): Promise<GenerationSink> {
+  async begin(
+    generation: string,
+    previous: CurrentGeneration | undefined,
+    timer?: PhaseTimer,
+  ): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
     await makeTreeDir(dir);
     // The directory `current` resolved to (its name is the generation's, but the link is the truth).
     const fromDir = (previous as { dir?: string } | undefined)?.dir;
+    // The generation's directories (each made once), and the files written here, not yet synced. Files
+    // linked from the previous generation are durable already: only their directory entries need a sync.
+    const dirs = new Set<string>([dir]);
+    const unsynced: string[] = [];
+    const dirFor = async (full: string) => {
+      const parent = dirname(full);
+      if (dirs.has(parent)) return;
+      await makeTreeDir(parent);
+      for (let d = parent; d.length > dir.length && !dirs.has(d); d = dirname(d)) dirs.add(d);
+    };
+    const timed = <T>(phase: string, work: () => Promise<T>) => (timer ? timer.time(phase, work) : work());
     return {
       async write(path, _file, bodies) {
         const full = join(dir, path);
-        await makeTreeDir(dirname(full));
-        writeDurable(full, bodies.identity);
-        if (bodies.br) writeDurable(full + SUFFIX.br, bodies.br);
-        if (bodies.gzip) writeDurable(full + SUFFIX.gzip, bodies.gzip);
+        await dirFor(full);
+        for (const [suffix, body] of [
+          ["", bodies.identity],
+          [SUFFIX.br, bodies.br],
+          [SUFFIX.gzip, bodies.gzip],
+        ] as const) {
+          if (!body) continue;
+          writeDurable(full + suffix, body, { sync: false });
+          unsynced.push(full + suffix);
+        }
       },
       // Hard-links a file (and its siblings) from the previous generation; copies across devices.
       async carry(path, file) {
         if (!fromDir) throw new Error(`nothing to carry ${path} from`);
         const target = join(dir, path);
-        await makeTreeDir(dirname(target));
+        await dirFor(target);
         for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])]) {
           await link(join(fromDir, path + s), target + s).catch(async () => {
             await copyFile(join(fromDir, path + s), target + s);
             await chmod(target + s, FILE_MODE);
+            unsynced.push(target + s);
           });
         }
       },
-      finish(manifest, beside = {}) {
-        for (const [name, text] of Object.entries(beside)) writeDurable(join(dir, name), text);
+      async finish(manifest, beside = {}) {
+        for (const [name, text] of Object.entries(beside)) {
+          writeDurable(join(dir, name), text, { sync: false });
+          unsynced.push(join(dir, name));
+        }
+        // Every file and directory entry durable before the manifest: a generation whose manifest
+        // reads is whole, even after a crash (lastGoodGeneration counts on it).
+        await timed("fsync files", () => syncFiles(unsynced));
+        await timed("fsync directories", () => syncFiles(dirs));
         const text = `${JSON.stringify(manifest, null, 2)}\n`;
-        writeDurable(join(dir, MANIFEST), text);
+        await timed("manifest", async () => {
+          writeDurable(join(dir, MANIFEST), text);
+          // The generation's own entry in .generations too, before the switch names it.
+          await syncFiles([dir, dirname(dir)]);
+        });
         // Only a generation found whole may become current.
-        verifyGeneration(dir, manifest, text);
-        return Promise.resolve();
+        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text)));
       },
     };
   }
