@@ -3,7 +3,8 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { chmod, copyFile, link, readFile, rm } from "node:fs/promises";
+import { chmodSync, copyFileSync, linkSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
@@ -12,6 +13,8 @@ import {
   MANIFEST,
   lastGoodGeneration,
   makeTreeDir,
+  makeTreeDirSync,
+  prunedRemoved,
   pruneGenerations,
   readCurrentGeneration,
   switchTo,
@@ -101,6 +104,8 @@ export class LocalTreeTarget implements TreeTarget {
     timer?: PhaseTimer,
   ): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
+    // The previous publish's pruned generations are gone before this one takes space.
+    await prunedRemoved(this.outDir);
     await makeTreeDir(dir);
     // The directory `current` resolved to (its name is the generation's, but the link is the truth).
     const fromDir = (previous as { dir?: string } | undefined)?.dir;
@@ -108,40 +113,40 @@ export class LocalTreeTarget implements TreeTarget {
     // linked from the previous generation are durable already: only their directory entries need a sync.
     const dirs = new Set<string>([dir]);
     const unsynced: string[] = [];
-    const dirFor = async (full: string) => {
+    const linkOrCopy = linkOrCopyInto(unsynced);
+    // Synchronous: a generation's few hundred directories and links are quick calls, each of which
+    // would cost more as a round trip through the thread pool than it takes.
+    const dirFor = (full: string) => {
       const parent = dirname(full);
       if (dirs.has(parent)) return;
-      await makeTreeDir(parent);
+      makeTreeDirSync(parent);
       for (let d = parent; d.length > dir.length && !dirs.has(d); d = dirname(d)) dirs.add(d);
     };
     const timed = <T>(phase: string, work: () => Promise<T>) => (timer ? timer.time(phase, work) : work());
     return {
-      async write(path, _file, bodies) {
-        const full = join(dir, path);
-        await dirFor(full);
-        for (const [suffix, body] of [
-          ["", bodies.identity],
-          [SUFFIX.br, bodies.br],
-          [SUFFIX.gzip, bodies.gzip],
-        ] as const) {
-          if (!body) continue;
-          writeDurable(full + suffix, body, { sync: false });
-          unsynced.push(full + suffix);
-        }
-      },
+      write: (path, _file, bodies) =>
+        settle(() => {
+          const full = join(dir, path);
+          dirFor(full);
+          for (const [suffix, body] of [
+            ["", bodies.identity],
+            [SUFFIX.br, bodies.br],
+            [SUFFIX.gzip, bodies.gzip],
+          ] as const) {
+            if (!body) continue;
+            writeDurable(full + suffix, body, { sync: false });
+            unsynced.push(full + suffix);
+          }
+        }),
       // Hard-links a file (and its siblings) from the previous generation; copies across devices.
-      async carry(path, file) {
-        if (!fromDir) throw new Error(`nothing to carry ${path} from`);
-        const target = join(dir, path);
-        await dirFor(target);
-        for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])]) {
-          await link(join(fromDir, path + s), target + s).catch(async () => {
-            await copyFile(join(fromDir, path + s), target + s);
-            await chmod(target + s, FILE_MODE);
-            unsynced.push(target + s);
-          });
-        }
-      },
+      carry: (path, file) =>
+        settle(() => {
+          if (!fromDir) throw new Error(`nothing to carry ${path} from`);
+          const target = join(dir, path);
+          dirFor(target);
+          for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])])
+            linkOrCopy(join(fromDir, path + s), target + s);
+        }),
       async finish(manifest, beside = {}) {
         for (const [name, text] of Object.entries(beside)) {
           writeDurable(join(dir, name), text, { sync: false });
@@ -168,12 +173,35 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   prune(keep: number): Promise<void> {
-    return pruneGenerations(this.outDir, keep);
+    return pruneGenerations(this.outDir, keep, { background: true });
   }
 
   async discard(generation: string): Promise<void> {
     await rm(join(this.outDir, GENERATIONS_DIR, generation), { recursive: true, force: true });
   }
+}
+
+/** Runs synchronous work as a promise: what it throws, rejected. */
+function settle(work: () => void): Promise<void> {
+  try {
+    work();
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/** Hard-links a durable file into the new generation; copies it (to be synced) across devices. */
+function linkOrCopyInto(unsynced: string[]) {
+  return (from: string, to: string) => {
+    try {
+      linkSync(from, to);
+    } catch {
+      copyFileSync(from, to);
+      chmodSync(to, FILE_MODE);
+      unsynced.push(to);
+    }
+  };
 }
 
 /** A target given as a directory (what callers passed before targets existed) or as a target. */

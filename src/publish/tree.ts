@@ -6,7 +6,19 @@
 //   out/v1      -> current/v1              (static, created once)
 //   out/.generations/<gen>/manifest.json   (every file's size, sha256, ETag, Last-Modified, type)
 import { createHash } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { chmod, lstat, mkdir, open, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -15,6 +27,8 @@ import { UserError } from "../errors.js";
 export const GENERATIONS_DIR = ".generations";
 export const CURRENT_LINK = "current";
 export const MANIFEST = "manifest.json";
+/** Pruned generations, moved out of GENERATIONS_DIR in one rename each, on their way out. */
+export const PRUNED_DIR = ".pruned";
 
 export interface ManifestFile {
   bytes: number;
@@ -71,6 +85,16 @@ export async function makeTreeDir(path: string): Promise<void> {
   if (first === undefined) return;
   for (let dir = path; ; dir = dirname(dir)) {
     await chmod(dir, DIR_MODE);
+    if (dir === first || dir === dirname(dir)) break;
+  }
+}
+
+/** makeTreeDir's synchronous twin, for the many small directories of a generation. */
+export function makeTreeDirSync(path: string): void {
+  const first = mkdirSync(path, { recursive: true });
+  if (first === undefined) return;
+  for (let dir = path; ; dir = dirname(dir)) {
+    chmodSync(dir, DIR_MODE);
     if (dir === first || dir === dirname(dir)) break;
   }
 }
@@ -233,13 +257,26 @@ export async function switchTo(outDir: string, generation: string): Promise<void
   fsyncDir(outDir);
 }
 
+/** The removal of pruned generations still running in this process, per out/ directory. */
+const removals = new Map<string, Promise<void>>();
+
+/** Resolves once the pruned generations' removal started in this process has finished. */
+export function prunedRemoved(outDir: string): Promise<void> {
+  return removals.get(outDir) ?? Promise.resolve();
+}
+
 /**
  * Removes generations that are neither current nor among the `keep` newest before it: readers
  * that resolved an older path a moment ago still find their files. Unfinished generations of a
  * crashed publish are removed the same way. Never removed: the generation in use, and the newest one
  * whose manifest reads (the last good one, should the current one be unreadable).
+ *
+ * Each doomed generation leaves GENERATIONS_DIR in one rename (into PRUNED_DIR); deleting its files
+ * is the long part. `background`: that deletion runs after this resolves (prunedRemoved says when it
+ * is done; a publish waits for it before writing): a publish's own time ends with the switch and
+ * the rename. Whatever a crash leaves in PRUNED_DIR goes with the next prune.
  */
-export async function pruneGenerations(outDir: string, keep = 2): Promise<void> {
+export async function pruneGenerations(outDir: string, keep = 2, { background = false } = {}): Promise<void> {
   const current = await readlink(join(outDir, CURRENT_LINK)).catch(() => undefined);
   const currentName = current?.split("/").pop();
   const root = join(outDir, GENERATIONS_DIR);
@@ -254,5 +291,55 @@ export async function pruneGenerations(outDir: string, keep = 2): Promise<void> 
     const st = await lstat(join(root, n)).catch(() => undefined);
     if (st && Date.now() - st.mtimeMs > 3_600_000) doomed.push(n);
   }
-  for (const n of doomed) await rm(join(root, n), { recursive: true, force: true });
+  const pruned = join(outDir, PRUNED_DIR);
+  if (doomed.length) await makeTreeDir(pruned);
+  for (const n of doomed) await rename(join(root, n), join(pruned, n));
+  const removal = prunedRemoved(outDir).then(() => removePruned(pruned));
+  // Never a rejection nobody waits for: what a failed removal leaves, the next prune takes.
+  const settled = removal.catch(() => undefined);
+  removals.set(outDir, settled);
+  void settled.then(() => {
+    if (removals.get(outDir) === settled) removals.delete(outDir);
+  });
+  if (!background) await removal;
+}
+
+/** Removes every generation in PRUNED_DIR (those of this prune, and any a crash left there). */
+async function removePruned(pruned: string): Promise<void> {
+  for (const n of await readdir(pruned).catch(() => [] as string[])) await removeGeneration(join(pruned, n));
+}
+
+/** How many files a removal unlinks before it lets the event loop run (a server may share it). */
+const REMOVE_BATCH = 256;
+
+/**
+ * Removes a generation directory. Its manifest says what it holds, so the files are unlinked by name
+ * and the directories removed deepest first, without listing and stat-ing every entry; whatever is
+ * left (a generation cut short, files the manifest does not list) goes by a recursive removal after.
+ */
+export async function removeGeneration(dir: string): Promise<void> {
+  const manifest = await readManifest(dir);
+  if (manifest) {
+    const dirs = new Set<string>();
+    let count = 0;
+    for (const [path, file] of Object.entries(manifest.files)) {
+      for (let d = dirname(path); d !== "."; d = dirname(d)) dirs.add(d);
+      for (const suffix of ["", ...(file.encodings ?? []).map((e) => (e === "br" ? ".br" : ".gz"))]) {
+        try {
+          unlinkSync(join(dir, path + suffix));
+        } catch {
+          // Missing already, or not removable: the recursive removal below has the last word.
+        }
+        if (++count % REMOVE_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(join(dir, d));
+      } catch {
+        // Not empty (files the manifest does not list): left to the recursive removal.
+      }
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
 }

@@ -36,7 +36,7 @@ const syncSiblings = (data: Buffer) => ({
 
 describe("precompressed siblings", () => {
   it("are the bytes the synchronous encoders give, for small and large files", async () => {
-    const big = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `USD,2026-03-02,${i}.${i % 97}\n`).join(""));
+    const big = Buffer.from(Array.from({ length: 4_000 }, (_, i) => `USD,2026-03-02,${i}.${i % 97}\n`).join(""));
     for (const data of [Buffer.from(EXCHANGE_RATES_XSD, "utf8"), Buffer.from("{}"), big]) {
       const [a, b] = [await compressSiblings(data), syncSiblings(data)];
       expect(a.br.equals(b.br)).toBe(true);
