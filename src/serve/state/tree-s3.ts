@@ -5,7 +5,7 @@
 // bank, the server fetches that bank's files and nothing else. Requests are then served from memory,
 // exactly as with a local tree.
 import { ObjectStore, eachLimited } from "../../publish/s3.js";
-import { POINTER_KEY, manifestKey, objectKey, readManifest, readPointer } from "../../publish/s3-target.js";
+import { POINTER_KEY, objectKey, readBeside, readManifest, readPointer } from "../../publish/s3-target.js";
 import { JWKS_FILE } from "../../publish/signature-names.js";
 import { buildTree, type TreeSource } from "./tree.js";
 
@@ -57,7 +57,7 @@ export class S3TreeSource implements TreeSource {
     );
     this.held = objects;
     // The signed generation's public keys, beside its manifest (src/publish/s3-target.ts).
-    const jwks = await this.store.get(`${manifestKey(generation)}.${JWKS_FILE}`);
+    const jwks = await readBeside(this.store, generation, JWKS_FILE);
     return jwks ? { ...tree, publicationJwks: jwks } : tree;
   }
 }
