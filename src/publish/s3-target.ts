@@ -85,13 +85,21 @@ export async function readPointer(store: ObjectStore): Promise<Pointer | undefin
 
 /** A generation's manifest; a clear error when it is missing or lists no files. */
 export async function readManifest(store: ObjectStore, generation: string): Promise<Manifest> {
+  return (await readManifestBytes(store, generation)).manifest;
+}
+
+/** A generation's manifest, and its bytes as stored (what its signature signs). */
+export async function readManifestBytes(
+  store: ObjectStore,
+  generation: string,
+): Promise<{ manifest: Manifest; bytes: Buffer }> {
   const key = manifestKey(generation);
-  const body = await store.get(key);
-  if (body === undefined) throw new Error(`${store.url}/${key} is missing`);
-  const manifest = JSON.parse(body.toString("utf8")) as Manifest;
+  const bytes = await store.get(key);
+  if (bytes === undefined) throw new Error(`${store.url}/${key} is missing`);
+  const manifest = JSON.parse(bytes.toString("utf8")) as Manifest;
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${store.url}/${key} lists no files`);
-  return manifest;
+  return { manifest, bytes };
 }
 
 export interface S3TargetOptions {

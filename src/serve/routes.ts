@@ -21,6 +21,7 @@ import { dated } from "./resources/history/dated.js";
 import { range } from "./resources/history/range.js";
 import { latest, latestAt } from "./resources/latest/latest.js";
 import { periodDatedAt, periodRangeAt } from "./resources/periods/periods.js";
+import { publicationFile } from "./resources/publications/files.js";
 import { publicationJwks } from "./resources/publications/jwks.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
 import { status } from "./resources/status/status.js";
@@ -50,6 +51,8 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
   { method: "GET", path: "/v1/publications/jwks.json", name: "publication-jwks", auth: false, handle: publicationJwks, query: [] },
+  // The served generation byte for byte (its manifest, signature, keys, files and their siblings), for `exrates verify https://...`.
+  { method: "GET", path: "/v1/publications/current/{rest...}", name: "publication-file", auth: true, handle: publicationFile, query: [] },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },
   { method: "GET", path: "/readyz", name: "readyz", auth: false, handle: readyz },

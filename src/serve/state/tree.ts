@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 import { isIsoDate } from "../../feed/dates.js";
-import { JWKS_FILE } from "../../publish/signature-names.js";
+import { JWKS_FILE, SIGNATURE_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { rateWarningsHeader } from "../http/rate-warnings.js";
 import { VARY, type Format } from "../http/negotiate.js";
@@ -53,7 +53,18 @@ export interface LoadedTree {
   xsd?: Representation;
   /** The publication keys' JWKS beside the manifest (publication-jwks.json), when the generation is signed. */
   publicationJwks?: Buffer;
+  /** The generation byte for byte, for `/v1/publications/current/...` (src/serve/resources/publications/). */
+  publication?: Publication;
   files: number;
+}
+
+/** A generation as published: its manifest's bytes, their detached signature, every file it lists. */
+export interface Publication {
+  manifest: Buffer;
+  /** manifest.json.jws, when the generation is signed. */
+  signature?: Buffer;
+  /** Every listed file by its path in the generation (its precompressed siblings are its encodings). */
+  files: Map<string, Representation>;
 }
 
 const BANK_ID = "([A-Z0-9]{2,10})";
@@ -143,12 +154,17 @@ export async function currentTarget(outDir: string): Promise<string | undefined>
 /** Loads the generation `target` (relative to outDir, as `out/current` names it) into memory. */
 export async function loadTree(outDir: string, target: string): Promise<LoadedTree> {
   const dir = join(outDir, target);
-  const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
+  const manifestBytes = await readFile(join(dir, "manifest.json"));
+  const manifest = JSON.parse(manifestBytes.toString("utf8")) as Manifest;
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${dir}/manifest.json lists no files`);
   const suffix = { br: ".br", gzip: ".gz" } as const;
-  const tree = await buildTree(manifest, target, (path, _file, encoding) =>
-    readFile(join(dir, encoding ? path + suffix[encoding] : path)),
+  const signature = await readFile(join(dir, SIGNATURE_FILE)).catch(() => undefined);
+  const tree = await buildTree(
+    manifest,
+    target,
+    (path, _file, encoding) => readFile(join(dir, encoding ? path + suffix[encoding] : path)),
+    { manifest: manifestBytes, signature },
   );
   const jwks = await readFile(join(dir, JWKS_FILE)).catch(() => undefined);
   return jwks ? { ...tree, publicationJwks: jwks } : tree;
@@ -163,9 +179,19 @@ export function localTreeSource(outDir: string): TreeSource {
   };
 }
 
-/** A generation in memory from its manifest and its files as `read` gives them. */
-export async function buildTree(manifest: Manifest, target: string, read: ReadFile): Promise<LoadedTree> {
+/**
+ * A generation in memory from its manifest and its files as `read` gives them; with the manifest's
+ * bytes (and signature), every listed file is also kept by its path, as published.
+ */
+export async function buildTree(
+  manifest: Manifest,
+  target: string,
+  read: ReadFile,
+  published?: Omit<Publication, "files">,
+): Promise<LoadedTree> {
   const tree: LoadedTree = { generation: String(manifest.generation), target, banks: new Map(), files: 0 };
+  const files = new Map<string, Representation>();
+  if (published) tree.publication = { ...published, files };
   const bankEntry = (id: string): BankEntry => {
     let entry = tree.banks.get(id);
     if (!entry) tree.banks.set(id, (entry = { id, latest: {}, effectiveDate: manifest.banks?.[id]?.effectiveDate }));
@@ -173,12 +199,13 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
   };
   for (const [path, file] of Object.entries(manifest.files)) {
     let m: RegExpExecArray | null;
+    let rep: Representation;
     if (PATTERNS.banksList.test(path)) {
-      tree.banksList = await loadRepresentation(read, path, file, undefined);
+      rep = tree.banksList = await loadRepresentation(read, path, file, undefined);
     } else if (PATTERNS.xsd.test(path)) {
-      tree.xsd = await loadRepresentation(read, path, file, undefined);
+      rep = tree.xsd = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.bank.exec(path))) {
-      bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
+      rep = bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.latest.exec(path))) {
       const id = m[1]!;
       const format = m[3] as Format;
@@ -191,10 +218,13 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
           : undefined;
       // Latest figures published with a warning: how many, on every format (absent for none).
       const extra = rateWarningsHeader(Number(manifest.banks?.[id]?.warnings ?? 0));
-      entry.latest[format] = await loadRepresentation(read, path, file, disposition, extra);
+      rep = entry.latest[format] = await loadRepresentation(read, path, file, disposition, extra);
     } else {
+      // Not served by the API's routes; kept (checked the same way) when the generation is served whole.
+      if (published) files.set(path, await loadRepresentation(read, path, file, undefined));
       continue;
     }
+    files.set(path, rep);
     tree.files++;
   }
   return tree;
