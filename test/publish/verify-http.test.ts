@@ -3,7 +3,7 @@
 // the host's key set, through a token or client credentials; a static copy of a generation at a URL
 // prefix (a small node:http server here) verifies too, and one changed byte, a removed file and a
 // manifest re-signed with another key each fail, naming the file; no token where one is needed is a
-// clear error, and the secret never shows.
+// clear error, and the secret never shows. A server following a bucket serves its generation the same way.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,13 +12,16 @@ import { join } from "node:path";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { loadConfig } from "../../src/config.js";
 import { publish } from "../../src/publish/publisher.js";
+import { S3TreeTarget } from "../../src/publish/s3-target.js";
 import { loadPublicationKeys, signManifest, SIGNATURE_FILE } from "../../src/publish/signing.js";
 import { MANIFEST, readCurrentGeneration } from "../../src/publish/tree.js";
 import { verifyUrl } from "../../src/publish/verify-http.js";
 import { cli } from "../support/cli.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
+import { startS3Server } from "./s3-server.js";
 
 const AAA = testBank("AAA");
 const LATEST = "v1/Banks/AAA/DailyRates/Latest.json";
@@ -175,5 +178,42 @@ describe("a static copy at a URL prefix", () => {
       /http:\/\/127\.0\.0\.1:1\/rates\/manifest\.json: cannot be read/,
     );
     await expect(verifyUrl("ftp://example.com/x")).rejects.toThrow(/only http:\/\/ and https:\/\//);
+  });
+});
+
+describe("a service serving from a bucket", () => {
+  it("serves the bucket's signed generation as published, and it verifies", async () => {
+    const s3 = await startS3Server();
+    const saved = { ...process.env };
+    // The server builds its S3 client from the process's AWS variables, as in production.
+    Object.assign(process.env, s3.env);
+    const root = mkdtempSync(join(tmpdir(), "exrates-verify-s3-"));
+    let bucketServer: InProcessServer | undefined;
+    try {
+      const config = loadConfig({
+        EXRATES_DATA_DIR: join(root, "data"),
+        EXRATES_OUT_DIR: join(root, "out"),
+        EXRATES_HOST: "127.0.0.1",
+        EXRATES_PORT: "0",
+        EXRATES_PUBLISH_URL: `s3://${s3.bucket}/verify-http/rates`,
+      });
+      bucketServer = await startTestServer({ config, publish: false });
+      storeRates(bucketServer.store, "AAA", [{ effectiveDate: "2026-03-03", currency: "EUR", rate: "24.180" }]);
+      const target = S3TreeTarget.fromUrl(config.publishUrl!, config.outDir, s3.env);
+      const signing = await loadPublicationKeys(config.dataDir);
+      await publish(bucketServer.store, [AAA], target, { signing });
+      await bucketServer.server.refresh();
+      const result = await verifyUrl(bucketServer.url, { token: await bucketServer.token() });
+      expect(result.problems).toEqual([]);
+      expect(result.kid).toBe(signing.active.kid);
+      expect(result.generation).toBe(bucketServer.server.tree()?.generation);
+    } finally {
+      await bucketServer?.stop();
+      for (const name of Object.keys(s3.env))
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      await s3.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
