@@ -4,8 +4,9 @@
 // `/v1/publications/current/` (bearer-protected like the rates). The copy is checked as a directory
 // is (src/publish/verify.ts), except that nothing lists what a URL prefix holds: extra files cannot be
 // found. The key set is the one given, else the host's `/v1/publications/jwks.json`, else the copy's
-// own. A token is sent only once the host asks for one (401): the one given, else one granted to the
-// client credentials by the host's token endpoint. Neither the token nor the secret is ever printed.
+// own. A token is sent only once the host asks for one (a 401; from then on with every request): the
+// one given, else one granted to the client credentials by the host's token endpoint (renewed as the
+// client renews it, src/client/tokens.ts). Neither the token nor the secret is ever printed.
 import type { JSONWebKeySet } from "jose";
 
 import { clientCredentials, type TokenSource } from "../client/tokens.js";
@@ -47,7 +48,10 @@ export interface HttpVerifyResult extends VerifyResult {
 /** Reads a copy's files over HTTP, with the bearer token once the host asks for one. */
 class HttpReader {
   private tokens: TokenSource | undefined;
-  private token: string | undefined;
+  /** The token given (never replaced: a granted one lives in `tokens`). */
+  private readonly token: string | undefined;
+  /** The host answered 401 once: every later request carries the token. */
+  private asked = false;
   /** The generations the answers named (X-Exrates-Generation): more than one, a publish happened meanwhile. */
   readonly generations = new Set<string>();
 
@@ -60,12 +64,11 @@ class HttpReader {
 
   /** The body of a 200; undefined for a 404 (a file the copy does not have); a clear error otherwise. */
   async get(url: string, { auth = true } = {}): Promise<Buffer | undefined> {
-    let answer = await this.request(url, auth ? this.token : undefined);
+    const sent = auth && this.asked ? await this.current() : undefined;
+    let answer = await this.request(url, sent);
     if (answer.status === 401 && auth) {
-      const token = await this.renew(url);
-      answer = await this.request(url, token);
-      if (answer.status === 401)
-        throw new UserError(`${redactUrl(url)}: the host refused the token (401): it is invalid, expired or revoked`);
+      answer = await this.request(url, await this.after401(url, sent));
+      if (answer.status === 401) throw refusedToken(url);
     }
     if (answer.status === 404 || answer.status === 410) return undefined;
     if (answer.status === 403) throw new UserError(`${redactUrl(url)}: the token lacks the API's scope (403)`);
@@ -91,37 +94,46 @@ class HttpReader {
     }
   }
 
-  /** A token for a host that asked for one: a new grant, or a clear error saying how to give one. */
-  private async renew(url: string): Promise<string> {
-    const { clientId, clientSecret } = this.options;
-    if (this.token && !this.tokens)
-      throw new UserError(`${redactUrl(url)}: the host refused the token (401): it is invalid, expired or revoked`);
-    if (!clientId || !clientSecret)
-      throw new UserError(
-        `${redactUrl(url)} needs a bearer token: give --token (or EXRATES_TOKEN), or EXRATES_CLIENT_ID and EXRATES_CLIENT_SECRET of a client of the service`,
-      );
-    if (!this.tokens) {
-      const tokenUrl =
-        this.options.tokenUrl ??
-        `${this.origin}/auth/realms/${encodeURIComponent(this.options.realm ?? "exrates")}/protocol/openid-connect/token`;
-      this.tokens = clientCredentials({
-        tokenUrl,
-        clientId,
-        clientSecret,
-        scope: this.options.scope ?? "exchange-rates",
-        post: (to, body) => this.postForm(to, body),
-        now: Date.now,
-      });
-    } else if (this.token) this.tokens.refused(this.token);
+  /** The token to send once the host asked for one: the one given, or the granted one (renewed as it ages). */
+  private async current(): Promise<string | undefined> {
+    if (!this.tokens) return this.token;
     try {
-      this.token = await this.tokens.get();
+      const token = await this.tokens.get();
+      registerSecret(token);
+      return token;
     } catch (error) {
       throw new UserError(`the token endpoint refused the client credentials: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    registerSecret(this.token);
-    return this.token;
+  }
+
+  /** The host answered 401 to `sent`: the token to try next, or a clear error saying how to give one. */
+  private async after401(url: string, sent: string | undefined): Promise<string | undefined> {
+    this.asked = true;
+    if (sent !== undefined) {
+      // A granted token refused (revoked, or expired early): one new grant; a given one: nothing to do.
+      if (!this.tokens) throw refusedToken(url);
+      this.tokens.refused(sent);
+      return this.current();
+    }
+    if (this.token || this.tokens) return this.current();
+    const { clientId, clientSecret } = this.options;
+    if (!clientId || !clientSecret)
+      throw new UserError(
+        `${redactUrl(url)} needs a bearer token: give --token (or EXRATES_TOKEN), or EXRATES_CLIENT_ID and EXRATES_CLIENT_SECRET of a client of the service`,
+      );
+    this.tokens = clientCredentials({
+      tokenUrl:
+        this.options.tokenUrl ??
+        `${this.origin}/auth/realms/${encodeURIComponent(this.options.realm ?? "exrates")}/protocol/openid-connect/token`,
+      clientId,
+      clientSecret,
+      scope: this.options.scope ?? "exchange-rates",
+      post: (to, body) => this.postForm(to, body),
+      now: Date.now,
+    });
+    return this.current();
   }
 
   private async postForm(url: string, body: URLSearchParams) {
@@ -150,6 +162,9 @@ class HttpReader {
     return { status: res.status, json };
   }
 }
+
+const refusedToken = (url: string) =>
+  new UserError(`${redactUrl(url)}: the host refused the token (401): it is invalid, expired or revoked`);
 
 /** The URL without a trailing slash, checked; its origin. */
 function parseBase(url: string): { base: string; origin: string } {

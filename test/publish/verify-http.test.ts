@@ -110,9 +110,11 @@ describe("a static copy at a URL prefix", () => {
   let copy: string;
   let staticServer: Server;
   let url: string;
+  const authorizations: string[] = [];
 
   beforeAll(async () => {
     staticServer = createServer((req, res) => {
+      if (req.headers.authorization) authorizations.push(req.headers.authorization);
       const path = decodeURIComponent(new URL(req.url!, "http://x").pathname);
       if (!path.startsWith("/share/rates/") || path.includes("..")) return res.writeHead(404).end();
       try {
@@ -133,10 +135,11 @@ describe("a static copy at a URL prefix", () => {
     cpSync(generationDir, copy, { recursive: true });
   };
 
-  it("passes whole, with the key set beside it (the host serves none)", async () => {
+  it("passes whole, with the key set beside it (the host serves none), and a token goes to no host that asks none", async () => {
     fresh();
-    const result = await verifyUrl(`${url}/`);
+    const result = await verifyUrl(`${url}/`, { token: "a-token-for-the-service-only" });
     expect(result.problems).toEqual([]);
+    expect(authorizations).toEqual([]);
     expect(result.keySet).toBe("the key set beside the copy");
     expect(result.copy).toBe(url);
   });
