@@ -14,7 +14,9 @@ import { problemOf } from "../client/errors.js";
 import { UserError } from "../errors.js";
 import { redactUrl } from "../feed/redact.js";
 import { registerSecret } from "../secrets.js";
-import { MANIFEST } from "./tree.js";
+import { JWKS_FILE, SIGNATURE_FILE } from "./signature-names.js";
+import { SUFFIX } from "./target.js";
+import { MANIFEST, type Manifest } from "./tree.js";
 import { verifyCopy, type VerifyResult } from "./verify.js";
 
 /** Where the service serves its current generation. */
@@ -194,6 +196,41 @@ async function hostJwks(reader: HttpReader, origin: string): Promise<JSONWebKeyS
   }
 }
 
+/** Files read at once over HTTP (a large tree is a few thousand requests). */
+const READ_CONCURRENCY = 8;
+
+/**
+ * The copy's manifest, signature, keys and every listed file with its siblings, read READ_CONCURRENCY
+ * at a time, by path (a 404 is absent: the check names it missing).
+ */
+async function prefetch(reader: HttpReader, copy: string): Promise<Map<string, Promise<Buffer | undefined>>> {
+  const files = new Map<string, Promise<Buffer | undefined>>();
+  const manifest = reader.get(`${copy}/${MANIFEST}`);
+  files.set(MANIFEST, manifest);
+  const paths: string[] = [SIGNATURE_FILE, JWKS_FILE];
+  const bytes = await manifest;
+  try {
+    const listed = bytes ? (JSON.parse(bytes.toString("utf8")) as Manifest).files : {};
+    for (const [path, file] of Object.entries(listed ?? {})) {
+      paths.push(path);
+      for (const encoding of file.encodings ?? []) paths.push(path + SUFFIX[encoding]);
+    }
+  } catch {
+    // Not JSON: the check says so, reading what it needs itself.
+  }
+  let next = 0;
+  const results = new Map<string, Buffer | undefined>();
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      results.set(path, await reader.get(`${copy}/${encodePath(path)}`));
+    }
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  for (const [path, body] of results) files.set(path, Promise.resolve(body));
+  return files;
+}
+
 /**
  * Verifies the copy at `url`: a static copy when `<url>/manifest.json` is there, else the service's
  * served generation (`<url>/v1/publications/current/`). A publish during the check (the service's
@@ -218,7 +255,10 @@ export async function verifyUrl(url: string, options: HttpVerifyOptions = {}): P
       ? `the key set of ${redactUrl(origin).replace(/\/$/, "")}${PUBLICATION_JWKS}`
       : "the key set beside the copy";
   }
-  const check = () => verifyCopy({ read: (path) => reader.get(`${copy}/${encodePath(path)}`) }, jwks);
+  const check = async () => {
+    const files = await prefetch(reader, copy);
+    return verifyCopy({ read: (path) => files.get(path) ?? reader.get(`${copy}/${encodePath(path)}`) }, jwks);
+  };
   reader.generations.clear();
   let result = await check();
   if (reader.generations.size > 1) {
