@@ -45,6 +45,21 @@ export class MeteredResponse<Request extends IncomingMessage = IncomingMessage> 
   startedAt = performance.now();
   contentType = "";
   metrics: ServerMetrics | undefined;
+  /** Counted already (at its end, or when its connection closed first). */
+  counted = false;
+
+  /**
+   * The answer is counted when it is ended: an answer ended while its request was being handled (Latest's)
+   * needs no 'close' listener (ServerMetrics.settle adds one to the others).
+   */
+  override end(...args: unknown[]): this {
+    (super.end as (...a: unknown[]) => this).apply(this, args);
+    if (!this.counted && this.metrics) {
+      this.counted = true;
+      this.metrics.count(this);
+    }
+    return this;
+  }
 
   override writeHead(statusCode: number, reasonOrHeaders?: unknown, headers?: unknown): this {
     const given = headers ?? reasonOrHeaders;
@@ -61,6 +76,8 @@ export class MeteredResponse<Request extends IncomingMessage = IncomingMessage> 
 }
 
 function countResponse(this: MeteredResponse): void {
+  if (this.counted) return;
+  this.counted = true;
   this.metrics?.count(this);
 }
 
@@ -81,6 +98,8 @@ export class ServerMetrics {
       }
     },
   });
+  private lastPending:
+    { route: string; status: number; format: string; counter: { labels: RequestLabels; n: number } } | undefined;
   private readonly routeLabels = new Map<string, string>();
   private readonly formats = new Map<string, string>();
   // Latency is counted into plain bucket arrays per route and read by prom-client at scrape time:
@@ -133,14 +152,25 @@ export class ServerMetrics {
     return new Gauge({ name, help, labelNames: ["bank"] as const, registers: [this.registry] });
   }
 
-  /** Counts a request once its answer has been sent or its connection closed. */
+  /**
+   * Counts a request once its answer has ended or its connection closed: call `settle` once the
+   * request's handler has returned.
+   */
   track(req: IncomingMessage, res: ServerResponse): void {
     const metered = res as MeteredResponse;
     metered.metrics = this;
-    if (!(res instanceof MeteredResponse)) metered.startedAt = performance.now();
-    // One listener function for every response (no closure per request): 'close' follows the answer's
-    // end, or a connection that ended first.
-    res.on("close", countResponse);
+    if (!(res instanceof MeteredResponse)) {
+      metered.startedAt = performance.now();
+      res.on("close", countResponse);
+    }
+  }
+
+  /**
+   * After the handler's synchronous part: an answer not ended yet is counted when it ends (MeteredResponse)
+   * or when its connection closes first. One listener function for every response (no closure per request).
+   */
+  settle(res: ServerResponse): void {
+    if (res instanceof MeteredResponse && !res.counted) res.on("close", countResponse);
   }
 
   /** The request's labels: children looked up by one string key (prom-client would hash a label object). */
@@ -149,13 +179,22 @@ export class ServerMetrics {
     const routeLabel = this.routeLabel(req.url ?? "/");
     const status = res.statusCode;
     const format = this.formatOf(res.contentType || String(res.getHeader("content-type") ?? ""));
-    const key = `${routeLabel} ${status} ${format}`;
-    const pending = this.pendingRequests.get(key);
-    if (pending) pending.n++;
-    else this.pendingRequests.set(key, { labels: { route: routeLabel, status: String(status), format }, n: 1 });
+    this.pending(routeLabel, status, format).n++;
     this.latency.observe(routeLabel, (performance.now() - res.startedAt) / 1000);
     if (routeLabel === "token" && req.method === "POST")
       this.tokens.inc({ outcome: status === 200 ? "issued" : "refused", status: String(status) });
+  }
+
+  /** The counter of a label set; the last one used is at hand (most requests are the same request). */
+  private pending(route: string, status: number, format: string): { labels: RequestLabels; n: number } {
+    const last = this.lastPending;
+    if (last && last.route === route && last.status === status && last.format === format) return last.counter;
+    const key = `${route} ${status} ${format}`;
+    let counter = this.pendingRequests.get(key);
+    if (!counter)
+      this.pendingRequests.set(key, (counter = { labels: { route, status: String(status), format }, n: 0 }));
+    this.lastPending = { route, status, format, counter };
+    return counter;
   }
 
   /** formatOf, remembered by content type (the published answers' types are a few strings). */
@@ -329,6 +368,9 @@ export class LatencyHistogram {
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly routes = new Map<string, RouteLatency>();
+  /** The route observed last and its buckets (most requests are the same request). */
+  private lastRoute: string | undefined;
+  private lastLatency: RouteLatency | undefined;
 
   constructor(
     readonly name: string,
@@ -337,11 +379,13 @@ export class LatencyHistogram {
   ) {}
 
   observe(route: string, seconds: number): void {
-    let latency = this.routes.get(route);
+    let latency = route === this.lastRoute ? this.lastLatency : this.routes.get(route);
     if (!latency) {
       latency = { buckets: new Float64Array(this.upperBounds.length + 1), sum: 0, count: 0 };
       this.routes.set(route, latency);
     }
+    this.lastRoute = route;
+    this.lastLatency = latency;
     const bounds = this.upperBounds;
     let i = 0;
     while (i < bounds.length && seconds > bounds[i]!) i++;
@@ -373,5 +417,7 @@ export class LatencyHistogram {
 
   reset(): void {
     this.routes.clear();
+    this.lastRoute = undefined;
+    this.lastLatency = undefined;
   }
 }

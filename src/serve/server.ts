@@ -149,12 +149,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         headers: { connection: "close" },
       });
     }
-    let answered: void | Promise<void>;
+    let answered: void | Promise<void> = undefined;
     try {
       answered = router(req, res);
     } catch (error) {
-      return failed(req, res, error as Error);
+      failed(req, res, error as Error);
     }
+    metrics.settle(res);
     if (answered) answered.catch((error: Error) => failed(req, res, error));
   });
   const failed = (req: IncomingMessage, res: ServerResponse, error: Error) => {
