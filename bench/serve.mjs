@@ -312,7 +312,7 @@ const grants = results.grants.length
   : undefined;
 const grantsRow = grants
   ? `${fmt(grants.rps)} (p50 ${fmt(grants.p50)} µs, p99 ${fmt(grants.p99)} µs) | >= 2,000 | ${verdict(grants.rps >= 2000)}`
-  : "not measured (BENCH_GRANTS=0) | >= 2,000 | |";
+  : "not measured (BENCH_GRANTS=0) | >= 2,000 |";
 const loadgen =
   LOADGEN === "wrk" ? "wrk, one thread, latency to the microsecond" : "autocannon, latency in whole milliseconds";
 const ratio = ex.rps / bl.rps;
