@@ -33,7 +33,7 @@ import {
 } from "./http/connections.js";
 import { sendProblem } from "./http/respond.js";
 import { createRouter } from "./http/router.js";
-import { ServerMetrics, startMetricsServer } from "./metrics.js";
+import { ServerMetrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { createStatusPage } from "./pages/status-page/page.js";
 import { createEventStream } from "./resources/events/stream.js";
@@ -187,12 +187,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
-      : await startMetricsServer(metrics, config.metricsHost, config.metricsPort, log).catch((error: Error) => {
-          server.close();
-          history.close();
-          events.close();
-          throw error;
-        });
+      : await import("./metrics-export.js")
+          .then((m) => m.startMetricsServer(metrics, config.metricsHost, config.metricsPort!, log))
+          .catch((error: Error) => {
+            server.close();
+            history.close();
+            events.close();
+            throw error;
+          });
   state.watch();
 
   log.info({ url, issuer, embeddedSso: embedded, generation: state.tree()?.generation }, "serving");
