@@ -43,8 +43,7 @@ describe("the modules exrates serve loads", () => {
   const packages = staticPackages(resolve(ROOT, "src/cli/commands/serve.ts"));
 
   it("reaches the server's own packages (the walk follows the imports)", () => {
-    for (const name of ["better-sqlite3", "jose", "kysely", "lru-cache"])
-      expect(packages.has(name)).toBe(true);
+    for (const name of ["better-sqlite3", "jose", "kysely", "lru-cache"]) expect(packages.has(name)).toBe(true);
   });
 
   // date-holidays (the calendars' holiday rules, ~30 MB resident with its data) is imported with the
