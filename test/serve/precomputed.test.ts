@@ -1,11 +1,15 @@
 // A head written from its precomputed text gives the bytes writeHead gives for the same headers (the
 // Date's value aside), whatever the request: keep-alive, Connection: close, HTTP/1.0, HEAD, pipelined,
 // a 304, and the states it hands to writeHead (a header set with setHeader, a reason phrase).
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { precomputedHead, writePrecomputedHead } from "../../src/serve/http/precomputed.js";
+import { sendRepresentation } from "../../src/serve/http/respond.js";
+import { buildTree } from "../../src/serve/state/tree.js";
 import { MeteredResponse } from "../../src/serve/metrics.js";
 
 const body = Buffer.from('{"rates":[{"currency":"USD","rate":"21.365"}]}');
@@ -137,5 +141,70 @@ describe("precomputed heads", () => {
   it("tells the metrics the content type", () => {
     expect(ok.contentType).toBe("application/json; charset=utf-8");
     expect(notModified.contentType).toBe("");
+  });
+});
+
+describe("a published Latest, as the tree holds it", () => {
+  const csv = Buffer.from("currency,rate\nUSD,21.365\n");
+  const gz = gzipSync(csv);
+  const path = "v1/Banks/CNB/DailyRates/Latest.csv";
+  const file = {
+    bytes: csv.length,
+    sha256: createHash("sha256").update(csv).digest("hex"),
+    etag: '"cnb-csv-1"',
+    lastModified: "2026-11-27T14:30:00.000Z",
+    contentType: "text/csv; charset=utf-8",
+    encodings: ["gzip" as const],
+  };
+  const manifest = {
+    generation: "1",
+    publishedAt: "2026-11-27T14:31:00.000Z",
+    files: { [path]: file },
+    banks: { CNB: { effectiveDate: "2026-11-27", inputHash: "h", lastModified: file.lastModified, warnings: 2 } },
+  };
+  let tree: Server;
+  let treePort: number;
+
+  beforeAll(async () => {
+    const loaded = await buildTree(manifest, "g1", (_p, _f, encoding) =>
+      Promise.resolve(encoding === "gzip" ? gz : csv),
+    );
+    const rep = loaded.banks.get("CNB")!.latest.csv!;
+    // /pre: the server's path (sendRepresentation); /plain: writeHead with the same variant's headers.
+    tree = createServer({ ServerResponse: MeteredResponse, keepAliveTimeout: 5_000 }, (req, res) => {
+      if (req.url === "/pre") return sendRepresentation(req, res, rep);
+      const variant = /gzip/.test(req.headers["accept-encoding"] ?? "") ? rep.gzip! : rep.identity;
+      if (req.headers["if-none-match"]) res.writeHead(304, { ...rep.notModified, etag: variant.etag }).end();
+      else res.writeHead(200, variant.headers).end(req.method === "HEAD" ? undefined : variant.body);
+    });
+    await new Promise<void>((resolve) => tree.listen(0, "127.0.0.1", resolve));
+    treePort = (tree.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => tree.close(() => resolve())));
+
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(treePort, "127.0.0.1", () => socket.write(text));
+      let received = "";
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+      socket.on("end", () => resolve(withoutDate(received)));
+      socket.on("error", reject);
+    });
+
+  const full = ["x-rate-warnings: 2\r\n", 'content-disposition: attachment; filename="CNB-2026-11-27.csv"\r\n'];
+  it.each([
+    ["identity", "", ["HTTP/1.1 200 OK\r\n", "content-length: 25\r\n", ...full]],
+    ["gzip", "Accept-Encoding: gzip, br\r\n", ['etag: "cnb-csv-1-gzip"\r\n', "content-encoding: gzip\r\n", ...full]],
+    [
+      "304 of the gzip variant",
+      'Accept-Encoding: gzip\r\nIf-None-Match: "cnb-csv-1"\r\n',
+      ["HTTP/1.1 304 Not Modified\r\n", 'etag: "cnb-csv-1-gzip"\r\n'],
+    ],
+    ["304 of the identity", 'If-None-Match: W/"cnb-csv-1"\r\n', ['etag: "cnb-csv-1"\r\n']],
+  ])("%s: the bytes writeHead gives for the variant's headers", async (_name, extra, contains) => {
+    const request = (p: string) => `GET ${p} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`;
+    const [pre, plain] = [await raw(request("/pre")), await raw(request("/plain"))];
+    expect(pre).toBe(plain);
+    for (const text of contains) expect(pre).toContain(text);
   });
 });
