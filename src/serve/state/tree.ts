@@ -12,14 +12,19 @@ import { isIsoDate } from "../../feed/dates.js";
 import { JWKS_FILE, SIGNATURE_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { rateWarningsHeader } from "../http/rate-warnings.js";
-import { VARY, type Format } from "../http/negotiate.js";
+import { VARY, type Encoding, type Format } from "../http/negotiate.js";
+import { precomputedHead, type PrecomputedHead } from "../http/precomputed.js";
 import type { Frequency } from "../../types.js";
 
 export interface Variant {
   body: Buffer;
   /** Response headers of a 200 with this encoding (content-length included). */
   headers: Record<string, string | number>;
+  /** Those headers and the status line as node:http writes them, built once. */
+  head: PrecomputedHead;
   etag: string;
+  /** The 304 answered to a request that would get this encoding (its own ETag). */
+  notModifiedHead: PrecomputedHead;
 }
 
 /** One published file with its encodings and precomputed headers. */
@@ -110,10 +115,9 @@ async function loadRepresentation(
   const lastModifiedSeconds = Math.floor(lastModifiedMs / 1000);
   const lastModified = new Date(lastModifiedSeconds * 1000).toUTCString();
   const common: Record<string, string> = { "last-modified": lastModified, vary: VARY, "cache-control": "private" };
-  const variant = (data: Buffer, etag: string, encoding?: "gzip" | "br"): Variant => ({
-    body: data,
-    etag,
-    headers: {
+  const notModified = { etag: file.etag, ...common };
+  const variant = (data: Buffer, etag: string, encoding?: Exclude<Encoding, "identity">): Variant => {
+    const headers = {
       "content-type": file.contentType,
       "content-length": data.length,
       etag,
@@ -122,15 +126,22 @@ async function loadRepresentation(
       ...(disposition ? { "content-disposition": disposition } : {}),
       ...extra,
       "x-content-type-options": "nosniff",
-    },
-  });
+    };
+    return {
+      body: data,
+      etag,
+      headers,
+      head: precomputedHead(200, headers),
+      notModifiedHead: precomputedHead(304, { ...notModified, etag }),
+    };
+  };
   const rep: Representation = {
     path,
     etag: file.etag,
     etags: new Set([file.etag]),
     lastModifiedSeconds,
     identity: variant(body, file.etag),
-    notModified: { etag: file.etag, ...common },
+    notModified,
   };
   for (const encoding of file.encodings ?? []) {
     const data = await read(path, file, encoding);
