@@ -10,6 +10,7 @@ import type pg from "pg";
 
 import type { IsoDate, QuoteType } from "../types.js";
 import type { PostgresStore } from "./database.js";
+import type { IndexRow } from "./day-index.js";
 import {
   inForceAmong,
   PERIOD_FIGURES_PG,
@@ -268,6 +269,17 @@ export class PostgresHistoryReader implements HistoryStore {
       return { effectiveDate: date, currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier };
     });
     return { rows, version };
+  }
+
+  /** Every stored figure of a bank with its version, by date then currency. */
+  async bankRows(bankId: string): Promise<IndexRow[]> {
+    const result = await this.pool.query<[IsoDate, string, string, number, string, number]>({
+      rowMode: "array" as const,
+      text: `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+              where bank_id = $1 order by effective_date, currency collate "C"`,
+      values: [bankId],
+    });
+    return result.rows;
   }
 
   async periodFigures(bankId: string, from: IsoDate, to: IsoDate): Promise<PeriodFigure[]> {

@@ -11,6 +11,7 @@ import BetterSqlite3 from "better-sqlite3";
 
 import { addDays } from "../feed/dates.js";
 import type { IsoDate, QuoteType } from "../types.js";
+import type { IndexRow } from "./day-index.js";
 
 /** One stored figure as the history documents need it. */
 export interface HistoryRow {
@@ -146,6 +147,11 @@ export interface HistoryStore {
     currencies?: readonly string[],
   ): Eventually<{ rows: HistoryRow[]; version: RowsVersion }>;
   snapshot(): Eventually<RangeSnapshot>;
+  /**
+   * Every stored figure of a bank with its version (stored_at, fetch id), by date then currency: what
+   * an in-memory index of its days is built from (src/store/day-index.ts).
+   */
+  bankRows(bankId: string): Eventually<Iterable<IndexRow>>;
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts), oldest first. */
   periodFigures(bankId: string, from: IsoDate, to: IsoDate): Eventually<PeriodFigure[]>;
   /** The figures from `from` to `to` published with a warning, by date then currency. */
@@ -294,6 +300,12 @@ export class HistoryReader implements HistoryStore {
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
       knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
+      bankRows: sqlite
+        .prepare(
+          `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+            where bank_id = ? order by effective_date, currency`,
+        )
+        .raw(true),
     };
   }
 
@@ -412,6 +424,11 @@ export class HistoryReader implements HistoryStore {
   /** Which of `currencies` the bank quoted on some date from `from` to `to`. */
   quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
     return rangeQuotedIn(this.statements, bankId, from, to, currencies);
+  }
+
+  /** Every stored figure of a bank with its version, by date then currency (one statement, one snapshot). */
+  bankRows(bankId: string): IndexRow[] {
+    return this.statements.bankRows.all(bankId) as IndexRow[];
   }
 
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */
