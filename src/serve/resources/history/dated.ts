@@ -27,7 +27,7 @@ import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfDay } from "./as-of.js";
-import { DayIndexes } from "./day-indexes.js";
+import { dayIndexBytes, DayIndexes } from "./day-indexes.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
 import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "../../../calendar/publication-gap.js";
@@ -44,7 +44,7 @@ const answers = new WeakMap<HistoryStore, AnswerCaches>();
 const dayIndexes = new WeakMap<HistoryStore, DayIndexes>();
 const indexesOf = (store: HistoryStore) => {
   let indexes = dayIndexes.get(store);
-  if (!indexes) dayIndexes.set(store, (indexes = new DayIndexes()));
+  if (!indexes) dayIndexes.set(store, (indexes = new DayIndexes(dayIndexBytes())));
   return indexes;
 };
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;

@@ -11,8 +11,20 @@ import { LRUCache } from "lru-cache";
 import { BankDays, bankFingerprint } from "../../../store/day-index.js";
 import type { Eventually, HistoryReader, HistoryStore, RateWarning, RowsVersion } from "../../../store/history.js";
 
-/** At most this many bytes of indexes are kept. */
+/** At most this many bytes of indexes are kept by default. */
 export const DAY_INDEX_BYTES = 160 * 1024 * 1024;
+
+/**
+ * The bound of a new store's indexes: EXRATES_DAY_INDEX_MB when set (0: no index, every miss read from
+ * the store, as before the index), else DAY_INDEX_BYTES. Read when a store's first miss makes its indexes.
+ */
+export function dayIndexBytes(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const mb = env.EXRATES_DAY_INDEX_MB;
+  if (mb === undefined || mb.trim() === "") return DAY_INDEX_BYTES;
+  const n = Number(mb);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`EXRATES_DAY_INDEX_MB: "${mb}" is not a number of megabytes`);
+  return Math.floor(n * 1024 * 1024);
+}
 
 const FIRST = "0000-01-01";
 const LAST = "9999-12-31";
@@ -31,19 +43,22 @@ function then<T, U>(value: Eventually<T>, f: (v: T) => Eventually<U>): Eventuall
 }
 
 export class DayIndexes {
-  private readonly banks: LRUCache<string, Entry>;
   /** Indexes being read (PostgreSQL): requests arriving meanwhile share the read. */
   private readonly pending = new Map<string, Promise<BankDays | undefined>>();
   /** Banks whose index alone is larger than the bound: read from the store. */
   private readonly tooLarge = new Set<string>();
 
+  private readonly banks: LRUCache<string, Entry> | undefined;
+
   constructor(private readonly maxBytes = DAY_INDEX_BYTES) {
-    this.banks = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.days.bytes) });
+    // lru-cache refuses a bound of 0: no cache at all then.
+    this.banks =
+      maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.days.bytes) }) : undefined;
   }
 
   /** How many banks and bytes are held. */
   get size(): { banks: number; bytes: number } {
-    return { banks: this.banks.size, bytes: this.banks.calculatedSize };
+    return { banks: this.banks?.size ?? 0, bytes: this.banks?.calculatedSize ?? 0 };
   }
 
   /** The bank's index on SQLite (every read synchronous); undefined when it is too large to keep. */
@@ -53,7 +68,7 @@ export class DayIndexes {
 
   /** The bank's index, current for the store's generation; undefined when it is too large to keep. */
   of(store: HistoryStore, id: string): Eventually<BankDays | undefined> {
-    if (this.tooLarge.has(id)) return undefined;
+    if (!this.banks || this.tooLarge.has(id)) return undefined;
     const generation = store.generation();
     const entry = this.banks.get(id);
     if (entry && entry.generation === generation) return entry.days;
@@ -83,11 +98,11 @@ export class DayIndexes {
     return then(read, ([rows, warnings]) => {
       const days = BankDays.build(rows, warnings);
       if (days.bytes > this.maxBytes) {
-        this.banks.delete(id);
+        this.banks!.delete(id);
         this.tooLarge.add(id);
         return undefined;
       }
-      this.banks.set(id, { days, generation });
+      this.banks!.set(id, { days, generation });
       return days;
     });
   }
