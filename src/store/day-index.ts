@@ -10,10 +10,7 @@
 // stays "0.0450"); a text that would not come back the same (too many digits, another spelling) is
 // kept as it is, apart. Never a float.
 import type { IsoDate } from "../types.js";
-import type { HistoryRow, RateWarning, RowsVersion } from "./history.js";
-
-/** One stored figure as the index is fed: date, currency, rate, unit multiplier, stored_at, fetch id. */
-export type IndexRow = readonly [IsoDate, string, string, number, string, number];
+import type { HistoryRow, IndexRow, RateWarning, RowsVersion } from "./history.js";
 
 const dayNumber = (date: IsoDate) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 

@@ -10,7 +10,6 @@ import type pg from "pg";
 
 import type { IsoDate, QuoteType } from "../types.js";
 import type { PostgresStore } from "./database.js";
-import type { IndexRow } from "./day-index.js";
 import {
   inForceAmong,
   PERIOD_FIGURES_PG,
@@ -19,6 +18,7 @@ import {
   type BankSpan,
   type CurrencyBanks,
   type HistoryRow,
+  type IndexRow,
   type HistoryStore,
   type InForce,
   type PeriodFigure,

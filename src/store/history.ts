@@ -11,7 +11,6 @@ import BetterSqlite3 from "better-sqlite3";
 
 import { addDays } from "../feed/dates.js";
 import type { IsoDate, QuoteType } from "../types.js";
-import type { IndexRow } from "./day-index.js";
 
 /** One stored figure as the history documents need it. */
 export interface HistoryRow {
@@ -26,6 +25,12 @@ export interface HistoryRow {
   /** Why the figure was published with a warning (see RateWarning); absent for nearly every figure. */
   warning?: string;
 }
+
+/**
+ * One stored figure as an index of a bank's days is fed (src/store/day-index.ts): date, currency, rate,
+ * unit multiplier, stored_at, fetch id.
+ */
+export type IndexRow = readonly [IsoDate, string, string, number, string, number];
 
 /** One stored figure of a period source, as read for src/store/periods.ts. */
 export interface PeriodFigure {
