@@ -7,10 +7,12 @@
 //
 // Short looks while working: BENCH_GRANTS=0 skips the grants, BENCH_WRITE=0 leaves BENCHMARKS.md alone,
 // BENCH_PROFILE=<dir> runs the server under `node --cpu-prof` (the profile is written there at its exit),
-// BENCH_PIPELINE=n pipelines n requests per connection (see PIPELINE).
+// BENCH_PIPELINE=n pipelines n requests per connection (see PIPELINE), BENCH_CLI=<path> measures another
+// build's dist/src/cli/main.js (main's, built apart: a before/after pair with the same bench).
 //
-// The server under test runs in its own process pinned to one core (taskset), autocannon on the
-// other. Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 8) at 50
+// The load generator is wrk when installed (latency to the microsecond; BENCH_LOADGEN=autocannon for
+// autocannon, which reports whole milliseconds), else autocannon. The server under test runs in its own
+// process pinned to one core (taskset), the load generator on the other. Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 8) at 50
 // connections. RSS is the server's peak resident set (VmHWM) after all runs. The figures are printed
 // and written into BENCHMARKS.md under "## Serve" (that section only).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -25,7 +27,9 @@ import { latestJson, writeTree } from "./tree.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOAD_BEFORE = loadavg()[0];
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = process.env.BENCH_CLI ?? join(ROOT, "dist/src/cli/main.js");
+/** The dist/ the CLI belongs to (the server module alone is loaded from it too). */
+const DIST = join(CLI, "../../..");
 const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,9 +38,15 @@ const CONNECTIONS = 50;
 // event loop even when the load generator is starved (a loaded machine): its CPU per request is then
 // its own work, not the loop's turns.
 const PIPELINE = process.env.BENCH_PIPELINE ?? "1";
+const WRK = "/usr/bin/wrk";
+const LOADGEN = process.env.BENCH_LOADGEN ?? (existsSync(WRK) || has("wrk") ? "wrk" : "autocannon");
+if (LOADGEN !== "wrk" && LOADGEN !== "autocannon") {
+  console.error(`bench/serve.mjs: BENCH_LOADGEN=${LOADGEN}: wrk or autocannon`);
+  process.exit(1);
+}
 
 if (!existsSync(CLI)) {
-  console.error("bench/serve.mjs: run `npm run build` first");
+  console.error(`bench/serve.mjs: ${CLI} is missing: run \`npm run build\` first`);
   process.exit(1);
 }
 
@@ -79,12 +89,17 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** An autocannon run, with the server's CPU time per request (what other load on the machine changes least). */
+/** A load generator's run, with the server's CPU time per request (what other load on the machine changes least). */
 function measured(pid, url, options) {
   const before = cpuSeconds(pid);
-  const run = autocannon(url, options);
+  const run = load(url, options);
   run.cpuPerRequest = (cpuSeconds(pid) - before) / run.total;
   return run;
+}
+
+/** One run of the load generator: req/s, p50 and p99 in microseconds, and how many requests were answered. */
+function load(url, options) {
+  return LOADGEN === "wrk" ? wrk(url, options) : autocannon(url, options);
 }
 
 function autocannon(url, options) {
@@ -100,7 +115,60 @@ function autocannon(url, options) {
   const ok = r[`${Math.floor(statusOk / 100)}xx`] ?? 0;
   if (r.errors > 0 || r.non2xx > 0 || ok === 0)
     throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  // autocannon's latencies are whole milliseconds.
+  return { rps: r.requests.average, p50: r.latency.p50 * 1000, p99: r.latency.p99 * 1000, total: r.requests.total };
+}
+
+/**
+ * A wrk run (one thread, the same connections): its method, body, headers and pipelining in a Lua
+ * script, its `--latency` distribution read from the text it prints.
+ */
+function wrk(url, options) {
+  const script = join(dir, "wrk.lua");
+  const lua = (v) => JSON.stringify(String(v)); // a JSON string is a valid Lua string literal here (ASCII)
+  const lines = [];
+  if (options.method) lines.push(`wrk.method = ${lua(options.method)}`);
+  if (options.body) lines.push(`wrk.body = ${lua(options.body)}`);
+  for (const [k, v] of Object.entries(options.headers ?? {})) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`);
+  lines.push(
+    `local depth = ${Number(PIPELINE)}`,
+    "local batch",
+    "init = function() local r = {} for i = 1, depth do r[i] = wrk.format(nil) end batch = table.concat(r) end",
+    "request = function() return batch end",
+  );
+  writeFileSync(script, `${lines.join("\n")}\n`);
+  const args = [
+    "-t1",
+    `-c${CONNECTIONS}`,
+    `-d${options.seconds ?? SECONDS}s`,
+    "--timeout",
+    "10s",
+    "--latency",
+    "-s",
+    script,
+    url,
+  ];
+  const [cmd, argv] = pinned(LOAD_CORE, [existsSync(WRK) ? WRK : "wrk", ...args]);
+  const out = execFileSync(cmd, argv, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] });
+  return readWrk(url, out);
+}
+
+/** wrk's `--latency` text: `50%  650.00us`, `N requests in 4.00s`, `Requests/sec: ...`, errors. */
+function readWrk(url, out) {
+  const micros = (text) => {
+    const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+    if (!m) throw new Error(`${url}: cannot read wrk's latency "${text}"`);
+    return Number(m[1]) * { us: 1, ms: 1e3, s: 1e6, m: 60e6 }[m[2]];
+  };
+  const percentile = (p) => micros(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "");
+  const total = Number(/(\d+) requests in/.exec(out)?.[1]);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = socket ? socket.slice(1).reduce((n, v) => n + Number(v), 0) : 0;
+  if (!(total > 0) || bad > 0 || errors > 0)
+    throw new Error(`${url}: ${errors} socket errors, ${bad} non-2xx/3xx of ${total}\n${out}`);
+  return { rps, p50: percentile(50), p99: percentile(99), total };
 }
 
 // ---- the baseline: nginx (installed if missing), else a bare node:http static server
@@ -177,8 +245,8 @@ const baseline = await startBaseline();
 const baselineUrl = `http://127.0.0.1:${baseline.port}${path}`;
 
 // Warm-up (JIT, connection setup) for both.
-autocannon(`${base}${path}`, { seconds: 2, headers: { authorization: `Bearer ${await token(base)}` } });
-autocannon(baselineUrl, { seconds: 2 });
+load(`${base}${path}`, { seconds: 2, headers: { authorization: `Bearer ${await token(base)}` } });
+load(baselineUrl, { seconds: 2 });
 
 for (let i = 0; i < RUNS; i++) {
   const bearer = await token(base); // a fresh token for each run (they live 300 s)
@@ -186,7 +254,7 @@ for (let i = 0; i < RUNS; i++) {
   results.baseline.push(measured(baseline.child.pid, baselineUrl, {}));
   const [e, b] = [results.exrates.at(-1), results.baseline.at(-1)];
   console.error(
-    `run ${i + 1}/${RUNS}: exrates ${fmt(e.rps)} req/s (${fmt(e.cpuPerRequest * 1e6, 1)} µs CPU/request), ` +
+    `run ${i + 1}/${RUNS}: exrates ${fmt(e.rps)} req/s, p99 ${fmt(e.p99)} µs (${fmt(e.cpuPerRequest * 1e6, 1)} µs CPU/request), ` +
       `baseline ${fmt(b.rps)} req/s (${fmt(b.cpuPerRequest * 1e6, 1)} µs CPU/request)`,
   );
 }
@@ -198,7 +266,7 @@ const form = new URLSearchParams({
 }).toString();
 for (let i = 0; i < (process.env.BENCH_GRANTS === "0" ? 0 : RUNS); i++) {
   results.grants.push(
-    autocannon(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
+    load(`${base}/auth/realms/exrates/protocol/openid-connect/token`, {
       method: "POST",
       body: form,
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -214,10 +282,10 @@ await stop(baseline.child);
 // other commands (publisher, adapters) loaded: the server's own footprint.
 const slimPort = await freePort();
 const slimScript = `
-  const { startServer } = await import(${JSON.stringify(join(ROOT, "dist/src/serve/server.js"))});
-  const { loadConfig } = await import(${JSON.stringify(join(ROOT, "dist/src/config.js"))});
-  const { openStore } = await import(${JSON.stringify(join(ROOT, "dist/src/store/database.js"))});
-  const { createLogger } = await import(${JSON.stringify(join(ROOT, "dist/src/log.js"))});
+  const { startServer } = await import(${JSON.stringify(join(DIST, "src/serve/server.js"))});
+  const { loadConfig } = await import(${JSON.stringify(join(DIST, "src/config.js"))});
+  const { openStore } = await import(${JSON.stringify(join(DIST, "src/store/database.js"))});
+  const { createLogger } = await import(${JSON.stringify(join(DIST, "src/log.js"))});
   const config = loadConfig(process.env);
   const s = await startServer({ config, store: await openStore(config.databasePath), log: createLogger("warn", false) });
   process.on("SIGTERM", () => s.close().then(() => process.exit(0)));`;
@@ -226,7 +294,7 @@ const slim = start(pinned(SERVER_CORE, [process.execPath, "--input-type=module",
 });
 const slimBase = `http://127.0.0.1:${slimPort}`;
 await waitFor(`${slimBase}/readyz`, { tries: 200 });
-autocannon(`${slimBase}${path}`, { headers: { authorization: `Bearer ${await token(slimBase)}` } });
+load(`${slimBase}${path}`, { headers: { authorization: `Bearer ${await token(slimBase)}` } });
 const slimRss = peakRssMiB(slim.pid);
 await stop(slim);
 
@@ -241,15 +309,20 @@ const ex = figures(results.exrates);
 const bl = figures(results.baseline);
 const grants = results.grants.length
   ? { rps: m(results.grants, "rps"), p50: m(results.grants, "p50"), p99: m(results.grants, "p99") }
-  : { rps: NaN, p50: NaN, p99: NaN };
+  : undefined;
+const grantsRow = grants
+  ? `${fmt(grants.rps)} (p50 ${fmt(grants.p50)} µs, p99 ${fmt(grants.p99)} µs) | >= 2,000 | ${verdict(grants.rps >= 2000)}`
+  : "not measured (BENCH_GRANTS=0) | >= 2,000 |";
+const loadgen =
+  LOADGEN === "wrk" ? "wrk, one thread, latency to the microsecond" : "autocannon, latency in whole milliseconds";
 const ratio = ex.rps / bl.rps;
+const verdict = (ok) => (ok ? "met" : "**missed**");
 const c = cpus();
 const machine = `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, Linux`;
-const verdict = (ok) => (ok ? "met" : "**missed**");
 
 const section = `## Serve
 
-Command: \`npm run build && node bench/serve.mjs\` (autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs;
+Command: \`npm run build && node bench/serve.mjs\` (${loadgen}, ${CONNECTIONS} connections${PIPELINE === "1" ? "" : ` with ${PIPELINE} requests pipelined on each`}, ${SECONDS} s per run, median of ${RUNS} runs;
 server pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
 Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average ${fmt(LOAD_BEFORE, 1)} before and
 ${fmt(loadavg()[0], 1)} after the runs (anything well above 2 means other processes shared the two cores, and the figures,
@@ -259,19 +332,19 @@ Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity 
 against ${baseline.name} serving the same file without auth. The load generator has one core too; when it
 is what limits the baseline, the ratio below is an upper bound.
 
-| | req/s | server CPU µs/request | p50 ms | p99 ms |
+| | req/s | server CPU µs/request | p50 µs | p99 µs |
 |---|---:|---:|---:|---:|
-| exrates serve (with bearer check) | ${fmt(ex.rps)} | ${fmt(ex.cpu * 1e6, 1)} | ${fmt(ex.p50, 2)} | ${fmt(ex.p99, 2)} |
-| ${baseline.name.split(" (")[0]} (no auth) | ${fmt(bl.rps)} | ${fmt(bl.cpu * 1e6, 1)} | ${fmt(bl.p50, 2)} | ${fmt(bl.p99, 2)} |
+| exrates serve (with bearer check) | ${fmt(ex.rps)} | ${fmt(ex.cpu * 1e6, 1)} | ${fmt(ex.p50)} | ${fmt(ex.p99)} |
+| ${baseline.name.split(" (")[0]} (no auth) | ${fmt(bl.rps)} | ${fmt(bl.cpu * 1e6, 1)} | ${fmt(bl.p50)} | ${fmt(bl.p99)} |
 
 | Figure | Result | Target | |
 |---|---:|---:|---|
 | req/s ratio to the baseline | ${fmt(ratio, 2)}x | >= 0.85x | ${verdict(ratio >= 0.85)} |
 | server CPU per request, baseline / exrates (the req/s ratio of a saturated server core) | ${fmt(bl.cpu / ex.cpu, 2)}x | >= 0.85x | ${verdict(bl.cpu / ex.cpu >= 0.85)} |
-| p99 latency at ${CONNECTIONS} connections | ${fmt(ex.p99, 2)} ms | < 2 ms | ${verdict(ex.p99 < 2)} |
+| p99 latency at ${CONNECTIONS} connections | ${fmt(ex.p99)} µs | < 2,000 µs | ${verdict(ex.p99 < 2000)} |
 | peak RSS (VmHWM) of \`exrates serve\` (the CLI process; it imports only the serve command's modules) | ${fmt(rss, 1)} MiB | < 90 MB | ${verdict(rss * 1.048576 < 90)} |
 | peak RSS (VmHWM) of the server module alone (\`startServer\`, same load) | ${fmt(slimRss, 1)} MiB | < 90 MB | ${verdict(slimRss * 1.048576 < 90)} |
-| token grants/s on one core (client_secret_post, RS256) | ${fmt(grants.rps)} (p50 ${fmt(grants.p50, 2)} ms, p99 ${fmt(grants.p99, 2)} ms) | >= 2,000 | ${verdict(grants.rps >= 2000)} |
+| token grants/s on one core (client_secret_post, RS256) | ${grantsRow} |
 `;
 
 console.log(section);

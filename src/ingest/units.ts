@@ -109,6 +109,9 @@ export function settleUnits(
   snapshot: ScreeningSnapshot,
   check: CrossCheckConfig | false,
 ): SettledUnits[] {
+  // Nothing to settle (the common case, and every row of a long history): no key is counted.
+  if (!answers.some((a) => a.held.some((h) => h.unitless)))
+    return answers.map((a) => ({ held: [...a.held], established: [] }));
   const stored = storedAlready(snapshot.own);
   const keys = new Map<string, number>();
   const count = (key: string) => keys.set(key, (keys.get(key) ?? 0) + 1);

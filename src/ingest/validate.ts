@@ -2,6 +2,7 @@
 // a record that cannot be stored is held with its reason rather than refusing the whole answer. Two
 // different figures for one date and currency are both held: guessing which one the bank meant would
 // publish a wrong digit half of the time.
+import { coveredBy } from "../calendar/cadence.js";
 import { isPublishableCurrency } from "../feed/currency.js";
 import { addDays, isIsoDate, todayIn } from "../feed/dates.js";
 import type { BankDescriptor, HeldRow, IsoDate, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
@@ -18,18 +19,23 @@ export interface DateLimit {
 
 /**
  * The latest date a bank can have published by `now`: its tomorrow (in its zone), or `maxDaysAhead`
- * days ahead. The clock is the ingest's, passed in: parsing stays a pure function of the bytes.
+ * days ahead; for a period source whose run publishes the next period in advance (HMRC's and InforEuro's
+ * month, `cadence.covers`), the start of the period a run today brings, if that is later. The clock is
+ * the ingest's, passed in: parsing stays a pure function of the bytes.
  */
-export function dateLimit(bank: Pick<BankDescriptor, "timeZone" | "maxDaysAhead">, now: Date): DateLimit {
+export function dateLimit(bank: Pick<BankDescriptor, "timeZone" | "maxDaysAhead" | "cadence">, now: Date): DateLimit {
   const ahead = bank.maxDaysAhead ?? DEFAULT_DAYS_AHEAD;
   const today = todayIn(bank.timeZone, now);
+  const latest = addDays(today, ahead);
+  const period = bank.cadence ? coveredBy(bank.cadence.covers, today) : undefined;
+  if (period && period > latest) return { latest: period, what: `the start of the period a run on ${today} publishes` };
   const what =
     ahead === 0
       ? `today in ${bank.timeZone}`
       : ahead === 1
         ? `tomorrow in ${bank.timeZone}`
         : `${ahead} days after today in ${bank.timeZone}`;
-  return { latest: addDays(today, ahead), what };
+  return { latest, what };
 }
 
 /** Why a date is beyond the limit, or undefined. */

@@ -3,6 +3,8 @@
 //   <prefix>/objects/<sha256>[.br|.gz]              every file's bytes, named by the sha256 of the file
 //                                                   (siblings: by the file's sha256 and their suffix)
 //   <prefix>/generations/<gen>/manifest.json        a generation: the manifest of src/publish/tree.ts
+//   <prefix>/generations/<gen>/manifest.json.jws    its detached signature, and publication-jwks.json the
+//                                                   public keys (src/publish/signing.ts), when signed
 //   <prefix>/current.json                           the pointer {"generation", "manifest"}, written last
 //
 // Objects are content-addressed and never overwritten with other bytes, so a generation is complete
@@ -32,6 +34,17 @@ export interface Pointer {
 }
 
 export const manifestKey = (generation: string) => `${GENERATIONS_PREFIX}${generation}/manifest.json`;
+
+/** A file beside a generation's manifest (its signature, the public keys), named as in a local generation. */
+export const besideKey = (generation: string, name: string) => `${GENERATIONS_PREFIX}${generation}/${name}`;
+
+/**
+ * A file beside a generation's manifest. Generations published before the key was fixed hold it as
+ * `manifest.json.<name>`: read there when it is not under its own name.
+ */
+export async function readBeside(store: ObjectStore, generation: string, name: string): Promise<Buffer | undefined> {
+  return (await store.get(besideKey(generation, name))) ?? store.get(`${manifestKey(generation)}.${name}`);
+}
 
 /** The object holding a file's bytes, or one of its precompressed siblings. */
 export const objectKey = (file: Pick<ManifestFile, "sha256">, encoding?: "br" | "gzip") =>
@@ -72,13 +85,21 @@ export async function readPointer(store: ObjectStore): Promise<Pointer | undefin
 
 /** A generation's manifest; a clear error when it is missing or lists no files. */
 export async function readManifest(store: ObjectStore, generation: string): Promise<Manifest> {
+  return (await readManifestBytes(store, generation)).manifest;
+}
+
+/** A generation's manifest, and its bytes as stored (what its signature signs). */
+export async function readManifestBytes(
+  store: ObjectStore,
+  generation: string,
+): Promise<{ manifest: Manifest; bytes: Buffer }> {
   const key = manifestKey(generation);
-  const body = await store.get(key);
-  if (body === undefined) throw new Error(`${store.url}/${key} is missing`);
-  const manifest = JSON.parse(body.toString("utf8")) as Manifest;
+  const bytes = await store.get(key);
+  if (bytes === undefined) throw new Error(`${store.url}/${key} is missing`);
+  const manifest = JSON.parse(bytes.toString("utf8")) as Manifest;
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${store.url}/${key} lists no files`);
-  return manifest;
+  return { manifest, bytes };
 }
 
 export interface S3TargetOptions {
@@ -174,7 +195,7 @@ export class S3TreeTarget implements TreeTarget {
       async finish(manifest: Manifest, beside: Record<string, string> = {}) {
         await uploads.drain();
         for (const [name, text] of Object.entries(beside))
-          await store.put(`${manifestKey(generation)}.${name}`, text, "application/json");
+          await store.put(besideKey(generation, name), text, "application/json");
         await store.put(manifestKey(generation), `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
       },
     });
@@ -186,10 +207,11 @@ export class S3TreeTarget implements TreeTarget {
   }
 
   /**
-   * Removes the manifests of generations older than the current one but the `keep` newest of them
-   * (readers in flight may be loading those), and of unfinished ones left by a crash; then every
-   * object that no remaining manifest names. What was written less than `abandonedAfterMs` ago and
-   * is newer than the pointer may belong to a publish under way, and stays.
+   * Removes the generations older than the current one but the `keep` newest of them (readers in
+   * flight may be loading those), and unfinished ones left by a crash: every object under their
+   * `generations/<gen>/` (the manifest, its signature and keys); then every object that no remaining
+   * manifest names. What was written less than `abandonedAfterMs` ago and is newer than the pointer
+   * may belong to a publish under way, and stays.
    */
   async prune(keep: number): Promise<void> {
     const graceMs = this.options.abandonedAfterMs ?? ABANDONED_AFTER_MS;
@@ -197,16 +219,16 @@ export class S3TreeTarget implements TreeTarget {
     if (!pointer) return;
     const now = Date.now();
     const old = (d: Date | undefined) => d !== undefined && now - d.getTime() >= graceMs;
-    const generations = new Map<string, Date | undefined>();
-    for (const o of await this.store.list(GENERATIONS_PREFIX)) {
-      const m = /^generations\/([^/]+)\/manifest\.json$/.exec(o.key);
-      if (m) generations.set(m[1]!, o.lastModified);
-    }
-    const names = [...generations.keys()].sort();
+    const generations = await this.generationObjects();
+    const names = [...generations]
+      .filter(([, g]) => g.finished)
+      .map(([n]) => n)
+      .sort();
     const older = names.filter((n) => n < pointer.generation);
     const doomed = new Set(older.slice(0, Math.max(0, older.length - keep)));
-    for (const n of names) if (n > pointer.generation && old(generations.get(n))) doomed.add(n);
-    for (const n of doomed) await this.store.delete(manifestKey(n));
+    for (const [n, g] of generations)
+      if (n !== pointer.generation && (g.finished ? n > pointer.generation : true) && old(g.newest)) doomed.add(n);
+    for (const n of doomed) for (const key of generations.get(n)!.keys) await this.store.delete(key);
 
     const used = new Set<string>();
     for (const n of names.filter((n) => !doomed.has(n))) {
@@ -216,5 +238,20 @@ export class S3TreeTarget implements TreeTarget {
     }
     const unused = (await this.store.list(OBJECTS_PREFIX)).filter((o) => !used.has(o.key) && old(o.lastModified));
     await eachLimited(unused, UPLOAD_CONCURRENCY, (o) => this.store.delete(o.key));
+  }
+
+  /** Every generation's objects under `generations/<gen>/`, whether its manifest is there, and its newest write. */
+  private async generationObjects(): Promise<Map<string, { keys: string[]; finished: boolean; newest?: Date }>> {
+    const generations = new Map<string, { keys: string[]; finished: boolean; newest?: Date }>();
+    for (const o of await this.store.list(GENERATIONS_PREFIX)) {
+      const m = /^generations\/([^/]+)\/(.+)$/.exec(o.key);
+      if (!m) continue;
+      let g = generations.get(m[1]!);
+      if (!g) generations.set(m[1]!, (g = { keys: [], finished: false }));
+      g.keys.push(o.key);
+      if (m[2] === "manifest.json") g.finished = true;
+      if (o.lastModified && (!g.newest || o.lastModified > g.newest)) g.newest = o.lastModified;
+    }
+    return generations;
   }
 }

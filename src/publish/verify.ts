@@ -91,7 +91,7 @@ export async function verifyBucket(
   env?: Readonly<Record<string, string | undefined>>,
 ): Promise<VerifyResult> {
   const { ObjectStore } = await import("./s3.js");
-  const { manifestKey, objectKey, readPointer, POINTER_KEY } = await import("./s3-target.js");
+  const { manifestKey, objectKey, readBeside, readPointer, POINTER_KEY } = await import("./s3-target.js");
   const store = ObjectStore.fromUrl(url, env);
   const pointer = await readPointer(store);
   if (!pointer) return { generation: undefined, files: 0, kid: undefined, problems: [missing(POINTER_KEY)] };
@@ -99,7 +99,11 @@ export async function verifyBucket(
   return verifyCopy(
     {
       read: (path, file, encoding) =>
-        store.get(file ? objectKey(file, encoding) : path === MANIFEST ? key : `${key}.${path}`),
+        file
+          ? store.get(objectKey(file, encoding))
+          : path === MANIFEST
+            ? store.get(key)
+            : readBeside(store, pointer.generation, path),
     },
     jwks,
   );

@@ -6,24 +6,55 @@
 // under resources/ (with its OpenAPI fragment beside it, added to openapi.ts), and add its line here.
 // The first line whose pattern matches wins; Latest comes first among the API's routes, so that its
 // lookup is a direct match.
-import type { MatchedRoute } from "./context.js";
+import type { Frequency } from "../types.js";
+import type { Handler, MatchedRoute } from "./context.js";
 import { RouteTable, type RouteSpec, type Unrouted } from "./http/router.js";
-import { statusPage } from "./pages/status-page/page.js";
-import { bank, banks } from "./resources/banks/banks.js";
-import { convertHandler } from "./resources/convert/convert.js";
-import { calendar } from "./resources/calendar/calendar.js";
-import { corrections } from "./resources/corrections/corrections.js";
-import { currencies } from "./resources/currencies/currencies.js";
-import { openapi, xsd } from "./resources/documents.js";
-import { events } from "./resources/events/stream.js";
 import { healthz, readyz } from "./resources/health.js";
-import { dated } from "./resources/history/dated.js";
-import { range } from "./resources/history/range.js";
 import { latest, latestAt } from "./resources/latest/latest.js";
-import { periodDatedAt, periodRangeAt } from "./resources/periods/periods.js";
-import { publicationJwks } from "./resources/publications/jwks.js";
 import { isTokenPath, plainRealm, realm } from "./resources/realm.js";
-import { status } from "./resources/status/status.js";
+
+/**
+ * A handler whose module is imported at its route's first request: `exrates serve` answers Latest from
+ * memory, and the modules of the other routes (the history's renderers, the calendars with their holiday
+ * rules, the pages...) need not sit in its memory until some client asks for them. A failed import is
+ * tried again at the next request.
+ */
+function lazy(load: () => Promise<Handler>): Handler {
+  let handler: Handler | undefined;
+  let loading: Promise<Handler> | undefined;
+  return (ctx, req, res, head, route, query) => {
+    if (handler) return handler(ctx, req, res, head, route, query);
+    loading ??= load().then(
+      (loaded) => (handler = loaded),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading.then((loaded) => loaded(ctx, req, res, head, route, query));
+  };
+}
+
+const dated = lazy(async () => (await import("./resources/history/dated.js")).dated);
+const range = lazy(async () => (await import("./resources/history/range.js")).range);
+const periods = () => import("./resources/periods/periods.js");
+const periodDatedAt = (f: Frequency) => lazy(async () => (await periods()).periodDatedAt(f));
+const periodRangeAt = (f: Frequency) => lazy(async () => (await periods()).periodRangeAt(f));
+const corrections = lazy(async () => (await import("./resources/corrections/corrections.js")).corrections);
+const convertHandler = lazy(async () => (await import("./resources/convert/convert.js")).convertHandler);
+const calendar = lazy(async () => (await import("./resources/calendar/calendar.js")).calendar);
+const banks = () => import("./resources/banks/banks.js");
+const bank = lazy(async () => (await banks()).bank);
+const banksList = lazy(async () => (await banks()).banks);
+const currencies = lazy(async () => (await import("./resources/currencies/currencies.js")).currencies);
+const events = lazy(async () => (await import("./resources/events/stream.js")).events);
+const status = lazy(async () => (await import("./resources/status/status.js")).status);
+const documents = () => import("./resources/documents.js");
+const openapi = lazy(async () => (await documents()).openapi);
+const xsd = lazy(async () => (await documents()).xsd);
+const publicationJwks = lazy(async () => (await import("./resources/publications/jwks.js")).publicationJwks);
+const publicationFile = lazy(async () => (await import("./resources/publications/files.js")).publicationFile);
+const statusPage = lazy(async () => (await import("./pages/status-page/page.js")).statusPage);
 
 /** The frequencies of period sources, each with its own rates path. */
 const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
@@ -44,12 +75,14 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },
   { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank, query: ["format"] },
-  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banks, query: ["format"] },
+  { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banksList, query: ["format"] },
   { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies, query: ["format"] },
   { method: "GET", path: "/v1/events", name: "events", auth: true, handle: events, query: ["banks"] },
   { method: "GET", path: "/v1/status", name: "status", auth: true, handle: status, query: [] },
   { method: "GET", path: "/v1/openapi.json", name: "openapi", auth: false, handle: openapi },
   { method: "GET", path: "/v1/publications/jwks.json", name: "publication-jwks", auth: false, handle: publicationJwks, query: [] },
+  // The served generation byte for byte (its manifest, signature, keys, files and their siblings), for `exrates verify https://...`.
+  { method: "GET", path: "/v1/publications/current/{rest...}", name: "publication-file", auth: true, handle: publicationFile, query: [] },
   { method: "GET", path: "/v1/schemas/exchange-rates-1.0.xsd", name: "xsd", auth: false, handle: xsd },
   { method: "GET", path: "/healthz", name: "healthz", auth: false, handle: healthz },
   { method: "GET", path: "/readyz", name: "readyz", auth: false, handle: readyz },

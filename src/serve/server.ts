@@ -10,8 +10,6 @@ import { issuerOf, plainIssuerOf } from "../auth/discovery.js";
 import type { GrantOptions, LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
-import { toBankResource } from "../feed/adapter.js";
-import { loadAdapters } from "../feed/registry.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
@@ -33,7 +31,7 @@ import {
 } from "./http/connections.js";
 import { sendProblem } from "./http/respond.js";
 import { createRouter } from "./http/router.js";
-import { ServerMetrics, startMetricsServer } from "./metrics.js";
+import { ServerMetrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { createStatusPage } from "./pages/status-page/page.js";
 import { createEventStream } from "./resources/events/stream.js";
@@ -149,12 +147,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         headers: { connection: "close" },
       });
     }
-    let answered: void | Promise<void>;
+    let answered: void | Promise<void> = undefined;
     try {
       answered = router(req, res);
     } catch (error) {
-      return failed(req, res, error as Error);
+      failed(req, res, error as Error);
     }
+    metrics.settle(res);
     if (answered) answered.catch((error: Error) => failed(req, res, error));
   });
   const failed = (req: IncomingMessage, res: ServerResponse, error: Error) => {
@@ -186,12 +185,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
-      : await startMetricsServer(metrics, config.metricsHost, config.metricsPort, log).catch((error: Error) => {
-          server.close();
-          history.close();
-          events.close();
-          throw error;
-        });
+      : await import("./metrics-export.js")
+          .then((m) => m.startMetricsServer(metrics, config.metricsHost, config.metricsPort!, log))
+          .catch((error: Error) => {
+            server.close();
+            history.close();
+            events.close();
+            throw error;
+          });
   state.watch();
 
   log.info({ url, issuer, embeddedSso: embedded, generation: state.tree()?.generation }, "serving");
@@ -306,18 +307,23 @@ function withoutTokens(unreadable: string | undefined, sso: SsoEndpoints): SsoEn
   };
 }
 
-/** The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time). */
+/**
+ * The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time);
+ * the registry and its checks are imported then too.
+ */
 function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
   let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
-    (descriptors ??= loadAdapters().then(
-      (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
-      (error: Error) => {
-        log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
-        descriptors = undefined;
-        return new Map<string, BankDescriptor>();
-      },
-    ));
+    (descriptors ??= import("../feed/registry.js")
+      .then((registry) => registry.loadAdapters())
+      .then(
+        (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
+        (error: Error) => {
+          log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
+          descriptors = undefined;
+          return new Map<string, BankDescriptor>();
+        },
+      ));
 }
 
 function adapterBanks(
@@ -325,8 +331,9 @@ function adapterBanks(
 ): () => Promise<ReadonlyMap<string, BankResource>> {
   let banks: Promise<ReadonlyMap<string, BankResource>> | undefined;
   return () =>
-    (banks ??= descriptors().then((all) => {
+    (banks ??= descriptors().then(async (all) => {
       if (all.size === 0) banks = undefined;
+      const { toBankResource } = await import("../feed/adapter.js");
       return new Map([...all].map(([id, bank]) => [id, toBankResource(bank)]));
     }));
 }

@@ -105,6 +105,14 @@ async function requireMigrated(db: Kysely<Database>, where: string): Promise<voi
     );
 }
 
+/** Whether this version has migrations the database does not carry (an estimate: migrate decides). */
+function migrationsPending(sqlite: BetterSqlite3.Database): boolean {
+  const tracked = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'");
+  if (tracked.get() === undefined) return true;
+  const applied = sqlite.prepare("select count(*) from kysely_migration").pluck().get() as number;
+  return applied < Object.keys(migrations).length;
+}
+
 export async function openSqliteStore(path: string, options: OpenOptions = {}): Promise<SqliteStore> {
   if (options.readonly) return openSqliteReadOnly(path);
   if (path !== ":memory:") ownerOnly(path);
@@ -118,7 +126,15 @@ export async function openSqliteStore(path: string, options: OpenOptions = {}): 
   // deleted client's hash, are not in the file's bytes any more.
   sqlite.pragma("secure_delete = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Every pending migration in one transaction: kysely runs SQLite's DDL outside one, so a new database
+  // was one commit per statement, each waiting for its fsync (about 120 ms of a first import), and a
+  // migration that failed half way left the ones before it applied. A failure closes the connection
+  // (migrate), which rolls back all of it. Taken only when some migration is pending: opening a current
+  // database takes no write lock.
+  const pending = migrationsPending(sqlite);
+  if (pending) sqlite.exec("begin immediate");
   await migrate(db);
+  if (pending) sqlite.exec("commit");
   installSecretRedaction(sqlite);
   let closed = false;
   return {

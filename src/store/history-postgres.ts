@@ -18,6 +18,7 @@ import {
   type BankSpan,
   type CurrencyBanks,
   type HistoryRow,
+  type IndexRow,
   type HistoryStore,
   type InForce,
   type PeriodFigure,
@@ -268,6 +269,17 @@ export class PostgresHistoryReader implements HistoryStore {
       return { effectiveDate: date, currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier };
     });
     return { rows, version };
+  }
+
+  /** Every stored figure of a bank with its version, by date then currency. */
+  async bankRows(bankId: string): Promise<IndexRow[]> {
+    const result = await this.pool.query<[IsoDate, string, string, number, string, number]>({
+      rowMode: "array" as const,
+      text: `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+              where bank_id = $1 order by effective_date, currency collate "C"`,
+      values: [bankId],
+    });
+    return result.rows;
   }
 
   async periodFigures(bankId: string, from: IsoDate, to: IsoDate): Promise<PeriodFigure[]> {

@@ -26,6 +26,12 @@ export interface HistoryRow {
   warning?: string;
 }
 
+/**
+ * One stored figure as an index of a bank's days is fed (src/store/day-index.ts): date, currency, rate,
+ * unit multiplier, stored_at, fetch id.
+ */
+export type IndexRow = readonly [IsoDate, string, string, number, string, number];
+
 /** One stored figure of a period source, as read for src/store/periods.ts. */
 export interface PeriodFigure {
   effectiveDate: IsoDate;
@@ -146,6 +152,11 @@ export interface HistoryStore {
     currencies?: readonly string[],
   ): Eventually<{ rows: HistoryRow[]; version: RowsVersion }>;
   snapshot(): Eventually<RangeSnapshot>;
+  /**
+   * Every stored figure of a bank with its version (stored_at, fetch id), by date then currency: what
+   * an in-memory index of its days is built from (src/store/day-index.ts).
+   */
+  bankRows(bankId: string): Eventually<Iterable<IndexRow>>;
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts), oldest first. */
   periodFigures(bankId: string, from: IsoDate, to: IsoDate): Eventually<PeriodFigure[]>;
   /** The figures from `from` to `to` published with a warning, by date then currency. */
@@ -294,6 +305,12 @@ export class HistoryReader implements HistoryStore {
         "select base_currency as baseCurrency, quote_type as quoteType from bank_quoting where bank_id = ?",
       ),
       knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
+      bankRows: sqlite
+        .prepare(
+          `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+            where bank_id = ? order by effective_date, currency`,
+        )
+        .raw(true),
     };
   }
 
@@ -412,6 +429,11 @@ export class HistoryReader implements HistoryStore {
   /** Which of `currencies` the bank quoted on some date from `from` to `to`. */
   quotedIn(bankId: string, from: IsoDate, to: IsoDate, currencies: readonly string[]): Set<string> {
     return rangeQuotedIn(this.statements, bankId, from, to, currencies);
+  }
+
+  /** Every stored figure of a bank with its version, by date then currency (one statement, one snapshot). */
+  bankRows(bankId: string): IndexRow[] {
+    return this.statements.bankRows.all(bankId) as IndexRow[];
   }
 
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */

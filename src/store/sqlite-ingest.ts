@@ -42,7 +42,8 @@ const INSERT_FETCH = `
 const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, currency, rate,
   unit_multiplier as unitMultiplier from rates where bank_id = ? and effective_date between ? and ?`;
 
-const prepared = new WeakMap<SqliteStore, ReturnType<typeof prepare>>();
+type Statements = ReturnType<typeof prepare>;
+const prepared = new WeakMap<SqliteStore, Statements>();
 
 function prepare(store: SqliteStore) {
   const { sqlite } = store;
@@ -51,6 +52,9 @@ function prepare(store: SqliteStore) {
     upsertOne: sqlite.prepare(upsertSql(1)),
     insertFetch: sqlite.prepare(INSERT_FETCH),
     figures: sqlite.prepare(FIGURES),
+    anyStored: sqlite
+      .prepare("select 1 from rates where bank_id = ? and effective_date between ? and ? limit 1")
+      .pluck(),
     lastRevisionId: sqlite.prepare("select coalesce(max(id), 0) as id from rate_revisions").pluck(),
     // Rows this ingest inserted or revised are exactly those now carrying one of its fetch ids
     // (an unchanged row keeps its old one); the date bounds keep it to a primary-key range.
@@ -121,7 +125,7 @@ export function ingestBatches(
   quoting?: BankQuoting,
 ): IngestResult {
   const s = statements(store);
-  const storedAt = now.toISOString();
+  const row: RowFields = { bankId, fetchId: 0, storedAt: now.toISOString() };
   const run = () => {
     const revisionsBefore = s.lastRevisionId.get() as number;
     const fetchIds: number[] = [];
@@ -129,44 +133,134 @@ export function ingestBatches(
     let total = 0;
     let first: IsoDate | undefined;
     let last: IsoDate | undefined;
-    const args: unknown[] = new Array(ROWS_PER_STATEMENT * W);
+    /** The dates of a single batch every row of which was written: each of them changed. */
+    let allDates: IsoDate[] | undefined;
     const newAnomalies: AnomalyInput[] = [];
     if (quoting) recordQuoting(store, bankId, quoting.baseCurrency, quoting.quoteType);
     for (const { provenance: p, records, anomalies } of batches) {
-      const fetchId = insertFetch(store, bankId, p, null);
-      fetchIds.push(fetchId);
-      if (anomalies?.length) newAnomalies.push(...recordAnomalies(store, bankId, fetchId, anomalies, now));
+      row.fetchId = insertFetch(store, bankId, p, null);
+      fetchIds.push(row.fetchId);
+      if (anomalies?.length) newAnomalies.push(...recordAnomalies(store, bankId, row.fetchId, anomalies, now));
       total += records.length;
-      let i = 0;
-      for (; i < records.length; i++) {
-        const r = records[i]!;
-        if (first === undefined || r.effectiveDate < first) first = r.effectiveDate;
-        if (last === undefined || r.effectiveDate > last) last = r.effectiveDate;
-        const at = (i % ROWS_PER_STATEMENT) * W;
-        args[at] = bankId;
-        args[at + 1] = r.effectiveDate;
-        args[at + 2] = r.currency;
-        args[at + 3] = r.rate;
-        args[at + 4] = r.unitMultiplier ?? 0;
-        args[at + 5] = r.derivation ?? null;
-        args[at + 6] = fetchId;
-        args[at + 7] = storedAt;
-        args[at + 8] = r.validTo ?? null;
-        if (at === (ROWS_PER_STATEMENT - 1) * W) written += s.upsertMany.run(args).changes;
-      }
-      for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
-        const at = (k % ROWS_PER_STATEMENT) * W;
-        written += s.upsertOne.run(args.slice(at, at + W)).changes;
-      }
+      const span = spanOf(records);
+      if (!span) continue;
+      if (first === undefined || span.from < first) first = span.from;
+      if (last === undefined || span.to > last) last = span.to;
+      const ordered = span.inOrder ? undefined : freshInDateOrder(s, row.bankId, records, span);
+      const writtenHere = upsertRecords(s, ordered?.records ?? records, row);
+      written += writtenHere;
+      if (batches.length === 1 && writtenHere === records.length) allDates = ordered?.dates ?? datesOf(records, span);
     }
     const revised = (s.lastRevisionId.get() as number) - revisionsBefore;
     const changedDates =
-      written > 0 && first !== undefined ? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]) : [];
+      written > 0 && first !== undefined
+        ? (allDates ?? (s.changedDates.all(bankId, first, last, fetchIds[0]) as IsoDate[]))
+        : [];
     return { fetchIds, inserted: written - revised, revised, unchanged: total - written, changedDates, newAnomalies };
   };
   // Inside the caller's transaction (an ingest screens and stores in one) it runs as part of it: a
   // nested transaction would be a savepoint, which costs a quarter more on a large import.
   return store.sqlite.inTransaction ? run() : store.sqlite.transaction(run).immediate();
+}
+
+/** What every row of one batch shares. */
+interface RowFields {
+  bankId: string;
+  fetchId: number;
+  storedAt: string;
+}
+
+interface Span {
+  from: IsoDate;
+  to: IsoDate;
+  /** Whether the records come in date order. */
+  inOrder: boolean;
+}
+
+/** The first and last date of the records, and whether they come in date order. */
+function spanOf(records: readonly RateRecord[]): Span | undefined {
+  if (records.length === 0) return undefined;
+  let from = records[0]!.effectiveDate;
+  let to = from;
+  let inOrder = true;
+  let previous = from;
+  for (let i = 1; i < records.length; i++) {
+    const date = records[i]!.effectiveDate;
+    if (date < previous) inOrder = false;
+    if (date < from) from = date;
+    else if (date > to) to = date;
+    previous = date;
+  }
+  return { from, to, inOrder };
+}
+
+/** The distinct dates of records, sorted. */
+function datesOf(records: readonly RateRecord[], span: Span): IsoDate[] {
+  if (!span.inOrder) return [...new Set(records.map((r) => r.effectiveDate))].sort();
+  const dates: IsoDate[] = [];
+  for (const r of records) if (r.effectiveDate !== dates.at(-1)) dates.push(r.effectiveDate);
+  return dates;
+}
+
+/**
+ * The records in date order (each date's in their given order) and their dates, when nothing of the
+ * bank is stored over their span and no date and currency comes twice: then every row is an insert and
+ * no revision is made, so the order they go in changes nothing but the cost. Date order appends to the
+ * key's b-tree, where a history listed currency by currency inserts all over it (a fifth more CPU).
+ * Undefined otherwise: the records go in as given.
+ */
+function freshInDateOrder(
+  s: Statements,
+  bankId: string,
+  records: readonly RateRecord[],
+  span: Span,
+): { records: RateRecord[]; dates: IsoDate[] } | undefined {
+  if (s.anyStored.get(bankId, span.from, span.to) !== undefined) return undefined;
+  const byDate = new Map<IsoDate, RateRecord[]>();
+  for (const r of records) {
+    const day = byDate.get(r.effectiveDate);
+    if (day) day.push(r);
+    else byDate.set(r.effectiveDate, [r]);
+  }
+  const dates = [...byDate.keys()].sort();
+  const ordered: RateRecord[] = new Array<RateRecord>(records.length);
+  const currencies = new Set<string>();
+  let k = 0;
+  for (const date of dates) {
+    currencies.clear();
+    for (const r of byDate.get(date)!) {
+      if (currencies.has(r.currency)) return undefined;
+      currencies.add(r.currency);
+      ordered[k++] = r;
+    }
+  }
+  return { records: ordered, dates };
+}
+
+/** Upserts the records ROWS_PER_STATEMENT at a time, the rest one by one; the rows written. */
+function upsertRecords(s: Statements, records: readonly RateRecord[], row: RowFields): number {
+  const args: unknown[] = new Array(ROWS_PER_STATEMENT * W);
+  let written = 0;
+  let i = 0;
+  for (; i < records.length; i++) {
+    const r = records[i]!;
+    const at = (i % ROWS_PER_STATEMENT) * W;
+    args[at] = row.bankId;
+    args[at + 1] = r.effectiveDate;
+    args[at + 2] = r.currency;
+    args[at + 3] = r.rate;
+    args[at + 4] = r.unitMultiplier ?? 0;
+    args[at + 5] = r.derivation ?? null;
+    args[at + 6] = row.fetchId;
+    args[at + 7] = row.storedAt;
+    args[at + 8] = r.validTo ?? null;
+    if (at === (ROWS_PER_STATEMENT - 1) * W) written += s.upsertMany.run(args).changes;
+  }
+  for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
+    const at = (k % ROWS_PER_STATEMENT) * W;
+    written += s.upsertOne.run(args.slice(at, at + W)).changes;
+  }
+  return written;
 }
 
 /**

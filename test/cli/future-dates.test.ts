@@ -8,10 +8,12 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import hmrc from "../../adapters/HMRC.js";
 import { parseDocuments } from "../../src/ingest/ingest.js";
 import { dateLimit, gateRecords } from "../../src/ingest/validate.js";
 import type { FeedDocument, RateRecord } from "../../src/types.js";
 import { exrates } from "../support/cli.js";
+import { fixture } from "../support/fixtures.js";
 import { testBank } from "../support/publish.js";
 
 const usd = (effectiveDate: string, rate = "20.5"): RateRecord => ({ effectiveDate, currency: "USD", rate });
@@ -29,6 +31,46 @@ describe("the date limit", () => {
       latest: "2026-12-01",
       what: "4 days after today in America/New_York",
     });
+  });
+
+  it("reaches the start of the period a period source's run publishes in advance, and no further", () => {
+    const monthly = { kind: "nthLastInMonth", n: 2 } as const;
+    const hmrcLike = { timeZone: "Europe/London", cadence: { days: monthly, covers: "nextMonthStart" as const } };
+    // HMRC's run on the penultimate Thursday of November brings December's figures.
+    expect(dateLimit(hmrcLike, now)).toEqual({
+      latest: "2026-12-01",
+      what: "the start of the period a run on 2026-11-27 publishes",
+    });
+    expect(dateLimit(hmrcLike, new Date("2026-11-19T11:00:00Z")).latest).toBe("2026-12-01");
+    const { records, held } = gateRecords("GBP", [usd("2026-12-01"), usd("2027-01-01")], [], dateLimit(hmrcLike, now));
+    expect(records.map((r) => r.effectiveDate)).toEqual(["2026-12-01"]);
+    expect(held.map((h) => [h.kind, h.effectiveDate])).toEqual([["future-date", "2027-01-01"]]);
+    // A source whose run covers a past period keeps the default: its tomorrow.
+    const bisLike = {
+      timeZone: "Europe/Zurich",
+      cadence: { days: { kind: "weekly" } as const, covers: "previousMonthEnd" as const },
+    };
+    expect(dateLimit(bisLike, now).latest).toBe("2026-11-29");
+  });
+
+  it("takes HMRC's next month from its own answer, fetched on the penultimate Thursday before", async () => {
+    const body = fixture("HMRC/monthly_xml_2026-08.xml");
+    const at = new Date("2026-07-23T11:00:00Z");
+    const doc: FeedDocument = {
+      url: "https://www.trade-tariff.service.gov.uk/api/v2/exchange_rates/files/monthly_xml_2026-08.xml",
+      method: "GET",
+      status: 200,
+      contentType: "application/xml",
+      body,
+      startedAt: at,
+      finishedAt: at,
+    };
+    const [parsed] = await parseDocuments(hmrc, [doc], at);
+    expect(parsed!.records.find((r) => r.currency === "JPY")).toMatchObject({
+      effectiveDate: "2026-08-01",
+      rate: "196.3400",
+    });
+    expect(parsed!.held.filter((h) => h.kind === "future-date")).toEqual([]);
   });
 
   it("holds a record dated beyond it, with its reason, and keeps the rest", () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import {
   currencyName,
@@ -16,6 +16,19 @@ describe("currency codes from ICU", () => {
       expect(isIsoCurrency(code), code).toBe(true);
     for (const code of ["CNH", "XXX", "XTS", "QQQ", "usd", "US"]) expect(isIsoCurrency(code), code).toBe(false);
     expect(isoCurrencyCodes().size).toBeGreaterThan(250);
+  });
+
+  it("answers a code alone as the whole list does, for every three letters and a few odd inputs", async () => {
+    vi.resetModules(); // a fresh module: nothing asked yet, the whole list not built
+    const fresh = await import("../../src/feed/currency.js");
+    const A = 65;
+    const codes = ["usd", "US", "USDX", "", " EUR", "E5", "CNH", "XXX"];
+    for (let i = 0; i < 26 ** 3; i++)
+      codes.push(String.fromCharCode(A + Math.floor(i / 676), A + (Math.floor(i / 26) % 26), A + (i % 26)));
+    const alone = codes.filter((code) => fresh.isIsoCurrency(code));
+    const all = fresh.isoCurrencyCodes();
+    expect(alone).toEqual(codes.filter((code) => all.has(code)));
+    expect(alone.length).toBe(all.size);
   });
 
   it("names a currency in English (or another locale)", () => {

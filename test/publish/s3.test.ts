@@ -17,10 +17,12 @@ import {
   OBJECTS_PREFIX,
   POINTER_KEY,
   S3TreeTarget,
+  besideKey,
   manifestKey,
   objectKeysOf,
   readPointer,
 } from "../../src/publish/s3-target.js";
+import { JWKS_FILE, SIGNATURE_FILE, loadPublicationKeys } from "../../src/publish/signing.js";
 import { readCurrentGeneration, type Manifest } from "../../src/publish/tree.js";
 import { bucketPublisher, treeTargetFor } from "../../src/publish/target-for.js";
 import { LocalTreeTarget } from "../../src/publish/target.js";
@@ -198,6 +200,28 @@ describe("publishing to a bucket", () => {
     expect(objects).not.toContain(firstLatest);
     const bbb = (await currentManifest(t)).files[latestPath("BBB", "json")]!;
     expect(objects).toContain(`${OBJECTS_PREFIX}${bbb.sha256}`);
+  });
+
+  it("signs beside each manifest under the generation's own names, and prunes a generation's signature with it", async () => {
+    const t = target({ abandonedAfterMs: 0 });
+    const signing = await loadPublicationKeys(join(ctx.dir, "data"));
+    const generations: string[] = [];
+    for (const [i, rate] of ["24.211", "24.212", "24.213", "24.214"].entries()) {
+      correctAAA(rate, `2026-03-03T18:0${i}:00Z`);
+      generations.push((await publish(ctx.store, [AAA, BBB], t, { keep: 1, signing })).generation);
+    }
+    // A crash between the signature and the manifest leaves a generation with no manifest: pruned too.
+    const crashed = "00000000T000000000Z-crashed";
+    await t.store.put(besideKey(crashed, SIGNATURE_FILE), "x", "application/json");
+    correctAAA("24.215", "2026-03-03T18:09:00Z");
+    generations.push((await publish(ctx.store, [AAA, BBB], t, { keep: 1, signing })).generation);
+    const kept = generations.slice(-2);
+    const left = (await t.store.list(GENERATIONS_PREFIX)).map((o) => o.key).sort();
+    expect(left).toEqual(
+      kept.flatMap((g) => [manifestKey(g), besideKey(g, SIGNATURE_FILE), besideKey(g, JWKS_FILE)]).sort(),
+    );
+    // Named `generations/<gen>/manifest.json.jws`, not `.../manifest.json.manifest.json.jws`.
+    expect(besideKey(kept[1]!, SIGNATURE_FILE)).toBe(`${GENERATIONS_PREFIX}${kept[1]}/manifest.json.jws`);
   });
 
   it("keeps objects that may belong to a publish under way (younger than the grace period)", async () => {

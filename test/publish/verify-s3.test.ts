@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { ObjectStore } from "../../src/publish/s3.js";
-import { S3TreeTarget, manifestKey, objectKey, readManifest, readPointer } from "../../src/publish/s3-target.js";
+import {
+  S3TreeTarget,
+  besideKey,
+  manifestKey,
+  objectKey,
+  readManifest,
+  readPointer,
+} from "../../src/publish/s3-target.js";
 import { loadPublicationKeys, signManifest, SIGNATURE_FILE } from "../../src/publish/signing.js";
 import { publish } from "../../src/publish/publisher.js";
 import { MANIFEST } from "../../src/publish/tree.js";
@@ -73,10 +80,10 @@ describe("exrates verify s3://", () => {
   it("fails a manifest re-signed with another key (the service's key set given)", async () => {
     const { generation } = await current();
     const key = manifestKey(generation);
-    const jwks = JSON.parse((await objects.get(`${key}.publication-jwks.json`))!.toString()) as never;
+    const jwks = JSON.parse((await objects.get(besideKey(generation, "publication-jwks.json")))!.toString()) as never;
     const other = await loadPublicationKeys(join(ctx.dir, "other"));
     await objects.put(
-      `${key}.${SIGNATURE_FILE}`,
+      besideKey(generation, SIGNATURE_FILE),
       await signManifest((await objects.get(key))!.toString(), other),
       "application/json",
     );

@@ -1,9 +1,12 @@
 // GET /metrics: Prometheus text from prom-client on its own listener (EXRATES_METRICS_PORT), never on
 // the API's port; requests, latency, tokens, the banks' figures from the store and publish duration.
+import { createServer, request, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { timedPublish } from "../../src/metrics.js";
-import { ServerMetrics } from "../../src/serve/metrics.js";
+import { MeteredResponse, ServerMetrics } from "../../src/serve/metrics.js";
 import { startHarness, type Harness } from "./support.js";
 
 let h: Harness;
@@ -107,5 +110,43 @@ describe("bank states", () => {
     const after = await metrics.text();
     expect(after).not.toContain('state="late"');
     expect(after).toContain('exrates_bank_state{bank="CNB",state="up to date"} 1');
+  });
+
+  it("counts each answer once: ended while handled, ended later, or cut off by its client first", async () => {
+    const metrics = new ServerMetrics("/nonexistent/exrates.db");
+    const cutOff: { res?: ServerResponse; closed?: Promise<void> } = {};
+    const server = createServer({ ServerResponse: MeteredResponse }, (req, res) => {
+      metrics.track(req, res);
+      const answer = () => res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      if (req.url === "/v1/healthz-later") setTimeout(answer, 20);
+      else if (req.url === "/v1/events") {
+        // Never ended: counted when its connection closes.
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(": open\n\n");
+        cutOff.res = res;
+        cutOff.closed = new Promise((resolve) => res.on("close", () => setImmediate(resolve)));
+      } else answer();
+      metrics.settle(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (let i = 0; i < 3; i++) await (await fetch(`${base}/v1/Banks/CNB/DailyRates/Latest`)).text();
+      await (await fetch(`${base}/v1/healthz-later`)).text();
+      await new Promise<void>((resolve) => {
+        const req = request(`${base}/v1/events`, (res) => res.once("data", () => (req.destroy(), resolve())));
+        req.end();
+      });
+      await cutOff.closed;
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const samples = parse(await metrics.text());
+    expect(samples.get('exrates_http_requests_total{route="latest",status="200",format="json"}')).toBe(3);
+    expect(samples.get('exrates_http_request_duration_seconds_count{route="latest"}')).toBe(3);
+    expect(samples.get('exrates_http_requests_total{route="notFound",status="200",format="json"}')).toBe(1);
+    expect(samples.get('exrates_http_requests_total{route="events",status="200",format="events"}')).toBe(1);
+    expect(samples.get('exrates_http_request_duration_seconds_count{route="events"}')).toBe(1);
   });
 });

@@ -167,6 +167,64 @@ describe("the rate store", () => {
     expect((await ratesOn(store, "CNB", day(4))).find((r) => r.currency === "CAD")!.rate).toBe("3.25");
   });
 
+  describe("a history listed currency by currency (stored in date order when nothing is stored over it)", () => {
+    const codes = ["AUD", "CAD", "CHF", "JPY", "USD"];
+    const day = (d: number) => `2026-03-${String(d).padStart(2, "0")}`;
+    // 5 currencies x 7 days = 35 rows, each currency's days in a row: not in date order.
+    const byCurrency = codes.flatMap((c, i) => [2, 3, 4, 5, 6, 9, 10].map((d) => rec(day(d), c, `${i + 1}.${d}`)));
+    const allRows = (s: Store) =>
+      s.sqlite
+        .prepare(
+          "select bank_id, effective_date, currency, rate, unit_multiplier, derivation, valid_to from rates order by 1, 2, 3",
+        )
+        .all();
+
+    it("stores the same rows, counts and dates as the same records given one date at a time", async () => {
+      const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: byCurrency }]);
+      expect(r).toMatchObject({ inserted: 35, revised: 0, unchanged: 0 });
+      expect(r.changedDates).toEqual([2, 3, 4, 5, 6, 9, 10].map(day));
+      const other = await tempStore();
+      try {
+        // One batch per date (each in date order, so taken as given) into another store.
+        for (const d of r.changedDates)
+          ingestBatches(other.store, "CNB", [
+            { provenance: provenance(), records: byCurrency.filter((x) => x.effectiveDate === d) },
+          ]);
+        expect(allRows(store)).toEqual(allRows(other.store));
+        expect(allRows(store)).toHaveLength(35);
+      } finally {
+        await other.cleanup();
+      }
+    });
+
+    it("over stored figures, goes in as given: revisions, unchanged rows and changed dates as before", () => {
+      ingestBatches(store, "CNB", [{ provenance: provenance("a"), records: byCurrency }]);
+      const changed = byCurrency.map((x) =>
+        x.currency === "CHF" && x.effectiveDate === day(5) ? { ...x, rate: "9.99" } : x,
+      );
+      const again = ingestBatches(store, "CNB", [{ provenance: provenance("b"), records: changed }]);
+      expect(again).toMatchObject({ inserted: 0, revised: 1, unchanged: 34, changedDates: [day(5)] });
+      expect(store.sqlite.prepare("select currency, old_rate, new_rate from rate_revisions").all()).toEqual([
+        { currency: "CHF", old_rate: "3.5", new_rate: "9.99" },
+      ]);
+    });
+
+    it("a date and currency given twice keeps the order given: the later figure stands, the earlier a revision", () => {
+      const twice = [...byCurrency, rec(day(3), "AUD", "7.77")];
+      const r = ingestBatches(store, "CNB", [{ provenance: provenance(), records: twice }]);
+      expect(r).toMatchObject({ inserted: 35, revised: 1, unchanged: 0 });
+      expect(
+        store.sqlite
+          .prepare("select rate from rates where effective_date = ? and currency = 'AUD'")
+          .pluck()
+          .get(day(3)),
+      ).toBe("7.77");
+      expect(store.sqlite.prepare("select old_rate, new_rate from rate_revisions").all()).toEqual([
+        { old_rate: "1.3", new_rate: "7.77" },
+      ]);
+    });
+  });
+
   it("tells each bank's newest date", async () => {
     ingestBatches(store, "CNB", [
       { provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170"), rec("2026-03-03", "EUR", "24.180")] },

@@ -4,6 +4,12 @@
 import { isIsoDate } from "../../feed/dates.js";
 import type { IsoDate } from "../../types.js";
 
+/**
+ * Whether a query names asOf or provenance (any case): the Latest handler's one test before the tree.
+ * Both are answered from the store (provenance=true without asOf: as known now).
+ */
+export const AS_OF = /(^|&)(asof|provenance)=/i;
+
 /** A parameter the client must fix: answered 400 with this message. */
 export class BadRequest extends Error {}
 

@@ -3,6 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 
 import { pickEncoding } from "./negotiate.js";
+import { writePrecomputedHead } from "./precomputed.js";
 import type { Representation } from "../state/tree.js";
 
 export interface ProblemOptions {
@@ -83,15 +84,15 @@ function notModified(req: IncomingMessage, rep: Representation): boolean {
 
 /** A published file: 304 when the client has it, else 200 in the best encoding both sides have. */
 export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
-  if (notModified(req, rep)) {
-    const encoding = pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip });
-    res.writeHead(304, { ...rep.notModified, etag: (encoding === "identity" ? rep.identity : rep[encoding]!).etag });
-    res.end();
-    return;
-  }
+  // The 304 carries the ETag of the encoding a 200 would have had.
   const encoding =
     rep.br || rep.gzip ? pickEncoding(req.headers["accept-encoding"], { br: !!rep.br, gzip: !!rep.gzip }) : "identity";
   const variant = encoding === "identity" ? rep.identity : rep[encoding]!;
-  res.writeHead(200, variant.headers);
+  if (notModified(req, rep)) {
+    writePrecomputedHead(res, variant.notModifiedHead);
+    res.end();
+    return;
+  }
+  writePrecomputedHead(res, variant.head);
   res.end(req.method === "HEAD" ? undefined : variant.body);
 }

@@ -5,8 +5,8 @@
 // bank, the server fetches that bank's files and nothing else. Requests are then served from memory,
 // exactly as with a local tree.
 import { ObjectStore, eachLimited } from "../../publish/s3.js";
-import { POINTER_KEY, manifestKey, objectKey, readManifest, readPointer } from "../../publish/s3-target.js";
-import { JWKS_FILE } from "../../publish/signature-names.js";
+import { POINTER_KEY, objectKey, readBeside, readManifestBytes, readPointer } from "../../publish/s3-target.js";
+import { JWKS_FILE, SIGNATURE_FILE } from "../../publish/signature-names.js";
 import { buildTree, type TreeSource } from "./tree.js";
 
 /** Object downloads in flight at once while loading a generation. */
@@ -34,7 +34,7 @@ export class S3TreeSource implements TreeSource {
   }
 
   async load(generation: string) {
-    const manifest = await readManifest(this.store, generation);
+    const { manifest, bytes } = await readManifestBytes(this.store, generation);
     const wanted = new Set<string>();
     for (const file of Object.values(manifest.files)) {
       wanted.add(objectKey(file));
@@ -52,12 +52,16 @@ export class S3TreeSource implements TreeSource {
       if (body === undefined) throw new Error(`${this.store.url}/${key} is missing (generation ${generation})`);
       objects.set(key, body);
     });
-    const tree = await buildTree(manifest, generation, (_path, file, encoding) =>
-      Promise.resolve(objects.get(objectKey(file, encoding))!),
+    const signature = await readBeside(this.store, generation, SIGNATURE_FILE);
+    const tree = await buildTree(
+      manifest,
+      generation,
+      (_path, file, encoding) => Promise.resolve(objects.get(objectKey(file, encoding))!),
+      { manifest: bytes, signature },
     );
     this.held = objects;
     // The signed generation's public keys, beside its manifest (src/publish/s3-target.ts).
-    const jwks = await this.store.get(`${manifestKey(generation)}.${JWKS_FILE}`);
+    const jwks = await readBeside(this.store, generation, JWKS_FILE);
     return jwks ? { ...tree, publicationJwks: jwks } : tree;
   }
 }

@@ -9,17 +9,22 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 import { isIsoDate } from "../../feed/dates.js";
-import { JWKS_FILE } from "../../publish/signature-names.js";
+import { JWKS_FILE, SIGNATURE_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { rateWarningsHeader } from "../http/rate-warnings.js";
-import { VARY, type Format } from "../http/negotiate.js";
+import { VARY, type Encoding, type Format } from "../http/negotiate.js";
+import { precomputedHead, type PrecomputedHead } from "../http/precomputed.js";
 import type { Frequency } from "../../types.js";
 
 export interface Variant {
   body: Buffer;
   /** Response headers of a 200 with this encoding (content-length included). */
   headers: Record<string, string | number>;
+  /** Those headers and the status line as node:http writes them, built once. */
+  head: PrecomputedHead;
   etag: string;
+  /** The 304 answered to a request that would get this encoding (its own ETag). */
+  notModifiedHead: PrecomputedHead;
 }
 
 /** One published file with its encodings and precomputed headers. */
@@ -53,7 +58,18 @@ export interface LoadedTree {
   xsd?: Representation;
   /** The publication keys' JWKS beside the manifest (publication-jwks.json), when the generation is signed. */
   publicationJwks?: Buffer;
+  /** The generation byte for byte, for `/v1/publications/current/...` (src/serve/resources/publications/). */
+  publication?: Publication;
   files: number;
+}
+
+/** A generation as published: its manifest's bytes, their detached signature, every file it lists. */
+export interface Publication {
+  manifest: Buffer;
+  /** manifest.json.jws, when the generation is signed. */
+  signature?: Buffer;
+  /** Every listed file by its path in the generation (its precompressed siblings are its encodings). */
+  files: Map<string, Representation>;
 }
 
 const BANK_ID = "([A-Z0-9]{2,10})";
@@ -99,10 +115,9 @@ async function loadRepresentation(
   const lastModifiedSeconds = Math.floor(lastModifiedMs / 1000);
   const lastModified = new Date(lastModifiedSeconds * 1000).toUTCString();
   const common: Record<string, string> = { "last-modified": lastModified, vary: VARY, "cache-control": "private" };
-  const variant = (data: Buffer, etag: string, encoding?: "gzip" | "br"): Variant => ({
-    body: data,
-    etag,
-    headers: {
+  const notModified = { etag: file.etag, ...common };
+  const variant = (data: Buffer, etag: string, encoding?: Exclude<Encoding, "identity">): Variant => {
+    const headers = {
       "content-type": file.contentType,
       "content-length": data.length,
       etag,
@@ -111,15 +126,22 @@ async function loadRepresentation(
       ...(disposition ? { "content-disposition": disposition } : {}),
       ...extra,
       "x-content-type-options": "nosniff",
-    },
-  });
+    };
+    return {
+      body: data,
+      etag,
+      headers,
+      head: precomputedHead(200, headers),
+      notModifiedHead: precomputedHead(304, { ...notModified, etag }),
+    };
+  };
   const rep: Representation = {
     path,
     etag: file.etag,
     etags: new Set([file.etag]),
     lastModifiedSeconds,
     identity: variant(body, file.etag),
-    notModified: { etag: file.etag, ...common },
+    notModified,
   };
   for (const encoding of file.encodings ?? []) {
     const data = await read(path, file, encoding);
@@ -143,12 +165,17 @@ export async function currentTarget(outDir: string): Promise<string | undefined>
 /** Loads the generation `target` (relative to outDir, as `out/current` names it) into memory. */
 export async function loadTree(outDir: string, target: string): Promise<LoadedTree> {
   const dir = join(outDir, target);
-  const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
+  const manifestBytes = await readFile(join(dir, "manifest.json"));
+  const manifest = JSON.parse(manifestBytes.toString("utf8")) as Manifest;
   if (typeof manifest !== "object" || manifest === null || typeof manifest.files !== "object")
     throw new Error(`${dir}/manifest.json lists no files`);
   const suffix = { br: ".br", gzip: ".gz" } as const;
-  const tree = await buildTree(manifest, target, (path, _file, encoding) =>
-    readFile(join(dir, encoding ? path + suffix[encoding] : path)),
+  const signature = await readFile(join(dir, SIGNATURE_FILE)).catch(() => undefined);
+  const tree = await buildTree(
+    manifest,
+    target,
+    (path, _file, encoding) => readFile(join(dir, encoding ? path + suffix[encoding] : path)),
+    { manifest: manifestBytes, signature },
   );
   const jwks = await readFile(join(dir, JWKS_FILE)).catch(() => undefined);
   return jwks ? { ...tree, publicationJwks: jwks } : tree;
@@ -163,9 +190,19 @@ export function localTreeSource(outDir: string): TreeSource {
   };
 }
 
-/** A generation in memory from its manifest and its files as `read` gives them. */
-export async function buildTree(manifest: Manifest, target: string, read: ReadFile): Promise<LoadedTree> {
+/**
+ * A generation in memory from its manifest and its files as `read` gives them; with the manifest's
+ * bytes (and signature), every listed file is also kept by its path, as published.
+ */
+export async function buildTree(
+  manifest: Manifest,
+  target: string,
+  read: ReadFile,
+  published?: Omit<Publication, "files">,
+): Promise<LoadedTree> {
   const tree: LoadedTree = { generation: String(manifest.generation), target, banks: new Map(), files: 0 };
+  const files = new Map<string, Representation>();
+  if (published) tree.publication = { ...published, files };
   const bankEntry = (id: string): BankEntry => {
     let entry = tree.banks.get(id);
     if (!entry) tree.banks.set(id, (entry = { id, latest: {}, effectiveDate: manifest.banks?.[id]?.effectiveDate }));
@@ -173,12 +210,13 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
   };
   for (const [path, file] of Object.entries(manifest.files)) {
     let m: RegExpExecArray | null;
+    let rep: Representation;
     if (PATTERNS.banksList.test(path)) {
-      tree.banksList = await loadRepresentation(read, path, file, undefined);
+      rep = tree.banksList = await loadRepresentation(read, path, file, undefined);
     } else if (PATTERNS.xsd.test(path)) {
-      tree.xsd = await loadRepresentation(read, path, file, undefined);
+      rep = tree.xsd = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.bank.exec(path))) {
-      bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
+      rep = bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.latest.exec(path))) {
       const id = m[1]!;
       const format = m[3] as Format;
@@ -191,10 +229,13 @@ export async function buildTree(manifest: Manifest, target: string, read: ReadFi
           : undefined;
       // Latest figures published with a warning: how many, on every format (absent for none).
       const extra = rateWarningsHeader(Number(manifest.banks?.[id]?.warnings ?? 0));
-      entry.latest[format] = await loadRepresentation(read, path, file, disposition, extra);
+      rep = entry.latest[format] = await loadRepresentation(read, path, file, disposition, extra);
     } else {
+      // Not served by the API's routes; kept (checked the same way) when the generation is served whole.
+      if (published) files.set(path, await loadRepresentation(read, path, file, undefined));
       continue;
     }
+    files.set(path, rep);
     tree.files++;
   }
   return tree;

@@ -41,11 +41,8 @@ import {
 /** After this long, nothing can be stored any more as known at an instant. */
 export const FINAL_AFTER_MS = 10 * 60_000;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-/**
- * Whether a query names asOf or provenance (any case): the Latest handler's one test before the tree.
- * Both are answered from the store (provenance=true without asOf: as known now).
- */
-export const AS_OF = /(^|&)(asof|provenance)=/i;
+// Declared beside the other query readings, which Latest loads without this module.
+export { AS_OF } from "../../http/query.js";
 
 /** The instant of `?asOf=`, as UTC with milliseconds (the stored times' form); BadRequest when bad or future. */
 export function asOfParameter(params: Map<string, string>, now: number): string | undefined {

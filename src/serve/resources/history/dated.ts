@@ -27,6 +27,7 @@ import { baseParameter } from "../cross-rates.js";
 import { notQuotedHeader } from "../currency-filter.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 import { AS_OF, sendAsOfDay } from "./as-of.js";
+import { dayIndexBytes, DayIndexes } from "./day-indexes.js";
 import { AnswerCaches, ownBytes, type Answer, type AnswerCache } from "./answer-cache.js";
 import { sendRebasedDate } from "./rebased.js";
 import { bridges, maxBridgeDays, missingPublicationDays, type GapSpec } from "../../../calendar/publication-gap.js";
@@ -39,6 +40,13 @@ import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, to
 const ANY_GAP = () => true;
 /** Each store's caches of rendered answers. */
 const answers = new WeakMap<HistoryStore, AnswerCaches>();
+/** Each store's indexes of banks' days, read by the answers the caches miss. */
+const dayIndexes = new WeakMap<HistoryStore, DayIndexes>();
+const indexesOf = (store: HistoryStore) => {
+  let indexes = dayIndexes.get(store);
+  if (!indexes) dayIndexes.set(store, (indexes = new DayIndexes(dayIndexBytes())));
+  return indexes;
+};
 const versionKey = (v: RowsVersion) => `${v.rows}/${v.maxStoredAt}/${v.maxFetchId}`;
 
 export const dated: Handler = async (ctx, req, res, head, route, query) => {
@@ -97,21 +105,31 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
         identity: ownBytes(renderWhole(format, flagged, [{ date, rows: warnRows(date, rows, byFigure) }], meta)),
       };
     };
-    // SQLite's reads are synchronous: its cache lookup stays so; PostgreSQL's are awaited.
+    // SQLite's reads are synchronous: its cache lookup stays so; PostgreSQL's are awaited. A miss reads
+    // the bank's index of days in memory (day-indexes.ts), the store only for a bank too large to index.
     const store = reader;
+    const indexes = indexesOf(store);
     const answer =
       store instanceof HistoryReader
         ? cache.answer(
             key,
             store.generation(),
             () => versionKey(store.versionOf(id, date, date, currencies)),
-            () => made(store.ratesWithVersion(id, date, currencies), store.warnings(id, date, date)),
+            () => {
+              const days = indexes.now(store, id);
+              if (days) return made(days.day(date, currencies), days.warnings(date));
+              return made(store.ratesWithVersion(id, date, currencies), store.warnings(id, date, date));
+            },
           )
         : await cache.answerAsync(
             key,
             store.generation(),
             async () => versionKey(await store.versionOf(id, date, date, currencies)),
-            async () => made(await store.ratesWithVersion(id, date, currencies), await store.warnings(id, date, date)),
+            async () => {
+              const days = await indexes.of(store, id);
+              if (days) return made(days.day(date, currencies), days.warnings(date));
+              return made(await store.ratesWithVersion(id, date, currencies), await store.warnings(id, date, date));
+            },
           );
     // A date with no publication of its own that the bank's calendar closes says why (`X-Closed`).
     const closed = date === route.date ? undefined : await closingName(ctx, id, route.date!);

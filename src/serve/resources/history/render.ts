@@ -45,14 +45,24 @@ export function render(
 export function renderWhole(format: Format, header: HistoryHeader, days: HistoryDay[], meta: HistoryXlsxMeta): Buffer {
   switch (format) {
     case "json":
-      return Buffer.from([...historyJson(header, days)].join(""));
+      return ownText([...historyJson(header, days)].join(""));
     case "xml":
-      return Buffer.from([...historyXml(header, days)].join(""));
+      return ownText([...historyXml(header, days)].join(""));
     case "csv":
-      return Buffer.from([...historyCsv(header, days)].join(""));
+      return ownText([...historyCsv(header, days)].join(""));
     case "xlsx":
       return historyXlsxBytes(header, days, meta);
   }
+}
+
+/**
+ * The text's UTF-8 bytes in a memory block of their own, written once: Buffer.from would give a slice of
+ * Node's shared pool, which the answer cache then copies out (answer-cache.ts, ownBytes).
+ */
+function ownText(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** A range's chunks as days: read synchronously (SQLite) or asynchronously (PostgreSQL). */

@@ -1,4 +1,4 @@
-// The OpenAPI description of `GET /v1/publications/jwks.json`.
+// The OpenAPI description of `GET /v1/publications/jwks.json` and of the served generation's files.
 import type { OpenApiParts } from "../openapi-parts.js";
 
 export function publicationsPaths(p: OpenApiParts): Record<string, unknown> {
@@ -44,6 +44,55 @@ export function publicationsPaths(p: OpenApiParts): Record<string, unknown> {
             },
           },
           "404": p.err("The published tree is not signed (published without publication keys)."),
+          "503": p.err("No tree published yet."),
+        },
+      },
+    },
+    "/v1/publications/current/{path}": {
+      get: {
+        operationId: "getPublishedFile",
+        summary: "The served generation, byte for byte: its manifest, signature, keys and files",
+        description:
+          "The generation the server answers from, exactly as published, so that it can be checked as a copy is " +
+          "(`exrates verify https://host`): `manifest.json` (every file's path, size and sha256), " +
+          "`manifest.json.jws` (its detached JWS, RS256, verified with `/v1/publications/jwks.json`), " +
+          "`publication-jwks.json`, every listed file at its path (e.g. `v1/Banks/ECB/DailyRates/Latest.json`) and " +
+          "its precompressed siblings (`<path>.br`, `<path>.gz`). Each answer is the stored bytes: no " +
+          "Content-Encoding and no negotiation (a `.br` or `.gz` is served as a file of its own), from memory. " +
+          "`X-Exrates-Generation` names the generation: a value that changes during a check means a publish " +
+          "happened meanwhile. The generation cannot be listed here (the manifest lists what it holds).",
+        tags: ["publications"],
+        security: p.security,
+        parameters: [
+          {
+            name: "path",
+            in: "path",
+            required: true,
+            description: "A path of the generation; it may hold slashes (`v1/banks.json`, `manifest.json.jws`).",
+            schema: { type: "string" },
+          },
+          { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+        ],
+        responses: {
+          "200": {
+            description: "The file's bytes as published.",
+            headers: {
+              ETag: {
+                description: "The file's ETag (a sibling's has its encoding appended).",
+                schema: { type: "string" },
+              },
+              "X-Exrates-Generation": { description: "The generation answered from.", schema: { type: "string" } },
+            },
+            content: {
+              "application/octet-stream": {
+                schema: { type: "string", format: "binary" },
+              },
+            },
+          },
+          "304": { description: "Not modified (If-None-Match)." },
+          "401": p.err("No token, or an invalid, expired or revoked token (WWW-Authenticate: Bearer)."),
+          "403": p.err('The token lacks the API scope (error="insufficient_scope").'),
+          "404": p.err("The served generation holds no such file (or, for the signature, is not signed)."),
           "503": p.err("No tree published yet."),
         },
       },
