@@ -310,13 +310,13 @@ const bl = figures(results.baseline);
 const grants = results.grants.length
   ? { rps: m(results.grants, "rps"), p50: m(results.grants, "p50"), p99: m(results.grants, "p99") }
   : undefined;
+const verdict = (ok) => (ok ? "met" : "**missed**");
 const grantsRow = grants
   ? `${fmt(grants.rps)} (p50 ${fmt(grants.p50)} µs, p99 ${fmt(grants.p99)} µs) | >= 2,000 | ${verdict(grants.rps >= 2000)}`
   : "not measured (BENCH_GRANTS=0) | >= 2,000 |";
 const loadgen =
   LOADGEN === "wrk" ? "wrk, one thread, latency to the microsecond" : "autocannon, latency in whole milliseconds";
 const ratio = ex.rps / bl.rps;
-const verdict = (ok) => (ok ? "met" : "**missed**");
 const c = cpus();
 const machine = `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, Linux`;
 
