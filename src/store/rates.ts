@@ -3,7 +3,8 @@
 // is here and only here; each engine's statements are in sqlite-ingest.ts and postgres-ingest.ts.
 import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
 import { markReleased } from "./anomalies.js";
-import type { Store } from "./database.js";
+import type { SqliteStore, Store } from "./database.js";
+import type { RatesTable } from "./schema.js";
 import { PERIOD_FIGURES_PG, PERIOD_FIGURES_SQL, periodParameters, type PeriodFigure } from "./history.js";
 import type {
   IngestBatch,
@@ -133,6 +134,7 @@ export interface StoredRate {
 
 /** The newest effective date stored for a bank. */
 export async function newestDate(store: Store, bankId: string): Promise<IsoDate | undefined> {
+  if (store.dialect === "sqlite") return (latestReads(store).newest.get(bankId) as IsoDate | null) ?? undefined;
   const row = await store.db
     .selectFrom("rates")
     .select((eb) => eb.fn.max("effective_date").as("date"))
@@ -165,13 +167,16 @@ export async function periodFiguresOf(
 
 /** The rates of one bank on one date, sorted by currency. */
 export async function ratesOn(store: Store, bankId: string, date: IsoDate): Promise<StoredRate[]> {
-  const rows = await store.db
-    .selectFrom("rates")
-    .select(["currency", "rate", "unit_multiplier", "derivation", "stored_at"])
-    .where("bank_id", "=", bankId)
-    .where("effective_date", "=", date)
-    .orderBy("currency")
-    .execute();
+  const rows =
+    store.dialect === "sqlite"
+      ? (latestReads(store).rates.all(bankId, date) as StoredRateRow[])
+      : await store.db
+          .selectFrom("rates")
+          .select(["currency", "rate", "unit_multiplier", "derivation", "stored_at"])
+          .where("bank_id", "=", bankId)
+          .where("effective_date", "=", date)
+          .orderBy("currency")
+          .execute();
   return rows.map((r) => ({
     currency: r.currency,
     rate: r.rate,
@@ -179,6 +184,27 @@ export async function ratesOn(store: Store, bankId: string, date: IsoDate): Prom
     derivation: r.derivation,
     storedAt: r.stored_at,
   }));
+}
+
+type StoredRateRow = Pick<RatesTable, "currency" | "rate" | "unit_multiplier" | "derivation" | "stored_at">;
+
+/**
+ * newestDate's and ratesOn's queries prepared once per SQLite database: a publish asks them of every
+ * bank (to find the one that changed), and building each kysely query cost more than running it.
+ */
+const latestStatements = new WeakMap<SqliteStore, ReturnType<typeof prepareLatestReads>>();
+function prepareLatestReads({ sqlite }: SqliteStore) {
+  return {
+    newest: sqlite.prepare("select max(effective_date) as date from rates where bank_id = ?").pluck(),
+    rates: sqlite.prepare(
+      "select currency, rate, unit_multiplier, derivation, stored_at from rates where bank_id = ? and effective_date = ? order by currency",
+    ),
+  };
+}
+function latestReads(store: SqliteStore) {
+  let s = latestStatements.get(store);
+  if (!s) latestStatements.set(store, (s = prepareLatestReads(store)));
+  return s;
 }
 
 /** The most recent fetch of a bank, successful or not. */

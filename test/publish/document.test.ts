@@ -1,5 +1,5 @@
-// A daily bank's Latest inputs: on SQLite read by prepared statements (a publish reads every bank's),
-// the same rows as the store's portable reads (newestDate, ratesOn, warnedFigures) give.
+// A daily bank's Latest inputs (newest date, its rates, their warnings): the same rows as the store's reads
+// newestDate, ratesOn and warnedFigures give (on SQLite those run prepared statements: a publish asks them of every bank).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { dailyInputs, latestDocument } from "../../src/publish/document.js";
