@@ -4,11 +4,11 @@
 // and reason included), and the tools read the API with it, so a disabled client or an expired token
 // is refused at once, and each caller is itself to the API's limits and logs. Nothing here logs a token.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
 import type { Logger } from "../log.js";
+import { boundAddress, closing, listening } from "../serve/http/bind.js";
 import { createRatesMcpServer } from "./server.js";
 import type { RatesReader } from "./tools.js";
 
@@ -45,24 +45,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { address, port, family } = server.address() as AddressInfo;
-  const url = `http://${family === "IPv6" ? `[${address}]` : address}:${port}${MCP_PATH}`;
-  return {
-    url,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  await listening(server, options.port, options.host);
+  return { url: `${boundAddress(server).url}${MCP_PATH}`, server, close: () => closing(server) };
 }
 
 async function handle(options: McpHttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {

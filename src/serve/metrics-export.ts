@@ -3,7 +3,6 @@
 // (src/serve/metrics.ts), handed to prom-client's counters when scraped; the banks' figures are read
 // from the store at each scrape; the process-wide metrics (src/metrics.ts) follow.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 
 import Database from "better-sqlite3";
 import { sql } from "kysely";
@@ -12,6 +11,7 @@ import { Counter, Gauge, Registry, type Metric } from "prom-client";
 import type { Logger } from "../log.js";
 import { processRegistry } from "../metrics.js";
 import type { Store } from "../store/database.js";
+import { boundAddress, closing, listening } from "./http/bind.js";
 
 type Row = { bank_id: string; v: string | number | null };
 
@@ -202,23 +202,8 @@ export async function startMetricsServer(
     );
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/metrics`;
+  await listening(server, port, host);
+  const url = `${boundAddress(server).url}/metrics`;
   log.info({ url }, "metrics served");
-  return {
-    url,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url, server, close: () => closing(server) };
 }

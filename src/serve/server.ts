@@ -16,10 +16,10 @@ import { isPostgres, type Store } from "../store/database.js";
 import type { Eventually } from "../store/history.js";
 import type { BankDescriptor, BankResource } from "../types.js";
 import type { ServeContext, SsoEndpoints } from "./context.js";
+import { boundAddress } from "./http/bind.js";
 import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
 import {
   answerClientError,
-  boundAddress,
   closeServer,
   CONNECTION_DEFAULTS,
   defaultMaxConnections,

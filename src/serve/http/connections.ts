@@ -5,9 +5,10 @@
 // status line. At shutdown, requests in flight get a grace period, then every connection goes.
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 
 import { MeteredResponse } from "../metrics.js";
+import { listening } from "./bind.js";
 
 export interface ConnectionLimits {
   /** A connection that sends or receives nothing for this long is closed, counted from accept (ms). */
@@ -62,20 +63,8 @@ export async function listen(port: number, host: string, limits: ConnectionLimit
   // destroys a socket whose timeout fires when nothing else listens for it).
   server.setTimeout(limits.idleMs);
   server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await listening(server, port, host);
   return server;
-}
-
-export function boundAddress(server: Server): { url: string; port: number } {
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return { url: `http://${host}:${address.port}`, port: address.port };
 }
 
 /** How many Host headers a request has (node:http keeps the first of several in req.headers). */
