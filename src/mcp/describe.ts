@@ -1,7 +1,7 @@
 // How the MCP tools state a figure: which currency, how many units of which, equal to the exact
 // published rate of which other currency. "100 JPY = 13.26033 CZK" reads the same for a Direct bank
 // (the foreign currency first) and an Indirect one ("1 EUR = 1.0850 USD"), as the CSV's columns do.
-import type { DailyRates, PublishedRate } from "../client/types.js";
+import type { DailyRates, PublishedRate } from "@exrates/client";
 
 export interface Figure {
   currency: string;

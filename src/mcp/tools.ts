@@ -1,4 +1,4 @@
-// The MCP tools: each reads the API through the typed client (src/client) and answers with structured
+// The MCP tools: each reads the API through the typed client (@exrates/client) and answers with structured
 // content (its zod output schema) and the same in words. Every figure states its bank, its effective
 // date and its unit; a refusal of the API (unknown bank, no rates yet, no set in force on a date) is a
 // tool error that says why. A new tool is one `server.registerTool` here (a `convert` tool would read
@@ -7,9 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
-import type { ExratesClient } from "../client/client.js";
-import { ExratesError } from "../client/errors.js";
-import type { BankDetail, DailyRates, RatesAnswer } from "../client/types.js";
+import { ExratesError, type BankDetail, type DailyRates, type ExratesClient, type RatesAnswer } from "@@exrates/client";
 import { bankLabel, figureOf, quoteLine } from "./describe.js";
 
 /** What the tools read (the client, or anything answering the same). */

@@ -6,7 +6,7 @@ import { inspect } from "node:util";
 import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ExratesClient, ExratesError, type DebugEvent } from "../../src/client/index.js";
+import { ExratesClient, ExratesError, type DebugEvent } from "@exrates/client";
 import { ratesOf, serveRates, weekdays, type ServedRates } from "./support.js";
 
 const FIRST = "2024-11-01";

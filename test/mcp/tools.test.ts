@@ -5,8 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { ExratesError } from "../../src/client/errors.js";
-import type { BankDetail, DailyRates, RatesAnswer } from "../../src/client/types.js";
+import { ExratesError, type BankDetail, type DailyRates, type RatesAnswer } from "@exrates/client";
 import { createRatesMcpServer } from "../../src/mcp/server.js";
 import { MAX_HISTORY_POINTS, type RatesReader } from "../../src/mcp/tools.js";
 import { addDays } from "../../src/feed/dates.js";

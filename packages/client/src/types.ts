@@ -1,17 +1,8 @@
 // What the client's methods return: the API's answers as typed objects. Rates are decimal strings as
-// published (`"24.170"`), never binary floats. The shapes shared with the server come from src/types.ts.
-import type {
-  BankName,
-  BankResource,
-  BankState,
-  BankStatus,
-  IsoDate,
-  PublishedRate,
-  QuoteType,
-  RatesPublished,
-} from "../types.js";
+// published (`"24.170"`), never binary floats. The shapes shared with the server come from ./api-types.ts.
+import type { BankResource, BankStatus, IsoDate, PublishedRate, QuoteType, RatesPublished } from "./api-types.js";
 
-export type { BankName, BankResource, BankState, BankStatus, IsoDate, PublishedRate, QuoteType, RatesPublished };
+export type * from "./api-types.js";
 
 /** The rates of one effective date. */
 export interface DailyRates {
