@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
-import { ExratesError, type BankDetail, type DailyRates, type ExratesClient, type RatesAnswer } from "@@exrates/client";
+import { ExratesError, type BankDetail, type DailyRates, type ExratesClient, type RatesAnswer } from "@exrates/client";
 import { bankLabel, figureOf, quoteLine } from "./describe.js";
 
 /** What the tools read (the client, or anything answering the same). */
