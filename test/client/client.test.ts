@@ -88,6 +88,7 @@ describe("ExratesClient against exrates serve", { timeout: 120_000 }, () => {
       bankId: "CNB",
       baseCurrency: "CZK",
       quoteType: "Direct",
+      frequency: "Daily",
       effectiveDate: "2025-05-30",
       requestedDate: "2025-06-01",
       rates: [{ currency: "USD", rate: "20.05301" }],

@@ -26,6 +26,7 @@ const day = (effectiveDate: string, rates: DailyRates["rates"]): DailyRates => (
   bankId: "ECB",
   baseCurrency: "EUR",
   quoteType: "Indirect",
+  frequency: "Daily",
   effectiveDate,
   rates,
 });
@@ -37,6 +38,9 @@ function reader(days: DailyRates[], overrides: Partial<RatesReader> = {}): Rates
     banks: unexpected,
     currencies: unexpected,
     onDate: unexpected,
+    convert: unexpected,
+    calendar: unexpected,
+    corrections: unexpected,
     bank: (id: string) => (id.toUpperCase() === "ECB" ? Promise.resolve(ECB) : unexpected()),
     latest: (): Promise<RatesAnswer> => Promise.resolve({ ...days.at(-1)!, notQuoted: [] }),
     async *range() {
