@@ -18,7 +18,7 @@ export { MAX_HISTORY_POINTS } from "./tools-rates.js";
 /** Each MCP tool and the API route it reads (docs/MCP.md; test/docs/coverage.test.ts checks the routes exist). */
 export const TOOL_ROUTES = {
   list_banks: "/v1/banks",
-  list_currencies: "/v1/currencies",
+  list_currencies: "/v1/currencies{.format}",
   get_calendar: "/v1/Banks/{bankId}/Calendar{.format}",
   get_latest_rates: "/v1/Banks/{bankId}/DailyRates/Latest{.format}",
   get_rates_on_date: "/v1/Banks/{bankId}/DailyRates/{date}{.format}",
