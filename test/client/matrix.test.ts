@@ -1,9 +1,11 @@
 // The composition matrix, kept as data: every kind of source (SOURCES) × every query (QUERIES) through
-// every door (HTTP, the typed client, MCP). Each cell answers with the HTTP answer's figures and validity,
+// every door (HTTP, the typed client, MCP, and the CLI where a command exists). Each cell answers with the HTTP answer's figures and validity,
 // or refuses as HTTP does with a named reason (the same problem type and status from the client; an MCP
 // tool error carrying the problem's detail). An option the answer shows no sign of (`base` without
 // `derivedFrom`, `asOf` without `asOf`, `provenance` without sources) fails its cell. Adding a source kind
 // is one entry of SOURCES, a query one entry of QUERIES, a door one function of DOORS.
+import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { parse as parseLossless } from "lossless-json";
@@ -20,6 +22,7 @@ import { publish } from "../../src/publish/publisher.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";
+import { exrates } from "../support/cli.js";
 import { fixture } from "../support/fixtures.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
 
@@ -106,6 +109,8 @@ interface Query {
   http: (s: Source) => string;
   client: (c: ExratesClient, s: Source) => Promise<unknown>;
   mcp: (s: Source) => [string, Record<string, unknown>];
+  /** The `exrates` command giving the same from the local store, where one exists (its JSON output). */
+  cli?: (s: Source) => string[];
 }
 
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
@@ -180,6 +185,7 @@ const QUERIES: Record<string, Query> = {
     http: (s) => `/v1/Banks/${s.bank}/Convert?from=${s.convert[0]}&to=${s.convert[1]}&amount=1250.00&date=${s.date}`,
     client: (c, s) => c.convert(s.bank, { from: s.convert[0], to: s.convert[1], amount: "1250.00", date: s.date }),
     mcp: (s) => ["convert", { bank: s.bank, from: s.convert[0], to: s.convert[1], amount: "1250.00", date: s.date }],
+    cli: (s) => ["convert", s.bank, "1250.00", s.convert[0], s.convert[1], "--date", s.date, "--json"],
   },
   Calendar: {
     kind: "calendar",
@@ -192,6 +198,7 @@ const QUERIES: Record<string, Query> = {
     http: (s) => `/v1/Banks/${s.bank}/Corrections?from=2026-01-01&to=2026-11-30`,
     client: (c, s) => c.corrections(s.bank, { from: "2026-01-01", to: "2026-11-30" }),
     mcp: (s) => ["list_corrections", { bank: s.bank, from: "2026-01-01", to: "2026-11-30" }],
+    cli: (s) => ["corrections", s.bank, "--from", "2026-01-01", "--to", "2026-11-30", "--json"],
   },
 };
 
@@ -239,6 +246,17 @@ function linesOf(kind: Kind, doc: Record<string, unknown>): string[] {
 }
 
 const DOORS = {
+  /** The built `exrates` binary over the server's own data directory (no cell where no command exists). */
+  async cli(query: Query, s: Source): Promise<Outcome | undefined> {
+    const args = query.cli?.(s);
+    if (!args) return undefined;
+    const run = await Promise.resolve(exrates(args, { EXRATES_DATA_DIR: join(server.root, "data") }));
+    if (run.status !== 0) return { ok: false, status: 0, type: "", text: run.stderr.trim() };
+    const parsed = JSON.parse(run.stdout) as unknown;
+    const doc = (Array.isArray(parsed) ? { corrections: parsed } : parsed) as Record<string, unknown>;
+    return { ok: true, lines: linesOf(query.kind, doc), marks: [] };
+  },
+
   async http(query: Query, s: Source): Promise<Outcome> {
     const res = await fetch(`${server.url}${query.http(s)}`, { headers: auth });
     const text = await res.text();
@@ -424,8 +442,14 @@ async function cell(source: Source, query: Query): Promise<void> {
         "figures without validity",
       ).toEqual([]);
   }
-  for (const door of ["client", "mcp"] as const) {
+  for (const door of ["client", "mcp", "cli"] as const) {
     const answer = await DOORS[door](query, source);
+    if (!answer) continue;
+    if (door === "cli" && !http.ok) {
+      expect(answer.ok, "the CLI answered what HTTP refused").toBe(false);
+      expect((answer as Extract<Outcome, { ok: false }>).text, "the CLI says why").not.toBe("");
+      continue;
+    }
     if (http.ok) {
       expect(answer, `${door}: ${JSON.stringify(answer)}`).toMatchObject({ ok: true });
       const { lines, marks } = answer as Extract<Outcome, { ok: true }>;

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
-import { baseCurrencyOf } from "../../feed/adapter.js";
+import { baseCurrencyOf, frequencyOf } from "../../feed/adapter.js";
 import { isIsoCurrency } from "../../feed/currency.js";
 import { isIsoDate } from "../../feed/dates.js";
 import { adapterFor } from "../../feed/registry.js";
@@ -13,7 +13,8 @@ import { conversionCsv, conversionJson, conversionXml } from "../../publish/rend
 import type { Store } from "../../store/database.js";
 import { bridges } from "../../calendar/publication-gap.js";
 import { inForceAmong } from "../../store/history.js";
-import { ratesOn } from "../../store/rates.js";
+import { inForceOn } from "../../store/periods.js";
+import { periodFiguresOf, ratesOn } from "../../store/rates.js";
 import type { IsoDate } from "../../types.js";
 import { action, type CliContext } from "../context.js";
 
@@ -53,15 +54,13 @@ export function registerConvert(program: Command, ctx: CliContext & { close(): P
           baseCurrency: baseCurrencyOf(adapter.bank),
           quoteType: adapter.bank.quoteType,
         };
-        const date = await tableDate(store, header.bankId, options.date);
-        const rows = await ratesOn(store, header.bankId, date);
-        const table: Table = {
-          header,
-          date,
-          figures: new Map(rows.map((r) => [r.currency, { effectiveDate: date, ...r }])),
-        };
+        const frequency = frequencyOf(adapter.bank);
+        const table =
+          frequency !== "Daily" && options.date !== undefined
+            ? await periodTable(store, header, options.date)
+            : await dailyTable(store, header, options.date);
         const missing = missingFrom(table, [source, target]);
-        if (missing.length) throw new UserError(await notQuoted(store, header.bankId, missing, date));
+        if (missing.length) throw new UserError(await notQuoted(store, header.bankId, missing, table.date));
         const c = convert(table, amount, source, target, options.date);
         ctx.print(
           options.json ? conversionJson(c) : options.xml ? conversionXml(c) : options.csv ? conversionCsv(c) : lines(c),
@@ -75,6 +74,20 @@ async function storedDates(store: Store, bankId: string, currency?: string): Pro
   let query = store.db.selectFrom("rates").select("effective_date").distinct().where("bank_id", "=", bankId);
   if (currency) query = query.where("currency", "=", currency);
   return (await query.orderBy("effective_date").execute()).map((r) => r.effective_date);
+}
+
+/** A daily bank's table: the newest stored set, or the set in force on `asked`. */
+async function dailyTable(store: Store, header: Table["header"], asked: IsoDate | undefined): Promise<Table> {
+  const date = await tableDate(store, header.bankId, asked);
+  const rows = await ratesOn(store, header.bankId, date);
+  return { header, date, figures: new Map(rows.map((r) => [r.currency, { effectiveDate: date, ...r }])) };
+}
+
+/** A period source's table on a date: the figures in force on it, as the API's Convert reads them. */
+async function periodTable(store: Store, header: Table["header"], date: IsoDate): Promise<Table> {
+  const set = inForceOn(await periodFiguresOf(store, header.bankId, date, date), date);
+  if (!set) throw new UserError(`No figure of ${header.bankId} is in force on ${date}`);
+  return { header, date: set.date, figures: new Map(set.rows.map((r) => [r.currency, r])) };
 }
 
 /** The newest stored date, or the effective date of the set in force on `asked`. */
