@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
+
+/** The client package (packages/client) is read from its source, as tsc reads it (the `exrates-source` condition). */
+const client = (file: string) => fileURLToPath(new URL(`./packages/client/src/${file}`, import.meta.url));
 
 // Two tiers, chosen by what a test file does rather than by a list to keep up to date:
 //   fast  starts no server, child process or database cluster (`npm run test:fast`); the few files that
@@ -41,6 +45,13 @@ const mocks = all.filter((file) => !slow.includes(file) && /vi\.(do)?[mM]ock\(/.
 const fast = all.filter((file) => !slow.includes(file) && !mocks.includes(file));
 
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@exrates\/client$/, replacement: client("index.ts") },
+      { find: /^@exrates\/client\/api-types$/, replacement: client("api-types.ts") },
+      { find: /^@exrates\/client\/internal$/, replacement: client("internal.ts") },
+    ],
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

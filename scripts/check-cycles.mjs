@@ -14,7 +14,8 @@ const result = await madge(`${root}src`, {
 });
 const modules = Object.keys(result.obj()).length;
 const cycles = result.circular();
-const { skipped } = result.warnings();
+// The client package (packages/client, `@exrates/client`) imports nothing of src/: no cycle can pass through it.
+const skipped = result.warnings().skipped.filter((spec) => !/^@exrates\/client(\/|$)/.test(spec));
 for (const cycle of cycles) console.error(`import cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
 for (const file of skipped) console.error(`import not resolved (a cycle through it would go unseen): ${file}`);
 if (cycles.length || skipped.length) {

@@ -1,7 +1,7 @@
 // How the MCP tools state a figure: which currency, how many units of which, equal to the exact
 // published rate of which other currency. "100 JPY = 13.26033 CZK" reads the same for a Direct bank
 // (the foreign currency first) and an Indirect one ("1 EUR = 1.0850 USD"), as the CSV's columns do.
-import type { DailyRates, PublishedRate } from "../client/types.js";
+import type { DailyRates, PublishedRate } from "@exrates/client";
 
 export interface Figure {
   currency: string;
@@ -13,12 +13,17 @@ export interface Figure {
   to: string;
   /** "100 JPY = 13.26033 CZK". */
   reads: string;
+  /** A period source's figure: the days it is in force. */
+  validFrom?: string;
+  validTo?: string;
 }
 
 export function figureOf(r: PublishedRate, day: Pick<DailyRates, "baseCurrency" | "quoteType">): Figure {
   const unit = 10 ** (r.unitMultiplier ?? 0);
   const [from, to] = day.quoteType === "Direct" ? [r.currency, day.baseCurrency] : [day.baseCurrency, r.currency];
-  return { currency: r.currency, rate: r.rate, unit, from, to, reads: `${unit} ${from} = ${r.rate} ${to}` };
+  const validity = r.validFrom && r.validTo ? { validFrom: r.validFrom, validTo: r.validTo } : undefined;
+  const reads = `${unit} ${from} = ${r.rate} ${to}${validity ? ` (in force ${validity.validFrom} to ${validity.validTo})` : ""}`;
+  return { currency: r.currency, rate: r.rate, unit, from, to, reads, ...validity };
 }
 
 /** "CNB (Czech National Bank)", or the id alone when the name is not known. */

@@ -6,11 +6,10 @@
 // found. The key set is the one given, else the host's `/v1/publications/jwks.json`, else the copy's
 // own. A token is sent only once the host asks for one (a 401; from then on with every request): the
 // one given, else one granted to the client credentials by the host's token endpoint (renewed as the
-// client renews it, src/client/tokens.ts). Neither the token nor the secret is ever printed.
+// client renews it, packages/client/src/tokens.ts). Neither the token nor the secret is ever printed.
 import type { JSONWebKeySet } from "jose";
 
-import { clientCredentials, type TokenSource } from "../client/tokens.js";
-import { problemOf } from "../client/errors.js";
+import { clientCredentials, problemOf, type TokenSource } from "@exrates/client/internal";
 import { UserError } from "../errors.js";
 import { redactUrl } from "../feed/redact.js";
 import { registerSecret } from "../secrets.js";

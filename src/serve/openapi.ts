@@ -5,6 +5,7 @@ import { conversionSchema, convertPaths } from "./resources/convert/openapi.js";
 import { calendarPaths } from "./resources/calendar/openapi.js";
 import { correctionsPaths } from "./resources/corrections/openapi.js";
 import { currenciesPaths } from "./resources/currencies/openapi.js";
+import { documentsPaths } from "./resources/documents-openapi.js";
 import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
 import { exchangeRatesSchema, latestPaths } from "./resources/latest/openapi.js";
@@ -28,6 +29,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   eventsPaths,
   statusPaths,
   publicationsPaths,
+  documentsPaths,
 ];
 
 const problemSchema = {

@@ -6,7 +6,7 @@ import { inspect } from "node:util";
 import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ExratesClient, ExratesError, type DebugEvent } from "../../src/client/index.js";
+import { ExratesClient, ExratesError, type DebugEvent } from "@exrates/client";
 import { ratesOf, serveRates, weekdays, type ServedRates } from "./support.js";
 
 const FIRST = "2024-11-01";
@@ -88,6 +88,7 @@ describe("ExratesClient against exrates serve", { timeout: 120_000 }, () => {
       bankId: "CNB",
       baseCurrency: "CZK",
       quoteType: "Direct",
+      frequency: "Daily",
       effectiveDate: "2025-05-30",
       requestedDate: "2025-06-01",
       rates: [{ currency: "USD", rate: "20.05301" }],

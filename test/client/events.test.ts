@@ -3,7 +3,7 @@
 // Last-Event-ID and receives the missed event, then the next live one, with no id skipped.
 import { afterAll, describe, expect, it } from "vitest";
 
-import { ExratesClient, type DebugEvent, type RatesPublishedEvent } from "../../src/client/index.js";
+import { ExratesClient, type DebugEvent, type RatesPublishedEvent } from "@exrates/client";
 import { serveRates, weekdays, type ServedRates } from "./support.js";
 
 describe("events through the client", { timeout: 180_000 }, () => {

@@ -1,14 +1,19 @@
-// `exrates/client` as a user's code gets it: the package's `exports` resolve it to the built module
-// (ESM) and its declarations; the module reaches no server code and no package beyond its two small
-// ones; a consumer's TypeScript sees rates as strings, not `any`.
+// `@exrates/client` as a user's code gets it: the workspace package's `exports` resolve it to the built
+// module (ESM) and its declarations; the module reaches no server code and no package beyond its two
+// small ones; a consumer's TypeScript sees rates as strings, not `any`; its packed tarball installs alone
+// (no native build, a few hundred kB). And the server package (`npm pack` of the root) ships the built
+// code and the docs, never a test, a fixture or a stray file.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const PACKAGE = join(ROOT, "packages/client");
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** Every module file and package reached by static imports (`import type` aside) from `entry`. */
 function reach(entry: string): { files: string[]; packages: string[] } {
@@ -31,33 +36,89 @@ function reach(entry: string): { files: string[]; packages: string[] } {
   return { files: [...files].map((f) => relative(ROOT, f)).sort(), packages: [...packages].sort() };
 }
 
-describe("the exrates/client package entry", () => {
-  const work = join(ROOT, ".build-client-check");
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** Every file under `dir`, with its size. */
+function walk(dir: string): Array<{ path: string; size: number }> {
+  const out: Array<{ path: string; size: number }> = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(path));
+    else if (entry.isFile()) out.push({ path, size: statSync(path).size });
+  }
+  return out;
+}
 
-  it("resolves through package.json exports to the built ESM module", () => {
-    const script = `import { ExratesClient, ExratesError, ResponseCache } from "exrates/client";
+const USE = `import { ExratesClient, ExratesError, ResponseCache } from "@exrates/client";
 const c = new ExratesClient({ baseUrl: "http://127.0.0.1:9", clientId: "a", clientSecret: "bbbbbbbb" });
 console.log(typeof ExratesClient, typeof ResponseCache, new ExratesError({ type: "about:blank", title: "T", status: 404, detail: "d" }).message, c.baseUrl);`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+
+describe("the @exrates/client package", () => {
+  const work = mkdtempSync(join(tmpdir(), "exrates-client-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("resolves through the package's exports to the built ESM module", () => {
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", USE], { cwd: ROOT, encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.stdout.trim()).toBe("function function 404 T: d http://127.0.0.1:9");
   });
 
-  it("reaches only its own modules, the shared types and two small packages", () => {
-    const { files, packages } = reach(join(ROOT, "dist/src/client/index.js"));
-    expect(files.filter((f) => !f.startsWith("dist/src/client/"))).toEqual([]);
+  it("reaches only its own modules and two small packages, which it declares", () => {
+    const { files, packages } = reach(join(PACKAGE, "dist/index.js"));
+    expect(files.filter((f) => !f.startsWith("packages/client/dist/"))).toEqual([]);
     expect(packages).toEqual(["lossless-json", "lru-cache"]);
-    // The declarations name the shared types and nothing of the server.
-    const types = readFileSync(join(ROOT, "dist/src/client/types.d.ts"), "utf8");
-    expect([...types.matchAll(/from "([^"]+)"/g)].map((m) => m[1])).toEqual(["../types.js"]);
+    const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(packages);
+    // The declarations name their own modules only.
+    for (const file of readdirSync(join(PACKAGE, "dist")).filter((f) => f.endsWith(".d.ts")))
+      for (const [, spec] of readFileSync(join(PACKAGE, "dist", file), "utf8").matchAll(/from "([^"]+)"/g))
+        expect(spec, file).toMatch(/^\.\/[\w-]+\.js$/);
   });
 
-  it("gives a TypeScript consumer real types: rates are strings", { timeout: 120_000 }, () => {
-    mkdirSync(work, { recursive: true });
+  it("packs its built code alone and installs without a native build, under 10 MB", { timeout: 180_000 }, () => {
+    const pack = spawnSync(NPM, ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+      cwd: PACKAGE,
+      encoding: "utf8",
+    });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const paths = packed!.files.map((f) => f.path);
+    expect(paths.filter((p) => !/^(dist\/[\w-]+\.(js|d\.ts)|package\.json|README\.md)$/.test(p))).toEqual([]);
+    expect(paths).toContain("dist/index.js");
+
+    const app = join(work, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    const install = spawnSync(
+      NPM,
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, packed!.filename)],
+      { cwd: app, encoding: "utf8" },
+    );
+    expect(install.status, install.stderr).toBe(0);
+    const installed = walk(join(app, "node_modules"));
+    // No compiled addon, no package that builds one or runs a script at install.
+    expect(installed.filter((f) => f.path.endsWith(".node") || f.path.endsWith("binding.gyp"))).toEqual([]);
+    for (const f of installed.filter((f) => f.path.endsWith("package.json"))) {
+      const scripts = (JSON.parse(readFileSync(f.path, "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+      expect(
+        Object.keys(scripts).filter((s) => /^(pre|post)?install$/.test(s)),
+        f.path,
+      ).toEqual([]);
+    }
+    const bytes = installed.reduce((sum, f) => sum + f.size, 0);
+    expect(bytes).toBeLessThan(10 * 1024 * 1024);
+
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", USE], { cwd: app, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("function function 404 T: d http://127.0.0.1:9");
+  });
+
+  it("gives a TypeScript consumer real types: rates are strings", { timeout: 180_000 }, () => {
+    // Inside the project, so that the package resolves as an app resolves its own: node_modules, then exports.
+    const dir = join(ROOT, ".build-client-check");
+    mkdirSync(dir, { recursive: true });
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(
-      join(work, "consumer.ts"),
-      `import { ExratesClient, ExratesError, type DailyRates } from "exrates/client";
+      join(dir, "consumer.ts"),
+      `import { ExratesClient, ExratesError, type DailyRates } from "@exrates/client";
 export async function read(client: ExratesClient): Promise<string> {
   const latest = await client.latest("CNB", { currencies: ["EUR"] });
   const rate: string = latest.rates[0]!.rate;
@@ -78,7 +139,7 @@ export async function read(client: ExratesClient): Promise<string> {
 `,
     );
     writeFileSync(
-      join(work, "tsconfig.json"),
+      join(dir, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: {
           target: "ES2022",
@@ -94,11 +155,25 @@ export async function read(client: ExratesClient): Promise<string> {
         files: ["consumer.ts"],
       }),
     );
-    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", work], {
-      cwd: work,
+    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir], {
+      cwd: dir,
       encoding: "utf8",
     });
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
+  });
+});
+
+describe("the server package", () => {
+  it("ships the built code, the docs and the deployment files, never a test, a fixture or a stray file", () => {
+    const pack = spawnSync(NPM, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [packed] = JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>;
+    const paths = packed!.files.map((f) => f.path);
+    expect(paths).toContain("dist/src/cli/main.js");
+    expect(paths).toContain("package.json");
+    const allowed =
+      /^(dist\/(src|adapters)\/.+\.js|package\.json|README\.md|SECURITY\.md|LICENSE|docs\/[\w-]+\.md|deploy\/.+)$/;
+    expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
   });
 });

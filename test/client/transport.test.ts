@@ -7,9 +7,9 @@ import type { AddressInfo } from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { windows } from "../../src/client/client.js";
-import { ExratesClient, ExratesError, type DebugEvent } from "../../src/client/index.js";
-import { SseParser } from "../../src/client/sse.js";
+import { windows } from "../../packages/client/src/client.js";
+import { ExratesClient, ExratesError, type DebugEvent } from "@exrates/client";
+import { SseParser } from "../../packages/client/src/sse.js";
 import { freePort } from "./support.js";
 
 const LATEST = `{"bankId":"CNB","baseCurrency":"CZK","quoteType":"Direct","rates":{"2026-03-03":{"EUR":{"rate":24.170}}}}`;

@@ -76,10 +76,13 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
       expect([...byName.keys()].sort()).toEqual([
+        "convert",
+        "get_calendar",
         "get_latest_rates",
         "get_rate_history",
         "get_rates_on_date",
         "list_banks",
+        "list_corrections",
         "list_currencies",
       ]);
       const inputs = Object.fromEntries(
@@ -88,24 +91,43 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
       expect(inputs).toEqual({
         list_banks: [[], []],
         list_currencies: [["bank"], []],
-        get_latest_rates: [["bank", "currencies"], ["bank"]],
+        get_calendar: [["bank", "year"], ["bank"]],
+        get_latest_rates: [["asOf", "bank", "base", "currencies", "provenance"], ["bank"]],
         get_rates_on_date: [
-          ["bank", "currencies", "date"],
+          ["asOf", "bank", "base", "currencies", "date", "provenance"],
           ["bank", "date"],
         ],
         get_rate_history: [
-          ["bank", "currency", "from", "to"],
+          ["asOf", "bank", "currency", "from", "to"],
           ["bank", "currency", "from"],
         ],
+        convert: [
+          ["amount", "bank", "date", "from", "to"],
+          ["bank", "from", "to", "amount"],
+        ],
+        list_corrections: [["bank", "from", "to"], ["bank"]],
       });
       for (const tool of tools) {
+        // Strict: a key the tool does not know is refused, never dropped.
+        expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
         expect(tool.description, tool.name).toBeTruthy();
         expect(tool.outputSchema?.type, tool.name).toBe("object");
         expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       }
       const latest = byName.get("get_latest_rates")!;
       expect(Object.keys(latest.outputSchema!.properties!).sort()).toEqual(
-        ["bank", "baseCurrency", "effectiveDate", "notQuoted", "quoteType", "rates"].sort(),
+        [
+          "asOf",
+          "bank",
+          "baseCurrency",
+          "derivedFrom",
+          "effectiveDate",
+          "frequency",
+          "notQuoted",
+          "provenance",
+          "quoteType",
+          "rates",
+        ].sort(),
       );
       expect(latest.inputSchema.properties!.bank).toMatchObject({
         type: "string",
@@ -241,6 +263,10 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
       const bad = await call("get_latest_rates", { bank: "C/../x" });
       expect(bad.isError).toBe(true);
       expect(bad.content[0]!.text).toMatch(/Input validation error/);
+      // An argument the tool does not know is refused, naming it (never answered as if absent).
+      const extra = await call("get_latest_rates", { bank: "CNB", baseCurrency: "USD" });
+      expect(extra.isError).toBe(true);
+      expect(extra.content[0]!.text).toMatch(/Input validation error[\s\S]*baseCurrency/);
     });
 
     it("never writes the secret or a token to its log", () => {
@@ -312,7 +338,7 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
         }),
       );
       try {
-        expect((await client.listTools()).tools).toHaveLength(5);
+        expect((await client.listTools()).tools).toHaveLength(8);
         const result = (await client.callTool({
           name: "get_latest_rates",
           arguments: { bank: "CNB", currencies: ["XDR"] },

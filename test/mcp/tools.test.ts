@@ -5,8 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { ExratesError } from "../../src/client/errors.js";
-import type { BankDetail, DailyRates, RatesAnswer } from "../../src/client/types.js";
+import { ExratesError, type BankDetail, type DailyRates, type RatesAnswer } from "@exrates/client";
 import { createRatesMcpServer } from "../../src/mcp/server.js";
 import { MAX_HISTORY_POINTS, type RatesReader } from "../../src/mcp/tools.js";
 import { addDays } from "../../src/feed/dates.js";
@@ -27,6 +26,7 @@ const day = (effectiveDate: string, rates: DailyRates["rates"]): DailyRates => (
   bankId: "ECB",
   baseCurrency: "EUR",
   quoteType: "Indirect",
+  frequency: "Daily",
   effectiveDate,
   rates,
 });
@@ -38,6 +38,9 @@ function reader(days: DailyRates[], overrides: Partial<RatesReader> = {}): Rates
     banks: unexpected,
     currencies: unexpected,
     onDate: unexpected,
+    convert: unexpected,
+    calendar: unexpected,
+    corrections: unexpected,
     bank: (id: string) => (id.toUpperCase() === "ECB" ? Promise.resolve(ECB) : unexpected()),
     latest: (): Promise<RatesAnswer> => Promise.resolve({ ...days.at(-1)!, notQuoted: [] }),
     async *range() {

@@ -1,15 +1,19 @@
-// vitest globalSetup: builds dist/ once per run, for tests that run the real `exrates` binary.
-// tsc emits even when a file elsewhere has a type error (the typecheck step reports those).
+// vitest globalSetup: builds dist/ once per run (the client package first, as `npm run build` does), for
+// tests that run the real `exrates` binary. tsc emits even when a file elsewhere has a type error (the
+// typecheck step reports those).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export default function setup(): void {
   const root = fileURLToPath(new URL("../../", import.meta.url));
-  if (process.env.EXRATES_SKIP_BUILD === "1" && existsSync(`${root}/dist/src/cli/main.js`)) return;
-  const tsc = spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  if (!existsSync(`${root}/dist/src/cli/main.js`)) throw new Error(`build failed:\n${tsc.stdout}\n${tsc.stderr}`);
+  const built = [`${root}/dist/src/cli/main.js`, `${root}/packages/client/dist/index.js`];
+  if (process.env.EXRATES_SKIP_BUILD === "1" && built.every((file) => existsSync(file))) return;
+  const tsc = (cwd: string, config: string) =>
+    spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", config], { cwd, encoding: "utf8" });
+  const client = tsc(`${root}/packages/client`, "tsconfig.json");
+  const server = tsc(root, "tsconfig.build.json");
+  const missing = built.filter((file) => !existsSync(file));
+  if (missing.length)
+    throw new Error(`build failed (${missing.join(", ")}):\n${client.stdout}\n${server.stdout}\n${server.stderr}`);
 }

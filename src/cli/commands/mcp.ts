@@ -3,8 +3,7 @@
 // EXRATES_CLIENT_SECRET; over HTTP each caller brings its own bearer token, checked by the API.
 import type { Command } from "commander";
 
-import { ExratesClient } from "../../client/client.js";
-import { ResponseCache } from "../../client/cache.js";
+import { ExratesClient, ResponseCache } from "@exrates/client";
 import { UserError } from "../../errors.js";
 import { startMcpHttp } from "../../mcp/http.js";
 import { mcpSettings } from "../../mcp/config.js";

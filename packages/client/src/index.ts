@@ -1,5 +1,5 @@
-// `import { ExratesClient } from "exrates/client"`: the typed client of the exrates API (docs/API.md,
-// README "Calling the service"). ESM, Node >= 20, no dependency beyond the server's own.
+// `import { ExratesClient } from "@exrates/client"`: the typed client of the exrates API (docs/API.md,
+// README "Calling the service"). ESM, Node >= 20, two small pure-JavaScript dependencies.
 export { ExratesClient, type ExratesClientOptions } from "./client.js";
 export { ExratesError, type ProblemExtensions, type ProblemFields } from "./errors.js";
 export { ResponseCache, type ResponseCacheOptions } from "./cache.js";

@@ -50,6 +50,7 @@ const KEPT_HEADERS = [
   "etag",
   "last-modified",
   "x-currencies-not-quoted",
+  "x-as-of",
 ];
 
 export const where = (url: URL): string => `${url.protocol}//${url.host}${url.pathname}`;

@@ -15,7 +15,7 @@ export interface TokenSourceOptions {
   clientId: string;
   clientSecret: string;
   scope: string;
-  /** Sends one request, retrying a 429/503 as the client does (src/client/http.ts). */
+  /** Sends one request, retrying a 429/503 as the client does (./http.ts). */
   post: (url: string, body: URLSearchParams) => Promise<{ status: number; json: unknown; error?: ExratesError }>;
   now: () => number;
   onGrant?: (expiresIn: number) => void;

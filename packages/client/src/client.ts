@@ -1,26 +1,33 @@
 // ExratesClient: one method per endpoint of the API (docs/API.md), over the transport of ./http.ts
-// (tokens, retries, the ETag cache). A new endpoint is one method: build its path and query, then
-// `this.json(...)` or `this.rates(...)` (a `convert` method would be `this.json` of its path).
+// (tokens, retries, the ETag cache). A new endpoint is one method: check its options (./options.ts: an
+// unknown one is a TypeError), build its path and query, then `this.json(...)` or `this.ratesAt(...)`.
 import { ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ExratesError } from "./errors.js";
-import { Transport, type DebugEvent } from "./http.js";
+import { Transport, type Answer, type DebugEvent } from "./http.js";
+import { checkOptions, FREQUENCIES, RATES_OPTIONS, ratesParams, required } from "./options.js";
 import { readRatesDocument } from "./rates.js";
 import { rateEvents } from "./sse.js";
 import { clientCredentials, providedTokens, type TokenProvider, type TokenSource } from "./tokens.js";
 import type {
+  BankCalendar,
   BankDetail,
   BankListing,
-  CurrencyFilter,
+  Conversion,
+  ConvertQuery,
+  CorrectionsList,
   CurrencyListing,
   DailyRates,
   DownloadedFile,
   EventsQuery,
   FileFormat,
   FileQuery,
+  Frequency,
   IsoDate,
+  PublicationKeys,
   RangeQuery,
   RatesAnswer,
   RatesOnDate,
+  RatesOptions,
   RatesPublishedEvent,
   ServiceStatus,
 } from "./types.js";
@@ -73,6 +80,8 @@ export class ExratesClient {
   private readonly transport: Transport;
   private readonly reconnectMs: number;
   private readonly maxReconnectMs: number;
+  /** Each bank's frequency, once the API named it (a period source's rates are under its own path). */
+  private readonly frequencies = new Map<string, Frequency>();
 
   constructor(options: ExratesClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -123,46 +132,112 @@ export class ExratesClient {
 
   /** Every bank with published rates, with its first and latest stored dates. */
   async banks(options: { signal?: AbortSignal } = {}): Promise<BankListing[]> {
+    checkOptions("banks", options, ["signal"]);
     return (await this.json<{ banks: BankListing[] }>("/v1/banks", {}, options.signal)).banks;
   }
 
   /** One bank's resource (any bank the service knows, rates published or not). */
-  bank(bankId: string, options: { signal?: AbortSignal } = {}): Promise<BankDetail> {
+  async bank(bankId: string, options: { signal?: AbortSignal } = {}): Promise<BankDetail> {
+    checkOptions("bank", options, ["signal"]);
     return this.json<BankDetail>(`/v1/banks/${segment(bankId)}`, {}, options.signal);
   }
 
   /** Every quoted currency, its English name, and the banks quoting it since when. */
   async currencies(options: { signal?: AbortSignal } = {}): Promise<CurrencyListing[]> {
+    checkOptions("currencies", options, ["signal"]);
     return (await this.json<{ currencies: CurrencyListing[] }>("/v1/currencies", {}, options.signal)).currencies;
   }
 
-  /** The bank's latest rates. */
-  async latest(bankId: string, options: CurrencyFilter = {}): Promise<RatesAnswer> {
-    const path = `/v1/Banks/${segment(bankId)}/DailyRates/Latest`;
-    const { days, notQuoted } = await this.rates(path, filter(options), options.signal);
+  /** The bank's latest rates (of a period source: the set in force on its newest effective date). */
+  async latest(bankId: string, options: RatesOptions = {}): Promise<RatesAnswer> {
+    checkOptions("latest", options, RATES_OPTIONS);
+    const params = ratesParams("latest", options);
+    const { days, notQuoted, path } = await this.ratesAt(bankId, "/Latest", params, options);
     return { ...single(days, path), notQuoted };
   }
 
   /** The rates in force on a date: the bank's newest publication on or before it. */
-  async onDate(bankId: string, date: IsoDate, options: CurrencyFilter = {}): Promise<RatesOnDate> {
-    const path = `/v1/Banks/${segment(bankId)}/DailyRates/${segment(date)}`;
-    const { days, notQuoted } = await this.rates(path, filter(options), options.signal);
+  async onDate(bankId: string, date: IsoDate, options: RatesOptions = {}): Promise<RatesOnDate> {
+    checkOptions("onDate", options, RATES_OPTIONS);
+    const params = ratesParams("onDate", options);
+    const { days, notQuoted, path } = await this.ratesAt(bankId, `/${segment(date)}`, params, options);
     return { ...single(days, path), notQuoted, requestedDate: date };
   }
 
   /** Every stored date from `from` to `to`, oldest first, read a year at a time (any length of range). */
   async *range(bankId: string, query: RangeQuery): AsyncGenerator<DailyRates> {
-    const path = `/v1/Banks/${segment(bankId)}/DailyRates`;
+    checkOptions("range", query, [...RATES_OPTIONS, "from", "to"]);
+    const params = ratesParams("range", query);
     const to = query.to ?? todayAtUtcPlus14();
-    for (const [from, until] of windows(query.from, to)) {
-      const { days } = await this.rates(path, { from, to: until, ...filter(query) }, query.signal);
+    for (const [from, until] of windows(required("range", "from", query.from), to)) {
+      const { days } = await this.ratesAt(bankId, "", { from, to: until, ...params }, query);
       yield* days;
     }
   }
 
+  /** An amount converted exactly through the bank's table (Latest's, or the set in force on `date`). */
+  async convert(bankId: string, query: ConvertQuery): Promise<Conversion> {
+    checkOptions("convert", query, ["from", "to", "amount", "date", "signal"]);
+    const { amount, date } = query;
+    if (!(typeof amount === "string" || (typeof amount === "number" && Number.isSafeInteger(amount) && amount >= 0)))
+      throw new TypeError("convert: amount must be a decimal string (or a non-negative safe integer)");
+    const params: Record<string, string> = {
+      from: required("convert", "from", query.from),
+      to: required("convert", "to", query.to),
+      amount: String(amount),
+    };
+    if (date !== undefined) params.date = required("convert", "date", date);
+    return this.json<Conversion>(`/v1/Banks/${segment(bankId)}/Convert`, params, query.signal);
+  }
+
+  /** The bank's publication calendar for a year (default: this year, as the server reads it). */
+  async calendar(bankId: string, options: { year?: number; signal?: AbortSignal } = {}): Promise<BankCalendar> {
+    checkOptions("calendar", options, ["year", "signal"]);
+    const { year } = options;
+    if (year !== undefined && !Number.isInteger(year)) throw new TypeError("calendar: year must be an integer");
+    const params: Record<string, string> = year === undefined ? {} : { year: String(year) };
+    return this.json<BankCalendar>(`/v1/Banks/${segment(bankId)}/Calendar`, params, options.signal);
+  }
+
+  /** Every revision of a stored figure made from `from` to `to` (UTC dates of the correction). */
+  async corrections(
+    bankId: string,
+    options: { from?: IsoDate; to?: IsoDate; signal?: AbortSignal } = {},
+  ): Promise<CorrectionsList> {
+    checkOptions("corrections", options, ["from", "to", "signal"]);
+    const params: Record<string, string> = {};
+    if (options.from !== undefined) params.from = required("corrections", "from", options.from);
+    if (options.to !== undefined) params.to = required("corrections", "to", options.to);
+    return this.json<CorrectionsList>(`/v1/Banks/${segment(bankId)}/Corrections`, params, options.signal);
+  }
+
   /** The scheduler's view of every bank (`exrates start` serves it; `exrates serve` answers 404). */
-  status(options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
+  async status(options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
+    checkOptions("status", options, ["signal"]);
     return this.json<ServiceStatus>("/v1/status", {}, options.signal);
+  }
+
+  /** The public keys the published generations are signed with (a JWK set). */
+  async publicationKeys(options: { signal?: AbortSignal } = {}): Promise<PublicationKeys> {
+    checkOptions("publicationKeys", options, ["signal"]);
+    return this.json<PublicationKeys>("/v1/publications/jwks.json", {}, options.signal);
+  }
+
+  /**
+   * A file of the served generation, byte for byte: `manifest.json`, `manifest.json.jws`,
+   * `publication-jwks.json` or any path the manifest lists (`v1/Banks/CNB/DailyRates/Latest.json`).
+   */
+  async publicationFile(path: string, options: { signal?: AbortSignal } = {}): Promise<DownloadedFile> {
+    checkOptions("publicationFile", options, ["signal"]);
+    const rest = required("publicationFile", "path", path).split("/").map(segment).join("/");
+    const answer = await this.transport.get(this.url(`/v1/publications/current/${rest}`, {}), "*/*", options.signal);
+    return downloaded(answer);
+  }
+
+  /** The API's OpenAPI 3.1 document. */
+  async openapi(options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    checkOptions("openapi", options, ["signal"]);
+    return this.json<Record<string, unknown>>("/v1/openapi.json", {}, options.signal);
   }
 
   /**
@@ -170,6 +245,7 @@ export class ExratesClient {
    * drop, a server restart or an expired token, from the last event received (`Last-Event-ID`).
    */
   events(query: EventsQuery = {}): AsyncGenerator<RatesPublishedEvent> {
+    checkOptions("events", query, ["banks", "lastEventId", "signal"]);
     const url = this.url("/v1/events", query.banks?.length ? { banks: query.banks.join(",") } : {});
     return rateEvents(this.transport, {
       url,
@@ -182,20 +258,51 @@ export class ExratesClient {
 
   /** A published file's bytes as sent: Latest, a date (`date`) or a range (`from`, `to`) in any format. */
   async file(bankId: string, query: FileQuery): Promise<DownloadedFile> {
-    const rates = `/v1/Banks/${segment(bankId)}/DailyRates`;
-    const path =
-      query.from !== undefined ? rates : `${rates}/${query.date === undefined ? "Latest" : segment(query.date)}`;
-    const params: Record<string, string> = { format: query.format, ...filter(query) };
+    checkOptions("file", query, [...RATES_OPTIONS, "format", "date", "from", "to"]);
+    const accept = FORMAT_TYPES[query.format];
+    if (!accept) throw new TypeError(`file: format must be one of ${Object.keys(FORMAT_TYPES).join(", ")}`);
+    const tail = query.from !== undefined ? "" : `/${query.date === undefined ? "Latest" : segment(query.date)}`;
+    const params: Record<string, string> = { format: query.format, ...ratesParams("file", query) };
     if (query.from !== undefined) Object.assign(params, { from: query.from }, query.to ? { to: query.to } : {});
-    const answer = await this.transport.get(this.url(path, params), FORMAT_TYPES[query.format], query.signal);
-    const filename = /filename="([^"]+)"/.exec(answer.headers["content-disposition"] ?? "")?.[1];
-    return {
-      bytes: answer.body,
-      contentType: answer.headers["content-type"] ?? "",
-      ...(filename ? { filename } : {}),
-      ...(answer.headers.etag ? { etag: answer.headers.etag } : {}),
-      fromCache: answer.fromCache,
-    };
+    const answer = await this.atFrequency(bankId, query.frequency, (frequency) =>
+      this.transport.get(this.url(ratesPath(bankId, frequency) + tail, params), accept, query.signal),
+    );
+    return downloaded(answer);
+  }
+
+  /** A rates document under the path of the bank's frequency (learnt from the API when not given). */
+  protected ratesAt(
+    bankId: string,
+    tail: string,
+    params: Record<string, string>,
+    options: RatesOptions,
+  ): Promise<{ days: DailyRates[]; notQuoted: string[]; path: string }> {
+    return this.atFrequency(bankId, options.frequency, async (frequency) => {
+      const path = ratesPath(bankId, frequency) + tail;
+      return { ...(await this.rates(path, params, options.signal, frequency)), path };
+    });
+  }
+
+  /**
+   * Runs `request` at the bank's frequency: the one given, else the one learnt, else Daily; when the API
+   * answers that the bank publishes at another frequency (`other-frequency`, naming it), that one is
+   * remembered for the bank and asked. A frequency given and refused is the API's refusal.
+   */
+  private async atFrequency<T>(
+    bankId: string,
+    given: Frequency | undefined,
+    request: (frequency: Frequency) => Promise<T>,
+  ): Promise<T> {
+    const key = bankId.toUpperCase();
+    const frequency = given ?? this.frequencies.get(key) ?? "Daily";
+    try {
+      return await request(frequency);
+    } catch (error) {
+      const other = given ? undefined : otherFrequency(error);
+      if (!other || other === frequency) throw error;
+      this.frequencies.set(key, other);
+      return request(other);
+    }
   }
 
   /** A JSON answer without decimals (lists, resources, status). */
@@ -219,11 +326,12 @@ export class ExratesClient {
     path: string,
     params: Record<string, string>,
     signal?: AbortSignal,
+    frequency: Frequency = "Daily",
   ): Promise<{ days: DailyRates[]; notQuoted: string[] }> {
     const answer = await this.transport.get(this.url(path, params), "application/json", signal);
     const notQuoted = (answer.headers["x-currencies-not-quoted"] ?? "").split(",").map((c) => c.trim());
     return {
-      days: readRatesDocument(answer.body.toString("utf8"), `GET ${path}`),
+      days: readRatesDocument(answer.body.toString("utf8"), `GET ${path}`, frequency),
       notQuoted: notQuoted.filter(Boolean),
     };
   }
@@ -238,8 +346,27 @@ export class ExratesClient {
 /** A path segment as given, escaped (a slash in an id is the server's 400, not another path). */
 const segment = (value: string): string => encodeURIComponent(value);
 
-const filter = (options: CurrencyFilter): Record<string, string> =>
-  options.currencies?.length ? { currencies: options.currencies.join(",") } : {};
+/** The rates path of a bank at a frequency: `/v1/Banks/CNB/DailyRates`, `/v1/Banks/HMRC/MonthlyRates`. */
+const ratesPath = (bankId: string, frequency: Frequency): string => `/v1/Banks/${segment(bankId)}/${frequency}Rates`;
+
+/** The frequency an `other-frequency` refusal names, if `error` is one. */
+function otherFrequency(error: unknown): Frequency | undefined {
+  if (!(error instanceof ExratesError) || error.type !== "urn:exrates:problem:other-frequency") return undefined;
+  const named = (error.extensions.supportedFrequencies as unknown[] | undefined)?.[0];
+  return FREQUENCIES.find((f) => f === named);
+}
+
+/** A file as sent: its bytes, type, name and ETag. */
+function downloaded(answer: Answer): DownloadedFile {
+  const filename = /filename="([^"]+)"/.exec(answer.headers["content-disposition"] ?? "")?.[1];
+  return {
+    bytes: answer.body,
+    contentType: answer.headers["content-type"] ?? "",
+    ...(filename ? { filename } : {}),
+    ...(answer.headers.etag ? { etag: answer.headers.etag } : {}),
+    fromCache: answer.fromCache,
+  };
+}
 
 function single(days: DailyRates[], path: string): DailyRates {
   const day = days[0];
