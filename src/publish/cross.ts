@@ -13,6 +13,7 @@ import { Decimal } from "decimal.js";
 import type { HistoryDay, HistoryHeader } from "./render-history.js";
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate } from "../types.js";
+import { quoted } from "../quote.js";
 
 /**
  * Wide enough that every product and integer quotient below is exact: an amount has at most 30
@@ -36,9 +37,9 @@ export const ROUNDING_RULE = "half away from zero";
 /** Why an amount is refused; undefined for a plain non-negative decimal of at most 30 digits. */
 export function amountProblem(text: string): string | undefined {
   if (!/^\d+(\.\d+)?$/.test(text))
-    return `amount: "${text}" is not a plain non-negative decimal (digits, optionally a point and more digits; no sign, exponent or separator)`;
+    return `amount: ${quoted(text)} is not a plain non-negative decimal (digits, optionally a point and more digits; no sign, exponent or separator)`;
   if (text.replace(".", "").length > MAX_AMOUNT_DIGITS)
-    return `amount: "${text}" has more than ${MAX_AMOUNT_DIGITS} digits`;
+    return `amount: ${quoted(text)} has more than ${MAX_AMOUNT_DIGITS} digits`;
   return undefined;
 }
 

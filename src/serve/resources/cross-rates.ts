@@ -10,6 +10,7 @@ import type { HistoryStore } from "../../store/history.js";
 import type { IsoDate } from "../../types.js";
 import { BadRequest } from "../http/query.js";
 import { PROBLEM_TYPES, sendProblem } from "../http/respond.js";
+import { quoted } from "../../quote.js";
 
 /** An ISO 4217 code parameter (`base`, `from`, `to`), upper case; undefined when absent. */
 export function currencyParameter(params: Map<string, string>, name: string): string | undefined {
@@ -17,7 +18,7 @@ export function currencyParameter(params: Map<string, string>, name: string): st
   if (raw === undefined) return undefined;
   const code = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
-    throw new BadRequest(`${name}: "${raw}" is not an ISO 4217 currency code`);
+    throw new BadRequest(`${name}: ${quoted(raw)} is not an ISO 4217 currency code`);
   return code;
 }
 
