@@ -67,8 +67,12 @@ export function rebasedOne(
   base: string,
   currencies: string[] | undefined,
 ): HistoryDay | undefined {
-  if (!day.rows.some((r) => r.currency === base)) return undefined;
-  return rebasedDay(header, day, base, currencies ? new Set(currencies) : undefined);
+  // Undefined too when the figure of `base` is one refused as beyond the bounds (src/store/figure-guard.ts).
+  const rebased = rebaseDay(header, day, base);
+  if (!rebased) return undefined;
+  if (!currencies) return rebased;
+  const keep = new Set(currencies);
+  return { date: rebased.date, rows: rebased.rows.filter((r) => keep.has(r.currency)) };
 }
 
 /** Each published Latest's re-expressed days by base (null: the base is not quoted), made once per generation. */
