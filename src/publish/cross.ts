@@ -98,7 +98,10 @@ export interface Conversion {
   to: string;
   /** Rounded to the target currency's minor units, half away from zero. */
   result: string;
-  /** The exact quotient when it has at most UNROUNDED_DIGITS significant digits, else its first 20, truncated. */
+  /**
+   * The quotient cut to UNROUNDED_DIGITS significant digits, or to its whole integer part when that is
+   * longer (never a made-up zero); the exact quotient when it ends sooner.
+   */
   unrounded: string;
   unroundedExact: boolean;
   decimals: number;
