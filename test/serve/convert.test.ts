@@ -236,6 +236,16 @@ describe("Convert", () => {
     expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
   });
 
+  it("400 for a 10,000-character amount quotes its first 100 characters only", async () => {
+    const amount = `${"7".repeat(9_999)}x`;
+    const res = await get(`/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=${amount}`);
+    expect(res.status).toBe(400);
+    const { detail } = (await res.json()) as { detail: string };
+    expect(detail).toContain(`"${"7".repeat(100)}…" (10000 characters)`);
+    expect(detail).not.toContain("7".repeat(101));
+    expect(detail.length).toBeLessThan(300);
+  });
+
   it("400 without from, to or amount, or for a code that is not ISO 4217", async () => {
     for (const q of ["from=USD&to=EUR", "from=USD&amount=1", "from=XYZ&to=EUR&amount=1"])
       expect((await get(`/v1/Banks/CNB/Convert?${q}`)).status).toBe(400);

@@ -18,6 +18,7 @@ import { negotiate } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendJson, sendProblem } from "../../http/respond.js";
 import { sendUnknownBank } from "../bank-problems.js";
+import { quoted } from "../../../quote.js";
 
 const ICS = "text/calendar; charset=utf-8";
 
@@ -70,7 +71,7 @@ async function answer(
 function yearOf(text: string | undefined): number {
   if (text === undefined) return new Date().getUTCFullYear();
   if (!/^\d{4}$/.test(text) || Number(text) < 1900 || Number(text) > 2100)
-    throw new BadRequest(`year: "${text}" is not a year between 1900 and 2100`);
+    throw new BadRequest(`year: ${quoted(text)} is not a year between 1900 and 2100`);
   return Number(text);
 }
 
