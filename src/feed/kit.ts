@@ -56,6 +56,7 @@ export {
   looksLikeHtml,
   parseJsonExact,
   parseXml,
+  readXmlRoot,
 } from "./body.js";
 export { credentialFrom, pause, recentDays } from "./helpers.js";
 export {
