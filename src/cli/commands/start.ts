@@ -15,7 +15,7 @@ import { createClient, listClients } from "../../auth/clients.js";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
-import { loadPublicationKeys } from "../../publish/signing.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler, type Scheduler } from "../../schedule/daemon.js";
@@ -55,7 +55,7 @@ export function registerStart(program: Command, ctx: CliContext & { close(): Pro
         });
         // With EXRATES_PUBLISH_URL the daemon publishes to the bucket.
         // Every generation is signed with the publication keys, read at each publish (a rotation needs no restart).
-        const signing = () => loadPublicationKeys(config.dataDir);
+        const signing = () => publicationSigning(config);
         const publish = await bucketPublisher(config, store, adapters, signing);
         const newScheduler = () =>
           createScheduler({ store, adapters, outDir: config.outDir, log, http, publish, signing });
