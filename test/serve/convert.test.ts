@@ -13,7 +13,7 @@ import { validateXML } from "xmllint-wasm";
 
 import cnb from "../../adapters/CNB.js";
 import ecb from "../../adapters/ECB.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";

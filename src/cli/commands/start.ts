@@ -17,7 +17,7 @@ import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
 import type { Logger } from "../../log.js";
-import { loadPublicationKeys } from "../../publish/signing.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
 import { createScheduler, type Scheduler } from "../../schedule/daemon.js";
@@ -108,7 +108,7 @@ async function schedulerFactory(
   });
   // With EXRATES_PUBLISH_URL the daemon publishes to the bucket.
   // Every generation is signed with the publication keys, read at each publish (a rotation needs no restart).
-  const signing = () => loadPublicationKeys(config.dataDir);
+  const signing = () => publicationSigning(config);
   const publish = await bucketPublisher(config, store, adapters, signing);
   return () => createScheduler({ store, adapters, outDir: config.outDir, log, http, publish, signing });
 }
