@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import cnb from "../../adapters/CNB.js";
 import { SHUTDOWN_DEADLINE_MS } from "../../src/serve/http/shutdown-deadline.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { openSqliteStore } from "../../src/store/database.js";
 import { ingestBatches } from "../../src/store/rates.js";

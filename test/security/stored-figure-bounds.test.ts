@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import cnb from "../../adapters/CNB.js";
 import { convert, missingFrom, rebaseDay } from "../../src/publish/cross.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { setFigureGuardLogger } from "../../src/store/figure-guard.js";
 import { ingestBatches } from "../../src/store/rates.js";
