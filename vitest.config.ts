@@ -1,9 +1,48 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
 
 /** The client package (packages/client) is read from its source, as tsc reads it (the `exrates-source` condition). */
 const client = (file: string) => fileURLToPath(new URL(`./packages/client/src/${file}`, import.meta.url));
+
+// Two tiers, chosen by what a test file does rather than by a list to keep up to date:
+//   fast  starts no server, child process or database cluster (`npm run test:fast`); the few files that
+//         mock a module run as "fast-isolated";
+//   slow  everything else: real servers on 127.0.0.1, the built CLI, the feed mirror, PostgreSQL, Chromium.
+// A file is slow when its source, or a test helper it imports (relative imports under test/, followed
+// through), mentions one of the things below: the support modules that start processes or servers, or
+// Node's own ways of doing so.
+const STARTS_SOMETHING =
+  /support\/(server|cli|mirror|postgres|endless)|node:child_process|node:worker_threads|playwright|startServer|\.listen\(|createServer\(|spawn|dist\/src/;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const RELATIVE_IMPORT = /from "(\.{1,2}\/[^"]+)"/g;
+
+function startsSomething(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const source = readFileSync(file, "utf8");
+  if (STARTS_SOMETHING.test(source)) return true;
+  return [...source.matchAll(RELATIVE_IMPORT)].some(([, spec]) => {
+    const target = resolve(dirname(file), spec!.replace(/\.js$/, ".ts"));
+    return target.includes("/test/") && target.endsWith(".ts") && startsSomething(target, seen);
+  });
+}
+
+const all = testFiles("test");
+const slow = all.filter((file) => startsSomething(file));
+// vi.mock replaces a module for one file only when that file has its own module graph.
+const mocks = all.filter((file) => !slow.includes(file) && /vi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")));
+const fast = all.filter((file) => !slow.includes(file) && !mocks.includes(file));
 
 export default defineConfig({
   resolve: {
@@ -14,11 +53,33 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // better-sqlite3 and child processes behave best in forked workers.
     pool: "forks",
-    globalSetup: ["test/support/build.ts"],
+    // Most slow tests wait on a child process or a socket, not the CPU: more workers than cores pays.
+    maxWorkers: 4,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "fast",
+          include: fast,
+          // Pure units share one module graph per worker: loading the feed kit, CLDR and the adapter
+          // registry once per worker instead of once per file is most of this tier's time.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "fast-isolated", include: mocks } },
+      {
+        extends: true,
+        test: {
+          name: "slow",
+          include: slow,
+          // The built CLI is what these tests run: build dist/ once per run.
+          globalSetup: ["test/support/build.ts"],
+        },
+      },
+    ],
   },
 });

@@ -10,8 +10,9 @@
 // - Quotes: IQD per 1 unit (Direct). The official figure is the exact mean of `Buy ID` and `Sell ID`
 //   (flagged "mean"); `Sell ID 2` is not used. Gold (per troy ounce) is one column, taken as published.
 // - Months are sections of a sheet: a banner in column A (`Jan. 2024`, `Feb.2026`, or only the year, as
-//   for January 2026: then it is the month after the previous section), the day rows (the day number in
-//   column A), an `Average` row.
+//   for January 2026), the day rows (the day number in column A), an `Average` row. Banners are read by
+//   the kit's month-banner rule (src/feed/month-blocks.ts): misspellings, date cells, footnote marks;
+//   a block landing on days another banner gave is held, naming both.
 // - Published Sunday to Thursday, between 10:00 and 12:30 UTC; polled from 13:00 Baghdad time (UTC+3).
 // - Holidays are Arabic text across the rate cells (skipped, as are zeros and days with only one side
 //   published). Figures typed wrongly as text occur (gold `6,006 ,624.000`, `7,019.077.000`): held.
@@ -25,13 +26,12 @@ import {
   FeedError,
   decodeText,
   defineAdapter,
-  isoFromParts,
   mean,
   rowProblem,
   type RateRecord,
 } from "../src/feed/kit.js";
 import { requireLink } from "../src/feed/html-links.js";
-import { monthNumber } from "../src/feed/month-names.js";
+import { MonthBlocks } from "../src/feed/month-blocks.js";
 import { cellDecimal, cellText, readXlsx, type Row, type Worksheet } from "../src/feed/spreadsheet.js";
 
 const ID = "CBI";
@@ -158,13 +158,11 @@ function hasFigures(ws: Worksheet, r: number, layout: Layout): boolean {
 function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
   let layout: Layout | undefined;
   const sheetYear = /^\d{4}$/.test(ws.name.trim()) ? Number(ws.name.trim()) : undefined;
-  let year = sheetYear;
-  let month = 0;
-  /** Why the current section's month is not known (an unreadable banner), when it is not. */
-  let unknownMonth: string | undefined = "a day row before any month banner";
+  const blocks = new MonthBlocks(["en"], sheetYear);
   const columns = ws.columnCount;
   for (const { number: r } of ws.rows()) {
-    const a = cellText(ws.getRow(r).getCell(1));
+    const cell = ws.getRow(r).getCell(1);
+    const a = cellText(cell);
     const isDay = /^\d{1,2}$/.test(a);
     if (!isDay) {
       const next = layoutAt(ws, r, columns);
@@ -174,35 +172,20 @@ function readSheet(ws: Worksheet, rows: AnswerRows): boolean {
       }
     }
     if (!layout || a === "") continue;
-    const banner = /^([A-Za-z]{3,9})\.?\s*(\d{4})$/.exec(a);
-    if (banner) {
-      const m = monthNumber(banner[1]!);
-      month = m ?? 0;
-      year = Number(banner[2]);
-      unknownMonth = m ? undefined : `the month banner "${a}" cannot be read`;
-      continue;
+    if (!isDay) {
+      blocks.banner(cell.value, `sheet "${ws.name}" row ${r}`);
+      continue; // a banner, or an Average row or a note under the table
     }
-    if (/^\d{4}$/.test(a)) {
-      // A banner holding only the year: the next month in the sheet's order.
-      month += 1;
-      year = Number(a);
-      unknownMonth = month > 12 ? `a year banner "${a}" after December` : undefined;
-      continue;
-    }
-    if (!isDay) continue; // Average rows, notes under the table
     if (!hasFigures(ws, r, layout)) continue;
     const source = `sheet "${ws.name}" row ${r}`;
-    const written = `${year ?? "?"}-${month}-${a}`;
-    if (unknownMonth !== undefined || year === undefined) {
-      rows.hold(source, "bad-date", `day ${a}: ${unknownMonth ?? "no year"}`, { effectiveDate: written });
+    const day = blocks.day(a);
+    if ("problem" in day) {
+      rows.hold(source, "bad-date", day.problem, {
+        effectiveDate: `${blocks.year ?? "?"}-${blocks.month ?? "?"}-${a}`,
+      });
       continue;
     }
-    const date = isoFromParts(year, month, a);
-    if (date === undefined) {
-      rows.hold(source, "bad-date", `${written} is not a real date`, { effectiveDate: written });
-      continue;
-    }
-    readDay(ws, r, date, layout, rows);
+    readDay(ws, r, day.date, layout, rows);
   }
   return layout !== undefined;
 }

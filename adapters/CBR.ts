@@ -26,6 +26,7 @@ import {
   multiply,
   parseXml,
   perUnits,
+  readXmlRoot,
   requireDate,
   requireDecimal,
   requireUnits,
@@ -120,9 +121,9 @@ function rateOf(node: Node): UnitRate {
 }
 
 /** XML_daily.asp: one date for every Valute. */
-function parseDaily(root: Node): ParsedAnswer {
+function parseDaily(root: Node, valutes: Iterable<unknown>): ParsedAnswer {
   const rows = new AnswerRows(ID);
-  for (const v of asArray(root.Valute as Node[])) {
+  for (const v of valutes as Iterable<Node>) {
     const fields: RowFields = { effectiveDate: text(root["@Date"]), currency: text(v.CharCode), rate: text(v.Value) };
     rows.read(
       `<Valute ID="${text(v["@ID"])}">`,
@@ -134,9 +135,9 @@ function parseDaily(root: Node): ParsedAnswer {
 }
 
 /** XML_dynamic.asp: one currency, named by the bank's id, on every Record. */
-function parseDynamic(root: Node): ParsedAnswer {
+function parseDynamic(root: Node, records: Iterable<unknown>): ParsedAnswer {
   const rows = new AnswerRows(ID);
-  for (const r of asArray(root.Record as Node[])) {
+  for (const r of records as Iterable<Node>) {
     const id = text(r["@Id"] ?? root["@ID"]);
     const fields: RowFields = { effectiveDate: text(r["@Date"]), currency: id, rate: text(r.Value) };
     rows.read(
@@ -152,9 +153,9 @@ function parseDynamic(root: Node): ParsedAnswer {
 }
 
 /** xml_metall.asp: RUB per gram (Buy), to the troy ounce. */
-function parseMetals(root: Node): ParsedAnswer {
+function parseMetals(records: Iterable<unknown>): ParsedAnswer {
   const rows = new AnswerRows(ID);
-  for (const r of asArray(root.Record as Node[])) {
+  for (const r of records as Iterable<Node>) {
     const code = text(r["@Code"]);
     const fields: RowFields = { effectiveDate: text(r["@Date"]), currency: code, rate: text(r.Buy) };
     rows.read(
@@ -216,13 +217,15 @@ const cbr = defineAdapter({
     return docs;
   },
 
-  // Dispatches on the document's root, so a saved file parses without its URL.
+  // Dispatches on the document's root, so a saved file parses without its URL. A history runs to tens
+  // of megabytes: it is read one element at a time, never as one tree.
   parse(body) {
-    const doc = parseXml(ID, decodeText(ID, body, "windows-1251"));
-    const valCurs = doc.ValCurs as Node | undefined;
-    if (valCurs && valCurs["@Date"] !== undefined) return parseDaily(valCurs);
-    if (valCurs && (valCurs["@DateRange1"] !== undefined || valCurs["@ID"] !== undefined)) return parseDynamic(valCurs);
-    if (doc.Metall) return parseMetals(doc.Metall as Node);
+    const doc = readXmlRoot(ID, decodeText(ID, body, "windows-1251"));
+    const root = doc.attributes;
+    if (doc.name === "ValCurs" && root["@Date"] !== undefined) return parseDaily(root, doc.elements("Valute"));
+    if (doc.name === "ValCurs" && (root["@DateRange1"] !== undefined || root["@ID"] !== undefined))
+      return parseDynamic(root, doc.elements("Record"));
+    if (doc.name === "Metall") return parseMetals(doc.elements("Record"));
     throw new FeedError(ID, "not a Bank of Russia answer: no ValCurs or Metall root");
   },
 });

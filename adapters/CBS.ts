@@ -29,7 +29,7 @@ import {
   type CurrencyResolution,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { monthNumber } from "../src/feed/month-names.js";
+import { MonthBlocks } from "../src/feed/month-blocks.js";
 import { fetchLinkedFile, type LinkedFile } from "../src/feed/html-links.js";
 import { cellDate, cellDecimal, cellText, readXlsx, type Worksheet } from "../src/feed/spreadsheet.js";
 
@@ -73,23 +73,26 @@ export function cbsColumn(label: string, where: string): Column {
 /** Date cells written as text that look like a date (`31-Feb-26`), not like an average row's label. */
 const DATE_LIKE = /^\d{1,2}[-/. ][A-Za-z0-9]{1,9}[-/. ]\d{2,4}$/;
 
+/** Text in capitals, with at least three letters (a month banner's shape in this workbook). */
+const isCapitals = (text: string) => /\p{Lu}.*\p{Lu}.*\p{Lu}/u.test(text) && text === text.toUpperCase();
+
 /** Reads every month section of a sheet into `rows`; the number of label rows met. */
 function readSheet(ws: Worksheet, rows: AnswerRows): number {
   let dateCol = 0;
   let columns = new Map<number, Column>();
   let sections = 0;
-  let bannerMonth: number | undefined;
-  let banner = "";
+  const blocks = new MonthBlocks();
   const lastColumn = ws.columnCount;
   for (const row of ws.rows()) {
     const r = row.number;
-    const bannerText = cellText(row.getCell(2));
-    const month = monthNumber(bannerText);
-    if (month && /^[A-Z]+$/.test(bannerText)) {
-      bannerMonth = month;
-      banner = bannerText;
+    const bannerCell = row.getCell(2).value;
+    // Banners are capitals (`JANUARY`, `SEPT.`); `Jan` under a month is its average row's label.
+    if (
+      typeof bannerCell === "string" &&
+      isCapitals(bannerCell) &&
+      blocks.banner(bannerCell, `sheet "${ws.name}" row ${r}`)
+    )
       continue;
-    }
     let labelCol = 0;
     for (let c = 1; c <= Math.min(lastColumn, 4); c++)
       if (cellText(row.getCell(c)).toUpperCase() === "DATE") labelCol = c;
@@ -113,9 +116,9 @@ function readSheet(ws: Worksheet, rows: AnswerRows): number {
       if (DATE_LIKE.test(text)) rows.hold(source, "bad-date", `"${text}" is not a real date`, { effectiveDate: text });
       continue;
     }
-    if (bannerMonth !== undefined && Number(date.slice(5, 7)) !== bannerMonth) {
-      const reason = `dated ${date} in the ${banner} section: a typing slip, the day meant is unknown`;
-      rows.hold(source, "bad-date", reason, { effectiveDate: date });
+    const placed = blocks.place(date);
+    if ("problem" in placed) {
+      rows.hold(source, "bad-date", placed.problem, { effectiveDate: date });
       continue;
     }
     for (const [c, column] of columns) {

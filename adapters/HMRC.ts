@@ -18,6 +18,7 @@
 //   ISO 4217 (ECS for Ecuador in 2021) is held by the gate.
 import { readCsv, csvColumns } from "../src/feed/csv.js";
 import { lastDayOfMonth as lastDay, monthsBetween } from "../src/feed/months.js";
+import { monthNumber } from "../src/feed/month-names.js";
 import {
   AnswerRows,
   FeedError,
@@ -42,7 +43,6 @@ import {
 const ID = "HMRC";
 const HOST = "https://www.trade-tariff.service.gov.uk";
 const TIME_ZONE = "Europe/London";
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** HMRC's labels that are not the ISO code of the same currency. */
 const LABELS: Record<string, string> = { ZIG: "ZWG" };
 /** Withdrawn codes HMRC kept as labels for a figure of another currency: held, never stored as theirs. */
@@ -80,8 +80,8 @@ function periodOf(text: unknown): { from: IsoDate; to: IsoDate } {
   const m =
     typeof text === "string" ? /^(\d{2})\/(\w{3})\/(\d{4}) to (\d{2})\/(\w{3})\/(\d{4})$/.exec(text.trim()) : null;
   const day = (d: string, mon: string, y: string) => {
-    const month = MONTHS.indexOf(mon);
-    return month < 0 ? undefined : isoFromParts(y, month + 1, d);
+    const month = monthNumber(mon);
+    return month === undefined ? undefined : isoFromParts(y, month, d);
   };
   const from = m ? day(m[1]!, m[2]!, m[3]!) : undefined;
   const to = m ? day(m[4]!, m[5]!, m[6]!) : undefined;

@@ -1,12 +1,13 @@
 // Narodowy Bank Polski: average (mid) exchange rates from the NBP Web API, as JSON.
 // Endpoints: /api/exchangerates/tables/{A|B}/{from}/{to}/?format=json (at most 93 days per call) and
-// /api/cenyzlota/{from}/{to}/?format=json for gold. PLN per 1 foreign unit (Direct), the `mid` figure:
-// table A (working days, ~32 currencies, published 11:45-12:15 Warsaw time) and table B (weekly, on
-// Wednesdays, ~115 other currencies). Gold (`cena`) is PLN per gram, converted exactly to the troy
+// /api/cenyzlota/{from}/{to}/?format=json for gold. PLN per 1 foreign unit (Direct), the `mid` figure of
+// table A (working days, ~32 currencies, published 11:45-12:15 Warsaw time). Table B (weekly, on
+// Wednesdays, ~115 other currencies) is another frequency, not daily rates: an answer with a Table B
+// table is refused whole, never stored as daily figures. Gold (`cena`) is PLN per gram, converted exactly to the troy
 // ounce (XAU, derivation "per-troy-ounce"). Numbers are read with their digits (0.0000030 for IRR).
 // The API answers 404 for a window without a working day: that is an empty answer, not an error.
 // An answer is an array of tables ({table, no, effectiveDate, rates:[{currency, code, mid}]}) or of
-// gold prices ({data, cena}); table C (buying/selling) or any other shape is not ours and is refused.
+// gold prices ({data, cena}); table B or C (buying/selling) or any other shape is refused.
 import {
   AnswerRows,
   FeedError,
@@ -42,8 +43,9 @@ function parseTables(tables: unknown[]): ParsedAnswer {
   const rows = new AnswerRows(ID);
   for (const [t, table] of tables.entries()) {
     if (!isNode(table) || !Array.isArray(table.rates)) throw new FeedError(ID, `tables[${t}] has no rates`);
-    if (table.table !== "A" && table.table !== "B")
-      throw new FeedError(ID, `table "${String(table.table)}" is not the mid-rate table A or B`);
+    if (table.table === "B")
+      throw new FeedError(ID, `table ${String(table.no)} is Table B, NBP's weekly table, not the daily table A`);
+    if (table.table !== "A") throw new FeedError(ID, `table "${String(table.table)}" is not the mid-rate table A`);
     const date = raw(table.effectiveDate);
     for (const [i, r] of (table.rates as unknown[]).entries()) {
       const fields = { effectiveDate: date, currency: raw((r as Node)?.code), rate: raw((r as Node)?.mid) };
@@ -105,7 +107,7 @@ const nbp = defineAdapter({
     website: "https://nbp.pl",
     quoteType: "Direct",
     publicationDays: [1, 2, 3, 4, 5],
-    // The API serves tables A and B from 2002-01-02 (gold prices from 2013-01-02).
+    // The API serves table A from 2002-01-02 (gold prices from 2013-01-02).
     coverageStart: "2002-01-02",
     // The API refuses windows of more than 93 days.
     maxRangeDays: 93,
@@ -116,7 +118,6 @@ const nbp = defineAdapter({
     const { from, to } = range.kind === "range" ? range : recentDays(TIME_ZONE, 10);
     const urls = [
       `${API}/exchangerates/tables/A/${from}/${to}/?format=json`,
-      `${API}/exchangerates/tables/B/${from}/${to}/?format=json`,
       `${API}/cenyzlota/${from}/${to}/?format=json`,
     ];
     const docs: FeedDocument[] = [];

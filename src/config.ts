@@ -28,6 +28,11 @@ export interface Config {
   feedMirror?: string;
   /** EXRATES_PUBLISH_URL: s3://bucket/prefix, where the tree is published and served from (unset: outDir). */
   publishUrl?: string;
+  /**
+   * EXRATES_PUBLICATION_SIGNING=off: generations are published unsigned (the operator's explicit choice;
+   * `exrates verify` then says UNSIGNED). Unset or `on`: every generation is signed.
+   */
+  unsignedPublications?: boolean;
   logLevel: string;
   /** Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (comma-separated). */
   trustedProxies?: string;
@@ -52,6 +57,13 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 export function checkLogLevel(level: string | undefined): string | undefined {
   if (!level || (LOG_LEVELS as readonly string[]).includes(level)) return undefined;
   return `LOG_LEVEL "${level}" is not a level; use one of ${LOG_LEVELS.join(", ")}`;
+}
+
+/** EXRATES_PUBLICATION_SIGNING: `on` (the default) or `off`; anything else stops the command. */
+function publicationSigningOff(value: string | undefined): boolean {
+  if (!value || value === "on") return false;
+  if (value === "off") return true;
+  throw new UserError(`EXRATES_PUBLICATION_SIGNING "${value}" is neither "on" (the default) nor "off"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const publishUrl = env.EXRATES_PUBLISH_URL || undefined;
   if (publishUrl) parseS3Url(publishUrl); // a malformed URL fails here, before anything runs
+  const unsignedPublications = publicationSigningOff(env.EXRATES_PUBLICATION_SIGNING);
   const databaseUrl = env.EXRATES_DATABASE_URL || undefined;
   if (databaseUrl && !isDatabaseUrl(databaseUrl))
     throw new UserError(
@@ -123,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: env.EXRATES_OIDC_ISSUER?.replace(/\/+$/, "") || undefined,
     feedMirror: env.EXRATES_FEED_MIRROR || undefined,
     publishUrl,
+    ...(unsignedPublications ? { unsignedPublications } : {}),
     logLevel: env.LOG_LEVEL || "info",
     trustedProxies: env.EXRATES_TRUSTED_PROXIES || undefined,
     tokenGrantsPerMinute: Number(grantsText),

@@ -47,6 +47,18 @@ export class RowProblem extends FeedError {
   }
 }
 
+/**
+ * A figure beyond the bounds every figure keeps (src/feed/figure-bounds.ts): more significant digits or
+ * a magnitude no rate has. Held like any bad figure (`bad-rate`), with its own code.
+ */
+export class FigureOutOfBounds extends RowProblem {
+  override name = "FigureOutOfBounds";
+  override readonly code: string = "EXRATES_FIGURE_BOUNDS";
+  constructor(bankId: string, reason: string, fields: RowFields = {}) {
+    super(bankId, "bad-rate", reason, fields);
+  }
+}
+
 /** A non-2xx answer, a redirect, or a network failure after the retries. */
 export class HttpError extends Error {
   override name = "HttpError";

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { clip, hint, type Logger, type RepeatSummary } from "../log.js";
 import type { Store } from "../store/database.js";
-import { authenticateClient } from "./clients.js";
+import { authenticateClient, type ClientRecord } from "./clients.js";
 import type { KeySet } from "./keys.js";
 import { TOKEN_TTL_SECONDS } from "./keys.js";
 import type { FailureLimiter, GrantLimiter } from "./ratelimit.js";
@@ -152,46 +152,85 @@ export async function handleTokenRequest(
   res: ServerResponse,
   ctx: TokenEndpointContext,
 ): Promise<void> {
+  if (answeredOtherMethod(req, res)) return;
+  const form = await readForm(req, res);
+  if (!form || !clientCredentialsGrant(res, form)) return;
+  // Client authentication, as Keycloak's ClientIdAndSecretAuthenticator does it.
+  const address = (ctx.clientAddress ?? remoteAddress)(req);
+  const credentials = credentialsOf(req, res, ctx, form, address);
+  if (!credentials) return;
+  const client = await authenticated(res, ctx, address, credentials);
+  if (!client) return;
+  const scope = grantedScope(res, form, client);
+  if (scope === undefined || grantsLimited(res, ctx, client, address)) return;
+  issue(res, ctx, client, scope);
+}
+
+/** OPTIONS answered with the methods; any method but POST refused 405. True when answered. */
+function answeredOtherMethod(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method === "OPTIONS") {
     // What the Allow header of a 405 promises: the methods, and nothing to read.
     req.resume();
     res.writeHead(204, { allow: TOKEN_ALLOW, "cache-control": "no-store" });
     res.end();
-    return;
+    return true;
   }
   if (req.method !== "POST") {
     req.resume();
     oauthError(res, 405, "HTTP 405 Method Not Allowed", undefined, { allow: TOKEN_ALLOW });
-    return;
+    return true;
   }
+  return false;
+}
+
+/** The request's form; undefined when answered (a body too large, or not a form). */
+async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLSearchParams | undefined> {
   const contentType = req.headers["content-type"];
   const isForm = contentType !== undefined && /^application\/x-www-form-urlencoded(\s*;.*)?$/i.test(contentType.trim());
   const body = await readBody(req);
   if (body === undefined) {
     closeAfterAnswer(res);
     oauthError(res, 413, "invalid_request", "Request entity too large");
-    return;
+    return undefined;
   }
   // Keycloak's form endpoint consumes only form bodies; an empty POST without a type is an empty form.
   if (!isForm && !(contentType === undefined && body.length === 0)) {
     oauthError(res, 415, "HTTP 415 Unsupported Media Type", undefined);
-    return;
+    return undefined;
   }
-  const form = new URLSearchParams(body.toString("utf8"));
-  const first = (name: string) => form.get(name) ?? undefined;
+  return new URLSearchParams(body.toString("utf8"));
+}
 
-  const grantType = first("grant_type");
+const first = (form: URLSearchParams, name: string) => form.get(name) ?? undefined;
+
+/** True for grant_type=client_credentials; otherwise answered 400. */
+function clientCredentialsGrant(res: ServerResponse, form: URLSearchParams): boolean {
+  const grantType = first(form, "grant_type");
   if (!grantType) {
     oauthError(res, 400, "invalid_request", "Missing form parameter: grant_type");
-    return;
+    return false;
   }
   if (grantType !== "client_credentials") {
     oauthError(res, 400, "unsupported_grant_type", "Unsupported grant_type");
-    return;
+    return false;
   }
+  return true;
+}
 
-  // Client authentication, as Keycloak's ClientIdAndSecretAuthenticator does it.
-  const address = (ctx.clientAddress ?? remoteAddress)(req);
+interface Credentials {
+  clientId: string;
+  /** Undefined when none was given. */
+  secret: string | undefined;
+}
+
+/** The client id and secret, from Basic credentials or the form; undefined when answered. */
+function credentialsOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: TokenEndpointContext,
+  form: URLSearchParams,
+  address: string,
+): Credentials | undefined {
   const authorization = req.headers.authorization;
   let clientId: string | undefined;
   let secret: string | undefined;
@@ -201,19 +240,29 @@ export async function handleTokenRequest(
       clientId = basic.clientId;
       secret = basic.secret;
     } else if (!form.has("client_id")) {
-      if (throttled(res, ctx, ctx.perAddress, address, address, { address })) return;
+      if (throttled(res, ctx, ctx.perAddress, address, address, { address })) return undefined;
       ctx.perAddress.fail(address);
       refused(ctx, address, { event: "token.denied", address, reason: "malformed Basic credentials" });
       oauthError(res, 401, "invalid_client", INVALID_CREDENTIALS);
-      return;
+      return undefined;
     }
   }
-  if (form.has("client_secret")) secret = first("client_secret");
-  clientId ??= first("client_id");
+  if (form.has("client_secret")) secret = first(form, "client_secret");
+  clientId ??= first(form, "client_id");
   if (!clientId) {
     oauthError(res, 400, "invalid_client", "Missing client_id parameter");
-    return;
+    return undefined;
   }
+  return { clientId, secret };
+}
+
+/** The client whose secret is right, within the failure limits; undefined when answered (401 or 429). */
+async function authenticated(
+  res: ServerResponse,
+  ctx: TokenEndpointContext,
+  address: string,
+  { clientId, secret }: Credentials,
+): Promise<ClientRecord | undefined> {
   // The secret is checked first (a hash: cheap), but its answer is given only once the limits allow:
   // a refused key learns nothing, right secret or not.
   const auth = await authenticateClient(ctx.store, clientId, secret ?? "");
@@ -222,7 +271,7 @@ export async function handleTokenRequest(
   const limiter = known ? ctx.perClient : ctx.perAddress;
   const key = known ? `${address} ${clientId}` : address;
   const shown = known ? { clientId: clip(clientId), address } : { unknownClientId: hint(clientId), address };
-  if (throttled(res, ctx, limiter, key, known ? key : address, shown)) return;
+  if (throttled(res, ctx, limiter, key, known ? key : address, shown)) return undefined;
   const failed = (status: number, error: string, description: string, reason: string) => {
     limiter.fail(key);
     refused(ctx, known ? key : address, { event: "token.denied", ...shown, reason });
@@ -232,54 +281,58 @@ export async function handleTokenRequest(
     if (auth.ok || auth.reason === "secret")
       failed(401, "unauthorized_client", "Invalid client secret", "missing secret");
     else failed(401, "invalid_client", INVALID_CREDENTIALS, auth.reason);
-    return;
+    return undefined;
   }
   if (!auth.ok) {
     if (auth.reason === "secret") failed(401, "unauthorized_client", INVALID_CREDENTIALS, "wrong secret");
     else failed(401, "invalid_client", INVALID_CREDENTIALS, auth.reason);
-    return;
+    return undefined;
   }
   ctx.perClient.succeed(key);
-  const client = auth.client;
+  return auth.client;
+}
 
+/** The scope granted: the requested one, `openid` first when asked; undefined when answered 400. */
+function grantedScope(res: ServerResponse, form: URLSearchParams, client: ClientRecord): string | undefined {
   if (hasDuplicate(form)) {
     oauthError(res, 400, "invalid_request", "duplicated parameter");
-    return;
+    return undefined;
   }
-  const scopeParam = first("scope");
+  const scopeParam = first(form, "scope");
   if (scopeParam === undefined || scopeParam.trim() === "") {
     oauthError(res, 400, "invalid_request", "Missing form parameter: scope");
-    return;
+    return undefined;
   }
   const requested = [...new Set(scopeParam.split(" ").filter(Boolean))];
   // `openid` is no client scope in Keycloak: any client may ask for it, and the granted scope then
   // starts with it ("openid exchange-rates"), in the token's claim and in the answer alike.
   if (requested.some((s) => s !== OPENID && !client.scopes.includes(s))) {
     oauthError(res, 400, "invalid_scope", `Invalid scopes: ${scopeParam}`);
-    return;
+    return undefined;
   }
-  const scope = requested.includes(OPENID)
+  return requested.includes(OPENID)
     ? [OPENID, ...requested.filter((s) => s !== OPENID)].join(" ")
     : requested.join(" ");
+}
+
+/** True when the client asks for tokens far faster than they expire: answered 429 with Retry-After. */
+function grantsLimited(res: ServerResponse, ctx: TokenEndpointContext, client: ClientRecord, address: string): boolean {
   const wait = ctx.grants.take(client.clientId);
-  if (wait > 0) {
-    ctx.refusals.note(
-      `grants ${client.clientId}`,
-      "warn",
-      { event: "token.grants-limited", clientId: client.clientId, address },
-      "token grants limited: the client asks far faster than its tokens expire",
-    );
-    oauthError(
-      res,
-      429,
-      "temporarily_unavailable",
-      "Too many token requests; reuse the access token until it expires",
-      {
-        "retry-after": String(wait),
-      },
-    );
-    return;
-  }
+  if (wait <= 0) return false;
+  ctx.refusals.note(
+    `grants ${client.clientId}`,
+    "warn",
+    { event: "token.grants-limited", clientId: client.clientId, address },
+    "token grants limited: the client asks far faster than its tokens expire",
+  );
+  oauthError(res, 429, "temporarily_unavailable", "Too many token requests; reuse the access token until it expires", {
+    "retry-after": String(wait),
+  });
+  return true;
+}
+
+/** Issues the access token and answers it as Keycloak does. */
+function issue(res: ServerResponse, ctx: TokenEndpointContext, client: ClientRecord, scope: string): void {
   const token = issueAccessToken(
     ctx.keys(),
     {

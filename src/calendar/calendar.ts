@@ -6,7 +6,7 @@ import Holidays from "date-holidays";
 
 import { addDays, weekday } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
-import { CADENCE_LOOKAHEAD_DAYS, onCadence } from "./cadence.js";
+import { CADENCE_LOOKAHEAD_DAYS, coveredBy, onCadence } from "./cadence.js";
 
 /** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
 export type CalendarSpec = Pick<BankDescriptor, "publicationDays"> &
@@ -139,8 +139,22 @@ export interface CalendarYear {
   year: number;
   /** The date-holidays country whose holidays apply, if any. */
   country: string | null;
+  /**
+   * The days it publishes: its working days, or for a period source those its cadence names (the
+   * scheduler's own rule, src/calendar/cadence.ts).
+   */
   publicationDays: IsoDate[];
+  /** The closings that keep it from publishing: on a working day, or on a day its cadence would name. */
   closings: Closing[];
+}
+
+/**
+ * Whether the cadence would name `date` if the bank had no closings (every day its cadence would
+ * publish, so a closing there is one that matters); true for a bank without a cadence.
+ */
+function cadenceWouldName(spec: CalendarSpec, date: IsoDate): boolean {
+  if (!spec.cadence) return true;
+  return onCadence(spec.cadence, date, spec.publicationDays, (d) => spec.publicationDays.includes(weekday(d)));
 }
 
 export function calendarYear(spec: CalendarSpec, year: number): CalendarYear {
@@ -148,9 +162,12 @@ export function calendarYear(spec: CalendarSpec, year: number): CalendarYear {
   const closings: Closing[] = [];
   const last = `${year}-12-31`;
   for (let d = `${year}-01-01`; d <= last; d = addDays(d, 1)) {
+    if (isPublicationDay(spec, d)) {
+      publicationDays.push(d);
+      continue;
+    }
     const name = closingOn(spec, d);
-    if (name !== undefined) closings.push({ date: d, name });
-    else if (spec.publicationDays.includes(weekday(d))) publicationDays.push(d);
+    if (name !== undefined && cadenceWouldName(spec, d)) closings.push({ date: d, name });
   }
   return { year, country: holidayCountry(spec) ?? null, publicationDays, closings };
 }
@@ -173,6 +190,7 @@ export function observedExceptions(
   year: number,
   upTo: IsoDate,
 ): ObservedExceptions {
+  if (spec.cadence) return observedPeriods(spec, storedDates, year, upTo);
   const stored = new Set(storedDates);
   const publishedOnClosing: Closing[] = [];
   for (const date of storedDates) {
@@ -189,6 +207,32 @@ export function observedExceptions(
       if (isPublicationDay(spec, d) && !stored.has(d)) notPublished.push(d);
   }
   return { publishedOnClosing, notPublished };
+}
+
+/**
+ * The same for a period source: its stored dates are the periods' first days (a month's start, a
+ * quarter's end), not the days it published them, so a publication day is "not published" when the
+ * period its cadence covers is not stored, and no stored period is a publication on a closing.
+ */
+function observedPeriods(
+  spec: CalendarSpec & Pick<BankDescriptor, "cadence">,
+  storedDates: readonly IsoDate[],
+  year: number,
+  upTo: IsoDate,
+): ObservedExceptions {
+  const stored = new Set(storedDates);
+  const first = storedDates[0];
+  const notPublished: IsoDate[] = [];
+  if (first !== undefined) {
+    // Each publication day of the year whose period should be stored by `upTo` (a quarter's end is
+    // published after it, a month's start before it: the period decides, not the day).
+    for (let d = `${year}-01-01`; d <= `${year}-12-31`; d = addDays(d, 1)) {
+      if (!isPublicationDay(spec, d)) continue;
+      const period = coveredBy(spec.cadence!.covers, d);
+      if (period >= first && period <= upTo && !stored.has(period)) notPublished.push(d);
+    }
+  }
+  return { publishedOnClosing: [], notPublished };
 }
 
 /** How long after the publication time a missing publication is late, in ms. */

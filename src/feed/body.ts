@@ -1,12 +1,19 @@
 // Turning a feed's bytes into something to parse, and refusing what is plainly not the feed:
 // an empty body, an HTML error or WAF page served with status 200, a truncated document.
+import { isAscii } from "node:buffer";
+
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 
 import { FeedError } from "../errors.js";
+import { parseXmlInPieces, xmlRoot, type XmlRoot } from "./xml-pieces.js";
 
 /** Decodes bytes in the feed's encoding (utf-8, windows-1251, iso-8859-2 …); invalid UTF-8 is an error. */
 export function decodeText(bankId: string, body: Uint8Array, encoding = "utf-8"): string {
+  // Plain ASCII reads the same in every ASCII-based encoding: read as latin1 it is a one-byte string
+  // made in one pass, where the decoder would hold a two-byte copy beside it (60 MB of text: 120 MB more).
+  if (!/^(utf-?16|ucs-?2)/i.test(encoding) && isAscii(body))
+    return Buffer.from(body.buffer, body.byteOffset, body.length).toString("latin1");
   let text: string;
   try {
     text = new TextDecoder(encoding, { fatal: encoding.toLowerCase().replace("-", "") === "utf8" }).decode(body);
@@ -43,8 +50,26 @@ export function parseXml(bankId: string, text: string): Record<string, unknown> 
   expectFeedText(bankId, text, "XML");
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new FeedError(bankId, `malformed XML (${valid.err.msg} at line ${valid.err.line})`);
-  return xmlParser.parse(text) as Record<string, unknown>;
+  // A large answer is parsed piece by piece (src/feed/xml-pieces.ts): the same tree, a fraction of the memory.
+  return parseXmlInPieces(text, parseXmlWhole);
 }
+
+/**
+ * A validated XML document read one element of its root at a time (src/feed/xml-pieces.ts), for answers
+ * that can run to many megabytes: no tree of the whole is built. Malformed XML is a FeedError.
+ */
+export function readXmlRoot(bankId: string, text: string): XmlRoot {
+  expectFeedText(bankId, text, "XML");
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new FeedError(bankId, `malformed XML (${valid.err.msg} at line ${valid.err.line})`);
+  try {
+    return xmlRoot(text, parseXmlWhole);
+  } catch (error) {
+    throw new FeedError(bankId, `XML not read as one root of elements (${(error as Error).message})`);
+  }
+}
+
+const parseXmlWhole = (xml: string) => xmlParser.parse(xml) as Record<string, unknown>;
 
 /** One-or-many, as XML-to-object mappings give it. */
 export function asArray<T>(value: T | T[] | undefined | null): T[] {

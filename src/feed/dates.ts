@@ -76,3 +76,21 @@ export function weekdaysBetween(from: IsoDate, to: IsoDate, days: readonly Weekd
   for (let d = from; d <= to; d = addDays(d, 1)) if (days.includes(weekday(d))) out.push(d);
   return out;
 }
+
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * The milliseconds since the epoch of an RFC 3339 instant (`2026-03-03T15:00:00Z`, an offset or a
+ * fraction allowed), or undefined when the text is not one. Strict: the date must be a real calendar
+ * date and each field in its range (2026-02-30, hour 24 or an offset of +25:00 are refused), where
+ * Date.parse alone would roll 2026-02-30 over to 2026-03-02. A leap second (:60) is refused too.
+ */
+export function rfc3339Millis(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m || !isIsoDate(m[1]!)) return undefined;
+  const [hour, minute, second] = [m[2], m[3], m[4]].map(Number) as [number, number, number];
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  if (m[6] !== undefined && (Number(m[6]) > 23 || Number(m[7]) > 59)) return undefined;
+  const ms = Date.parse(text.replace(/[ t]/, "T").replace(/z$/, "Z"));
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -3,6 +3,7 @@
 import { Decimal } from "decimal.js";
 
 import type { Derivation } from "../types.js";
+import { FIGURE_BOUNDS, figureBoundsProblem } from "./figure-bounds.js";
 
 /**
  * The one decimal configuration of the project: 60 significant digits (far beyond any rate), banker's
@@ -22,12 +23,42 @@ export interface DecimalSyntax {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
+ * Text longer than this is never read as a decimal (a figure within bounds is at most 64 characters; the
+ * slack is for thousands separators and padding), so a 10-million-digit "figure" costs no regex pass.
+ */
+const MAX_RAW_LENGTH = 4 * FIGURE_BOUNDS.maxTextLength;
+
+/**
  * Reads a decimal as written in a feed and returns its plain text (`1.0850` stays `1.0850`).
  * Thousands separators are accepted only where they group the integer part by threes, so that
  * `3.576,17` read with `thousands: ","` is refused rather than becoming 3.57617.
- * Returns undefined for text that is not a decimal, so the caller names the bank in its error.
+ * Returns undefined for text that is not a decimal, or a decimal beyond the figure bounds
+ * (src/feed/figure-bounds.ts), so the caller names the bank in its error and no arithmetic ever meets
+ * such a figure; `figureProblem` says why.
  */
 export function readDecimal(raw: string, syntax: DecimalSyntax = {}): string | undefined {
+  if (raw.length > MAX_RAW_LENGTH) return undefined;
+  const text = plainDecimal(raw, syntax);
+  return text === undefined || figureBoundsProblem(text) !== undefined ? undefined : text;
+}
+
+/**
+ * Why a feed's text that readDecimal refused is beyond the figure bounds ("a figure of 10000000
+ * characters is beyond the bound of 64"), or undefined when it is within them or no decimal at all.
+ */
+export function figureProblem(raw: string, syntax: DecimalSyntax = {}): string | undefined {
+  if (raw.length > MAX_RAW_LENGTH) return figureBoundsProblem(raw);
+  const text = plainDecimal(raw, syntax);
+  return text === undefined ? undefined : figureBoundsProblem(text);
+}
+
+/** A feed's text as quoted in a reason or a held row: whole up to 64 characters, else its first 32 and its length (itself within 64). */
+export function quoteFigure(raw: string): string {
+  return raw.length <= FIGURE_BOUNDS.maxTextLength ? raw : `${raw.slice(0, 32)}... (${raw.length} characters)`;
+}
+
+/** The plain text of a feed's decimal, bounds aside. */
+function plainDecimal(raw: string, syntax: DecimalSyntax): string | undefined {
   // Fast path, most feeds' common case: already a plain decimal without a leading zero to drop.
   if (PLAIN.test(raw) && (raw.charCodeAt(0) !== 48 || raw.length === 1 || raw.charCodeAt(1) === 46)) return raw;
   const point = syntax.decimalComma ? "," : ".";

@@ -68,120 +68,179 @@ class CookieJar {
   }
 }
 
+/** The options with their defaults, and the one dispatcher a client and its sessions share. */
+interface Settings {
+  mirror: string | undefined;
+  retries: number;
+  backoffMs: number;
+  maxDelayMs: number;
+  maxBodyBytes: number;
+  dispatcher: Dispatcher;
+  sleep: (ms: number) => Promise<void>;
+  onRetry: HttpClientOptions["onRetry"];
+}
+
+type Method = "GET" | "POST";
+
+/** One try's outcome: the bank's document, or why to try again (and how long the server asked to wait). */
+type Attempt = { document: FeedDocument } | { reason: string; serverDelay?: number };
+
 export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJar): HttpClient {
-  const retries = options.retries ?? 4;
-  const backoffMs = options.backoffMs ?? 1000;
-  const maxDelayMs = options.maxDelayMs ?? 60_000;
-  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
-  const sleep = options.sleep ?? pause;
-  const dispatcher =
-    options.dispatcher ??
-    new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? 15_000 },
-      headersTimeout: options.readTimeoutMs ?? 60_000,
-      bodyTimeout: options.readTimeoutMs ?? 60_000,
-    });
-
-  async function once(method: "GET" | "POST", url: string, body: string | undefined, init: HttpRequestInit) {
-    const headers: Record<string, string> = {
-      "user-agent": USER_AGENT,
-      accept: init.accept ?? "*/*",
-      "accept-encoding": "identity",
-      ...init.headers,
-    };
-    const cookie = jar?.header();
-    if (cookie) headers.cookie = cookie;
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
-      headers["content-type"] = "application/x-www-form-urlencoded";
-    }
-    const res = await request(mirrorUrl(url, options.mirror), {
-      method,
-      headers,
-      body,
-      dispatcher,
-      signal: init.signal,
-    });
-    jar?.store(res.headers["set-cookie"]);
-    const declared = Number(header(res.headers, "content-length") ?? 0);
-    if (declared > maxBodyBytes) {
-      await res.body.dump();
-      throw new HttpError(`${redactUrl(url)}: body of ${declared} bytes exceeds the ${maxBodyBytes}-byte limit`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBodyBytes) {
-        res.body.destroy();
-        throw new HttpError(`${redactUrl(url)}: body exceeds the ${maxBodyBytes}-byte limit`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const encoding = header(res.headers, "content-encoding");
-    return { res, body: decodeContentEncoding(redactUrl(url), encoding, Buffer.concat(chunks), maxBodyBytes) };
-  }
-
-  async function send(
-    method: "GET" | "POST",
-    url: string,
-    body: string | undefined,
-    init: HttpRequestInit = {},
-  ): Promise<FeedDocument> {
-    const shown = redactUrl(url);
-    for (let attempt = 1; ; attempt++) {
-      const startedAt = new Date();
-      let reason: string;
-      let serverDelay: number | undefined;
-      try {
-        const { res, body: bytes } = await once(method, url, body, init);
-        const status = res.statusCode;
-        if (status >= 200 && status < 300) {
-          return {
-            url,
-            method,
-            status,
-            contentType: header(res.headers, "content-type") ?? "",
-            body: bytes,
-            ...(body === undefined ? {} : { requestBody: body }),
-            startedAt,
-            finishedAt: new Date(),
-          };
-        }
-        if (status >= 300 && status < 400) {
-          throw new HttpError(
-            `${shown}: redirected (${status}) to ${redactUrl(header(res.headers, "location") ?? "?")}; a feed never redirects`,
-            status,
-          );
-        }
-        if (!RETRY_STATUS(status) || attempt > retries) {
-          throw new HttpError(`${shown}: HTTP ${status}${attempt > 1 ? ` after ${attempt} tries` : ""}`, status);
-        }
-        reason = `HTTP ${status}`;
-        serverDelay = retryAfterMs(res.headers["retry-after"]);
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        // The fetch's deadline (or a shutdown) ends it: no retry.
-        if (init.signal?.aborted)
-          throw new HttpError(`${shown}: ${abortReason(init.signal)}`, undefined, { cause: error });
-        const message = (error as Error).message ?? String(error);
-        if (attempt > retries)
-          throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
-        reason = message;
-      }
-      const exponential = backoffMs * 2 ** (attempt - 1);
-      const jittered = exponential / 2 + Math.random() * (exponential / 2);
-      const delayMs = Math.min(maxDelayMs, Math.max(serverDelay ?? 0, jittered));
-      options.onRetry?.({ url: shown, attempt, delayMs, reason });
-      await untilAborted(sleep(delayMs), init.signal);
-      if (init.signal?.aborted) throw new HttpError(`${shown}: ${abortReason(init.signal)} (after ${attempt} tries)`);
-    }
-  }
-
+  const settings = settingsOf(options);
   return {
-    get: (url, init) => send("GET", url, undefined, init),
-    post: (url, body, init) => send("POST", url, body, init),
-    session: () => createHttpClient({ ...options, dispatcher }, new CookieJar()),
+    get: (url, init) => send(settings, jar, "GET", url, undefined, init),
+    post: (url, body, init) => send(settings, jar, "POST", url, body, init),
+    session: () => createHttpClient({ ...options, dispatcher: settings.dispatcher }, new CookieJar()),
   };
+}
+
+function settingsOf(options: HttpClientOptions): Settings {
+  return {
+    mirror: options.mirror,
+    retries: options.retries ?? 4,
+    backoffMs: options.backoffMs ?? 1000,
+    maxDelayMs: options.maxDelayMs ?? 60_000,
+    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
+    sleep: options.sleep ?? pause,
+    onRetry: options.onRetry,
+    dispatcher:
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: options.connectTimeoutMs ?? 15_000 },
+        headersTimeout: options.readTimeoutMs ?? 60_000,
+        bodyTimeout: options.readTimeoutMs ?? 60_000,
+      }),
+  };
+}
+
+/** A request's headers: ours, the caller's, the session's cookies, and a form content type for a body. */
+function requestHeaders(init: HttpRequestInit, body: string | undefined, jar: CookieJar | undefined) {
+  const headers: Record<string, string> = {
+    "user-agent": USER_AGENT,
+    accept: init.accept ?? "*/*",
+    "accept-encoding": "identity",
+    ...init.headers,
+  };
+  const cookie = jar?.header();
+  if (cookie) headers.cookie = cookie;
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  }
+  return headers;
+}
+
+/** The answer's body, decoded, refused as soon as it is declared or grows above maxBodyBytes. */
+async function readBody(res: Dispatcher.ResponseData, url: string, maxBodyBytes: number): Promise<Buffer> {
+  const declared = Number(header(res.headers, "content-length") ?? 0);
+  if (declared > maxBodyBytes) {
+    await res.body.dump();
+    throw new HttpError(`${redactUrl(url)}: body of ${declared} bytes exceeds the ${maxBodyBytes}-byte limit`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) {
+      res.body.destroy();
+      throw new HttpError(`${redactUrl(url)}: body exceeds the ${maxBodyBytes}-byte limit`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const encoding = header(res.headers, "content-encoding");
+  return decodeContentEncoding(redactUrl(url), encoding, Buffer.concat(chunks), maxBodyBytes);
+}
+
+async function once(
+  s: Settings,
+  jar: CookieJar | undefined,
+  method: Method,
+  url: string,
+  body: string | undefined,
+  init: HttpRequestInit,
+) {
+  const res = await request(mirrorUrl(url, s.mirror), {
+    method,
+    headers: requestHeaders(init, body, jar),
+    body,
+    dispatcher: s.dispatcher,
+    signal: init.signal,
+  });
+  jar?.store(res.headers["set-cookie"]);
+  return { res, body: await readBody(res, url, s.maxBodyBytes) };
+}
+
+async function send(
+  s: Settings,
+  jar: CookieJar | undefined,
+  method: Method,
+  url: string,
+  body: string | undefined,
+  init: HttpRequestInit = {},
+): Promise<FeedDocument> {
+  const shown = redactUrl(url);
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await tryOnce(s, jar, method, url, body, init, attempt);
+    if ("document" in outcome) return outcome.document;
+    const exponential = s.backoffMs * 2 ** (attempt - 1);
+    const jittered = exponential / 2 + Math.random() * (exponential / 2);
+    const delayMs = Math.min(s.maxDelayMs, Math.max(outcome.serverDelay ?? 0, jittered));
+    s.onRetry?.({ url: shown, attempt, delayMs, reason: outcome.reason });
+    await untilAborted(s.sleep(delayMs), init.signal);
+    if (init.signal?.aborted) throw new HttpError(`${shown}: ${abortReason(init.signal)} (after ${attempt} tries)`);
+  }
+}
+
+/**
+ * One try: a 2xx answer is the document; a redirect, an answer not worth retrying, the last try's
+ * failure or an aborted fetch is an HttpError; anything else is a reason to try again.
+ */
+async function tryOnce(
+  s: Settings,
+  jar: CookieJar | undefined,
+  method: Method,
+  url: string,
+  body: string | undefined,
+  init: HttpRequestInit,
+  attempt: number,
+): Promise<Attempt> {
+  const shown = redactUrl(url);
+  const startedAt = new Date();
+  try {
+    const { res, body: bytes } = await once(s, jar, method, url, body, init);
+    const status = res.statusCode;
+    if (status >= 200 && status < 300) {
+      return {
+        document: {
+          url,
+          method,
+          status,
+          contentType: header(res.headers, "content-type") ?? "",
+          body: bytes,
+          ...(body === undefined ? {} : { requestBody: body }),
+          startedAt,
+          finishedAt: new Date(),
+        },
+      };
+    }
+    if (status >= 300 && status < 400) {
+      throw new HttpError(
+        `${shown}: redirected (${status}) to ${redactUrl(header(res.headers, "location") ?? "?")}; a feed never redirects`,
+        status,
+      );
+    }
+    if (!RETRY_STATUS(status) || attempt > s.retries) {
+      throw new HttpError(`${shown}: HTTP ${status}${attempt > 1 ? ` after ${attempt} tries` : ""}`, status);
+    }
+    return { reason: `HTTP ${status}`, serverDelay: retryAfterMs(res.headers["retry-after"]) };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The fetch's deadline (or a shutdown) ends it: no retry.
+    if (init.signal?.aborted) throw new HttpError(`${shown}: ${abortReason(init.signal)}`, undefined, { cause: error });
+    const message = (error as Error).message ?? String(error);
+    if (attempt > s.retries)
+      throw new HttpError(`${shown}: ${message} after ${attempt} tries`, undefined, { cause: error });
+    return { reason: message };
+  }
 }
 
 /** The default total deadline of one fetch. */

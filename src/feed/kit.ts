@@ -22,7 +22,7 @@ export type {
   RateRecord,
   Weekday,
 } from "../types.js";
-export { FeedError, HttpError, RowProblem } from "../errors.js";
+export { FeedError, FigureOutOfBounds, HttpError, RowProblem } from "../errors.js";
 export { EURO_AREA, US_DOLLAR_AREA, baseCurrencyOf, defineAdapter } from "./adapter.js";
 export { TARGET2_CLOSINGS } from "../calendar/target2.js";
 export {
@@ -31,6 +31,8 @@ export {
   mean,
   multiply,
   perUnits,
+  figureProblem,
+  quoteFigure,
   readDecimal,
   type DecimalSyntax,
   type UnitRate,
@@ -54,6 +56,7 @@ export {
   looksLikeHtml,
   parseJsonExact,
   parseXml,
+  readXmlRoot,
 } from "./body.js";
 export { credentialFrom, pause, recentDays } from "./helpers.js";
 export {

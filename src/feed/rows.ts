@@ -6,7 +6,7 @@
 // and where it stood, and the reading goes on. Any other error, a FeedError included, still refuses the
 // whole answer: that is for answers that are not the bank's data at all (HTML, truncated, a changed
 // layout), which no row-by-row reading can save.
-import { RowProblem } from "../errors.js";
+import { FigureOutOfBounds, RowProblem } from "../errors.js";
 import type {
   Derivation,
   HeldRow,
@@ -18,7 +18,7 @@ import type {
   UnitlessFigure,
 } from "../types.js";
 import { isoFromParts } from "./dates.js";
-import { readDecimal, type DecimalSyntax } from "./decimal.js";
+import { figureProblem, quoteFigure, readDecimal, type DecimalSyntax } from "./decimal.js";
 
 /** Throws a RowProblem: inside `AnswerRows.read` the row is held; elsewhere the answer is refused. */
 export function rowProblem(bankId: string, kind: RowProblemKind, reason: string, fields: RowFields = {}): never {
@@ -76,6 +76,8 @@ export class AnswerRows {
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
       const row: HeldRow = { ...fields, ...error.fields, kind: error.kind, reason: error.reason, source };
+      // What the row said is kept for a person to read, never a 10-million-digit figure whole.
+      if (row.rate !== undefined) row.rate = quoteFigure(row.rate);
       if (error.unitless) row.unitless = error.unitless;
       this.held.push(row);
       return;
@@ -129,13 +131,17 @@ export function asParsedAnswer(output: RateRecord[] | ParsedAnswer): ParsedAnswe
   return Array.isArray(output) ? { records: output, held: [] } : output;
 }
 
-/** A decimal from the feed, or a RowProblem (`bad-rate`) naming the field and the text. */
+/**
+ * A decimal from the feed, or a RowProblem (`bad-rate`) naming the field and the text: a FigureOutOfBounds
+ * when it is a decimal beyond the figure bounds (src/feed/figure-bounds.ts). The text is quoted cut short.
+ */
 export function requireDecimal(bankId: string, raw: unknown, what: string, syntax?: DecimalSyntax): string {
   const text = typeof raw === "string" ? readDecimal(raw, syntax) : undefined;
   if (text === undefined) {
-    rowProblem(bankId, "bad-rate", `${what}: "${String(raw)}" is not a decimal number`, {
-      rate: typeof raw === "string" ? raw : String(raw),
-    });
+    const shown = quoteFigure(typeof raw === "string" ? raw : String(raw));
+    const bound = typeof raw === "string" ? figureProblem(raw, syntax) : undefined;
+    if (bound) throw new FigureOutOfBounds(bankId, `${what}: ${bound}`, { rate: shown });
+    rowProblem(bankId, "bad-rate", `${what}: "${shown}" is not a decimal number`, { rate: shown });
   }
   return text;
 }

@@ -6,6 +6,7 @@
 // price in USD, which the world's JPY/USD crosses can judge. Prices are floating-point: they only ever
 // decide whether to hold or which power of ten fits, never what is stored.
 import { addDays } from "../feed/dates.js";
+import { figureUsable } from "../store/figure-guard.js";
 import type { BankQuoting, IsoDate, QuoteType, RateRecord } from "../types.js";
 
 /** A stored figure of some bank. */
@@ -32,7 +33,8 @@ export function priceTables(others: readonly Figure[], banks: ReadonlyMap<string
   const tables: PriceTables = new Map();
   for (const f of others) {
     const quoting = banks.get(f.bankId);
-    if (!quoting) continue;
+    // A stored figure beyond the bounds judges nothing (and Number() of ten million digits is no price).
+    if (!quoting || !figureUsable(f.bankId, f, "cross-bank check")) continue;
     let byDate = tables.get(f.bankId);
     if (!byDate) tables.set(f.bankId, (byDate = new Map<IsoDate, Map<string, number>>()));
     let day = byDate.get(f.effectiveDate);

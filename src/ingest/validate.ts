@@ -5,6 +5,8 @@
 import { coveredBy } from "../calendar/cadence.js";
 import { isPublishableCurrency } from "../feed/currency.js";
 import { addDays, isIsoDate, todayIn } from "../feed/dates.js";
+import { quoteFigure } from "../feed/decimal.js";
+import { FIGURE_BOUNDS, figureBoundsProblem } from "../feed/figure-bounds.js";
 import type { BankDescriptor, HeldRow, IsoDate, ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 
 /** Days after today (in the bank's zone) a date may lie when the adapter does not say: a list dated tomorrow. */
@@ -53,7 +55,7 @@ function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string
   const row: HeldRow = { kind, reason, source: where(r, index) };
   if (typeof r.effectiveDate === "string") row.effectiveDate = r.effectiveDate;
   if (typeof r.currency === "string") row.currency = r.currency;
-  if (typeof r.rate === "string") row.rate = r.rate;
+  if (typeof r.rate === "string") row.rate = quoteFigure(r.rate);
   if (r.derivation !== undefined) row.derivation = r.derivation;
   if (typeof r.validTo === "string") row.validTo = r.validTo;
   return row;
@@ -63,9 +65,15 @@ function held(r: RateRecord, index: number, kind: RowProblemKind, reason: string
 function recordProblem(r: RateRecord, baseCurrency: string): [RowProblemKind, string] | undefined {
   const { currency, effectiveDate: date } = r;
   if (currency === baseCurrency) return ["bad-row", `a rate of the base currency ${baseCurrency} against itself`];
-  if (typeof r.rate !== "string" || !POSITIVE_DECIMAL.test(r.rate)) {
-    return ["bad-rate", `rate "${String(r.rate)}" of ${currency} on ${date} is not a positive decimal`];
+  // The length bound before any regex: it reads no more of a 10-million-digit figure than its length.
+  const long = typeof r.rate === "string" && r.rate.length > FIGURE_BOUNDS.maxTextLength;
+  if (typeof r.rate !== "string" || long || !POSITIVE_DECIMAL.test(r.rate)) {
+    const bound = long ? figureBoundsProblem(r.rate) : undefined;
+    if (bound) return ["bad-rate", `rate of ${currency} on ${date}: ${bound}`];
+    return ["bad-rate", `rate "${quoteFigure(String(r.rate))}" of ${currency} on ${date} is not a positive decimal`];
   }
+  const bound = figureBoundsProblem(r.rate);
+  if (bound) return ["bad-rate", `rate of ${currency} on ${date}: ${bound}`];
   const m = r.unitMultiplier;
   if (m !== undefined && (!Number.isInteger(m) || m < 0 || m > 9)) {
     return ["unknown-unit", `unitMultiplier ${m} of ${currency} on ${date} is not 0-9`];

@@ -13,6 +13,8 @@ import { Decimal } from "decimal.js";
 import type { HistoryDay, HistoryHeader } from "./render-history.js";
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate } from "../types.js";
+import { quoted } from "../quote.js";
+import { figureUsable, usableFigures } from "../store/figure-guard.js";
 
 /**
  * Wide enough that every product and integer quotient below is exact: an amount has at most 30
@@ -36,9 +38,9 @@ export const ROUNDING_RULE = "half away from zero";
 /** Why an amount is refused; undefined for a plain non-negative decimal of at most 30 digits. */
 export function amountProblem(text: string): string | undefined {
   if (!/^\d+(\.\d+)?$/.test(text))
-    return `amount: "${text}" is not a plain non-negative decimal (digits, optionally a point and more digits; no sign, exponent or separator)`;
+    return `amount: ${quoted(text)} is not a plain non-negative decimal (digits, optionally a point and more digits; no sign, exponent or separator)`;
   if (text.replace(".", "").length > MAX_AMOUNT_DIGITS)
-    return `amount: "${text}" has more than ${MAX_AMOUNT_DIGITS} digits`;
+    return `amount: ${quoted(text)} has more than ${MAX_AMOUNT_DIGITS} digits`;
   return undefined;
 }
 
@@ -96,7 +98,10 @@ export interface Conversion {
   to: string;
   /** Rounded to the target currency's minor units, half away from zero. */
   result: string;
-  /** The exact quotient when it has at most UNROUNDED_DIGITS significant digits, else its first 20, truncated. */
+  /**
+   * The quotient cut to UNROUNDED_DIGITS significant digits, or to its whole integer part when that is
+   * longer (never a made-up zero); the exact quotient when it ends sooner.
+   */
   unrounded: string;
   unroundedExact: boolean;
   decimals: number;
@@ -112,9 +117,16 @@ export interface Table {
   figures: ReadonlyMap<string, HistoryRow>;
 }
 
-/** The currencies of `wanted` the table has no figure of (its base currency always has one). */
+/**
+ * The currencies of `wanted` the table has no usable figure of (its base currency always has one): a
+ * stored figure beyond the figure bounds is refused here, logged, and never computed on.
+ */
 export function missingFrom(table: Table, wanted: string[]): string[] {
-  return wanted.filter((c) => c !== table.header.baseCurrency && !table.figures.has(c));
+  const usable = (c: string) => {
+    const figure = table.figures.get(c);
+    return figure !== undefined && figureUsable(table.header.bankId, figure, "Convert");
+  };
+  return wanted.filter((c) => c !== table.header.baseCurrency && !usable(c));
 }
 
 /** `amount` of `from` in `to` through the table (both quoted, or its base currency: see missingFrom). */
@@ -123,6 +135,9 @@ export function convert(table: Table, amount: string, from: string, to: string, 
   const figure = (c: string) => (c === header.baseCurrency ? undefined : table.figures.get(c)!);
   const f = figure(from);
   const t = figure(to);
+  for (const r of [f, t])
+    if (r && !figureUsable(header.bankId, r, "Convert"))
+      throw new RangeError(`${r.currency}: figure beyond the bounds`);
   const rate = (r: HistoryRow | undefined) => new Wide(r?.rate ?? 1);
   const unit = (r: HistoryRow | undefined) => pow10(r?.unitMultiplier ?? 0);
   // Direct: A x rF x unitT / (rT x unitF); Indirect: A x rT x unitF / (rF x unitT).
@@ -184,7 +199,9 @@ export function rebasedHeader(header: HistoryHeader, base: string): HistoryHeade
  * base currency becomes a row (unit 1) and `base` leaves. Undefined when the day has no figure of `base`.
  */
 export function rebaseDay(header: HistoryHeader, day: HistoryDay, base: string): HistoryDay | undefined {
-  const pivot = day.rows.find((r) => r.currency === base);
+  // A stored figure beyond the bounds is left out (logged), never divided: as if the bank had not quoted it.
+  const usable = usableFigures(header.bankId, day.rows, "base=");
+  const pivot = usable.find((r) => r.currency === base);
   if (!pivot) return undefined;
   const over = new Wide(pivot.rate);
   const scale = pow10(pivot.unitMultiplier);
@@ -195,7 +212,7 @@ export function rebaseDay(header: HistoryHeader, day: HistoryDay, base: string):
     rate: significant(scale, over, REBASED_DIGITS),
     unitMultiplier: 0,
   };
-  for (const r of day.rows) {
+  for (const r of usable) {
     if (r.currency === base) continue;
     if (own && own.currency < r.currency) {
       rows.push(own);

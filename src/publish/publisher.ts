@@ -5,7 +5,6 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
-import type { KeySet } from "../auth/keys.js";
 import { recordPublications } from "../events/publication.js";
 import { nextPublicationDay } from "../calendar/calendar.js";
 import { frequencyOf, toBankResource } from "../feed/adapter.js";
@@ -28,7 +27,7 @@ import { renderXlsx } from "./render-xlsx.js";
 import { renderXml } from "./render-xml.js";
 import { withPublishLock } from "./lock.js";
 import { PhaseTimer, type PublishTimings } from "./phases.js";
-import { signatureFiles } from "./signing.js";
+import { signatureFiles, UNSIGNED, type PublicationSigning } from "./signing.js";
 import {
   asTreeTarget,
   type CurrentGeneration,
@@ -64,8 +63,11 @@ export interface PublishOptions {
   now?: Date;
   /** How many older generations to keep for readers mid-way. */
   keep?: number;
-  /** The publication keys: the manifest is signed with the active one (src/publish/signing.ts). */
-  signing?: KeySet;
+  /**
+   * The publication keys: the manifest is signed with the active one (src/publish/signing.ts). Required:
+   * UNSIGNED only where the operator turned signing off (`publicationSigning(config)` gives either).
+   */
+  signing: PublicationSigning;
   /** Filled with the milliseconds each phase took (render, compress, links, fsyncs, switch...). */
   timings?: PublishTimings;
 }
@@ -222,8 +224,11 @@ export async function publish(
   store: Store,
   adapters: BankAdapter[],
   target: string | TreeTarget,
-  options: PublishOptions = {},
+  options: PublishOptions,
 ): Promise<PublishResult> {
+  // Enforced here, where generations are written, for callers that are not type-checked too.
+  if ((options as Partial<PublishOptions> | undefined)?.signing === undefined)
+    throw new Error("publish: no signing given (the publication keys, or UNSIGNED when signing is turned off)");
   const tree = asTreeTarget(target);
   await tree.prepare();
   return timedPublish(() => publishLocked(store, adapters, tree, options));
@@ -353,9 +358,8 @@ async function writeGeneration(
     files: writer.files,
     banks,
   };
-  const signature = options.signing
-    ? await timer.time("signature", () => signatureFiles(manifest, options.signing!))
-    : undefined;
+  const keys = options.signing;
+  const signature = keys === UNSIGNED ? undefined : await timer.time("signature", () => signatureFiles(manifest, keys));
   await timer.time("finish", () => writer.finish(manifest, signature));
   return { manifest, renderedDocs, result };
 }

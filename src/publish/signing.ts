@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { CompactSign } from "jose";
 
 import { fileKeyStorage, loadOrCreateKeys, type KeySet, type KeyStorage } from "../auth/keys.js";
+import type { Config } from "../config.js";
 import type { Manifest } from "./tree.js";
 
 import { JWKS_FILE, SIGNATURE_FILE } from "./signature-names.js";
@@ -34,6 +35,20 @@ export function publicationKeyStorage(dataDir: string): KeyStorage {
 /** The publication keys, made on first use. */
 export function loadPublicationKeys(dataDir: string): Promise<KeySet> {
   return loadOrCreateKeys(publicationKeyStorage(dataDir));
+}
+
+/** What a publish signs with: the publication keys, or nothing when the operator turned signing off. */
+export const UNSIGNED = "unsigned" as const;
+export type PublicationSigning = KeySet | typeof UNSIGNED;
+
+/**
+ * How this installation's publishes are signed: with the publication keys (made on first use), or
+ * UNSIGNED when EXRATES_PUBLICATION_SIGNING=off. Every command that publishes asks here.
+ */
+export function publicationSigning(
+  config: Pick<Config, "dataDir" | "unsignedPublications">,
+): Promise<PublicationSigning> {
+  return config.unsignedPublications ? Promise.resolve(UNSIGNED) : loadPublicationKeys(config.dataDir);
 }
 
 /** The detached compact JWS of the manifest's bytes: `<header>..<signature>`. */

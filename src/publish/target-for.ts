@@ -1,9 +1,9 @@
 // Which tree target the configuration names (src/publish/target.ts).
-import type { KeySet } from "../auth/keys.js";
 import type { Config } from "../config.js";
 import type { Store } from "../store/database.js";
 import type { BankAdapter } from "../types.js";
 import { publish, type PublishResult } from "./publisher.js";
+import type { PublicationSigning } from "./signing.js";
 import { LocalTreeTarget, type TreeTarget } from "./target.js";
 
 /**
@@ -24,15 +24,10 @@ export async function bucketPublisher(
   config: Pick<Config, "outDir" | "publishUrl">,
   store: Store,
   adapters: BankAdapter[],
-  signing?: () => Promise<KeySet>,
+  signing: () => Promise<PublicationSigning>,
 ): Promise<((bankIds: string[]) => Promise<PublishResult>) | undefined> {
   if (!config.publishUrl) return undefined;
   const target = await treeTargetFor(config);
-  return async (bankIds) => {
-    const keys = await signing?.();
-    return publish(store, adapters, target, {
-      ...(bankIds.length ? { only: bankIds } : {}),
-      ...(keys ? { signing: keys } : {}),
-    });
-  };
+  return async (bankIds) =>
+    publish(store, adapters, target, { ...(bankIds.length ? { only: bankIds } : {}), signing: await signing() });
 }

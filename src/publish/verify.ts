@@ -25,6 +25,12 @@ export interface VerifyResult {
   files: number;
   kid: string | undefined;
   problems: VerifyProblem[];
+  /**
+   * True when the copy holds neither a signature nor a key set beside its manifest: published with
+   * signing turned off (EXRATES_PUBLICATION_SIGNING=off). Its files are still checked against the
+   * manifest, but nothing proves who wrote them; `exrates verify` says UNSIGNED (exit code 3).
+   */
+  unsigned?: true;
 }
 
 /** The generation directory of a location: an out/ directory (through `current`) or a generation itself. */
@@ -116,10 +122,13 @@ export async function verifyCopy(reader: CopyReader, jwks?: JSONWebKeySet): Prom
   if (!manifestBytes) return { generation: undefined, files: 0, kid: undefined, problems: [missing(MANIFEST)] };
   const problems: VerifyProblem[] = [];
   const detached = await read(SIGNATURE_FILE);
-  const keys =
-    jwks ?? (await read(JWKS_FILE).then((b) => (b ? (JSON.parse(b.toString()) as JSONWebKeySet) : undefined)));
+  const beside = await read(JWKS_FILE);
+  const unsigned = !detached && !beside;
+  const keys = jwks ?? (beside ? (JSON.parse(beside.toString()) as JSONWebKeySet) : undefined);
   let kid: string | undefined;
-  if (!detached) problems.push(missing(SIGNATURE_FILE));
+  if (unsigned) {
+    // Neither file: nothing to check the manifest against (said as UNSIGNED, not as two missing files).
+  } else if (!detached) problems.push(missing(SIGNATURE_FILE));
   else if (!keys) problems.push(missing(JWKS_FILE));
   else {
     const checked = await verifySignature(manifestBytes, detached.toString("utf8"), keys);
@@ -127,7 +136,7 @@ export async function verifyCopy(reader: CopyReader, jwks?: JSONWebKeySet): Prom
     else kid = checked.kid;
   }
   const manifest = JSON.parse(manifestBytes.toString("utf8")) as Manifest;
-  const expected = new Set([MANIFEST, SIGNATURE_FILE, JWKS_FILE]);
+  const expected = new Set(unsigned ? [MANIFEST] : [MANIFEST, SIGNATURE_FILE, JWKS_FILE]);
   for (const [path, file] of Object.entries(manifest.files)) {
     expected.add(path);
     for (const encoding of file.encodings) expected.add(path + SUFFIX[encoding]);
@@ -163,7 +172,8 @@ export async function verifyCopy(reader: CopyReader, jwks?: JSONWebKeySet): Prom
   if (reader.list)
     for await (const path of reader.list())
       if (!expected.has(path)) problems.push({ path, problem: "extra", detail: "not in the manifest" });
-  return { generation: manifest.generation, files: Object.keys(manifest.files).length, kid, problems };
+  const files = Object.keys(manifest.files).length;
+  return { generation: manifest.generation, files, kid, problems, ...(unsigned ? { unsigned } : {}) };
 }
 
 const missing = (path: string): VerifyProblem => ({ path, problem: "missing", detail: "not in the copy" });

@@ -161,5 +161,127 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
       <xs:attribute name="to" type="xs:date" use="required"/>
     </xs:complexType>
   </xs:element>
+  <!-- GET /v1/Pairs/{BASE}/{QUOTE}/...: one pair as every bank prices it, per date, with the consensus. -->
+  <xs:simpleType name="PairQuoteType">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="direct"/>
+      <xs:enumeration value="inverse"/>
+      <xs:enumeration value="cross"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:complexType name="PairFigureType">
+    <xs:sequence>
+      <xs:element name="From" minOccurs="1" maxOccurs="2">
+        <xs:complexType>
+          <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+          <xs:attribute name="value" type="RateValueType" use="required"/>
+          <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+          <xs:attribute name="reads" type="xs:string" use="required"/>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+    <xs:attribute name="bankId" type="BankIdType" use="required"/>
+    <xs:attribute name="rate" type="RateValueType" use="required"/>
+    <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
+    <xs:attribute name="publishedAt" type="xs:dateTime" use="optional"/>
+    <xs:attribute name="quote" type="PairQuoteType" use="required"/>
+    <xs:attribute name="derived" type="xs:boolean" use="required"/>
+    <xs:attribute name="through" type="CurrencyCodeType" use="required"/>
+    <xs:attribute name="digits" type="xs:positiveInteger" use="optional"/>
+    <xs:attribute name="rounding" type="xs:string" use="optional"/>
+    <xs:attribute name="sameDay" type="xs:boolean" use="required"/>
+    <xs:attribute name="outlier" type="xs:boolean" use="required"/>
+    <xs:attribute name="reason" type="xs:string" use="optional"/>
+  </xs:complexType>
+  <xs:complexType name="PairDayType">
+    <xs:sequence>
+      <xs:element name="Consensus" minOccurs="0">
+        <xs:complexType>
+          <xs:attribute name="date" type="xs:date" use="required"/>
+          <xs:attribute name="banks" type="xs:positiveInteger" use="required"/>
+          <xs:attribute name="median" type="RateValueType" use="required"/>
+          <xs:attribute name="min" type="RateValueType" use="required"/>
+          <xs:attribute name="max" type="RateValueType" use="required"/>
+          <xs:attribute name="dispersion" type="xs:decimal" use="required"/>
+          <xs:attribute name="band" type="xs:decimal" use="required"/>
+          <xs:attribute name="minBanks" type="xs:positiveInteger" use="required"/>
+        </xs:complexType>
+      </xs:element>
+      <xs:element name="Outlier" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:attribute name="bankId" type="BankIdType" use="required"/>
+        </xs:complexType>
+      </xs:element>
+      <xs:element name="Figure" type="PairFigureType" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="Unpriced" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:attribute name="bankId" type="BankIdType" use="required"/>
+          <xs:attribute name="reason" type="xs:string" use="required"/>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence>
+    <xs:attribute name="date" type="xs:date" use="optional"/>
+  </xs:complexType>
+  <xs:element name="PairRates">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Day" type="PairDayType" minOccurs="0" maxOccurs="unbounded"/>
+      </xs:sequence>
+      <xs:attribute name="base" type="CurrencyCodeType" use="required"/>
+      <xs:attribute name="quote" type="CurrencyCodeType" use="required"/>
+      <xs:attribute name="from" type="xs:date" use="optional"/>
+      <xs:attribute name="to" type="xs:date" use="optional"/>
+      <xs:attribute name="asOf" type="xs:dateTime" use="optional"/>
+      <xs:attribute name="digits" type="xs:positiveInteger" use="required"/>
+      <xs:attribute name="rounding" type="xs:string" use="required"/>
+    </xs:complexType>
+  </xs:element>
+  <!-- group=week|month|quarter|year on a daily range: per period and currency (or bank, for a pair), the mean. -->
+  <xs:element name="Averages">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="Average" minOccurs="0" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:attribute name="period" type="xs:string" use="required"/>
+            <xs:attribute name="start" type="xs:date" use="required"/>
+            <xs:attribute name="end" type="xs:date" use="required"/>
+            <xs:attribute name="partial" type="xs:boolean" use="required"/>
+            <xs:attribute name="currency" type="CurrencyCodeType" use="optional"/>
+            <xs:attribute name="bankId" type="BankIdType" use="optional"/>
+            <xs:attribute name="mean" type="RateValueType" use="required"/>
+            <xs:attribute name="exact" type="xs:boolean" use="required"/>
+            <xs:attribute name="sum" type="RateValueType" use="required"/>
+            <xs:attribute name="days" type="xs:positiveInteger" use="required"/>
+            <xs:attribute name="first" type="xs:date" use="required"/>
+            <xs:attribute name="last" type="xs:date" use="required"/>
+            <xs:attribute name="min" type="RateValueType" use="required"/>
+            <xs:attribute name="max" type="RateValueType" use="required"/>
+            <xs:attribute name="endOfPeriod" type="RateValueType" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="bankId" type="BankIdType" use="optional"/>
+      <xs:attribute name="baseCurrency" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="quoteType" type="QuoteTypeType" use="optional"/>
+      <xs:attribute name="derivedFrom" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="base" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="quote" type="CurrencyCodeType" use="optional"/>
+      <xs:attribute name="asOf" type="xs:dateTime" use="optional"/>
+      <xs:attribute name="group" use="required">
+        <xs:simpleType>
+          <xs:restriction base="xs:string">
+            <xs:enumeration value="week"/>
+            <xs:enumeration value="month"/>
+            <xs:enumeration value="quarter"/>
+            <xs:enumeration value="year"/>
+          </xs:restriction>
+        </xs:simpleType>
+      </xs:attribute>
+      <xs:attribute name="from" type="xs:date" use="required"/>
+      <xs:attribute name="to" type="xs:date" use="required"/>
+      <xs:attribute name="digits" type="xs:positiveInteger" use="required"/>
+      <xs:attribute name="rounding" type="xs:string" use="required"/>
+    </xs:complexType>
+  </xs:element>
 </xs:schema>
 `;

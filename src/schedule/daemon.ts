@@ -8,8 +8,8 @@ import { setMaxListeners } from "node:events";
 
 import { describeError } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { KeySet } from "../auth/keys.js";
 import { publish } from "../publish/publisher.js";
+import type { PublicationSigning } from "../publish/signing.js";
 import type { Store } from "../store/database.js";
 import type { RunReason } from "../store/runs.js";
 import type { BankAdapter, HttpClient } from "../types.js";
@@ -42,9 +42,10 @@ export interface SchedulerOptions {
   publish?: (bankIds: string[]) => Promise<unknown>;
   /**
    * The publication keys the default publisher signs each generation with, read at each publish (a
-   * rotation needs no restart); undefined: unsigned.
+   * rotation needs no restart); UNSIGNED only when the operator turned signing off
+   * (`publicationSigning(config)`). Required unless `publish` is given (refused at creation).
    */
-  signing?: () => Promise<KeySet>;
+  signing?: () => Promise<PublicationSigning>;
   /** Tries fetching and storing at once, all banks together (a wait to poll again holds none). Default 4. */
   concurrency?: number;
   /** The timer between two tries of a run. Default: setTimeout; tests pass a fake clock's. */
@@ -69,6 +70,8 @@ export interface Scheduler {
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, adapters, log } = options;
+  const signing = options.signing;
+  if (!options.publish && !signing) throw new Error("createScheduler: no `signing` for its publisher");
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
   const poll = options.poll ?? DEFAULT_POLL;
@@ -81,10 +84,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     options.publish ? options.publish(bankIds ?? []) : publishSigned(bankIds),
   );
   async function publishSigned(bankIds: string[] | undefined) {
-    const signing = await options.signing?.();
     return publish(store, adapters, options.outDir, {
       ...(bankIds ? { only: bankIds } : {}),
-      ...(signing ? { signing } : {}),
+      signing: await signing!(),
     });
   }
   const runLog = createRunLog(store, log, now);

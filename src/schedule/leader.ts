@@ -58,141 +58,184 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 export function createElection(options: ElectionOptions): Election {
-  const { pool, db, instance, log } = options;
-  const retryMs = options.retryMs ?? DEFAULT_LEADER_RETRY_MS;
-  let connection: PoolClient | undefined;
-  let leading = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let tick: Promise<void> | undefined;
-  /** After a lost connection, this instance does not contend before then. */
-  let heldOffUntil = 0;
-  /** The lead changing hands here (a start or a stop of the scheduler), awaited by stop(). */
-  let transition: Promise<void> = Promise.resolve();
+  const contender = new Contender(options);
+  return {
+    start: () => contender.start(),
+    leader: () => contender.leading,
+    role: () => contender.role(),
+    stop: () => contender.stop(),
+  };
+}
 
-  async function connect(): Promise<PoolClient> {
-    if (connection) return connection;
-    const client = await pool.connect();
+/** One instance's part in the election: its lock connection, whether it leads, and its retry timer. */
+class Contender {
+  private readonly instance: string;
+  private readonly retryMs: number;
+  private connection: PoolClient | undefined;
+  leading = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private tick: Promise<void> | undefined;
+  /** After a lost connection, this instance does not contend before then. */
+  private heldOffUntil = 0;
+  /** The lead changing hands here (a start or a stop of the scheduler), awaited by stop(). */
+  private transition: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ElectionOptions) {
+    this.instance = options.instance;
+    this.retryMs = options.retryMs ?? DEFAULT_LEADER_RETRY_MS;
+  }
+
+  private readonly logFailure = (what: string) => (error: unknown) =>
+    this.options.log.error({ err: describeError(error) }, `${what} failed`);
+
+  private async connect(): Promise<PoolClient> {
+    if (this.connection) return this.connection;
+    const client = await this.options.pool.connect();
     let released = false;
     // Stays attached after the release: a destroyed client may still emit an error, never unhandled.
     const drop = (error: Error) => {
-      if (connection === client) connection = undefined;
-      lose(error);
+      if (this.connection === client) this.connection = undefined;
+      this.lose(error);
       if (!released) {
         released = true;
         // Destroyed, not returned to the pool: a session that held the lock must end with it.
         try {
           client.release(error);
         } catch (releaseError) {
-          log.debug({ err: describeError(releaseError) }, "releasing the lost lock connection failed");
+          this.options.log.debug({ err: describeError(releaseError) }, "releasing the lost lock connection failed");
         }
       }
     };
     client.on("error", drop);
     client.on("end", () => drop(new Error("the connection ended")));
-    connection = client;
+    this.connection = client;
     return client;
   }
 
-  function lose(error: Error): void {
-    if (!leading) return;
-    leading = false;
+  private lose(error: Error): void {
+    if (!this.leading) return;
+    this.leading = false;
     // Its connection is suspect: a standby should take over rather than this instance at once.
-    heldOffUntil = Date.now() + 2 * retryMs;
-    log.error(
-      { instance, err: describeError(error) },
+    this.heldOffUntil = Date.now() + 2 * this.retryMs;
+    this.options.log.error(
+      { instance: this.instance, err: describeError(error) },
       "lost the connection holding the scheduler lock: scheduling stops here (a standby may take over)",
     );
-    transition = transition.then(() => options.abdicate().catch(logFailure("stopping the scheduler")));
+    this.abdicateNext();
   }
 
-  const logFailure = (what: string) => (error: unknown) => log.error({ err: describeError(error) }, `${what} failed`);
+  /** Queues the scheduler's stop after whatever change of hands is under way. */
+  private abdicateNext(): void {
+    this.transition = this.transition.then(() =>
+      this.options.abdicate().catch(this.logFailure("stopping the scheduler")),
+    );
+  }
 
-  async function contend(): Promise<void> {
-    if (stopped || (!leading && Date.now() < heldOffUntil)) return;
+  /** A leader checks its connection; a standby tries the lock and takes the lead when it gets it. */
+  private async contend(): Promise<void> {
+    if (this.stopped || (!this.leading && Date.now() < this.heldOffUntil)) return;
+    const client = await this.tryLock();
+    if (!client) return;
+    if (this.stopped) return void (await advisoryUnlock(client, "scheduler").catch(() => undefined));
+    await this.takeLead(client);
+  }
+
+  /** The connection that has just taken the lock; undefined when this instance already leads or did not get it. */
+  private async tryLock(): Promise<PoolClient | undefined> {
     let client: PoolClient | undefined;
     try {
-      client = await connect();
-      if (leading) {
+      client = await this.connect();
+      if (this.leading) {
         await withTimeout(client.query("select 1"), CHECK_TIMEOUT_MS, "checking the scheduler lock's connection");
-        return;
+        return undefined;
       }
-      if (!(await tryAdvisoryLock(client, "scheduler"))) return;
+      return (await tryAdvisoryLock(client, "scheduler")) ? client : undefined;
     } catch (error) {
       // A failed check or try: the connection is suspect; a new one is made at the next try.
-      if (client && connection === client) client.emit("error", error);
-      else log.warn({ err: describeError(error) }, "cannot contend for the scheduler lock; trying again");
-      return;
+      if (client && this.connection === client) client.emit("error", error);
+      else this.options.log.warn({ err: describeError(error) }, "cannot contend for the scheduler lock; trying again");
+      return undefined;
     }
-    if (stopped) return void (await advisoryUnlock(client, "scheduler").catch(() => undefined));
-    leading = true;
+  }
+
+  /** Records this instance as the leader and starts the scheduler; a failed start gives the lock back. */
+  private async takeLead(client: PoolClient): Promise<void> {
+    const db = this.options.db;
+    const instance = this.instance;
+    this.leading = true;
     const since = new Date().toISOString();
     await db
       .insertInto("scheduler_leader")
       .values({ id: LEADER_ROW, instance, since })
       .onConflict((oc) => oc.column("id").doUpdateSet({ instance, since }))
       .execute()
-      .catch(logFailure("recording the scheduler's leader"));
-    log.info({ instance }, "this instance leads the scheduler");
-    const started = transition.then(() => options.lead());
-    transition = started.catch(() => undefined);
+      .catch(this.logFailure("recording the scheduler's leader"));
+    this.options.log.info({ instance }, "this instance leads the scheduler");
+    const started = this.transition.then(() => this.options.lead());
+    this.transition = started.catch(() => undefined);
     try {
       await started;
     } catch (error) {
-      logFailure("starting the scheduler")(error);
-      leading = false;
+      this.logFailure("starting the scheduler")(error);
+      this.leading = false;
       await advisoryUnlock(client, "scheduler").catch(() => undefined);
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      tick = contend().finally(schedule);
-    }, retryMs);
-    timer.unref();
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.tick = this.contend().finally(() => this.schedule());
+    }, this.retryMs);
+    this.timer.unref();
   }
 
-  return {
-    async start() {
-      tick = contend();
-      await tick;
-      schedule();
-    },
-    leader: () => leading,
-    async role() {
-      if (leading) return { instance, leader: true, leaderInstance: instance };
-      const [row, held] = await Promise.all([
-        db.selectFrom("scheduler_leader").select("instance").where("id", "=", LEADER_ROW).executeTakeFirst(),
-        advisoryLockHeld(db, "scheduler"),
-      ]);
-      return { instance, leader: false, leaderInstance: held ? (row?.instance ?? null) : null };
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await tick?.catch(() => undefined);
-      if (leading) {
-        leading = false;
-        transition = transition.then(() => options.abdicate().catch(logFailure("stopping the scheduler")));
-        await transition;
-        await db
-          .deleteFrom("scheduler_leader")
-          .where("id", "=", LEADER_ROW)
-          .where("instance", "=", instance)
-          .execute()
-          .catch(logFailure("clearing the scheduler's leader"));
-      }
-      await transition;
-      const client = connection;
-      connection = undefined;
-      if (client) {
-        client.removeAllListeners("end");
-        client.removeAllListeners("error");
-        client.on("error", () => undefined);
-        // Ending the session gives the lock back.
-        client.release(true);
-      }
-    },
-  };
+  async start(): Promise<void> {
+    this.tick = this.contend();
+    await this.tick;
+    this.schedule();
+  }
+
+  async role(): Promise<SchedulerRole> {
+    const db = this.options.db;
+    const instance = this.instance;
+    if (this.leading) return { instance, leader: true, leaderInstance: instance };
+    const [row, held] = await Promise.all([
+      db.selectFrom("scheduler_leader").select("instance").where("id", "=", LEADER_ROW).executeTakeFirst(),
+      advisoryLockHeld(db, "scheduler"),
+    ]);
+    return { instance, leader: false, leaderInstance: held ? (row?.instance ?? null) : null };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.tick?.catch(() => undefined);
+    if (this.leading) {
+      this.leading = false;
+      this.abdicateNext();
+      await this.transition;
+      await this.options.db
+        .deleteFrom("scheduler_leader")
+        .where("id", "=", LEADER_ROW)
+        .where("instance", "=", this.instance)
+        .execute()
+        .catch(this.logFailure("clearing the scheduler's leader"));
+    }
+    await this.transition;
+    this.releaseConnection();
+  }
+
+  /** Ends the lock's session, which gives the lock back; errors of the ended client are ignored. */
+  private releaseConnection(): void {
+    const client = this.connection;
+    this.connection = undefined;
+    if (client) {
+      client.removeAllListeners("end");
+      client.removeAllListeners("error");
+      client.on("error", () => undefined);
+      client.release(true);
+    }
+  }
 }

@@ -112,12 +112,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     pollMs: options.pollMs,
     clientPollMs: options.clientPollMs,
   });
-  const maxConnections = options.limits?.maxConnections ?? defaultMaxConnections();
-  const limits: ConnectionLimits = {
-    idleMs: options.limits?.idleMs ?? CONNECTION_DEFAULTS.idleMs,
-    maxConnections,
-    perAddress: options.limits?.perAddress ?? defaultPerAddress(maxConnections),
-  };
+  const limits = connectionLimits(options.limits);
   const trustedProxies = parseTrustedProxies(config.trustedProxies);
   const clientAddress = clientAddressOf(trustedProxies);
   const server = await listen(config.port, config.host, limits);
@@ -137,62 +132,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const router = createRouter(routeTable, ctx);
   const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath, options.status);
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    metrics.track(req, res);
-    // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
-    if (hostHeaders(req.rawHeaders) > 1) {
-      res.shouldKeepAlive = false;
-      return sendProblem(res, 400, {
-        detail: "The request has more than one Host header",
-        headers: { connection: "close" },
-      });
-    }
-    let answered: void | Promise<void> = undefined;
-    try {
-      answered = router(req, res);
-    } catch (error) {
-      failed(req, res, error as Error);
-    }
-    metrics.settle(res);
-    if (answered) answered.catch((error: Error) => failed(req, res, error));
+  answerRequests(server, router, metrics, log);
+  const sockets = limitConnections(server, limits, trustedProxies, summary);
+  const metricsServer = await startMetrics(config, metrics, log).catch((error: Error) => {
+    server.close();
+    history.close();
+    events.close();
+    throw error;
   });
-  const failed = (req: IncomingMessage, res: ServerResponse, error: Error) => {
-    log.error({ err: error.message, method: req.method }, "request failed");
-    if (!res.headersSent) sendProblem(res, 500, { detail: "Internal error" });
-    else res.destroy();
-  };
-  server.on("clientError", answerClientError);
-  server.on("drop", (data?: { remoteAddress?: string }) =>
-    summary.note(
-      "connections.full",
-      "warn",
-      { event: "connections.full", max: limits.maxConnections, address: data?.remoteAddress },
-      `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`,
-    ),
-  );
-  const sockets = trackSockets(
-    server,
-    limits.perAddress,
-    (address) => isTrusted(trustedProxies, address),
-    (address) =>
-      summary.note(
-        "connections.per-address",
-        "warn",
-        { event: "connections.per-address", max: limits.perAddress, address },
-        `connection refused: ${address} holds ${limits.perAddress} connections, the most one address may`,
-      ),
-  );
-  const metricsServer =
-    config.metricsPort === undefined
-      ? undefined
-      : await import("./metrics-export.js")
-          .then((m) => m.startMetricsServer(metrics, config.metricsHost, config.metricsPort!, log))
-          .catch((error: Error) => {
-            server.close();
-            history.close();
-            events.close();
-            throw error;
-          });
   state.watch();
 
   log.info({ url, issuer, embeddedSso: embedded, generation: state.tree()?.generation }, "serving");
@@ -214,6 +161,89 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await closeServer(server, sockets);
     },
   };
+}
+
+/** The connection limits: the options', else CONNECTION_DEFAULTS and what the open-file limit allows. */
+function connectionLimits(given: ServerOptions["limits"]): ConnectionLimits {
+  const maxConnections = given?.maxConnections ?? defaultMaxConnections();
+  return {
+    idleMs: given?.idleMs ?? CONNECTION_DEFAULTS.idleMs,
+    maxConnections,
+    perAddress: given?.perAddress ?? defaultPerAddress(maxConnections),
+  };
+}
+
+/** Every request through the router, counted by the metrics; a request that fails is logged and answered 500. */
+function answerRequests(
+  server: Server,
+  router: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+  metrics: ServerMetrics,
+  log: Logger,
+): void {
+  const failed = (req: IncomingMessage, res: ServerResponse, error: Error) => {
+    log.error({ err: error.message, method: req.method }, "request failed");
+    if (!res.headersSent) sendProblem(res, 500, { detail: "Internal error" });
+    else res.destroy();
+  };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    metrics.track(req, res);
+    // Two Host headers: which one names the resource is anyone's guess (a smuggling tool).
+    if (hostHeaders(req.rawHeaders) > 1) {
+      res.shouldKeepAlive = false;
+      return sendProblem(res, 400, {
+        detail: "The request has more than one Host header",
+        headers: { connection: "close" },
+      });
+    }
+    let answered: void | Promise<void> = undefined;
+    try {
+      answered = router(req, res);
+    } catch (error) {
+      failed(req, res, error as Error);
+    }
+    metrics.settle(res);
+    if (answered) answered.catch((error: Error) => failed(req, res, error));
+  });
+}
+
+/**
+ * Malformed requests answered, and connections over the limits (all of them, or one address's, trusted
+ * proxies excepted) refused with a warning summarised when repeated; returns the sockets tracked.
+ */
+function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  trustedProxies: ReturnType<typeof parseTrustedProxies>,
+  summary: RepeatSummary,
+): ReturnType<typeof trackSockets> {
+  server.on("clientError", answerClientError);
+  server.on("drop", (data?: { remoteAddress?: string }) =>
+    summary.note(
+      "connections.full",
+      "warn",
+      { event: "connections.full", max: limits.maxConnections, address: data?.remoteAddress },
+      `connection refused: ${limits.maxConnections} connections are open, the most allowed at once`,
+    ),
+  );
+  return trackSockets(
+    server,
+    limits.perAddress,
+    (address) => isTrusted(trustedProxies, address),
+    (address) =>
+      summary.note(
+        "connections.per-address",
+        "warn",
+        { event: "connections.per-address", max: limits.perAddress, address },
+        `connection refused: ${address} holds ${limits.perAddress} connections, the most one address may`,
+      ),
+  );
+}
+
+/** `GET /metrics` on its own listener when EXRATES_METRICS_PORT is set (its module imported only then). */
+async function startMetrics(config: Config, metrics: ServerMetrics, log: Logger) {
+  if (config.metricsPort === undefined) return undefined;
+  const m = await import("./metrics-export.js");
+  return m.startMetricsServer(metrics, config.metricsHost, config.metricsPort, log);
 }
 
 /** What the handlers read (ServeContext), with the parts of it the server closes. */

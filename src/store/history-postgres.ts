@@ -19,6 +19,9 @@ import {
   type CurrencyBanks,
   type HistoryRow,
   type IndexRow,
+  BOUNDED_RATE,
+  indexRowsWithinTextBound,
+  withinTextBound,
   type HistoryStore,
   type InForce,
   type PeriodFigure,
@@ -100,7 +103,7 @@ async function* readRange(
   for (;;) {
     // collate "C": the byte order SQLite sorts by, whatever the database's collation.
     const result = await db.query<HistoryRow>(
-      `select effective_date as "effectiveDate", currency, rate, unit_multiplier as "unitMultiplier"
+      `select effective_date as "effectiveDate", currency, ${BOUNDED_RATE} as rate, unit_multiplier as "unitMultiplier"
          from rates
         where bank_id = $1 and (effective_date, currency collate "C") > ($2, $3 collate "C")
           and effective_date <= $5 and ${FILTER}
@@ -109,7 +112,8 @@ async function* readRange(
     );
     const rows = result.rows;
     if (rows.length === 0) return;
-    yield rows;
+    const kept = withinTextBound(bankId, rows);
+    if (kept.length) yield kept;
     if (rows.length < CHUNK_ROWS) return;
     const last = rows[rows.length - 1]!;
     afterDate = last.effectiveDate;
@@ -256,7 +260,7 @@ export class PostgresHistoryReader implements HistoryStore {
     currencies?: readonly string[],
   ): Promise<{ rows: HistoryRow[]; version: RowsVersion }> {
     const result = await this.pool.query<DayRow>(
-      `select currency, rate, unit_multiplier as "unitMultiplier", stored_at as "storedAt", fetch_id as "fetchId"
+      `select currency, ${BOUNDED_RATE} as rate, unit_multiplier as "unitMultiplier", stored_at as "storedAt", fetch_id as "fetchId"
          from rates where bank_id = $1 and effective_date = $2 and ($3::text[] is null or currency = any($3::text[]))
         order by currency collate "C"`,
       [bankId, date, currencies ?? null],
@@ -268,18 +272,18 @@ export class PostgresHistoryReader implements HistoryStore {
       version.maxFetchId = Math.max(version.maxFetchId, r.fetchId);
       return { effectiveDate: date, currency: r.currency, rate: r.rate, unitMultiplier: r.unitMultiplier };
     });
-    return { rows, version };
+    return { rows: withinTextBound(bankId, rows), version };
   }
 
   /** Every stored figure of a bank with its version, by date then currency. */
   async bankRows(bankId: string): Promise<IndexRow[]> {
     const result = await this.pool.query<[IsoDate, string, string, number, string, number]>({
       rowMode: "array" as const,
-      text: `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+      text: `select effective_date, currency, ${BOUNDED_RATE}, unit_multiplier, stored_at, fetch_id from rates
               where bank_id = $1 order by effective_date, currency collate "C"`,
       values: [bankId],
     });
-    return result.rows;
+    return indexRowsWithinTextBound(bankId, result.rows);
   }
 
   async periodFigures(bankId: string, from: IsoDate, to: IsoDate): Promise<PeriodFigure[]> {

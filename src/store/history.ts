@@ -11,6 +11,8 @@ import BetterSqlite3 from "better-sqlite3";
 
 import { addDays } from "../feed/dates.js";
 import type { IsoDate, QuoteType } from "../types.js";
+import { FIGURE_BOUNDS } from "../feed/figure-bounds.js";
+import { figureUsable } from "./figure-guard.js";
 
 /** One stored figure as the history documents need it. */
 export interface HistoryRow {
@@ -307,7 +309,7 @@ export class HistoryReader implements HistoryStore {
       knownCurrency: sqlite.prepare("select 1 from rates where bank_id = ? and currency = ? limit 1").pluck(),
       bankRows: sqlite
         .prepare(
-          `select effective_date, currency, rate, unit_multiplier, stored_at, fetch_id from rates
+          `select effective_date, currency, ${BOUNDED_RATE}, unit_multiplier, stored_at, fetch_id from rates
             where bank_id = ? order by effective_date, currency`,
         )
         .raw(true),
@@ -406,14 +408,18 @@ export class HistoryReader implements HistoryStore {
     date: IsoDate,
     currencies?: readonly string[],
   ): { rows: HistoryRow[]; version: RowsVersion } {
-    if (currencies) return filterDay(date, this.statements.dayRows.get(bankId, date) as string | null, currencies);
+    if (currencies) {
+      const filtered = filterDay(date, this.statements.dayRows.get(bankId, date) as string | null, currencies);
+      return { rows: withinTextBound(bankId, filtered.rows), version: filtered.version };
+    }
     const [count, maxStoredAt, maxFetchId, packed] = this.statements.day.get(bankId, date) as [
       number,
       string,
       number,
       string | null,
     ];
-    return { rows: unpackDay(date, packed), version: { rows: count, maxStoredAt, maxFetchId } };
+    const rows = withinTextBound(bankId, unpackDay(date, packed));
+    return { rows, version: { rows: count, maxStoredAt, maxFetchId } };
   }
 
   /** Every row from `from` to `to` (inclusive), by date then currency, in chunks (see readRange). */
@@ -433,7 +439,7 @@ export class HistoryReader implements HistoryStore {
 
   /** Every stored figure of a bank with its version, by date then currency (one statement, one snapshot). */
   bankRows(bankId: string): IndexRow[] {
-    return this.statements.bankRows.all(bankId) as IndexRow[];
+    return indexRowsWithinTextBound(bankId, this.statements.bankRows.all(bankId) as IndexRow[]);
   }
 
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */
@@ -603,7 +609,8 @@ function* readRange(
       statements.chunk.get(bankId, afterDate, afterCurrency, to, filter, filter) as string | null,
     );
     if (rows.length === 0) return;
-    yield rows;
+    const kept = withinTextBound(bankId, rows);
+    if (kept.length) yield kept;
     if (rows.length < CHUNK_ROWS) return;
     const last = rows[rows.length - 1]!;
     afterDate = last.effectiveDate;
@@ -695,7 +702,23 @@ const SEPARATOR = "\u001f";
  * (PostgreSQL's is string_agg); the rows arrive in the primary key's order, which unpackDay checks.
  */
 /** The columns of each row joined by SEPARATOR, and the rows too, in one string. */
-const pack = (...columns: string[]) => `group_concat(${columns.join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
+const pack = (...columns: string[]) =>
+  `group_concat(${columns.map((c) => (c === "rate" ? BOUNDED_RATE : c)).join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
+
+/**
+ * A rate is read at most one character beyond the figure bounds' length: a figure stored before the
+ * bounds existed (ten million digits) costs no more to read than any other, and its cut text, longer
+ * than any figure within the bounds, is then left out by withinTextBound, never served cut.
+ */
+export const BOUNDED_RATE = `substr(rate, 1, ${FIGURE_BOUNDS.maxTextLength + 1})`;
+
+/** The rows whose rate text is within the bounds' length; the others are logged and left out. */
+export function withinTextBound(bankId: string, rows: HistoryRow[]): HistoryRow[] {
+  for (const r of rows)
+    if (r.rate.length > FIGURE_BOUNDS.maxTextLength)
+      return rows.filter((x) => x.rate.length <= FIGURE_BOUNDS.maxTextLength || figureUsable(bankId, x, "history"));
+  return rows;
+}
 
 function dayStatements(sqlite: BetterSqlite3.Database) {
   return {
@@ -779,6 +802,18 @@ function unpackDay(date: IsoDate, packed: string | null): HistoryRow[] {
     rows.push({ effectiveDate: date, currency, rate: fields[i + 1]!, unitMultiplier: Number(fields[i + 2]) });
   }
   return sorted ? rows : rows.sort((a, b) => (a.currency < b.currency ? -1 : 1));
+}
+
+/** withinTextBound for the day index's rows (date, currency, rate, ...). */
+export function indexRowsWithinTextBound(bankId: string, rows: IndexRow[]): IndexRow[] {
+  const max = FIGURE_BOUNDS.maxTextLength;
+  for (const r of rows)
+    if (r[2].length > max)
+      return rows.filter(
+        (x) =>
+          x[2].length <= max || figureUsable(bankId, { effectiveDate: x[0], currency: x[1], rate: x[2] }, "history"),
+      );
+  return rows;
 }
 
 /** A strong ETag naming a version of the data behind a response and the request that shaped it. */

@@ -25,6 +25,7 @@ import {
   storeReleasedFigurePg,
 } from "./postgres-ingest.js";
 import { figuresOfBanks, ingestBatches, insertFetch, loadScreening, storeReleasedFigure } from "./sqlite-ingest.js";
+import { figureUsable } from "./figure-guard.js";
 
 export type { IngestBatch, IngestResult, Provenance, StoredFigure } from "./ingest-data.js";
 /** SQLite's synchronous ingest write, for code that fills a SQLite store directly (tests, benches). */
@@ -177,7 +178,14 @@ export async function ratesOn(store: Store, bankId: string, date: IsoDate): Prom
           .where("effective_date", "=", date)
           .orderBy("currency")
           .execute();
-  return rows.map((r) => ({
+  // A figure beyond the bounds (a database older than them) is not published: logged and left out.
+  const usable = (r: StoredRateRow) =>
+    figureUsable(
+      bankId,
+      { currency: r.currency, rate: r.rate, unitMultiplier: r.unit_multiplier, effectiveDate: date },
+      "publish",
+    );
+  return rows.filter(usable).map((r) => ({
     currency: r.currency,
     rate: r.rate,
     unitMultiplier: r.unit_multiplier,

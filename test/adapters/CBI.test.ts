@@ -54,7 +54,9 @@ describe("CBI adapter", () => {
       { kind: "bad-date", source: 'sheet "2026" row 11', effectiveDate: "2026-4-31" },
       { kind: "bad-date", source: 'sheet "2026" row 19' },
     ]);
-    expect(answer.held[2]!.reason).toMatch(/"Mai 2026" cannot be read/);
+    expect(answer.held[2]!.reason).toBe(
+      'day 5: the month banner "Mai 2026" (sheet "2026" row 18) could be March or May',
+    );
   });
 
   it.skipIf(!sharedFeedsPresent)("reads the recorded workbook exactly (values read off the file by hand)", async () => {

@@ -22,7 +22,9 @@ describe("CBS adapter", () => {
     expect(answer.held).toMatchObject([
       { kind: "bad-date", source: 'sheet "2016" row 8', effectiveDate: "2016-01-04" },
     ]);
-    expect(answer.held[0]!.reason).toMatch(/in the FEBRUARY section/);
+    expect(answer.held[0]!.reason).toMatch(
+      /under the month banner "FEBRUARY" \(sheet "[^"]+" row \d+\): a typing slip/,
+    );
     expect(answer.records).toEqual([
       { effectiveDate: "2016-01-04", currency: "USD", rate: "0.38291" },
       { effectiveDate: "2016-01-04", currency: "EUR", rate: "0.35245" },

@@ -63,11 +63,13 @@ describe("NBP adapter", () => {
     ]);
   });
 
-  it("reads table B the same way", async () => {
-    expect(await recordsOf(parse(fixture("NBP/tables-b.json")))).toEqual([
-      { effectiveDate: "2026-03-04", currency: "AFN", rate: "0.0553" },
-      { effectiveDate: "2026-03-04", currency: "IRR", rate: "0.0000030" },
-    ]);
+  it("refuses a Table B answer whole: NBP's weekly table is not daily rates", async () => {
+    await expect(Promise.resolve().then(() => parse(fixture("NBP/tables-b.json")))).rejects.toThrow(
+      /^NBP: table 009\/B\/NBP\/2026 is Table B, NBP's weekly table, not the daily table A/,
+    );
+    // Also behind a Table A table in the same answer: nothing of the answer is stored.
+    const mixed = `[${fixture("NBP/tables-a.json").toString().trim().slice(1, -1)},${fixture("NBP/tables-b.json").toString().trim().slice(1, -1)}]`;
+    await expect(Promise.resolve().then(() => parse(mixed))).rejects.toThrow(/is Table B/);
   });
 
   it("converts the gold price per gram to the troy ounce exactly", async () => {
@@ -125,20 +127,19 @@ describe("NBP adapter", () => {
     });
   });
 
-  it("asks tables A and B and the gold prices for the window, a 404 being an empty window", async () => {
+  it("asks table A and the gold prices for the window (never table B), a 404 being an empty window", async () => {
     const http = fakeHttp((req) => {
-      if (req.url.includes("/tables/B/")) throw new HttpError(`${req.url}: HTTP 404`, 404);
+      if (req.url.includes("/tables/A/")) throw new HttpError(`${req.url}: HTTP 404`, 404);
       return { body: "[]" };
     });
     const docs = await nbp.fetch({ kind: "range", from: "2026-03-01", to: "2026-03-03" }, { http, env: {} });
     expect(http.seen.map((r) => r.url)).toEqual([
       "https://api.nbp.pl/api/exchangerates/tables/A/2026-03-01/2026-03-03/?format=json",
-      "https://api.nbp.pl/api/exchangerates/tables/B/2026-03-01/2026-03-03/?format=json",
       "https://api.nbp.pl/api/cenyzlota/2026-03-01/2026-03-03/?format=json",
     ]);
-    expect(docs.map((d) => d.url)).toEqual([http.seen[0]!.url, http.seen[2]!.url]);
+    expect(docs.map((d) => d.url)).toEqual([http.seen[1]!.url]);
     await nbp.fetch({ kind: "latest" }, { http, env: {} });
-    expect(http.seen[3]!.url).toMatch(
+    expect(http.seen[2]!.url).toMatch(
       /^https:\/\/api\.nbp\.pl\/api\/exchangerates\/tables\/A\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}\/\?format=json$/,
     );
   });

@@ -9,7 +9,7 @@ import {
   unpublishedBanks,
   type ChunkEvent,
 } from "../../src/backfill/backfill.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import type { FeedDocument } from "../../src/types.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";

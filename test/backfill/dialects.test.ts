@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { completedChunks, planBackfill, runBackfill, unpublishedBanks } from "../../src/backfill/backfill.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import type { Store } from "../../src/store/database.js";
 import { storeBatches } from "../../src/store/rates.js";
 import { storeDialects } from "../support/postgres.js";

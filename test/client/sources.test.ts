@@ -10,7 +10,7 @@ import cnb from "../../adapters/CNB.js";
 import hmrc from "../../adapters/HMRC.js";
 import { ExratesClient, ExratesError, type DailyRates } from "@exrates/client";
 import { gateRecords } from "../../src/ingest/validate.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";

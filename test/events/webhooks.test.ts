@@ -11,7 +11,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { ANSWER_READ_LIMIT, createWebhookWorker, sendSigned } from "../../src/events/webhooks.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../src/store/events.js";
 import { endlessReceiver } from "../support/endless.js";
 import { storeRates, testBank } from "../support/publish.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  rfc3339Millis,
   addDays,
   chunkRange,
   daysBetween,
@@ -54,5 +55,31 @@ describe("dates", () => {
       { from: "2026-01-09", to: "2026-01-10" },
     ]);
     expect(chunkRange("2026-01-05", "2026-01-04", 4)).toEqual([]);
+  });
+});
+
+describe("rfc3339Millis", () => {
+  it("reads an instant with Z, an offset or a fraction", () => {
+    expect(rfc3339Millis("2026-03-03T15:00:00Z")).toBe(Date.UTC(2026, 2, 3, 15));
+    expect(rfc3339Millis("2026-03-03T16:00:00+01:00")).toBe(Date.UTC(2026, 2, 3, 15));
+    expect(rfc3339Millis("2026-03-03 15:00:00.250z")).toBe(Date.UTC(2026, 2, 3, 15, 0, 0, 250));
+    expect(rfc3339Millis("2024-02-29T00:00:00Z")).toBe(Date.UTC(2024, 1, 29));
+  });
+
+  it.each([
+    "2026-02-30T00:00:00Z",
+    "2026-02-29T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+    "2026-04-31T12:00:00Z",
+    "2026-03-01T24:00:00Z",
+    "2026-03-01T23:60:00Z",
+    "2026-03-01T23:59:60Z",
+    "2026-03-01T12:00:00+24:00",
+    "2026-03-01T12:00:00+01:60",
+    "2026-03-01",
+    "2026-03-01T12:00:00",
+    "yesterday",
+  ])("refuses %s, which Date.parse alone may roll over or guess", (text) => {
+    expect(rfc3339Millis(text)).toBeUndefined();
   });
 });

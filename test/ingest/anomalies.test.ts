@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import cnb from "../../adapters/CNB.js";
 import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
 import { releaseAnomaly } from "../../src/ingest/release.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { listAnomalies } from "../../src/store/anomalies.js";
 import type { SqliteStore as Store } from "../../src/store/database.js";
 import type { FeedDocument, RateRecord } from "../../src/types.js";

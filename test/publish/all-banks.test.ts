@@ -13,7 +13,7 @@ import { validateXML } from "xmllint-wasm";
 import { loadAdapters } from "../../src/feed/registry.js";
 import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
 import { latestDocument } from "../../src/publish/document.js";
-import { latestPath, publish } from "../../src/publish/publisher.js";
+import { latestPath, publish } from "../support/unsigned.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import type { LatestRatesDocument } from "../../src/types.js";

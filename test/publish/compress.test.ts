@@ -8,7 +8,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { compressSiblings, latestPath, publish } from "../../src/publish/publisher.js";
+import { compressSiblings, latestPath, publish } from "../support/unsigned.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "../../src/publish/xsd.js";
 import { storeRates, testBank } from "../support/publish.js";

@@ -22,7 +22,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { GENERATIONS_DIR, pruneGenerations, readCurrentGeneration } from "../../src/publish/tree.js";
 import { exrates } from "../support/cli.js";
 import { FIXTURES_DIR } from "../support/fixtures.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { latestPath, publish } from "../../src/publish/publisher.js";
+import { latestPath, publish } from "../support/unsigned.js";
 import {
   GENERATIONS_DIR,
   PRUNED_DIR,

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import { loadConfig } from "../../src/config.js";
 import { UserError } from "../../src/errors.js";
-import { latestPath, publish } from "../../src/publish/publisher.js";
+import { latestPath, publish, unsigned } from "../support/unsigned.js";
 import { ObjectStore, ObjectStoreError } from "../../src/publish/s3.js";
 import {
   GENERATIONS_PREFIX,
@@ -240,7 +240,7 @@ describe("the configuration's target", () => {
   it("is out/ without EXRATES_PUBLISH_URL, and the daemon keeps its own publisher", async () => {
     const config = loadConfig({ EXRATES_OUT_DIR: join(ctx.dir, "out") });
     expect(await treeTargetFor(config)).toBeInstanceOf(LocalTreeTarget);
-    expect(await bucketPublisher(config, ctx.store, [AAA, BBB])).toBeUndefined();
+    expect(await bucketPublisher(config, ctx.store, [AAA, BBB], unsigned)).toBeUndefined();
   });
 
   it("is the bucket with it; the daemon's publisher renders the banks named, or every changed one", async () => {
@@ -249,7 +249,7 @@ describe("the configuration's target", () => {
     try {
       const config = loadConfig({ EXRATES_OUT_DIR: join(ctx.dir, "out"), EXRATES_PUBLISH_URL: url });
       expect(await treeTargetFor(config)).toBeInstanceOf(S3TreeTarget);
-      const daemonPublish = (await bucketPublisher(config, ctx.store, [AAA, BBB]))!;
+      const daemonPublish = (await bucketPublisher(config, ctx.store, [AAA, BBB], unsigned))!;
       expect((await daemonPublish(["BBB"])).rendered).toEqual(["BBB"]);
       correctAAA("24.400");
       const all = await daemonPublish([]);

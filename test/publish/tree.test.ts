@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { withPublishLock } from "../../src/publish/lock.js";
-import { latestPath, publish } from "../../src/publish/publisher.js";
+import { latestPath, publish } from "../support/unsigned.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
 import type { BankAdapter } from "../../src/types.js";
 import { storeRates, testBank, type LatestJson } from "../support/publish.js";

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { loadConfig } from "../../src/config.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { S3TreeTarget } from "../../src/publish/s3-target.js";
 import { loadPublicationKeys, signManifest, SIGNATURE_FILE } from "../../src/publish/signing.js";
 import { MANIFEST, readCurrentGeneration } from "../../src/publish/tree.js";

@@ -16,7 +16,7 @@ import {
   readPointer,
 } from "../../src/publish/s3-target.js";
 import { loadPublicationKeys, signManifest, SIGNATURE_FILE } from "../../src/publish/signing.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { MANIFEST } from "../../src/publish/tree.js";
 import { verifyBucket } from "../../src/publish/verify.js";
 import { cli } from "../support/cli.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { loadPublicationKeys, signManifest, SIGNATURE_FILE } from "../../src/publish/signing.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { readCurrentGeneration, MANIFEST } from "../../src/publish/tree.js";
 import { verifyDirectory } from "../../src/publish/verify.js";
 import { cli } from "../support/cli.js";

@@ -12,7 +12,7 @@ import { EURO_AREA } from "../../src/feed/adapter.js";
 import { todayIn } from "../../src/feed/dates.js";
 import { loadAdapters } from "../../src/feed/registry.js";
 import { createLogger } from "../../src/log.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { createScheduler, type Scheduler } from "../../src/schedule/daemon.js";
 import { bankStatuses } from "../../src/schedule/status.js";
 import { expectedNewestDate, previousRun } from "../../src/schedule/time.js";

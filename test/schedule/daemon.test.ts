@@ -16,6 +16,7 @@ import { createLogger } from "../../src/log.js";
 import { fakeHttp } from "../support/http.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { tempStore } from "../support/store.js";
+import { unsigned } from "../support/unsigned.js";
 import { FEEDS, haveMirror } from "../support/mirror.js";
 
 const log = createLogger("silent", false);
@@ -200,6 +201,7 @@ describe("scheduler runs", () => {
         now: clock("2026-11-23T15:00:00Z"),
         poll: FAST,
         cron: false,
+        signing: unsigned,
       }),
     );
     await s.start();

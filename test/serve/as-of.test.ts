@@ -141,6 +141,14 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
     expect((await get(withAsOf(paths.date, "json", "yesterday"))).status).toBe(400);
   });
 
+  it("is 400 for an impossible calendar date or time, not a rolled-over instant", async () => {
+    for (const instant of ["2026-02-30T00:00:00Z", "2026-02-29T12:00:00Z", "2026-03-01T24:00:00Z"]) {
+      const res = await get(withAsOf(paths.Latest, "json", instant));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toContain(`"${instant}" is not an RFC 3339 instant`);
+    }
+  });
+
   it("leaves out dates not stored yet at the instant", async () => {
     const res = await get(withAsOf(paths.range, "json", "2026-03-02T13:31:00Z"));
     const doc = parseLossless(await res.text()) as { rates: Record<string, unknown> };

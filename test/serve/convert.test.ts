@@ -13,7 +13,7 @@ import { validateXML } from "xmllint-wasm";
 
 import cnb from "../../adapters/CNB.js";
 import ecb from "../../adapters/ECB.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";
@@ -234,6 +234,16 @@ describe("Convert", () => {
     const res = await get(`/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=${encodeURIComponent(amount)}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
+  });
+
+  it("400 for a 10,000-character amount quotes its first 100 characters only", async () => {
+    const amount = `${"7".repeat(9_999)}x`;
+    const res = await get(`/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=${amount}`);
+    expect(res.status).toBe(400);
+    const { detail } = (await res.json()) as { detail: string };
+    expect(detail).toContain(`"${"7".repeat(100)}…" (10000 characters)`);
+    expect(detail).not.toContain("7".repeat(101));
+    expect(detail.length).toBeLessThan(300);
   });
 
   it("400 without from, to or amount, or for a code that is not ISO 4217", async () => {

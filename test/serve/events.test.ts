@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 
 import { TOKEN_TTL_SECONDS } from "../../src/auth/keys.js";
 import { createEventStream } from "../../src/serve/resources/events/stream.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { storeRates, testBank } from "../support/publish.js";
 import { silentLog, startHarness, type Harness } from "./support.js";
 

@@ -10,7 +10,7 @@ import { validateXML } from "xmllint-wasm";
 
 import hmrc from "../../adapters/HMRC.js";
 import { gateRecords } from "../../src/ingest/validate.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";

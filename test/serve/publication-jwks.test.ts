@@ -9,7 +9,7 @@ import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { loadOrCreateKeys, rotateKeys } from "../../src/auth/keys.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { publicationKeyStorage } from "../../src/publish/signing.js";
 import { readCurrentGeneration } from "../../src/publish/tree.js";
 import { storeRates, testBank } from "../support/publish.js";

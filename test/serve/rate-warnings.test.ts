@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
 
 import ecb from "../../adapters/ECB.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches, type Provenance } from "../../src/store/rates.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { loadConfig, type Config } from "../../src/config.js";
-import { latestPath, publish } from "../../src/publish/publisher.js";
+import { latestPath, publish } from "../support/unsigned.js";
 import { ObjectStoreError } from "../../src/publish/s3.js";
 import { OBJECTS_PREFIX, S3TreeTarget, manifestKey, readPointer } from "../../src/publish/s3-target.js";
 import { openSqliteStore, type SqliteStore } from "../../src/store/database.js";

@@ -10,6 +10,7 @@ import { isIsoDate } from "../../feed/dates.js";
 import { releaseAnomaly } from "../../ingest/release.js";
 import { dateLimit, futureDateProblem } from "../../ingest/validate.js";
 import { publish } from "../../publish/publisher.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { getAnomaly, listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
 import type { Store } from "../../store/database.js";
@@ -89,6 +90,7 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
         const released = await releaseAnomaly(store, Number(idText), by);
         const result = await publish(store, [...(await loadAdapters()).values()], await treeTargetFor(ctx.config()), {
           only: [released.bankId],
+          signing: await publicationSigning(ctx.config()),
         });
         ctx.log().info({ anomaly: released.id, bank: released.bankId, by, generation: result.generation }, "released");
         ctx.print(

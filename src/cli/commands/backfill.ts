@@ -14,7 +14,7 @@ import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
-import { loadPublicationKeys } from "../../publish/signing.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { action, type CliContext } from "../context.js";
 
@@ -229,7 +229,7 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
             const banks = [...new Set([...changed, ...behind])].sort();
             if (banks.length) {
               if (controller.signal.aborted) process.stderr.write(`exrates: publishing ${banks.join(", ")}\n`);
-              const signing = await loadPublicationKeys(config.dataDir);
+              const signing = await publicationSigning(config);
               const result = await publish(store, [...(await loadAdapters()).values()], target, {
                 only: banks,
                 signing,

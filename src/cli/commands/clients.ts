@@ -5,6 +5,7 @@ import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 
 import {
+  type ClientRecord,
   createClient,
   deleteClient,
   disableClient,
@@ -33,22 +34,46 @@ async function confirmed(id: string): Promise<boolean> {
   }
 }
 
-export function registerClients(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
-  const clients = program.command("clients").description("clients of the embedded SSO (service accounts)");
-  const secretText = (clientId: string, secret: string, scope: string) =>
-    [
-      `client_id:     ${clientId}`,
-      `client_secret: ${secret}`,
-      `scope:         ${scope}`,
-      "",
-      "The secret is shown this once; it is stored only as a hash. Keep it out of front-end code.",
-    ].join("\n");
-  /** A new secret, shown once: JSON for scripts, or the friendly text. */
-  const credentials = (c: { clientId: string; clientSecret: string; scope: string }, json?: boolean) =>
-    json
-      ? JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret, scope: c.scope })
-      : secretText(c.clientId, c.clientSecret, c.scope);
+type ClientsContext = CliContext & { close(): Promise<void> };
 
+type Credentials = { clientId: string; clientSecret: string; scope: string };
+
+/** A new secret, shown once: JSON for scripts, or the friendly text. */
+function credentials(c: Credentials, json?: boolean): string {
+  if (json) return JSON.stringify({ client_id: c.clientId, client_secret: c.clientSecret, scope: c.scope });
+  return [
+    `client_id:     ${c.clientId}`,
+    `client_secret: ${c.clientSecret}`,
+    `scope:         ${c.scope}`,
+    "",
+    "The secret is shown this once; it is stored only as a hash. Keep it out of front-end code.",
+  ].join("\n");
+}
+
+/** The clients as a table: CLIENT_ID, STATE, SCOPE padded to their widest value, then CREATED. */
+function clientTable(all: ClientRecord[]): string {
+  const rows = all.map((c) => [c.clientId, c.enabled ? "enabled" : "disabled", c.scopes.join(" "), c.createdAt]);
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...rows.map((r) => r[i]!.length), ["CLIENT_ID", "STATE", "SCOPE"][i]!.length),
+  );
+  const line = (r: string[]) => r.map((v, i) => (i < 3 ? v.padEnd(widths[i]!) : v)).join("  ");
+  return [line(["CLIENT_ID", "STATE", "SCOPE", "CREATED"]), ...rows.map(line)].join("\n");
+}
+
+/** The clients as JSON (never their secrets). */
+function clientJson(all: ClientRecord[]): string {
+  return JSON.stringify(
+    all.map((c) => ({
+      client_id: c.clientId,
+      scope: c.scopes.join(" "),
+      enabled: c.enabled,
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+    })),
+  );
+}
+
+function registerCreate(clients: Command, ctx: ClientsContext): void {
   clients
     .command("create")
     .description("create a client and print its secret (once)")
@@ -71,7 +96,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
           );
       }),
     );
+}
 
+function registerList(clients: Command, ctx: ClientsContext): void {
   clients
     .command("list")
     .description("list the clients (never their secrets)")
@@ -79,33 +106,14 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
     .action(
       action(ctx, async (options: { json?: boolean }) => {
         const all = await listClients(await ctx.store({ readonly: true }));
-        if (options.json) {
-          ctx.print(
-            JSON.stringify(
-              all.map((c) => ({
-                client_id: c.clientId,
-                scope: c.scopes.join(" "),
-                enabled: c.enabled,
-                created_at: c.createdAt,
-                updated_at: c.updatedAt,
-              })),
-            ),
-          );
-          return;
-        }
-        if (all.length === 0) {
-          ctx.print("no clients; create one with `exrates clients create <name>`");
-          return;
-        }
-        const rows = all.map((c) => [c.clientId, c.enabled ? "enabled" : "disabled", c.scopes.join(" "), c.createdAt]);
-        const widths = [0, 1, 2].map((i) =>
-          Math.max(...rows.map((r) => r[i]!.length), ["CLIENT_ID", "STATE", "SCOPE"][i]!.length),
-        );
-        const line = (r: string[]) => r.map((v, i) => (i < 3 ? v.padEnd(widths[i]!) : v)).join("  ");
-        ctx.print([line(["CLIENT_ID", "STATE", "SCOPE", "CREATED"]), ...rows.map(line)].join("\n"));
+        if (options.json) ctx.print(clientJson(all));
+        else if (all.length === 0) ctx.print("no clients; create one with `exrates clients create <name>`");
+        else ctx.print(clientTable(all));
       }),
     );
+}
 
+function registerResetSecret(clients: Command, ctx: ClientsContext): void {
   clients
     .command("reset-secret")
     .description("issue a new secret; tokens issued before stop working at once")
@@ -118,7 +126,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
         ctx.print(credentials(reset, options.json));
       }),
     );
+}
 
+function registerDisableEnable(clients: Command, ctx: ClientsContext): void {
   clients
     .command("disable")
     .description("refuse the client new tokens and end its current ones at once")
@@ -142,7 +152,9 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
         ctx.print(`client ${id} enabled; it can get tokens again`);
       }),
     );
+}
 
+function registerDelete(clients: Command, ctx: ClientsContext): void {
   clients
     .command("delete")
     .description("delete the client; its tokens no longer work (asks first; --yes does not)")
@@ -161,4 +173,13 @@ export function registerClients(program: Command, ctx: CliContext & { close(): P
         ctx.print(`client ${id} deleted`);
       }),
     );
+}
+
+export function registerClients(program: Command, ctx: ClientsContext): void {
+  const clients = program.command("clients").description("clients of the embedded SSO (service accounts)");
+  registerCreate(clients, ctx);
+  registerList(clients, ctx);
+  registerResetSecret(clients, ctx);
+  registerDisableEnable(clients, ctx);
+  registerDelete(clients, ctx);
 }

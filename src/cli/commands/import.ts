@@ -8,6 +8,7 @@ import { unpublishedBanks } from "../../backfill/backfill.js";
 import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { importFile, logNewAnomalies } from "../../ingest/ingest.js";
 import { publish } from "../../publish/publisher.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
@@ -65,6 +66,9 @@ async function publishImported(ctx: CliContext, bankId: string, wanted: boolean)
   if ((await unpublishedBanks(store, target, [bankId])).length === 0)
     return `${bankId}: the published tree is up to date`;
   if (!wanted) return `${bankId}: not published (--no-publish); \`exrates publish ${bankId}\` publishes it`;
-  const result = await publish(store, [...(await loadAdapters()).values()], target, { only: [bankId] });
+  const result = await publish(store, [...(await loadAdapters()).values()], target, {
+    only: [bankId],
+    signing: await publicationSigning(ctx.config()),
+  });
   return `${bankId}: published in generation ${result.generation}`;
 }

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { createScheduler, type RunOutcome } from "../../schedule/daemon.js";
 import { notScheduledBecause } from "../../schedule/status.js";
@@ -36,8 +37,18 @@ export function registerIngest(program: Command, ctx: CliContext & { close(): Pr
         });
         const adapters = [...(await loadAdapters()).values()];
         // With EXRATES_PUBLISH_URL each run publishes to the bucket.
-        const publish = await bucketPublisher(config, store, adapters);
-        const scheduler = createScheduler({ store, adapters, outDir: config.outDir, log, http, cron: false, publish });
+        const signing = () => publicationSigning(config);
+        const publish = await bucketPublisher(config, store, adapters, signing);
+        const scheduler = createScheduler({
+          store,
+          adapters,
+          outDir: config.outDir,
+          log,
+          http,
+          cron: false,
+          publish,
+          signing,
+        });
         // Every bank asked for at once; the scheduler's fetch slots let a few fetch at a time.
         const outcomes: RunOutcome[] = await Promise.all(
           runnable.map((a) => scheduler.runNow(a.bank.id, "manual", { poll: false, force: true })),

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 
 import { adapterFor, loadAdapters } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
-import { loadPublicationKeys } from "../../publish/signing.js";
+import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { action, type CliContext } from "../context.js";
 
@@ -19,7 +19,7 @@ export function registerPublish(program: Command, ctx: CliContext & { close(): P
         for (const id of ids) await adapterFor(id); // unknown ids fail before anything is written
         const adapters = [...(await loadAdapters()).values()];
         const target = await treeTargetFor(ctx.config());
-        const signing = await loadPublicationKeys(ctx.config().dataDir);
+        const signing = await publicationSigning(ctx.config());
         const result = await publish(await ctx.store(), adapters, target, {
           signing,
           ...(ids.length ? { only: ids } : {}),

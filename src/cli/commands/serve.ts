@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { startServer } from "../../serve/server.js";
 import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
+import { armShutdownDeadline } from "../../serve/http/shutdown-deadline.js";
 
 export function registerServe(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
@@ -30,7 +31,12 @@ export function registerServe(program: Command, ctx: CliContext & { close(): Pro
             log.info({ signal }, "stopping");
             process.off("SIGINT", stop);
             process.off("SIGTERM", stop);
-            running.close().then(resolve, resolve);
+            const closed = armShutdownDeadline(log, signal);
+            const done = () => {
+              closed();
+              resolve();
+            };
+            running.close().then(done, done);
           };
           process.on("SIGINT", stop);
           process.on("SIGTERM", stop);

@@ -1,7 +1,7 @@
 // `exrates verify <dir | s3://bucket/prefix | https://host[/prefix]> [--jwks FILE] [--token TOKEN]`:
 // checks a copy of a published tree against its signed manifest; names each missing, extra or altered
-// file and a bad signature; exit 1 on any. Over HTTP (src/publish/verify-http.ts) the token is
-// --token, else EXRATES_TOKEN, else one granted to EXRATES_CLIENT_ID / EXRATES_CLIENT_SECRET.
+// file and a bad signature; exit 1 on any; exit 3 (UNSIGNED) for a whole copy that carries no signature
+// at all. Over HTTP (src/publish/verify-http.ts) the token is --token, else EXRATES_TOKEN, else one granted to EXRATES_CLIENT_ID / EXRATES_CLIENT_SECRET.
 import { readFile } from "node:fs/promises";
 
 import type { Command } from "commander";
@@ -11,6 +11,9 @@ import { UserError } from "../../errors.js";
 import { registerSecret } from "../../secrets.js";
 import { verifyBucket, verifyDirectory, type VerifyResult } from "../../publish/verify.js";
 import { action, type CliContext } from "../context.js";
+
+/** The exit code of a copy whose files match its manifest but that is not signed. */
+const UNSIGNED_EXIT = 3;
 
 async function readJwks(path: string): Promise<JSONWebKeySet> {
   try {
@@ -78,9 +81,18 @@ export function registerVerify(program: Command, ctx: CliContext & { close(): Pr
         const { result, keySet, notes } = await verifyLocation(location, options);
         for (const note of notes) ctx.print(`note: ${note}`);
         for (const p of result.problems) ctx.print(`${p.problem.padEnd(9)} ${p.path}: ${p.detail}`);
+        const unsigned = result.unsigned ? " (and it is UNSIGNED)" : "";
         if (result.problems.length) {
           process.exitCode = 1;
-          return ctx.print(`FAILED: ${result.problems.length} problem(s) in generation ${result.generation ?? "?"}`);
+          return ctx.print(
+            `FAILED: ${result.problems.length} problem(s) in generation ${result.generation ?? "?"}${unsigned}`,
+          );
+        }
+        if (result.unsigned) {
+          process.exitCode = UNSIGNED_EXIT;
+          return ctx.print(
+            `UNSIGNED: generation ${result.generation}, ${result.files} files match its manifest, but it carries no signature (published with EXRATES_PUBLICATION_SIGNING=off): nothing proves who wrote it`,
+          );
         }
         ctx.print(`OK: generation ${result.generation}, ${result.files} files, signed by ${result.kid}${keySet}`);
       }),

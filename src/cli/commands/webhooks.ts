@@ -6,7 +6,15 @@ import type { Command } from "commander";
 import { sendSigned } from "../../events/webhooks.js";
 import { UserError } from "../../errors.js";
 import { knownBankIds } from "../../feed/registry.js";
-import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../store/events.js";
+import {
+  addWebhook,
+  getWebhook,
+  listWebhooks,
+  removeWebhook,
+  resumeWebhook,
+  type Webhook,
+  type WebhookSummary,
+} from "../../store/events.js";
 import { action, type CliContext } from "../context.js";
 
 const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
@@ -59,11 +67,41 @@ function parseBanks(list: string | undefined): string[] | undefined {
   return ids.map((id) => id.toUpperCase());
 }
 
-export function registerWebhooks(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
-  const webhooks = program
-    .command("webhooks")
-    .description("receivers of a signed POST for each publication of new rates (delivered by `exrates start`)");
+type WebhooksContext = CliContext & { close(): Promise<void> };
 
+/** What `add` prints: the new webhook and its secret, shown this once. */
+function addedText(hook: Webhook & { secret: string }): string {
+  return [
+    `id:     ${hook.id}`,
+    `url:    ${hook.url}`,
+    `banks:  ${hook.banks?.join(",") ?? "all"}`,
+    `secret: ${hook.secret}`,
+    "",
+    "The secret is shown this once. Verify each request with it (webhook-id, webhook-timestamp,",
+    "webhook-signature; the standardwebhooks package does it).",
+  ].join("\n");
+}
+
+/** The webhooks as a table (one padded column each, the URL last), then one line per paused webhook. */
+function webhookTable(shown: WebhookSummary[]): string {
+  const rows = shown.map((h) => [
+    h.id,
+    h.pausedAt ? "paused" : "active",
+    h.banks?.join(",") ?? "all",
+    h.lastStatus ? `${h.lastStatus}${h.lastResponseStatus ? ` ${h.lastResponseStatus}` : ""}` : "-",
+    String(h.delivered),
+    String(h.failures),
+    String(h.pending),
+    h.url,
+  ]);
+  const head = ["ID", "STATE", "BANKS", "LAST", "DELIVERED", "FAILURES", "PENDING", "URL"];
+  const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i]!) : v)).join("  ");
+  const paused = shown.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
+  return [line(head), ...rows.map(line), ...paused].join("\n");
+}
+
+function registerAdd(webhooks: Command, ctx: WebhooksContext): void {
   webhooks
     .command("add")
     .description("add a webhook and print its signing secret (once)")
@@ -75,24 +113,14 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
         checkUrl(url);
         const hook = await addWebhook(await ctx.store(), { url, banks: parseBanks(options.banks) });
         ctx.log().info({ event: "webhook.added", webhookId: hook.id, banks: hook.banks }, "webhook added");
-        if (options.json) {
+        if (options.json)
           ctx.print(JSON.stringify({ id: hook.id, url: hook.url, banks: hook.banks ?? null, secret: hook.secret }));
-          return;
-        }
-        ctx.print(
-          [
-            `id:     ${hook.id}`,
-            `url:    ${hook.url}`,
-            `banks:  ${hook.banks?.join(",") ?? "all"}`,
-            `secret: ${hook.secret}`,
-            "",
-            "The secret is shown this once. Verify each request with it (webhook-id, webhook-timestamp,",
-            "webhook-signature; the standardwebhooks package does it).",
-          ].join("\n"),
-        );
+        else ctx.print(addedText(hook));
       }),
     );
+}
 
+function registerList(webhooks: Command, ctx: WebhooksContext): void {
   webhooks
     .command("list")
     .description("list the webhooks with their last delivery and failures (never their secrets)")
@@ -101,32 +129,14 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
       action(ctx, async (options: { json?: boolean }) => {
         const all = await listWebhooks(await ctx.store());
         const shown = all.map((h) => ({ ...h, url: withoutCredentials(h.url) }));
-        if (options.json) {
-          ctx.print(JSON.stringify(shown));
-          return;
-        }
-        if (shown.length === 0) {
-          ctx.print("no webhooks; add one with `exrates webhooks add <url>`");
-          return;
-        }
-        const rows = shown.map((h) => [
-          h.id,
-          h.pausedAt ? "paused" : "active",
-          h.banks?.join(",") ?? "all",
-          h.lastStatus ? `${h.lastStatus}${h.lastResponseStatus ? ` ${h.lastResponseStatus}` : ""}` : "-",
-          String(h.delivered),
-          String(h.failures),
-          String(h.pending),
-          h.url,
-        ]);
-        const head = ["ID", "STATE", "BANKS", "LAST", "DELIVERED", "FAILURES", "PENDING", "URL"];
-        const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
-        const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i]!) : v)).join("  ");
-        const paused = shown.filter((h) => h.pausedAt).map((h) => `${h.id} paused ${h.pausedAt}: ${h.pausedReason}`);
-        ctx.print([line(head), ...rows.map(line), ...paused].join("\n"));
+        if (options.json) ctx.print(JSON.stringify(shown));
+        else if (shown.length === 0) ctx.print("no webhooks; add one with `exrates webhooks add <url>`");
+        else ctx.print(webhookTable(shown));
       }),
     );
+}
 
+function registerRemoveResume(webhooks: Command, ctx: WebhooksContext): void {
   webhooks
     .command("remove")
     .description("remove a webhook and its delivery log")
@@ -148,7 +158,9 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
         ctx.print(`resumed ${id}`);
       }),
     );
+}
 
+function registerTest(webhooks: Command, ctx: WebhooksContext): void {
   webhooks
     .command("test")
     .description("POST a signed webhook.test message now and print the receiver's answer")
@@ -170,4 +182,14 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
         ctx.print(`${id}: delivered (${result.status})`);
       }),
     );
+}
+
+export function registerWebhooks(program: Command, ctx: WebhooksContext): void {
+  const webhooks = program
+    .command("webhooks")
+    .description("receivers of a signed POST for each publication of new rates (delivered by `exrates start`)");
+  registerAdd(webhooks, ctx);
+  registerList(webhooks, ctx);
+  registerRemoveResume(webhooks, ctx);
+  registerTest(webhooks, ctx);
 }

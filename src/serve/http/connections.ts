@@ -30,7 +30,7 @@ export function defaultPerAddress(maxConnections: number): number {
 export const CONNECTION_DEFAULTS = { idleMs: 10_000 };
 
 /** Requests in flight at shutdown get this long to finish; then every connection goes. */
-const CLOSE_GRACE_MS = 2000;
+export const CLOSE_GRACE_MS = 2000;
 
 /**
  * Connections allowed at once: three quarters of the open-file limit, less what the rest of the

@@ -2,6 +2,8 @@
 // q-values and wildcards), then JSON. A suffix and a query naming different formats: 400. An unknown
 // suffix or format value, or an Accept that admits none of the offered types: 406.
 
+import { clipped, quoted } from "../../quote.js";
+
 export type Format = "json" | "xml" | "csv" | "xlsx";
 
 /** A body's content coding: as is, gzip or brotli. */
@@ -130,17 +132,17 @@ export function negotiate(
   let fromSuffix: Format | undefined;
   if (suffix !== undefined) {
     fromSuffix = asFormat(suffix, offered);
-    if (!fromSuffix) return unknown(`The suffix ".${suffix}"`);
+    if (!fromSuffix) return unknown(`The suffix ${quoted(`.${suffix}`)}`);
   }
   let fromQuery: Format | undefined;
   if (formatValues.length) {
     const distinct = [...new Set(formatValues.map((v) => v.toLowerCase()))];
-    for (const v of distinct) if (!asFormat(v, offered)) return unknown(`format=${v}`);
+    for (const v of distinct) if (!asFormat(v, offered)) return unknown(`format=${quoted(v)}`);
     if (distinct.length > 1)
       return {
         ok: false,
         status: 400,
-        detail: `The format parameter is given more than once with different values (${distinct.join(", ")})`,
+        detail: `The format parameter is given more than once with different values (${clipped(distinct.join(", "))})`,
         supported,
       };
     fromQuery = distinct[0] as Format;
@@ -149,7 +151,7 @@ export function negotiate(
     return {
       ok: false,
       status: 400,
-      detail: `The URL suffix ".${suffix}" and format=${fromQuery} name different formats`,
+      detail: `The URL suffix ${quoted(`.${suffix}`)} and format=${fromQuery} name different formats`,
       supported,
     };
   }

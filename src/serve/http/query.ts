@@ -3,6 +3,7 @@
 // A bad parameter throws BadRequest, which the handler answers 400 with its message.
 import { isIsoDate } from "../../feed/dates.js";
 import type { IsoDate } from "../../types.js";
+import { quoted } from "../../quote.js";
 
 /**
  * Whether a query names asOf or provenance (any case): the Latest handler's one test before the tree.
@@ -20,7 +21,7 @@ export function parameters(query: string): Map<string, string> {
   for (const [k, v] of new URLSearchParams(query)) {
     const name = k.toLowerCase();
     if (name === "format") continue;
-    if (out.has(name)) throw new BadRequest(`The parameter ${name} is given more than once`);
+    if (out.has(name)) throw new BadRequest(`The parameter ${quoted(name)} is given more than once`);
     out.set(name, v);
   }
   return out;
@@ -45,6 +46,6 @@ export function formatValues(query: string): string[] {
 export function dateParameter(params: Map<string, string>, name: string): IsoDate | undefined {
   const value = params.get(name);
   if (value === undefined) return undefined;
-  if (!isIsoDate(value)) throw new BadRequest(`${name}: "${value}" is not a date (YYYY-MM-DD)`);
+  if (!isIsoDate(value)) throw new BadRequest(`${name}: ${quoted(value)} is not a date (YYYY-MM-DD)`);
   return value;
 }

@@ -5,6 +5,10 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import { pickEncoding } from "./negotiate.js";
 import { writePrecomputedHead } from "./precomputed.js";
 import type { Representation } from "../state/tree.js";
+import { clipped } from "../../quote.js";
+
+/** A problem's detail is cut at this length, whatever a handler put in it (each quoted input: QUOTE_LIMIT). */
+const MAX_DETAIL = 1000;
 
 export interface ProblemOptions {
   /** A problem type URI (default about:blank, whose title is the reason phrase) and its title. */
@@ -22,7 +26,7 @@ export function sendProblem(res: ServerResponse, status: number, options: Proble
     type: options.type?.uri ?? "about:blank",
     title: options.type?.title ?? STATUS_CODES[status] ?? "Error",
     status,
-    ...(options.detail !== undefined ? { detail: options.detail } : {}),
+    ...(options.detail !== undefined ? { detail: clipped(options.detail, MAX_DETAIL) } : {}),
     ...options.extra,
   });
   res.writeHead(status, {

@@ -11,6 +11,10 @@ import type { Handler, MatchedRoute, ServeContext } from "../context.js";
 import { authorize } from "./bearer.js";
 import { unknownParameters } from "./query.js";
 import { sendProblem } from "./respond.js";
+import { clipped } from "../../quote.js";
+
+/** Unknown query parameters a 400 names at most. */
+const MAX_NAMED_UNKNOWN = 10;
 
 /** One line of the routing table. */
 export interface RouteSpec {
@@ -342,10 +346,15 @@ function handleChecked(
 
 function sendUnknownParameters(res: ServerResponse, head: boolean, unknown: string[], supported: ReadonlySet<string>) {
   const list = [...supported];
+  // At most the first few names, each cut to QUOTE_LIMIT characters: the answer stays small whatever was sent.
+  const shown = unknown.slice(0, MAX_NAMED_UNKNOWN).map((name) => clipped(name));
+  const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : "";
   const named =
-    unknown.length === 1 ? `Unknown query parameter ${unknown[0]}` : `Unknown query parameters ${unknown.join(", ")}`;
+    unknown.length === 1
+      ? `Unknown query parameter ${shown[0]}`
+      : `Unknown query parameters ${shown.join(", ")}${more}`;
   const detail = `${named}; ${list.length ? `supported here: ${list.join(", ")}` : "this resource takes none"}`;
-  sendProblem(res, 400, { detail, extra: { unknown, supported: list }, head });
+  sendProblem(res, 400, { detail, extra: { unknown: shown, supported: list }, head });
 }
 
 /**

@@ -10,6 +10,7 @@ import type { HistoryStore } from "../../store/history.js";
 import type { IsoDate } from "../../types.js";
 import { BadRequest } from "../http/query.js";
 import { PROBLEM_TYPES, sendProblem } from "../http/respond.js";
+import { quoted } from "../../quote.js";
 
 /** An ISO 4217 code parameter (`base`, `from`, `to`), upper case; undefined when absent. */
 export function currencyParameter(params: Map<string, string>, name: string): string | undefined {
@@ -17,7 +18,7 @@ export function currencyParameter(params: Map<string, string>, name: string): st
   if (raw === undefined) return undefined;
   const code = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code) || !isIsoCurrency(code))
-    throw new BadRequest(`${name}: "${raw}" is not an ISO 4217 currency code`);
+    throw new BadRequest(`${name}: ${quoted(raw)} is not an ISO 4217 currency code`);
   return code;
 }
 
@@ -66,8 +67,12 @@ export function rebasedOne(
   base: string,
   currencies: string[] | undefined,
 ): HistoryDay | undefined {
-  if (!day.rows.some((r) => r.currency === base)) return undefined;
-  return rebasedDay(header, day, base, currencies ? new Set(currencies) : undefined);
+  // Undefined too when the figure of `base` is one refused as beyond the bounds (src/store/figure-guard.ts).
+  const rebased = rebaseDay(header, day, base);
+  if (!rebased) return undefined;
+  if (!currencies) return rebased;
+  const keep = new Set(currencies);
+  return { date: rebased.date, rows: rebased.rows.filter((r) => keep.has(r.currency)) };
 }
 
 /** Each published Latest's re-expressed days by base (null: the base is not quoted), made once per generation. */

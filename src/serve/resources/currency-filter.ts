@@ -2,6 +2,7 @@
 // the header naming those the answer holds no rate of.
 import { isPublishableCurrency } from "../../feed/currency.js";
 import { BadRequest } from "../http/query.js";
+import { quoted } from "../../quote.js";
 
 /** Header listing the requested currencies the response holds no rate of. */
 export const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
@@ -14,7 +15,7 @@ export function currencyFilter(params: Map<string, string>): string[] | undefine
   for (const part of raw.split(",")) {
     const code = part.trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(code) || !isPublishableCurrency(code))
-      throw new BadRequest(`currencies: "${part.trim()}" is neither an ISO 4217 currency code nor a market code`);
+      throw new BadRequest(`currencies: ${quoted(part.trim())} is neither an ISO 4217 currency code nor a market code`);
     codes.add(code);
   }
   return [...codes].sort();

@@ -1,7 +1,9 @@
 // `GET /v1/Banks/{bankId}/Calendar?year=2026`: a bank's publication calendar for a year (the days it
 // publishes, the working days it is closed with their names, and what was observed against it: dates
 // published on a closing day, publication days with nothing stored), as JSON, CSV or iCalendar
-// (`text/calendar`, one all-day event per closing, for a treasury team's calendar to subscribe to).
+// (`text/calendar`, one all-day event per closing, for a treasury team's calendar to subscribe to). A
+// period source's days follow its cadence (src/calendar/cadence.ts, as the scheduler), and its iCalendar
+// lists its publication days too.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import {
@@ -12,12 +14,13 @@ import {
 } from "../../../calendar/calendar.js";
 import { todayIn } from "../../../feed/dates.js";
 import { expectedNewestDate } from "../../../schedule/time.js";
-import type { BankDescriptor } from "../../../types.js";
+import type { BankDescriptor, Cadence } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { negotiate } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendJson, sendProblem } from "../../http/respond.js";
 import { sendUnknownBank } from "../bank-problems.js";
+import { quoted } from "../../../quote.js";
 
 const ICS = "text/calendar; charset=utf-8";
 
@@ -25,6 +28,8 @@ export interface CalendarDocument extends CalendarYear {
   bankId: string;
   timeZone: string;
   publicationTime: string;
+  /** A period source's cadence (the scheduler's rule its publicationDays follow); absent for a daily bank. */
+  cadence?: Cadence;
   observed: ObservedExceptions;
 }
 
@@ -70,7 +75,7 @@ async function answer(
 function yearOf(text: string | undefined): number {
   if (text === undefined) return new Date().getUTCFullYear();
   if (!/^\d{4}$/.test(text) || Number(text) < 1900 || Number(text) > 2100)
-    throw new BadRequest(`year: "${text}" is not a year between 1900 and 2100`);
+    throw new BadRequest(`year: ${quoted(text)} is not a year between 1900 and 2100`);
   return Number(text);
 }
 
@@ -87,6 +92,7 @@ async function calendarDocument(
     bankId: bank.id,
     timeZone: bank.timeZone,
     publicationTime: bank.dailyUpdateTime,
+    ...(bank.cadence ? { cadence: bank.cadence } : {}),
     ...calendarYear(bank, year),
     observed: observedExceptions(bank, stored, year, upTo),
   };
@@ -152,7 +158,7 @@ export function toICalendar(doc: CalendarDocument, stamp = new Date()): string {
     "VERSION:2.0",
     "PRODID:-//exrates//publication calendar//EN",
     "CALSCALE:GREGORIAN",
-    `X-WR-CALNAME:${icsText(`${doc.bankId}: no publication`)}`,
+    `X-WR-CALNAME:${icsText(`${doc.bankId}: ${doc.cadence ? "publication days and closings" : "no publication"}`)}`,
   ];
   const event = (date: string, summary: string, kind: string) => {
     const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -167,6 +173,8 @@ export function toICalendar(doc: CalendarDocument, stamp = new Date()): string {
       "END:VEVENT",
     );
   };
+  // A period source publishes a dozen days a year (not every working day): each is an event too.
+  if (doc.cadence) for (const d of doc.publicationDays) event(d, `${doc.bankId} publishes`, "publication");
   for (const c of doc.closings) event(c.date, `${doc.bankId} closed: ${c.name}`, "closed");
   for (const c of doc.observed.publishedOnClosing)
     event(c.date, `${doc.bankId} published although closed (${c.name})`, "observed");

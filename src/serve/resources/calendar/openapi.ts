@@ -29,7 +29,7 @@ export function calendarPaths(p: OpenApiParts): Record<string, unknown> {
         responses: {
           "200": {
             description:
-              "JSON: the publication days, the working days the bank is closed (its country's public holidays and its own closings, named), and what was observed: dates published on a closing day, publication days with nothing stored. CSV: one row per such day. iCalendar (`.ics`, `?format=ics` or `Accept: text/calendar`): one all-day event per closing, to subscribe to.",
+              "JSON: the publication days, the working days the bank is closed (its country's public holidays and its own closings, named), and what was observed: dates published on a closing day, publication days with nothing stored. A period source's publication days follow its cadence (the days the scheduler expects it: HMRC's penultimate Thursday, the US Treasury's first working days after a quarter), given as `cadence`, and its notPublished days are those whose period is not stored. CSV: one row per such day. iCalendar (`.ics`, `?format=ics` or `Accept: text/calendar`): one all-day event per closing (and, for a period source, per publication day), to subscribe to.",
             content: {
               [MEDIA_TYPES.json]: {
                 schema: {
@@ -42,6 +42,12 @@ export function calendarPaths(p: OpenApiParts): Record<string, unknown> {
                     publicationTime: { type: "string" },
                     country: { type: ["string", "null"], description: "The country whose public holidays apply." },
                     publicationDays: { type: "array", items: { type: "string", format: "date" } },
+                    cadence: {
+                      type: "object",
+                      description:
+                        "A period source's cadence: `days` (kind weekly, nthLastInMonth with n, lastInMonth or afterQuarterEnd with count) and `covers` (the period a publication brings).",
+                      properties: { days: { type: "object" }, covers: { type: "string" } },
+                    },
                     closings: { type: "array", items: closing },
                     observed: {
                       type: "object",

@@ -108,7 +108,11 @@ export const conversionSchema = {
     from: { type: "string" },
     to: { type: "string" },
     result: { ...decimalText, description: "Rounded half away from zero to the target's ISO 4217 minor units." },
-    unrounded: { ...decimalText, description: "The exact result, or its first 20 significant digits (truncated)." },
+    unrounded: {
+      ...decimalText,
+      description:
+        "The exact result, or its first 20 significant digits (truncated; the whole integer part when longer).",
+    },
     unroundedExact: { type: "boolean" },
     rounding: {
       type: "object",

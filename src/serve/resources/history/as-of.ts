@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { LRUCache } from "lru-cache";
 
-import { isIsoDate } from "../../../feed/dates.js";
+import { isIsoDate, rfc3339Millis } from "../../../feed/dates.js";
 import type { DaySource, HistoryDay } from "../../../publish/render-history.js";
 import { redactSecrets } from "../../../secrets.js";
 import type { WarnedFigure } from "../../../store/anomalies.js";
@@ -37,10 +37,10 @@ import {
   type BankFacts,
   type HistoryRequest,
 } from "./request.js";
+import { quoted } from "../../../quote.js";
 
 /** After this long, nothing can be stored any more as known at an instant. */
 export const FINAL_AFTER_MS = 10 * 60_000;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 // Declared beside the other query readings, which Latest loads without this module.
 export { AS_OF } from "../../http/query.js";
 
@@ -48,9 +48,10 @@ export { AS_OF } from "../../http/query.js";
 export function asOfParameter(params: Map<string, string>, now: number): string | undefined {
   const value = params.get("asof");
   if (value === undefined) return undefined;
-  const ms = RFC3339.test(value) ? Date.parse(value.replace(" ", "T")) : NaN;
-  if (!Number.isFinite(ms)) throw new BadRequest(`asOf: "${value}" is not an RFC 3339 instant (2026-03-03T15:00:00Z)`);
-  if (ms > now) throw new BadRequest(`asOf: ${value} is in the future`);
+  const ms = rfc3339Millis(value);
+  if (ms === undefined)
+    throw new BadRequest(`asOf: ${quoted(value)} is not an RFC 3339 instant (2026-03-03T15:00:00Z)`);
+  if (ms > now) throw new BadRequest(`asOf: ${quoted(value)} is in the future`);
   return new Date(ms).toISOString();
 }
 
@@ -93,7 +94,7 @@ export interface AsOfContext {
 export function provenanceParameter(params: Map<string, string>, format: Format): boolean {
   const value = params.get("provenance")?.toLowerCase();
   if (value === undefined || value === "false") return false;
-  if (value !== "true") throw new BadRequest(`provenance: "${params.get("provenance")}" is not true or false`);
+  if (value !== "true") throw new BadRequest(`provenance: ${quoted(params.get("provenance")!)} is not true or false`);
   if (format === "csv" || format === "xlsx")
     throw new BadRequest("provenance is given in JSON and XML: ask for .json or .xml");
   return true;
@@ -136,7 +137,7 @@ export async function sendAsOfDay(
 ): Promise<void> {
   try {
     if (route.kind !== "latest" && !isIsoDate(route.date!))
-      throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+      throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
     const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
     const { request, store, facts, asOf, asked, final, provenance } = begun;

@@ -35,6 +35,7 @@ import { renderWhole } from "./render.js";
 import { warningsOf, warnRows } from "./warnings.js";
 import { rateWarningsHeader } from "../../http/rate-warnings.js";
 import { answerBadRequest, bankFacts, currentStore, readRequest, sendNoStore, todayAnywhere } from "./request.js";
+import { quoted } from "../../../quote.js";
 
 /** The store's first look: the previous set whatever the gap (the bank's own gap is checked after). */
 const ANY_GAP = () => true;
@@ -56,7 +57,7 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
   if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
   if (query && AS_OF.test(query)) return sendAsOfDay(ctx, req, res, head, route, query);
   try {
-    if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+    if (!isIsoDate(route.date!)) throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
     const request = readRequest(req, res, head, route, query);
     if (!request) return;
     const { format, currencies } = request;

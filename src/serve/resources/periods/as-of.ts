@@ -19,6 +19,7 @@ import { frequencyOfBank, sendOtherFrequency } from "../frequency.js";
 import { beginAsOf, notYet } from "../history/as-of.js";
 import { render } from "../history/render.js";
 import { answerBadRequest, rangeParameters, todayAnywhere } from "../history/request.js";
+import { quoted } from "../../../quote.js";
 
 /** What a request asks for: one date's set (Latest or a date) or a range's sets. */
 interface Asked {
@@ -42,7 +43,7 @@ export async function sendPeriodAsOf(
     const actual = await frequencyOfBank(ctx, route.id!);
     if (actual && actual !== frequency) return sendOtherFrequency(res, head, route.id!, frequency, actual);
     if (route.kind === "dated" && !isIsoDate(route.date!))
-      throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+      throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
     const begun = await beginAsOf(ctx, req, res, head, route, query);
     if (!begun) return;
     const { request, store, facts, asOf, final } = begun;

@@ -30,6 +30,7 @@ import {
   type BankFacts,
 } from "../history/request.js";
 import { sendPeriodAsOf } from "./as-of.js";
+import { quoted } from "../../../quote.js";
 
 /** `{Frequency}Rates/{date}`: the figures in force on a date. */
 export const periodDatedAt =
@@ -37,7 +38,7 @@ export const periodDatedAt =
   async (ctx, req, res, head, route, query) => {
     if (query && AS_OF.test(query)) return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
     try {
-      if (!isIsoDate(route.date!)) throw new BadRequest(`"${route.date}" is not a date (YYYY-MM-DD)`);
+      if (!isIsoDate(route.date!)) throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
       const date = route.date!;
       const opened = await open(ctx, req, res, head, route, query, frequency);
       if (!opened) return;
