@@ -18,7 +18,7 @@ import ust from "../../adapters/UST.js";
 import { ExratesClient, ExratesError } from "@exrates/client";
 import { gateRecords } from "../../src/ingest/validate.js";
 import { createRatesMcpServer } from "../../src/mcp/server.js";
-import { publish } from "../../src/publish/publisher.js";
+import { publish } from "../support/unsigned.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";
