@@ -8,6 +8,7 @@ import { UserError } from "../../errors.js";
 import { knownBankIds } from "../../feed/registry.js";
 import { addWebhook, getWebhook, listWebhooks, removeWebhook, resumeWebhook } from "../../store/events.js";
 import { action, type CliContext } from "../context.js";
+import { checkWebhookAddress } from "../../events/webhook-address.js";
 
 const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
 
@@ -70,9 +71,11 @@ export function registerWebhooks(program: Command, ctx: CliContext & { close(): 
     .argument("<url>", "where to POST the events")
     .option("--banks <ids>", "only these banks, comma-separated (default: every bank)")
     .option("--json", "print {id, url, banks, secret} as JSON")
+    .option("--allow-private", "accept a loopback or private address (a receiver on this box or network)")
     .action(
-      action(ctx, async (url: string, options: { banks?: string; json?: boolean }) => {
+      action(ctx, async (url: string, options: { banks?: string; json?: boolean; allowPrivate?: boolean }) => {
         checkUrl(url);
+        await checkWebhookAddress(new URL(url), options.allowPrivate === true);
         const hook = await addWebhook(await ctx.store(), { url, banks: parseBanks(options.banks) });
         ctx.log().info({ event: "webhook.added", webhookId: hook.id, banks: hook.banks }, "webhook added");
         if (options.json) {
