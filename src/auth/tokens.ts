@@ -1,12 +1,14 @@
 // Access tokens: issued by the embedded SSO (JWT, RS256, `kid`, Keycloak's claims) and checked by the
 // proxy (RFC 6750). The check accepts RS256 only (never `none`, never an HMAC alg, whatever the
 // header says), the configured issuer, `exp` with a few seconds of tolerance, a `kid` in the JWKS,
-// and - for the embedded SSO - an `iat` not before the client's not-before. A verified token is cached
-// until it expires, so a request costs a map lookup, not a signature check.
+// an `iat` no older than the realm's token lifetime (whatever `exp` says), and - for the embedded SSO -
+// an `iat` not before the client's not-before. A verified token is cached until it expires, so a
+// request costs a map lookup, not a signature check.
 import { randomUUID, sign } from "node:crypto";
 
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 
+import { UserError } from "../errors.js";
 import type { ClientState } from "./clients.js";
 import { CLOCK_TOLERANCE_SECONDS, TOKEN_TTL_SECONDS, publishedAt, type KeySet } from "./keys.js";
 
@@ -109,7 +111,25 @@ export interface BearerCheckerOptions {
   refreshKeys?: () => Promise<void>;
   /** External issuer: the key getter (createRemoteJWKSet over the realm's jwks_uri). */
   remoteKeys?: JWTVerifyGetKey;
+  /**
+   * The realm's token lifetime: a token issued (`iat`) longer ago than this plus the clock tolerance is
+   * refused whatever its `exp` says (a token minted with a year-long exp by someone holding a key).
+   * Default the embedded realm's TOKEN_TTL_SECONDS.
+   */
+  maxAgeSeconds?: number;
   now?: () => number;
+}
+
+/** The external realm's longest token lifetime assumed unless EXRATES_TOKEN_MAX_AGE_SECONDS says otherwise. */
+export const EXTERNAL_TOKEN_MAX_AGE_SECONDS = 3600;
+
+/** EXRATES_TOKEN_MAX_AGE_SECONDS (an external realm's access token lifespan), else the default. */
+export function externalTokenMaxAge(env: Readonly<Record<string, string | undefined>>): number {
+  const text = env.EXRATES_TOKEN_MAX_AGE_SECONDS;
+  if (!text) return EXTERNAL_TOKEN_MAX_AGE_SECONDS;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400)
+    throw new UserError(`EXRATES_TOKEN_MAX_AGE_SECONDS "${text}" is not a number of seconds from 1 to 86400`);
+  return Number(text);
 }
 
 /** Unknown `kid`s re-read the keys at most this often (tokens with made-up kids cost one read a second). */
@@ -234,6 +254,11 @@ export class BearerChecker {
     if (typeof payload.iat !== "number" || payload.iat > nowMs / 1000 + CLOCK_TOLERANCE_SECONDS) {
       return { kind: "invalid_token", description: "The token is issued in the future" };
     }
+    const maxAge = this.options.maxAgeSeconds ?? TOKEN_TTL_SECONDS;
+    // Older than the realm's lifetime: refused whatever its exp (and never cached past that age).
+    const endOfLife = payload.iat + maxAge + CLOCK_TOLERANCE_SECONDS;
+    if (endOfLife * 1000 <= nowMs)
+      return { kind: "invalid_token", description: "The token is older than the realm's token lifetime" };
     const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
     const clientId =
       typeof payload.azp === "string"
@@ -242,7 +267,7 @@ export class BearerChecker {
           ? payload.client_id
           : undefined;
     return {
-      expiresAt: ((payload.exp as number) + CLOCK_TOLERANCE_SECONDS) * 1000,
+      expiresAt: Math.min((payload.exp as number) + CLOCK_TOLERANCE_SECONDS, endOfLife) * 1000,
       iat: payload.iat,
       clientId,
       subject: payload.sub,

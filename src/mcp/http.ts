@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 
 import type { Logger } from "../log.js";
 import { boundAddress, closing, listening } from "../serve/http/bind.js";
+import { originPolicy, originProblem, type OriginPolicy } from "./origin.js";
 import { createRatesMcpServer } from "./server.js";
 import type { RatesReader } from "./tools.js";
 
@@ -27,6 +28,8 @@ export interface McpHttpOptions {
   clientFor: (token: string) => RatesReader;
   log: Logger;
   fetch?: typeof globalThis.fetch;
+  /** The Host names and Origins answered (src/mcp/origin.ts); loopback only by default. */
+  origins?: OriginPolicy;
 }
 
 export interface RunningMcpHttp {
@@ -51,6 +54,9 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
 
 async function handle(options: McpHttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = new URL(req.url ?? "/", "http://mcp").pathname;
+  // Before anything else: a page of another origin (or a rebound DNS name) learns nothing here.
+  const refused = originProblem(options.origins ?? originPolicy({}), req.headers);
+  if (refused) return problem(res, 403, "Forbidden", refused);
   if (path !== MCP_PATH) return problem(res, 404, "Not Found", `The MCP endpoint is ${MCP_PATH}`);
   // Stateless: no session to stream notifications on (GET) or to end (DELETE).
   if (req.method !== "POST")

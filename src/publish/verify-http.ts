@@ -5,8 +5,11 @@
 // is (src/publish/verify.ts), except that nothing lists what a URL prefix holds: extra files cannot be
 // found. The key set is the one given, else the host's `/v1/publications/jwks.json`, else the copy's
 // own. A token is sent only once the host asks for one (a 401; from then on with every request): the
-// one given, else one granted to the client credentials by the host's token endpoint (renewed as the
-// client renews it, packages/client/src/tokens.ts). Neither the token nor the secret is ever printed.
+// one given, else one granted to the client credentials (renewed as the client renews it,
+// packages/client/src/tokens.ts) by the configured token endpoint or issuer, or, for the service's own served
+// generation, by its embedded realm; only over https or loopback (a static copy that answers 401 gets
+// no credentials). Every answer is read within a bound (the manifest's listed sizes, MAX_* below).
+// Neither the token nor the secret is ever printed.
 import type { JSONWebKeySet } from "jose";
 
 import { clientCredentials, problemOf, type TokenSource } from "@exrates/client/internal";
@@ -15,13 +18,31 @@ import { redactUrl } from "../feed/redact.js";
 import { registerSecret } from "../secrets.js";
 import { JWKS_FILE, SIGNATURE_FILE } from "./signature-names.js";
 import { SUFFIX } from "./target.js";
-import { MANIFEST, type Manifest } from "./tree.js";
+import { MANIFEST, type Manifest, type ManifestFile } from "./tree.js";
 import { verifyCopy, type VerifyResult } from "./verify.js";
 
 /** Where the service serves its current generation. */
 export const SERVED_GENERATION = "/v1/publications/current";
 /** The service's publication keys. */
 export const PUBLICATION_JWKS = "/v1/publications/jwks.json";
+
+/** The manifest is read up to this size: beyond it, the copy is refused. */
+export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+/** The signature, a key set, a token endpoint's answer: small files, read up to this size. */
+export const MAX_SMALL_BYTES = 1024 * 1024;
+/** No listed file is read beyond this size, whatever its manifest says. */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** Files read ahead (all at once) only while the manifest lists at most this many bytes in all. */
+export const PREFETCH_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** At most how many bytes of a file (or of its compressed sibling) are read. */
+export function readLimit(file: ManifestFile | undefined, encoding?: "br" | "gzip"): number {
+  if (!file) return MAX_SMALL_BYTES;
+  // A compressed sibling of incompressible bytes is at most a little larger than them.
+  const listed = encoding ? file.bytes + Math.ceil(file.bytes / 64) + 4096 : file.bytes;
+  // One byte more than listed: a longer answer is then cut there, and the check says "altered".
+  return Math.min(listed + 1, MAX_FILE_BYTES);
+}
 
 export interface HttpVerifyOptions {
   /** The trusted key set; default the host's, else the copy's own. */
@@ -31,8 +52,13 @@ export interface HttpVerifyOptions {
   /** Client credentials, used to get a token from the host when none is given and the host asks for one. */
   clientId?: string;
   clientSecret?: string;
-  /** The token endpoint; default the host's embedded realm's. */
+  /**
+   * The token endpoint the client credentials go to; default the configured issuer's (`issuer`), else,
+   * only when the URL is the exrates service itself, its embedded realm's. Never another host's.
+   */
   tokenUrl?: string;
+  /** The configured OIDC issuer (EXRATES_OIDC_ISSUER): its token endpoint is `<issuer>/protocol/openid-connect/token`. */
+  issuer?: string;
   realm?: string;
   scope?: string;
   fetch?: typeof fetch;
@@ -55,6 +81,8 @@ class HttpReader {
   private asked = false;
   /** The generations the answers named (X-Exrates-Generation): more than one, a publish happened meanwhile. */
   readonly generations = new Set<string>();
+  /** The copy is the service's served generation: its embedded realm may be asked for a token. */
+  service = false;
 
   constructor(
     private readonly origin: string,
@@ -64,11 +92,11 @@ class HttpReader {
   }
 
   /** The body of a 200; undefined for a 404 (a file the copy does not have); a clear error otherwise. */
-  async get(url: string, { auth = true } = {}): Promise<Buffer | undefined> {
+  async get(url: string, { auth = true, limit = MAX_SMALL_BYTES, cut = false } = {}): Promise<Buffer | undefined> {
     const sent = auth && this.asked ? await this.current() : undefined;
-    let answer = await this.request(url, sent);
+    let answer = await this.request(url, sent, { limit, cut });
     if (answer.status === 401 && auth) {
-      answer = await this.request(url, await this.after401(url, sent));
+      answer = await this.request(url, await this.after401(url, sent), { limit, cut });
       if (answer.status === 401) throw refusedToken(url);
     }
     if (answer.status === 404 || answer.status === 410) return undefined;
@@ -77,7 +105,11 @@ class HttpReader {
     return answer.body;
   }
 
-  private async request(url: string, token: string | undefined): Promise<{ status: number; body: Buffer }> {
+  private async request(
+    url: string,
+    token: string | undefined,
+    bound: { limit: number; cut: boolean },
+  ): Promise<{ status: number; body: Buffer }> {
     const fetcher = this.options.fetch ?? globalThis.fetch;
     try {
       const res = await fetcher(url, {
@@ -87,8 +119,13 @@ class HttpReader {
       });
       const generation = res.headers.get("x-exrates-generation");
       if (generation && res.status === 200) this.generations.add(generation);
-      return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+      if (res.status !== 200) {
+        await res.body?.cancel().catch(() => undefined);
+        return { status: res.status, body: Buffer.alloc(0) };
+      }
+      return { status: res.status, body: await readCapped(res, url, bound.limit, bound.cut) };
     } catch (error) {
+      if (error instanceof UserError) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (error as Error).message;
       throw new UserError(`${redactUrl(url)}: cannot be read (${why})`, { cause: error });
@@ -125,9 +162,7 @@ class HttpReader {
         `${redactUrl(url)} needs a bearer token: give --token (or EXRATES_TOKEN), or EXRATES_CLIENT_ID and EXRATES_CLIENT_SECRET of a client of the service`,
       );
     this.tokens = clientCredentials({
-      tokenUrl:
-        this.options.tokenUrl ??
-        `${this.origin}/auth/realms/${encodeURIComponent(this.options.realm ?? "exrates")}/protocol/openid-connect/token`,
+      tokenUrl: this.tokenEndpoint(url),
       clientId,
       clientSecret,
       scope: this.options.scope ?? "exchange-rates",
@@ -135,6 +170,30 @@ class HttpReader {
       now: Date.now,
     });
     return this.current();
+  }
+
+  /**
+   * Where the client credentials may go: the token endpoint configured (EXRATES_TOKEN_URL), else the
+   * configured issuer's, else the embedded realm of the exrates service the URL names, and only over
+   * https or to a loopback address. A host that merely answered 401 (a static copy, a redirect's
+   * target) never gets them.
+   */
+  private tokenEndpoint(url: string): string {
+    const realm = encodeURIComponent(this.options.realm ?? "exrates");
+    const configured =
+      this.options.tokenUrl ??
+      (this.options.issuer ? `${this.options.issuer.replace(/\/+$/, "")}/protocol/openid-connect/token` : undefined);
+    const endpoint =
+      configured ?? (this.service ? `${this.origin}/auth/realms/${realm}/protocol/openid-connect/token` : undefined);
+    if (!endpoint)
+      throw new UserError(
+        `${redactUrl(url)} asked for a token (401), but it is not the exrates service's own generation: client credentials go only to a configured token endpoint (EXRATES_TOKEN_URL or EXRATES_OIDC_ISSUER); or give --token`,
+      );
+    if (!safeForCredentials(endpoint))
+      throw new UserError(
+        `${redactUrl(endpoint)}: client credentials are sent only over https or to a loopback address`,
+      );
+    return endpoint;
   }
 
   private async postForm(url: string, body: URLSearchParams) {
@@ -145,12 +204,14 @@ class HttpReader {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body,
+        // The credentials are never carried on to wherever a redirect points.
+        redirect: "error",
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
       throw new UserError(`${redactUrl(url)}: cannot be read (${(error as Error).message})`, { cause: error });
     }
-    const text = await res.text();
+    const text = (await readCapped(res, url, MAX_SMALL_BYTES, false)).toString("utf8");
     const contentType = res.headers.get("content-type") ?? "";
     if (res.status !== 200)
       return { status: res.status, json: undefined, error: problemOf(res.status, res.statusText, contentType, text) };
@@ -162,6 +223,50 @@ class HttpReader {
     }
     return { status: res.status, json };
   }
+}
+
+/** https, or http to a loopback address (the service on the same machine). */
+export function safeForCredentials(endpoint: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === "https:") return true;
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  return parsed.protocol === "http:" && (host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+/**
+ * A 200's body, read as it comes and stopped past `limit` bytes: with `cut`, the bytes up to there (a
+ * file longer than its manifest lists is cut one byte past it, and the check says it is altered);
+ * without, a clear error. Memory stays at the limit whatever the server sends.
+ */
+async function readCapped(res: Response, url: string, limit: number, cut: boolean): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = limit - size;
+      if (value.byteLength > room) {
+        if (!cut)
+          throw new UserError(`${redactUrl(url)}: the answer is larger than the ${limit} bytes verify reads of it`);
+        chunks.push(Buffer.from(value.buffer, value.byteOffset, room));
+        size += room;
+        break;
+      }
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 const refusedToken = (url: string) =>
@@ -204,16 +309,27 @@ const READ_CONCURRENCY = 8;
  */
 async function prefetch(reader: HttpReader, copy: string): Promise<Map<string, Promise<Buffer | undefined>>> {
   const files = new Map<string, Promise<Buffer | undefined>>();
-  const manifest = reader.get(`${copy}/${MANIFEST}`);
+  const manifest = reader.get(`${copy}/${MANIFEST}`, { limit: MAX_MANIFEST_BYTES });
   files.set(MANIFEST, manifest);
-  const paths: string[] = [SIGNATURE_FILE, JWKS_FILE];
+  const paths: Array<[string, ManifestFile | undefined, "br" | "gzip" | undefined]> = [
+    [SIGNATURE_FILE, undefined, undefined],
+    [JWKS_FILE, undefined, undefined],
+  ];
   const bytes = await manifest;
   try {
     const listed = bytes ? (JSON.parse(bytes.toString("utf8")) as Manifest).files : {};
+    const ahead: typeof paths = [];
+    let total = 0;
     for (const [path, file] of Object.entries(listed ?? {})) {
-      paths.push(path);
-      for (const encoding of file.encodings ?? []) paths.push(path + SUFFIX[encoding]);
+      ahead.push([path, file, undefined]);
+      total += readLimit(file);
+      for (const encoding of file.encodings ?? []) {
+        ahead.push([path + SUFFIX[encoding], file, encoding]);
+        total += readLimit(file, encoding);
+      }
     }
+    // A larger copy is read file by file as the check goes (each bounded by its listed size).
+    if (total <= PREFETCH_BUDGET_BYTES) paths.push(...ahead);
   } catch {
     // Not JSON: the check says so, reading what it needs itself.
   }
@@ -221,8 +337,9 @@ async function prefetch(reader: HttpReader, copy: string): Promise<Map<string, P
   const results = new Map<string, Buffer | undefined>();
   const worker = async () => {
     while (next < paths.length) {
-      const path = paths[next++]!;
-      results.set(path, await reader.get(`${copy}/${encodePath(path)}`));
+      const [path, file, encoding] = paths[next++]!;
+      const limit = readLimit(file, encoding);
+      results.set(path, await reader.get(`${copy}/${encodePath(path)}`, { limit, cut: file !== undefined }));
     }
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
@@ -239,9 +356,11 @@ export async function verifyUrl(url: string, options: HttpVerifyOptions = {}): P
   const { base, origin } = parseBase(url);
   const reader = new HttpReader(origin, options);
   let copy = base;
-  if (!(await reader.get(`${base}/${MANIFEST}`))) {
+  const manifestOnly = { limit: MAX_MANIFEST_BYTES };
+  if (!(await reader.get(`${base}/${MANIFEST}`, manifestOnly))) {
     copy = `${base}${SERVED_GENERATION}`;
-    if (!(await reader.get(`${copy}/${MANIFEST}`)))
+    reader.service = true;
+    if (!(await reader.get(`${copy}/${MANIFEST}`, manifestOnly)))
       throw new UserError(
         `${redactUrl(base)}: neither a copy of a published tree (no ${MANIFEST}) nor an exrates service (no ${SERVED_GENERATION}/${MANIFEST})`,
       );
@@ -256,7 +375,11 @@ export async function verifyUrl(url: string, options: HttpVerifyOptions = {}): P
   }
   const check = async () => {
     const files = await prefetch(reader, copy);
-    return verifyCopy({ read: (path) => files.get(path) ?? reader.get(`${copy}/${encodePath(path)}`) }, jwks);
+    const read = (path: string, file?: ManifestFile, encoding?: "br" | "gzip") => {
+      const bound = path === MANIFEST ? manifestOnly : { limit: readLimit(file, encoding), cut: file !== undefined };
+      return files.get(path) ?? reader.get(`${copy}/${encodePath(path)}`, bound);
+    };
+    return verifyCopy({ read }, jwks);
   };
   reader.generations.clear();
   let result = await check();

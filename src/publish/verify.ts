@@ -161,7 +161,9 @@ export async function verifyCopy(reader: CopyReader, jwks?: JSONWebKeySet): Prom
       }
       let unpacked: Buffer | undefined;
       try {
-        unpacked = encoding === "br" ? brotliDecompressSync(packed) : gunzipSync(packed);
+        // Never inflated beyond the listed size (plus one byte, to tell a longer one): no bomb gets through.
+        const bound = { maxOutputLength: file.bytes + 1 };
+        unpacked = encoding === "br" ? brotliDecompressSync(packed, bound) : gunzipSync(packed, bound);
       } catch {
         unpacked = undefined;
       }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse, Server } from "node:http";
 
 import { issuerOf, plainIssuerOf } from "../auth/discovery.js";
 import type { GrantOptions, LimitOptions } from "../auth/ratelimit.js";
-import { BearerChecker, remoteKeyGetter } from "../auth/tokens.js";
+import { BearerChecker, externalTokenMaxAge, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
@@ -405,5 +405,6 @@ function bearerChecker(options: ServerOptions, state: LiveState, issuers: string
     .catch((error: Error) =>
       log.warn({ issuer, err: error.message }, "external realm discovery failed; retried on the next request"),
     );
-  return new BearerChecker({ issuer, scope: config.scope, remoteKeys: remote.getKey, now });
+  const maxAgeSeconds = externalTokenMaxAge(process.env);
+  return new BearerChecker({ issuer, scope: config.scope, remoteKeys: remote.getKey, maxAgeSeconds, now });
 }

@@ -259,6 +259,28 @@ describe("bearer check", () => {
     await invalid(`${input}.${sig}`, /not an access token/);
   });
 
+  it("a token signed with the realm's own key but a year-long exp is refused once older than the lifetime", async () => {
+    const { sign } = await import("node:crypto");
+    const now = Math.floor(Date.now() / 1000);
+    const signed = (claims: object) => {
+      const input = `${b64({ alg: "RS256", typ: "JWT", kid: keys.active.kid })}.${b64(claims)}`;
+      return `${input}.${sign("sha256", Buffer.from(input), keys.active.privateKey).toString("base64url")}`;
+    };
+    const year = 365 * 86_400;
+    // Issued an hour ago, valid for a year by its exp: older than the 300 s lifetime (plus 5 s of skew).
+    await invalid(
+      signed(claimsFor({ sub: subjectOfErp, iat: now - 3600, exp: now + year })),
+      /older than the realm's token lifetime/,
+    );
+    await invalid(
+      signed(claimsFor({ sub: subjectOfErp, iat: now - 306, exp: now + year })),
+      /older than the realm's token lifetime/,
+    );
+    // Fresh, the same year-long exp passes: the age, not the exp, is what ends it.
+    const fresh = await call(`Bearer ${signed(claimsFor({ sub: subjectOfErp, iat: now, exp: now + year }))}`);
+    expect(fresh.status).toBe(200);
+  });
+
   it("public endpoints need no token", async () => {
     for (const path of [
       "/healthz",

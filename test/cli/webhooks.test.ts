@@ -35,7 +35,7 @@ describe("exrates webhooks", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
     try {
-      const added = await cli(["webhooks", "add", url, "--banks", "ecb,CNB", "--json"], env);
+      const added = await cli(["webhooks", "add", url, "--banks", "ecb,CNB", "--json", "--allow-private"], env);
       expect(added.code).toBe(0);
       const hook = JSON.parse(added.stdout) as { id: string; banks: string[]; secret: string };
       expect(hook.banks).toEqual(["CNB", "ECB"]);
@@ -63,6 +63,22 @@ describe("exrates webhooks", () => {
       const bad = await cli(["webhooks", "add", "ftp://example.com/x"], env);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain("http or https");
+      // Link-local and metadata addresses never; loopback and private ones only with --allow-private.
+      for (const refused of [
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fd00:ec2::254]/",
+        "http://[::ffff:169.254.169.254]/",
+      ]) {
+        const r = await cli(["webhooks", "add", refused, "--allow-private"], env);
+        expect(r.code, refused).toBe(1);
+        expect(r.stderr).toContain("link-local, cloud metadata");
+      }
+      const loopback = await cli(["webhooks", "add", "http://127.0.0.1:9/hook"], env);
+      expect(loopback.code).toBe(1);
+      expect(loopback.stderr).toContain("needs --allow-private");
+      const privateOne = await cli(["webhooks", "add", "https://10.1.2.3/hook"], env);
+      expect(privateOne.stderr).toContain("needs --allow-private");
+      expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
     } finally {
       server.close();
     }

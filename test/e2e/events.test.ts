@@ -59,7 +59,7 @@ describe("events end to end", { timeout: 120_000 }, () => {
     });
     sites.push(site);
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/rates`;
-    const added = await site.cli(["webhooks", "add", hookUrl, "--banks", "CNB", "--json"]);
+    const added = await site.cli(["webhooks", "add", hookUrl, "--banks", "CNB", "--json", "--allow-private"]);
     expect(added.code, added.stderr).toBe(0);
     const { secret } = JSON.parse(added.stdout) as { secret: string };
 

@@ -7,6 +7,7 @@ import { ExratesClient, ResponseCache } from "@exrates/client";
 import { UserError } from "../../errors.js";
 import { startMcpHttp } from "../../mcp/http.js";
 import { mcpSettings } from "../../mcp/config.js";
+import { originPolicy } from "../../mcp/origin.js";
 import { createRatesMcpServer } from "../../mcp/server.js";
 import { action, type CliContext } from "../context.js";
 
@@ -33,6 +34,7 @@ export function registerMcp(program: Command, ctx: CliContext & { close(): Promi
             realm: settings.realm,
             clientFor: (token) => new ExratesClient({ baseUrl: settings.apiUrl, token: () => token, cache }),
             log,
+            origins: originPolicy(process.env),
           });
           log.info({ url: running.url, apiUrl: settings.apiUrl }, "mcp serving");
           ctx.print(`exrates mcp serving on ${running.url} (API ${settings.apiUrl})`);

@@ -40,6 +40,7 @@ async function verifyLocation(
       clientId: env.EXRATES_CLIENT_ID || undefined,
       clientSecret: env.EXRATES_CLIENT_SECRET || undefined,
       tokenUrl: env.EXRATES_TOKEN_URL || undefined,
+      issuer: env.EXRATES_OIDC_ISSUER || undefined,
       realm: env.EXRATES_REALM || undefined,
       scope: env.EXRATES_SCOPE || undefined,
     });

@@ -16,6 +16,7 @@ import {
   type WebhookSummary,
 } from "../../store/events.js";
 import { action, type CliContext } from "../context.js";
+import { checkWebhookAddress } from "../../events/webhook-address.js";
 
 const BANK_ID = /^[A-Za-z0-9]{2,10}$/;
 
@@ -108,9 +109,11 @@ function registerAdd(webhooks: Command, ctx: WebhooksContext): void {
     .argument("<url>", "where to POST the events")
     .option("--banks <ids>", "only these banks, comma-separated (default: every bank)")
     .option("--json", "print {id, url, banks, secret} as JSON")
+    .option("--allow-private", "accept a loopback or private address (a receiver on this box or network)")
     .action(
-      action(ctx, async (url: string, options: { banks?: string; json?: boolean }) => {
+      action(ctx, async (url: string, options: { banks?: string; json?: boolean; allowPrivate?: boolean }) => {
         checkUrl(url);
+        await checkWebhookAddress(new URL(url), options.allowPrivate === true);
         const hook = await addWebhook(await ctx.store(), { url, banks: parseBanks(options.banks) });
         ctx.log().info({ event: "webhook.added", webhookId: hook.id, banks: hook.banks }, "webhook added");
         if (options.json)
