@@ -33,7 +33,7 @@ import {
   type IsoDate,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { monthNumber } from "../src/feed/month-names.js";
+import { monthNumber, readMonthBanner, type MonthBanner } from "../src/feed/month-names.js";
 import { readXls, xlsDecimal, xlsGrid, xlsText } from "../src/feed/spreadsheet.js";
 
 const ID = "BCBO";
@@ -56,6 +56,21 @@ function rateCell(cell: XLSX.CellObject | undefined, what: string): string | und
   return rowProblem(ID, "bad-rate", `${what} "${text}" is not a rate`, { rate: text });
 }
 
+/** A month's VENTA | COMPRA columns under its banner; `problem` when its days cannot be dated. */
+interface MonthColumn {
+  month?: number;
+  name: string;
+  venta: number;
+  compra: number;
+  problem?: string;
+}
+
+function bannerProblem(name: string, banner: Exclude<MonthBanner, { kind: "month" }>): string {
+  return banner.kind === "ambiguous"
+    ? `the month banner "${name}" could be ${banner.candidates.join(" or ")}`
+    : `the month banner "${name}" cannot be read`;
+}
+
 /** Reads one yearly matrix sheet into `rows`; false when the sheet has no `DIAS` row. */
 function readYearly(rows: AnswerRows, sheetName: string, grid: Grid): boolean {
   const h = grid.findIndex((row) => folded(row[0]) === "dias");
@@ -69,30 +84,40 @@ function readYearly(rows: AnswerRows, sheetName: string, grid: Grid): boolean {
   const months = grid[h]!;
   const sides = grid[h + 1] ?? [];
   // Each month banner sits over its VENTA column; COMPRA is the next one.
-  const blocks: Array<{ month: number; name: string; venta: number; compra: number }> = [];
+  const blocks: MonthColumn[] = [];
   months.forEach((cell, c) => {
     if (c === 0) return;
     const name = xlsText(cell);
-    const month = name === "" ? undefined : monthNumber(name, SPANISH);
-    if (!month) return;
-    if (folded(sides[c]) !== "venta" || folded(sides[c + 1]) !== "compra")
-      throw new FeedError(ID, `${year}-${month}: the VENTA | COMPRA labels are missing`);
-    blocks.push({ month, name, venta: c, compra: c + 1 });
+    const banner = name === "" ? undefined : readMonthBanner(name, SPANISH);
+    if (!banner) return;
+    const labelled = folded(sides[c]) === "venta" && folded(sides[c + 1]) === "compra";
+    if (banner.kind !== "month") {
+      // A banner no month reads, over VENTA | COMPRA: its days are held, naming the candidates.
+      if (labelled) blocks.push({ name, venta: c, compra: c + 1, problem: bannerProblem(name, banner) });
+      return;
+    }
+    if (!labelled) throw new FeedError(ID, `${year}-${banner.month}: the VENTA | COMPRA labels are missing`);
+    const first = blocks.find((b) => b.month === banner.month);
+    const problem = first
+      ? `the block under "${name}" lands on the days of "${first.name}": a layout error, not merged`
+      : undefined;
+    blocks.push({ month: banner.month, name, venta: c, compra: c + 1, ...(problem && { problem }) });
   });
   if (blocks.length === 0) throw new FeedError(ID, `sheet "${sheetName}" has no month columns`);
   grid.slice(h + 2).forEach((row, k) => {
     const day = xlsText(row[0]);
     if (!/^\d{1,2}$/.test(day)) return; // PROM (averages), notes, signatures
-    for (const { month, name, venta, compra } of blocks) {
+    for (const { month, name, venta, compra, problem } of blocks) {
       if (xlsText(row[venta]) === "" && xlsText(row[compra]) === "") continue;
       const fields = {
-        effectiveDate: `${year}-${month}-${day}`,
+        effectiveDate: `${year}-${month ?? name}-${day}`,
         currency: "USD",
         rate: `${xlsText(row[venta])} / ${xlsText(row[compra])}`,
       };
       rows.read(
         `sheet "${sheetName}" row ${h + 3 + k} ${name}`,
         (): RateRecord => {
+          if (problem !== undefined || month === undefined) rowProblem(ID, "bad-date", problem ?? name);
           const date = requireDateParts(ID, year, month, day);
           const v = rateCell(row[venta], "VENTA");
           const c = rateCell(row[compra], "COMPRA");

@@ -1,9 +1,10 @@
+import * as XLSX from "@e965/xlsx";
 import { describe, expect, it } from "vitest";
 
 import bcbo from "../../adapters/BCBO.js";
 import { expectOneHeld, itRefusesWhole } from "../support/adapter-cases.js";
 import { recording, sharedFeedsPresent } from "../support/feeds.js";
-import { fixture, recordsOf } from "../support/fixtures.js";
+import { answerOf, fixture, recordsOf } from "../support/fixtures.js";
 import { fakeHttp } from "../support/http.js";
 
 const YEARLY = "https://www.bcb.gob.bo/tiposDeCambioHistorico/xls.php?anio=2007";
@@ -17,6 +18,27 @@ describe("BCBO adapter", () => {
       { effectiveDate: "2007-01-02", currency: "USD", rate: "7.98", derivation: "mean" },
       { effectiveDate: "2007-02-02", currency: "USD", rate: "7.96", derivation: "mean" },
       { effectiveDate: "2007-01-29", currency: "USD", rate: "7.95", derivation: "mean" },
+    ]);
+  });
+
+  it("reads the matrix's month banners by rule: decorations, misspellings; an ambiguous or repeated banner's days held", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ["AÑO 2007"],
+      ["DIAS", "*ENERO", null, "FEBRRO", null, "JUXIO", null, "ENERO", null],
+      [null, "VENTA", "COMPRA", "VENTA", "COMPRA", "VENTA", "COMPRA", "VENTA", "COMPRA"],
+      [2, 8.03, 7.93, 8.01, 7.91, 8.0, 7.9, 8.1, 7.9],
+    ]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, "COTIZACIONES OFICIALES 2007");
+    const body = XLSX.write(wb, { type: "buffer", bookType: "biff8" }) as Buffer;
+    const answer = await answerOf(parse(body, YEARLY));
+    expect(answer.records).toEqual([
+      { effectiveDate: "2007-01-02", currency: "USD", rate: "7.98", derivation: "mean" }, // (8.03 + 7.93) / 2
+      { effectiveDate: "2007-02-02", currency: "USD", rate: "7.96", derivation: "mean" }, // (8.01 + 7.91) / 2
+    ]);
+    expect(answer.held.map((h) => [h.kind, h.reason])).toEqual([
+      ["bad-date", 'the month banner "JUXIO" could be June or July'],
+      ["bad-date", 'the block under "ENERO" lands on the days of "*ENERO": a layout error, not merged'],
     ]);
   });
 
