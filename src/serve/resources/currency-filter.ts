@@ -4,7 +4,7 @@ import { isPublishableCurrency } from "../../feed/currency.js";
 import { BadRequest } from "../http/query.js";
 
 /** Header listing the requested currencies the response holds no rate of. */
-export const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
+const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
 
 /** `currencies=USD,EUR`: the codes, upper case, sorted; undefined without the parameter. */
 export function currencyFilter(params: Map<string, string>): string[] | undefined {
