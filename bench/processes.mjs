@@ -162,3 +162,41 @@ export async function publishStore(prefix, codes, { unitsEvery } = {}) {
     );
   return { dir, store, seed };
 }
+
+/**
+ * One bank's years of rates in a store, as history.mjs and day-index.mjs read them: every weekday from
+ * `first` to `last` for each of `currencies` (four decimals, varying by day and currency), one fetch a
+ * year. Returns the number of figures stored.
+ */
+export async function seedYears(store, bankId, currencies, first = 2015, last = 2025) {
+  const { ingestBatches } = await import("../dist/src/store/rates.js");
+  let figures = 0;
+  for (let year = first; year <= last; year++) {
+    const records = [];
+    for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86_400_000) {
+      const day = new Date(t);
+      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+      const date = day.toISOString().slice(0, 10);
+      currencies.forEach((currency, c) => {
+        const n = ((t / 86_400_000) * 7919 + c * 104_729) % 100_000;
+        records.push({ effectiveDate: date, currency, rate: (1 + c + n / 100_000).toFixed(4) });
+      });
+    }
+    figures += records.length;
+    ingestBatches(store, bankId, [
+      {
+        provenance: {
+          kind: "import",
+          method: "GET",
+          url: `https://bench.example/${year}`,
+          startedAt: new Date(),
+          finishedAt: new Date(),
+          httpStatus: 200,
+          body: Buffer.from(String(year)),
+        },
+        records,
+      },
+    ]);
+  }
+  return figures;
+}
