@@ -21,5 +21,20 @@ export default tseslint.config(
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   // Plain-JavaScript files (bench/, scripts/, this config) run on Node: its globals are defined.
   { files: ["**/*.js", "**/*.mjs"], languageOptions: { globals: globals.node } },
+  // No function over 100 lines in src/ and adapters/ (issue 38): a long function is split into named
+  // functions with one job each.
+  {
+    files: ["src/**/*.ts", "adapters/**/*.ts"],
+    rules: { "max-lines-per-function": ["error", { max: 100, skipBlankLines: false, skipComments: false }] },
+  },
+  // Temporary: functions split on other branches; remove each entry once its split is merged.
+  {
+    files: [
+      "src/backfill/backfill.ts", // to split: runBackfill, backfillBank
+      "src/cli/commands/backfill.ts", // to split: registerBackfill (and its action's arrow)
+      "src/mcp/tools.ts", // to split: registerRatesTools
+    ],
+    rules: { "max-lines-per-function": "off" },
+  },
   prettier,
 );

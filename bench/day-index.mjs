@@ -6,7 +6,7 @@
 // 1. Memory: BANKS banks (default 90) of YEARS years (default 20) of weekdays with CURRENCIES (default
 //    35) currencies each, about 16 million figures, indexed in this process: heap and resident memory
 //    before and after (after a GC), bytes per figure, and the time to build one bank's index.
-// 2. Reads: one bank of eleven years and 40 currencies in a SQLite store (as bench/history.mjs); a random
+// 2. Reads: one bank of eleven years and 40 currencies in a SQLite store (seedYears, as bench/history.mjs); a random
 //    date with a 39-currency filter read READS times from the store (HistoryReader.ratesWithVersion and
 //    warnings, the path before the index) and from the index (BankDays.day and warnings), in turns,
 //    BENCH_RUNS rounds, medians: microseconds per read.
@@ -18,12 +18,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median } from "./lib.mjs";
+import { seedYears } from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { BankDays } = await import(join(ROOT, "dist/src/store/day-index.js"));
 const { HistoryReader } = await import(join(ROOT, "dist/src/store/history.js"));
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
-const { ingestBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
 
 const BANKS = Number(process.env.BENCH_BANKS ?? 90);
 const YEARS = Number(process.env.BENCH_YEARS ?? 20);
@@ -101,25 +101,7 @@ gc();
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-day-index-"));
 const path = join(dir, "exrates.db");
 const store = await openStore(path);
-for (let year = 2015; year <= 2025; year++) {
-  const records = [];
-  for (const date of weekdays(year, 1))
-    for (const currency of CODES) records.push({ effectiveDate: date, currency, rate: (1 + Math.random()).toFixed(4) });
-  ingestBatches(store, "CNB", [
-    {
-      provenance: {
-        kind: "import",
-        method: "GET",
-        url: `https://bench.example/${year}`,
-        startedAt: new Date(),
-        finishedAt: new Date(),
-        httpStatus: 200,
-        body: Buffer.from(String(year)),
-      },
-      records,
-    },
-  ]);
-}
+await seedYears(store, "CNB", CODES);
 await store.close();
 const reader = HistoryReader.open(path);
 const t0 = performance.now();

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median, writeSection } from "./lib.mjs";
-import { clientToken, freePort, pinned, processes, waitFor } from "./processes.mjs";
+import { clientToken, freePort, pinned, processes, seedYears, waitFor } from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -88,37 +88,9 @@ const client = JSON.parse(
   execFileSync(process.execPath, [CLI, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
 );
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
-const { ingestBatches } = await import(join(ROOT, "dist/src/store/rates.js"));
 const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js"));
 const store = await openStore(join(env.EXRATES_DATA_DIR, "exrates.db"));
-let rows = 0;
-for (let year = 2015; year <= 2025; year++) {
-  const records = [];
-  for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86_400_000) {
-    const day = new Date(t);
-    if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
-    const date = day.toISOString().slice(0, 10);
-    CURRENCIES.forEach((currency, c) => {
-      const n = ((t / 86_400_000) * 7919 + c * 104_729) % 100_000;
-      records.push({ effectiveDate: date, currency, rate: (1 + c + n / 100_000).toFixed(4) });
-    });
-  }
-  rows += records.length;
-  ingestBatches(store, "CNB", [
-    {
-      provenance: {
-        kind: "import",
-        method: "GET",
-        url: `https://bench.example/${year}`,
-        startedAt: new Date(),
-        finishedAt: new Date(),
-        httpStatus: 200,
-        body: Buffer.from(String(year)),
-      },
-      records,
-    },
-  ]);
-}
+const rows = await seedYears(store, "CNB", CURRENCIES);
 recordQuoting(store, "CNB", "CZK", "Direct");
 await store.close();
 execFileSync(process.execPath, [CLI, "publish", "CNB"], { env, stdio: "ignore" });

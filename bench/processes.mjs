@@ -1,6 +1,7 @@
-// What the benches that run servers share (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs, as-of.mjs,
+// What the benches share: for those that run servers (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs, as-of.mjs,
 // convert.mjs): a scratch service with its client, pinning to a core, child processes stopped when the
-// bench ends however it ends, a free port, waiting for a server to answer, and a client's token.
+// bench ends however it ends, a free port, waiting for a server to answer, and a client's token; for the
+// publish benches (publish.mjs, publish-signing.mjs), a scratch store with its seeding of synthetic rates.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -118,4 +119,84 @@ export function benchService(name, cli) {
     execFileSync(process.execPath, [cli, "clients", "create", "bench", "--json"], { env, encoding: "utf8" }),
   );
   return { dir, env, client, ...running };
+}
+
+/**
+ * The publish benches' store (publish.mjs, publish-signing.mjs), in a scratch directory: `seed(bankId,
+ * own, date, bump)` stores one fetch of synthetic rates of every code but the bank's own currency on
+ * `date` (bump added to each rate); with `unitsEvery`, every that-many-th currency is quoted per 2 units.
+ */
+export async function publishStore(prefix, codes, { unitsEvery } = {}) {
+  const { openStore } = await import("../dist/src/store/database.js");
+  const { ingestBatches } = await import("../dist/src/store/rates.js");
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const store = await openStore(join(dir, "exrates.db"));
+  const at = new Date("2026-03-02T14:00:00Z");
+  const provenance = (bankId) => ({
+    kind: "import",
+    method: "GET",
+    url: "https://bench.example/",
+    startedAt: at,
+    finishedAt: at,
+    httpStatus: 200,
+    body: Buffer.from(bankId),
+  });
+  const seed = (bankId, own, date, bump = 0) =>
+    ingestBatches(
+      store,
+      bankId,
+      [
+        {
+          provenance: provenance(bankId),
+          records: codes
+            .filter((c) => c !== own)
+            .map((currency, i) => ({
+              effectiveDate: date,
+              currency,
+              rate: (1.2345 + i * 0.731 + bump).toFixed(4),
+              ...(unitsEvery && i % unitsEvery === 0 ? { unitMultiplier: 2 } : {}),
+            })),
+        },
+      ],
+      at,
+    );
+  return { dir, store, seed };
+}
+
+/**
+ * One bank's years of rates in a store, as history.mjs and day-index.mjs read them: every weekday from
+ * `first` to `last` for each of `currencies` (four decimals, varying by day and currency), one fetch a
+ * year. Returns the number of figures stored.
+ */
+export async function seedYears(store, bankId, currencies, first = 2015, last = 2025) {
+  const { ingestBatches } = await import("../dist/src/store/rates.js");
+  let figures = 0;
+  for (let year = first; year <= last; year++) {
+    const records = [];
+    for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86_400_000) {
+      const day = new Date(t);
+      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+      const date = day.toISOString().slice(0, 10);
+      currencies.forEach((currency, c) => {
+        const n = ((t / 86_400_000) * 7919 + c * 104_729) % 100_000;
+        records.push({ effectiveDate: date, currency, rate: (1 + c + n / 100_000).toFixed(4) });
+      });
+    }
+    figures += records.length;
+    ingestBatches(store, bankId, [
+      {
+        provenance: {
+          kind: "import",
+          method: "GET",
+          url: `https://bench.example/${year}`,
+          startedAt: new Date(),
+          finishedAt: new Date(),
+          httpStatus: 200,
+          body: Buffer.from(String(year)),
+        },
+        records,
+      },
+    ]);
+  }
+  return figures;
 }

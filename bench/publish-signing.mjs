@@ -3,46 +3,18 @@
 // new date (what the daemon does after an ingest: one bank rendered, the rest hard-linked, a new
 // manifest over every file). Medians printed, and the difference (the target: < 20 ms).
 //   npm run build && node bench/publish-signing.mjs
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 import { loadAdapters } from "../dist/src/feed/registry.js";
 import { publish } from "../dist/src/publish/publisher.js";
 import { loadPublicationKeys, signatureFiles } from "../dist/src/publish/signing.js";
-import { openStore } from "../dist/src/store/database.js";
-import { ingestBatches } from "../dist/src/store/rates.js";
+import { publishStore } from "./processes.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CODES = ["AUD", "CAD", "CHF", "CNY", "CZK", "EUR", "GBP", "JPY", "NOK", "PLN", "SEK", "USD"];
-const dir = mkdtempSync(join(tmpdir(), "exrates-bench-signing-"));
-const store = await openStore(join(dir, "exrates.db"));
+const { dir, store, seed } = await publishStore("exrates-bench-signing-", CODES);
 const adapters = [...(await loadAdapters()).values()];
-const at = new Date("2026-03-02T14:00:00Z");
-const seed = (bankId, own, date, bump = 0) =>
-  ingestBatches(
-    store,
-    bankId,
-    [
-      {
-        provenance: {
-          kind: "import",
-          method: "GET",
-          url: "https://bench.example/",
-          startedAt: at,
-          finishedAt: at,
-          httpStatus: 200,
-          body: Buffer.from(bankId),
-        },
-        records: CODES.filter((c) => c !== own).map((currency, i) => ({
-          effectiveDate: date,
-          currency,
-          rate: (1.2345 + i * 0.731 + bump).toFixed(4),
-        })),
-      },
-    ],
-    at,
-  );
 for (const a of adapters) seed(a.bank.id, a.bank.bankCurrency, "2026-03-02");
 const out = join(dir, "out");
 const signing = await loadPublicationKeys(join(dir, "data"));

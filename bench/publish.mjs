@@ -4,8 +4,7 @@
 // figures, which a period source would not publish. Baseline, same run: the same documents as
 // JSON.stringify + writeFileSync, one file per bank. Prints where the publish's time went (`phases`, ms).
 //   node bench/publish.mjs full|one|baseline
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 import { frequencyOf } from "../dist/src/feed/adapter.js";
@@ -14,12 +13,9 @@ import { latestDocument } from "../dist/src/publish/document.js";
 import { publish } from "../dist/src/publish/publisher.js";
 import { loadPublicationKeys } from "../dist/src/publish/signing.js";
 import { prunedRemoved } from "../dist/src/publish/tree.js";
-import { openStore } from "../dist/src/store/database.js";
-import { ingestBatches } from "../dist/src/store/rates.js";
+import { publishStore } from "./processes.mjs";
 
 const mode = process.argv[2] ?? "full";
-const dir = mkdtempSync(join(tmpdir(), "exrates-bench-publish-"));
-const store = await openStore(join(dir, "exrates.db"));
 const adapters = [...(await loadAdapters()).values()].filter((a) => frequencyOf(a.bank) === "Daily");
 const CODES = [
   "AED",
@@ -63,32 +59,7 @@ const CODES = [
   "XDR",
   "ZAR",
 ];
-const at = new Date("2026-03-02T14:00:00Z");
-const seed = (bankId, own, date, bump = 0) =>
-  ingestBatches(
-    store,
-    bankId,
-    [
-      {
-        provenance: {
-          kind: "import",
-          method: "GET",
-          url: "https://bench.example/",
-          startedAt: at,
-          finishedAt: at,
-          httpStatus: 200,
-          body: Buffer.from(bankId),
-        },
-        records: CODES.filter((c) => c !== own).map((currency, i) => ({
-          effectiveDate: date,
-          currency,
-          rate: (1.2345 + i * 0.731 + bump).toFixed(4),
-          ...(i % 7 === 0 ? { unitMultiplier: 2 } : {}),
-        })),
-      },
-    ],
-    at,
-  );
+const { dir, store, seed } = await publishStore("exrates-bench-publish-", CODES, { unitsEvery: 7 });
 for (const a of adapters) seed(a.bank.id, a.bank.bankCurrency, "2026-03-02");
 
 const out = join(dir, "out");

@@ -109,11 +109,6 @@ export function redactSecrets(text: string): string {
   return text.replace(p, MASK);
 }
 
-/** Whether any registered secret occurs in the text. */
-export function containsSecret(text: string): boolean {
-  return redactSecrets(text) !== text;
-}
-
 /** Forgets every secret (tests). */
 export function clearSecrets(): void {
   values.clear();

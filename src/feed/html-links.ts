@@ -4,7 +4,7 @@ import * as cheerio from "cheerio";
 
 import { FeedError } from "../errors.js";
 import type { FeedDocument, HttpClient } from "../types.js";
-import { decodeText, looksLikeHtml } from "./body.js";
+import { decodeText } from "./body.js";
 
 /** Every `a[href]` of a page whose resolved URL matches `pattern` (and whose text matches `text`, when given), in page order. */
 export function findLinks(html: string, pageUrl: string, pattern: RegExp, text?: RegExp): string[] {
@@ -61,18 +61,4 @@ export async function fetchLinkedFile(http: HttpClient, f: LinkedFile): Promise<
   const page = await session.get(f.page, { accept: "text/html" });
   const link = requireLink(f.bankId, decodeText(f.bankId, page.body), f.page, f.link, f.fileName);
   return [{ ...page, role: "navigation" }, await session.get(link, { accept: f.accept })];
-}
-
-/**
- * Checks a landing page answer (it holds no rates, only the link): an empty body, or a page
- * without the link, is a FeedError; the page itself yields no records.
- */
-export function checkLandingPage(f: LinkedFile, body: Uint8Array, url: string): [] {
-  const text = decodeText(f.bankId, body);
-  if (text.trim() === "") throw new FeedError(f.bankId, `empty body where ${f.pageName} was expected`);
-  if (!looksLikeHtml(text) && !/<a\s/i.test(text))
-    throw new FeedError(f.bankId, `not an HTML page where ${f.pageName} was expected`);
-  if (findLinks(text, url, f.link).length === 0)
-    throw new FeedError(f.bankId, `${f.pageName} has no link to ${f.fileName}`);
-  return [];
 }

@@ -25,7 +25,7 @@ import { Exact, readDecimal } from "./decimal.js";
 import type { Cell, Workbook } from "./workbook.js";
 import { readXlsxWorkbook } from "./xlsx.js";
 
-export type { Cell, CellValue, Row, Workbook, Worksheet } from "./workbook.js";
+export type { Cell, Row, Workbook, Worksheet } from "./workbook.js";
 
 export type NumberReading = "stored" | "displayed";
 

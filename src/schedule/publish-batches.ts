@@ -48,5 +48,3 @@ export function batchingPublisher(publishBanks: (bankIds?: string[]) => Promise<
     idle: (): Promise<void> => current ?? Promise.resolve(),
   };
 }
-
-export type BatchingPublisher = ReturnType<typeof batchingPublisher>;

@@ -29,19 +29,6 @@ import {
 // The status row's shape is part of the API (GET /v1/status): declared in src/types.ts, where the client reads it.
 export type { BankState, BankStatus };
 
-/** Every state, in the order /metrics lists them. */
-export const BANK_STATES: readonly BankState[] = [
-  "up to date",
-  "holiday",
-  "waiting",
-  "late",
-  "failing",
-  "stale",
-  "never fetched",
-  "needs credential",
-  "historical only",
-];
-
 export interface StatusOptions {
   env?: Readonly<Record<string, string | undefined>>;
   now?: Date;

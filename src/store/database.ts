@@ -12,7 +12,7 @@ import { isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 
-export { dialectOf, isDatabaseUrl, maskDatabaseUrl, type Dialect } from "./dialect.js";
+export { isDatabaseUrl, maskDatabaseUrl } from "./dialect.js";
 
 interface StoreBase {
   db: Kysely<Database>;

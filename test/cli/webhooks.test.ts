@@ -1,8 +1,6 @@
 // `exrates webhooks`: add prints the secret once (list never does), test sends a signed message the
 // standardwebhooks package verifies, remove removes; bad input is one line and exit 1.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { addWebhook } from "../../src/store/events.js";
 import { openStore } from "../../src/store/database.js";
 import { cli } from "../e2e/support.js";
+import { startReceiver } from "../support/receiver.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -23,17 +22,8 @@ describe("exrates webhooks", () => {
   it("adds, lists without the secret, tests with a signed request, removes", async () => {
     root = mkdtempSync(join(tmpdir(), "exrates-webhooks-"));
     const env = { EXRATES_DATA_DIR: join(root, "data"), EXRATES_OUT_DIR: join(root, "out"), LOG_LEVEL: "warn" };
-    const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-    const server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString()));
-      req.on("end", () => {
-        got.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+    const receiver = await startReceiver("/in");
+    const { url, received: got } = receiver;
     try {
       const added = await cli(["webhooks", "add", url, "--banks", "ecb,CNB", "--json", "--allow-private"], env);
       expect(added.code).toBe(0);
@@ -80,7 +70,7 @@ describe("exrates webhooks", () => {
       expect(privateOne.stderr).toContain("needs --allow-private");
       expect((await cli(["webhooks", "list"], env)).stdout).toContain("no webhooks");
     } finally {
-      server.close();
+      await receiver.close();
     }
   });
 });

@@ -1,13 +1,14 @@
 // The issue's "done when", end to end with the built CLI: a daemon (`exrates start`) serves
 // /v1/events; `exrates backfill CNB` run beside it publishes; the SSE client gets the event and a
 // webhook receiver added with `exrates webhooks add` gets the same event, signed.
-import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { Webhook } from "standardwebhooks";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { addDays, weekday } from "../../src/feed/dates.js";
+import { startReceiver } from "../support/receiver.js";
 import { testSite, type TestSite } from "../support/server.js";
 
 const LAST = "2026-11-20";
@@ -43,22 +44,14 @@ afterAll(async () => {
 describe("events end to end", { timeout: 120_000 }, () => {
   it("a backfill beside the daemon reaches an SSE client and a webhook receiver", async () => {
     const mirror = await cnbMirror();
-    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-    const receiver = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString()));
-      req.on("end", () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const receiver = await startReceiver("/rates");
+    const { received } = receiver;
     const site = await testSite({
       env: { EXRATES_FEED_MIRROR: mirror.url, EXRATES_HOST: "127.0.0.1" },
       prefix: "exrates-events-e2e-",
     });
     sites.push(site);
-    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/rates`;
+    const hookUrl = receiver.url;
     const added = await site.cli(["webhooks", "add", hookUrl, "--banks", "CNB", "--json", "--allow-private"]);
     expect(added.code, added.stderr).toBe(0);
     const { secret } = JSON.parse(added.stdout) as { secret: string };
@@ -108,7 +101,7 @@ describe("events end to end", { timeout: 120_000 }, () => {
     } finally {
       stream?.destroy();
       await daemon.stop("SIGTERM", 15_000);
-      receiver.close();
+      await receiver.close();
       await mirror.close();
     }
   });

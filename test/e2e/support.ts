@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 
 import { addDays, weekday } from "../../src/feed/dates.js";
 
-export { cli, finished, spawnCli, waitFor, type CliResult } from "../support/cli.js";
+export { cli, finished, spawnCli, waitFor } from "../support/cli.js";
 
 /** A CNB-shaped feed answering daily-year?year=Y with USD and JPY (per 100) for every weekday up to 2026-11-20, slowly. */
 export const LAST = "2026-11-20";

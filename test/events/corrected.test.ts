@@ -2,8 +2,6 @@
 // the Latest one, records one event naming the dates and currencies and linking to the Corrections
 // resource; a first import or the same answer again records none. It reaches an SSE client (the link
 // absolute, and what it links to lists the correction) and a webhook, signed.
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
@@ -16,6 +14,7 @@ import type { Store } from "../../src/store/database.js";
 import { addWebhook, eventsAfter } from "../../src/store/events.js";
 import type { FeedDocument, RatesCorrected } from "../../src/types.js";
 import { startHarness, type Harness } from "../serve/support.js";
+import { startReceiver } from "../support/receiver.js";
 import { tempStore } from "../support/store.js";
 
 const silent = pino({ level: "silent" });
@@ -75,21 +74,10 @@ describe("rates.corrected", () => {
   it("is POSTed to a webhook, signed, with the link made absolute", async () => {
     const ctx = await tempStore();
     cleanups.push(ctx.cleanup);
-    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-    const server: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const hook = await addWebhook(ctx.store, {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-      banks: ["CNB"],
-    });
+    const receiver = await startReceiver("/hook", 200);
+    cleanups.push(receiver.close);
+    const { received } = receiver;
+    const hook = await addWebhook(ctx.store, { url: receiver.url, banks: ["CNB"] });
     await correctAnOlderDay(ctx.store);
     const worker = createWebhookWorker({ store: ctx.store, log: silent, publicUrl: "https://rates.example/" });
     expect(await worker.tick()).toBe(1);

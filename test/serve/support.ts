@@ -4,7 +4,7 @@
 import type { SqliteStore } from "../../src/store/database.js";
 import { startTestServer, type InProcessOptions, type InProcessServer } from "../support/server.js";
 
-export { bankFiles, publishGeneration, XLSX } from "../support/tree.js";
+export { publishGeneration, XLSX } from "../support/tree.js";
 export { silentLog } from "../support/server.js";
 
 export type Harness = InProcessServer<SqliteStore> & { close(): Promise<void> };

@@ -5,7 +5,7 @@ import { BadRequest } from "../http/query.js";
 import { quoted } from "../../quote.js";
 
 /** Header listing the requested currencies the response holds no rate of. */
-export const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
+const NOT_QUOTED_HEADER = "x-currencies-not-quoted";
 
 /** `currencies=USD,EUR`: the codes, upper case, sorted; undefined without the parameter. */
 export function currencyFilter(params: Map<string, string>): string[] | undefined {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { amountProblem, convert, missingFrom, type Table } from "../../../publish/cross.js";
 import { conversionCsv, conversionJson, conversionXml } from "../../../publish/render-conversion.js";
-import { historyEtag, type HistoryRow, type HistoryStore } from "../../../store/history.js";
+import { historyEtag, type HistoryRow, type HistoryStore, type RowsVersion } from "../../../store/history.js";
 import { inForceOn, versionOfFigures } from "../../../store/periods.js";
 import type { IsoDate } from "../../../types.js";
 import type { Handler, MatchedRoute, ServeContext } from "../../context.js";
@@ -151,26 +151,14 @@ async function convertOn(
   if (found.kind === "none") return notInForce(res, head, id, date, found);
   const wanted = [request.from, request.to].filter((c) => c !== facts.header.baseCurrency);
   const { rows, version } = await reader.ratesWithVersion(id, found.effectiveDate, [...new Set(wanted)].sort());
-  const table: Table = {
-    header: facts.header,
-    date: found.effectiveDate,
-    figures: new Map(rows.map((r: HistoryRow) => [r.currency, r])),
-  };
-  const etag = historyEtag(
+  const table = datedTable(facts, found.effectiveDate, rows);
+  return answerDated(ctx, req, res, head, request, table, version, [
     "convert",
     id,
     date,
     found.effectiveDate,
     facts.factsKey,
-    request.format,
-    request.amount,
-    request.from,
-    request.to,
-    version.rows,
-    version.maxStoredAt,
-    version.maxFetchId,
-  );
-  return answer(ctx, req, res, head, table, request, etag, version.maxStoredAt);
+  ]);
 }
 
 /** A period source's conversion on a date: through the figures in force on it (src/store/periods.ts). */
@@ -191,21 +179,37 @@ async function convertInPeriod(
     const detail = `No figure of ${id} is in force on ${date}`;
     return sendProblem(res, 404, { detail, extra: { bank: id, date }, head });
   }
-  const table: Table = { header: facts.header, date: set.date, figures: new Map(set.rows.map((r) => [r.currency, r])) };
-  const version = versionOfFigures(figures);
-  const etag = historyEtag(
+  const table = datedTable(facts, set.date, set.rows);
+  return answerDated(ctx, req, res, head, request, table, versionOfFigures(figures), [
     "convert-period",
     id,
     date,
     facts.factsKey,
-    request.format,
-    request.amount,
-    request.from,
-    request.to,
-    version.rows,
-    version.maxStoredAt,
-    version.maxFetchId,
-  );
+  ]);
+}
+
+/** A dated conversion's table: the bank's header and the figures of the set in force. */
+function datedTable(facts: BankFacts, date: IsoDate, rows: readonly HistoryRow[]): Table {
+  return { header: facts.header, date, figures: new Map(rows.map((r) => [r.currency, r])) };
+}
+
+/**
+ * The tail the daily and the period conversions on a date share: the ETag over `key` (kind, bank, date
+ * asked, for a daily bank the date in force, and the bank's facts), the request and the rows' version,
+ * then the answer, last modified when the newest of those rows was stored.
+ */
+function answerDated(
+  ctx: ServeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  request: ConvertRequest,
+  table: Table,
+  version: RowsVersion,
+  key: string[],
+): void | Promise<void> {
+  const { format, amount, from, to } = request;
+  const etag = historyEtag(...key, format, amount, from, to, version.rows, version.maxStoredAt, version.maxFetchId);
   return answer(ctx, req, res, head, table, request, etag, version.maxStoredAt);
 }
 
