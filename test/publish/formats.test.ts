@@ -1,8 +1,8 @@
 // Each published format read back by an independent reader: the XML validated against the XSD by
-// libxml2 (xmllint-wasm), the CSV re-parsed by csv-parse, the XLSX opened by SheetJS, the JSON checked
+// libxml2 (xmllint-wasm), the CSV re-parsed by papaparse, the XLSX opened by SheetJS, the JSON checked
 // against a JSON Schema of Latest.json by ajv - with every digit as stored.
 import { Ajv } from "ajv";
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";

@@ -1,6 +1,6 @@
 // The history documents read back by independent readers (libxml2 against the XSD, lossless-json,
-// csv-parse, SheetJS) with the stored digits; a one-date document is byte for byte the Latest one.
-import { parse as parseCsv } from "csv-parse/sync";
+// papaparse, SheetJS) with the stored digits; a one-date document is byte for byte the Latest one.
+import { parseCsv } from "../support/csv.js";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
