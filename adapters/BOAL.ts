@@ -46,8 +46,8 @@ import {
   type ParsedAnswer,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { readXls, xlsGrid } from "../src/feed/spreadsheet.js";
-import { openXlsxRows, streamedDecimal, type StreamedCell, type StreamedRow } from "../src/feed/xlsx-rows.js";
+import { readXls, readXlsx, xlsGrid } from "../src/feed/spreadsheet.js";
+import { sheetRows, streamedDecimal, type StreamedCell, type StreamedRow } from "../src/feed/sheet-rows.js";
 
 const ID = "BOAL";
 const TIME_ZONE = "Europe/Tirane";
@@ -205,10 +205,10 @@ export async function parseArchive(body: Uint8Array, url: string): Promise<Parse
     }
     return rows.result();
   }
-  const wb = await openXlsxRows(ID, body);
-  for (const name of wb.sheetNames) {
-    const month = new MonthSheet(name.trim(), rows);
-    for await (const row of wb.rows(name)) month.read(row);
+  const wb = await readXlsx(ID, body);
+  for (const sheet of wb.worksheets) {
+    const month = new MonthSheet(sheet.name.trim(), rows);
+    for (const row of sheetRows(sheet)) month.read(row);
     month.finish();
   }
   return rows.result();

@@ -4,7 +4,7 @@
 //   beside it, hb1-daily-1999-2017.xlsx and hb1-daily-1973-1998.xlsx (the last not recorded: its layout is
 //   taken to be the same, and a changed one is refused). A range fetches the files it touches and every day
 //   of them is read (days already stored come back unchanged). The files are large (4 MB of sheet XML for
-//   1999-2017), so they are read row by row in bounded memory (src/feed/xlsx-rows.ts).
+//   1999-2017), so they are read row by row from the packed workbook (src/feed/sheet-rows.ts).
 // - Workbook: sheet `Data` with five header rows (group `Exchange rates (quoted per NZ$)`, series name,
 //   `Notes`, `Unit` such as `NZD/USD`, `Series Id` such as `EXR.DS11.D06`), then one row per day: an Excel
 //   serial date in column A and one figure per series. `Table Description` (title, published date, notes)
@@ -29,7 +29,8 @@ import {
   type ParsedAnswer,
   type RateRecord,
 } from "../src/feed/kit.js";
-import { openXlsxRows, streamedDate, streamedDecimal, type StreamedRow } from "../src/feed/xlsx-rows.js";
+import { sheetRows, streamedDate, streamedDecimal, type StreamedRow } from "../src/feed/sheet-rows.js";
+import { readXlsx } from "../src/feed/spreadsheet.js";
 
 const ID = "RBNZ";
 const TIME_ZONE = "Pacific/Auckland";
@@ -87,15 +88,17 @@ function readDay(rows: AnswerRows, row: StreamedRow, columns: Map<number, string
 }
 
 export async function parseB1(body: Uint8Array): Promise<ParsedAnswer> {
-  const workbook = await openXlsxRows(ID, body);
-  if (!workbook.sheetNames.includes("Data")) {
-    throw new FeedError(ID, `not the B1 workbook: no Data sheet (sheets: ${workbook.sheetNames.join(", ")})`);
+  const workbook = await readXlsx(ID, body);
+  const data = workbook.getWorksheet("Data");
+  if (!data) {
+    const names = workbook.worksheets.map((s) => s.name);
+    throw new FeedError(ID, `not the B1 workbook: no Data sheet (sheets: ${names.join(", ")})`);
   }
   const rows = new AnswerRows(ID);
   let group: StreamedRow | undefined;
   let unit: StreamedRow | undefined;
   let columns: Map<number, string> | undefined;
-  for await (const row of workbook.rows("Data")) {
+  for (const row of sheetRows(data)) {
     if (columns) {
       readDay(rows, row, columns);
       continue;

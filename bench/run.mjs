@@ -1,6 +1,6 @@
 // `npm run bench`: builds, runs every benchmark RUNS times (median), prints the figures and writes
 // them to bench/results.json. BENCHMARKS.md records them with the command and the machine.
-//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys xlsx-rows workbooks soak]
+//   BENCH_RUNS=5 npm run bench [-- import publish store-pg serve latest-s3 hot-keys workbooks soak]
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -93,10 +93,6 @@ if (want("serve") && existsSync(`${here}/serve.mjs`)) {
 // Latest req/s with the tree loaded from a bucket vs from disk (bench/latest-s3.mjs).
 if (want("latest-s3")) {
   execFileSync(process.execPath, [`${here}/latest-s3.mjs`], { stdio: "inherit" });
-}
-
-if (want("xlsx-rows")) {
-  execFileSync(process.execPath, [`${here}/xlsx-rows.mjs`], { stdio: "inherit" });
 }
 
 if (want("hot-keys")) {

@@ -1,6 +1,6 @@
 // CSV answers: one reader for every bank that serves CSV, so that a malformed file is refused the same
 // way everywhere and columns are found by name (a missing column means the layout changed).
-import { parse as parseCsv } from "csv-parse/sync";
+import Papa from "papaparse";
 
 import { FeedError } from "../errors.js";
 import { expectFeedText } from "./body.js";
@@ -15,24 +15,30 @@ export interface CsvOptions {
 }
 
 /**
- * Every row of a CSV text, fields trimmed, empty lines skipped. An empty body or an HTML page, and a
- * CSV that does not parse (an unclosed quote, a truncated file, rows of different lengths unless
- * `relaxColumnCount`), refuse the answer with a FeedError naming the bank.
+ * Every row of a CSV text, fields trimmed, empty lines skipped (papaparse, the project's one CSV reader).
+ * An empty body or an HTML page, and a CSV that does not parse (an unclosed quote, a truncated file, rows
+ * of different lengths unless `relaxColumnCount`), refuse the answer with a FeedError naming the bank.
  */
 export function readCsv(bankId: string, text: string, options: CsvOptions = {}): string[][] {
   expectFeedText(bankId, text, options.what ?? "CSV");
-  try {
-    // Without `columns`, csv-parse gives every row as an array of strings.
-    const rows: unknown = parseCsv(text, {
-      delimiter: options.delimiter ?? ",",
-      relax_column_count: options.relaxColumnCount ?? false,
-      skip_empty_lines: true,
-      trim: true,
-    });
-    return rows as string[][];
-  } catch (error) {
-    throw new FeedError(bankId, `malformed CSV (${(error as Error).message})`, { cause: error });
+  const result = Papa.parse<string[]>(text, {
+    delimiter: options.delimiter ?? ",",
+    skipEmptyLines: true,
+    transform: (value) => value.trim(),
+  });
+  const fatal = result.errors.find((e) => e.type === "Quotes");
+  if (fatal) throw new FeedError(bankId, `malformed CSV (${fatal.message} at row ${(fatal.row ?? 0) + 1})`);
+  const rows = result.data;
+  if (!options.relaxColumnCount && rows.length > 0) {
+    const width = rows[0]!.length;
+    const ragged = rows.findIndex((row) => row.length !== width);
+    if (ragged >= 0)
+      throw new FeedError(
+        bankId,
+        `malformed CSV (row ${ragged + 1} has ${rows[ragged]!.length} fields, the first ${width})`,
+      );
   }
+  return rows;
 }
 
 /**

@@ -1,7 +1,7 @@
 // What every adapter imports: the contract, exact decimals, dates, body checks, errors, the row reader
 // that holds a bad row (rows.ts) and currency codes and names (currency.ts)
 // (`import { ... } from "../src/feed/kit.js"`). The readers beside it (csv.ts, sdmx-csv.ts,
-// spreadsheet.ts, xlsx-rows.ts, pdf-text.ts, html-links.ts, month-names.ts, float-json.ts) are imported
+// spreadsheet.ts, sheet-rows.ts, pdf-text.ts, html-links.ts, month-names.ts, float-json.ts) are imported
 // directly by the adapters that need them, so that loading one bank does not load exceljs, pdf.js and
 // cheerio for all.
 // docs/ADDING-A-BANK.md says which to use when.

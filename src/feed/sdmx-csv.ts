@@ -9,7 +9,7 @@ import type { ParsedAnswer, RateRecord, RowProblemKind } from "../types.js";
 import { expectFeedText } from "./body.js";
 import { isPublishableCurrency } from "./currency.js";
 import { isIsoDate } from "./dates.js";
-import { readDecimal } from "./decimal.js";
+import { figureProblem, quoteFigure, readDecimal } from "./decimal.js";
 import { AnswerRows } from "./rows.js";
 
 export interface SdmxCsvLayout {
@@ -108,7 +108,8 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
       goodCurrencies.set(rawCurrency, (currency = rawCurrency));
     }
     const rate = readDecimal(raw);
-    if (rate === undefined) return hold("bad-rate", `OBS_VALUE "${raw}" is not a decimal`);
+    if (rate === undefined)
+      return hold("bad-rate", `OBS_VALUE ${figureProblem(raw) ?? `"${quoteFigure(raw)}" is not a decimal`}`);
     const record: RateRecord = { effectiveDate: date, currency, rate };
     if (at.unit >= 0) {
       const unit = row[at.unit]?.trim() ?? "";

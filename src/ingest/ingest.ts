@@ -25,6 +25,7 @@ import type {
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
 import { screenAnswers, screeningQuery, type ScreenedAnswer } from "./screen.js";
+import { parseBudget } from "./parse-budget.js";
 import { dateLimit, gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
@@ -49,7 +50,10 @@ export async function parseDocuments(
     let output: ParseOutput;
     try {
       const { url, contentType, method, requestBody } = doc;
-      output = await adapter.parse(doc.body, { url, contentType, method, requestBody });
+      // Within the process's parse budget: concurrent catch-up tries do not parse large answers all at once.
+      output = await parseBudget.run(doc.body.length, () =>
+        adapter.parse(doc.body, { url, contentType, method, requestBody }),
+      );
     } catch (error) {
       if (error instanceof FeedError) throw error;
       throw new FeedError(id, `could not parse ${redactUrl(doc.url)}: ${(error as Error).message}`, { cause: error });

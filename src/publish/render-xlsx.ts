@@ -3,11 +3,12 @@
 // The bytes are deterministic: exceljs stamps the current time into the zip entries, so the package
 // is re-zipped with the data's own timestamp.
 import ExcelJS from "exceljs";
-import JSZip from "jszip";
 
+import { ZipArchive } from "../feed/archive.js";
 import type { LatestRatesDocument } from "../types.js";
 import { CSV_HEADER, hasWarnings, isPeriodic, rateRows, VALIDITY_HEADER, WARNINGS_COLUMN } from "./render-csv.js";
 import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
+import { zipStream } from "./zip.js";
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
   const stamp = new Date(doc.publishedAt);
@@ -74,13 +75,13 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     info.addRow([key, value]).getCell(1).font = { bold: true };
   }
 
-  const raw = Buffer.from(await wb.xlsx.writeBuffer());
-  const zip = await JSZip.loadAsync(raw);
-  const out = new JSZip();
-  for (const name of Object.keys(zip.files).sort()) {
-    const entry = zip.files[name]!;
-    if (entry.dir) continue;
-    out.file(name, await entry.async("uint8array"), { date: stamp, createFolders: false });
-  }
-  return out.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } });
+  // Re-zipped by the project's own zip reader and writer (src/feed/archive.ts, src/publish/zip.ts).
+  const zip = ZipArchive.open(doc.bankId, Buffer.from(await wb.xlsx.writeBuffer()), "XLSX workbook");
+  const parts = zip.parts.filter((p) => !p.name.endsWith("/")).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return Buffer.concat([
+    ...zipStream(
+      parts.map((p) => ({ name: p.name, data: zip.read(p) })),
+      stamp,
+    ),
+  ]);
 }

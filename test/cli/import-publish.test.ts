@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { XMLParser } from "fast-xml-parser";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import * as client from "openid-client";

@@ -4,13 +4,13 @@
 import { readdirSync } from "node:fs";
 
 import ExcelJS from "exceljs";
-import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 
 import { cellDate, cellDecimal, cellText, readXlsx } from "../../src/feed/spreadsheet.js";
 import type { Cell } from "../../src/feed/workbook.js";
 import { recordingBody, recordings } from "../support/feeds.js";
 import { FIXTURES_DIR, fixture } from "../support/fixtures.js";
+import { zipOf } from "../support/zip.js";
 
 /** What an adapter can read from a cell. */
 const reading = (c: Cell) => ({
@@ -79,34 +79,26 @@ describe("the XLSX reader reads as exceljs did", () => {
 });
 
 /** A workbook of hand-written parts (as odd writers make them). */
-async function workbookOf(sheetXml: string, extra: Record<string, string> = {}): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file(
-    "_rels/.rels",
-    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="/xl/workbook.xml"/></Relationships>`,
-  );
-  zip.file(
-    "xl/workbook.xml",
-    `<?xml version="1.0"?><x:workbook xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><x:sheets><x:sheet name="Rates &amp; more" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>`,
-  );
-  zip.file(
-    "xl/_rels/workbook.xml.rels",
-    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
-  );
-  zip.file(
-    "xl/styles.xml",
-    `<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="0.0000"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"><alignment horizontal="left"/></xf><xf numFmtId="14"/></cellXfs></styleSheet>`,
-  );
-  zip.file("xl/worksheets/sheet1.xml", sheetXml);
-  for (const [name, text] of Object.entries(extra)) zip.file(name, text);
-  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+function workbookOf(sheetXml: string, extra: Record<string, string> = {}): Buffer {
+  const parts: Record<string, string> = {};
+  parts["_rels/.rels"] =
+    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="/xl/workbook.xml"/></Relationships>`;
+  parts["xl/workbook.xml"] =
+    `<?xml version="1.0"?><x:workbook xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><x:sheets><x:sheet name="Rates &amp; more" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>`;
+  parts["xl/_rels/workbook.xml.rels"] =
+    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
+  parts["xl/styles.xml"] =
+    `<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="0.0000"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"><alignment horizontal="left"/></xf><xf numFmtId="14"/></cellXfs></styleSheet>`;
+  parts["xl/worksheets/sheet1.xml"] = sheetXml;
+  Object.assign(parts, extra);
+  return zipOf(parts);
 }
 
 describe("odd workbooks", () => {
   it("reads prefixed elements, cells without references, inline and rich strings, dates, merges and styles", async () => {
     const wb = await readXlsx(
       "AAA",
-      await workbookOf(
+      workbookOf(
         `<?xml version="1.0"?><x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:dimension ref="A1:XFD1048576"/><x:sheetData>` +
           `<x:row r="1"><x:c t="inlineStr"><x:is><x:t>Date</x:t></x:is></x:c><x:c t="inlineStr"><x:is><x:r><x:t>US</x:t></x:r><x:r><x:t xml:space="preserve">D </x:t></x:r><x:rPh><x:t>ignored</x:t></x:rPh></x:is></x:c></x:row>` +
           `<x:row r="3"><x:c r="A3" s="2"><x:v>46083</x:v></x:c><x:c r="B3" s="1"><x:v>0.926</x:v></x:c><x:c r="C3" s="1"/><x:c r="D3" t="str"><x:f>A1&amp;"x"</x:f><x:v>a &lt;b&gt; _x0041_</x:v></x:c></x:row>` +
@@ -143,7 +135,7 @@ describe("odd workbooks", () => {
   it("reads cells written out of order, the last of a repeated cell winning", async () => {
     const wb = await readXlsx(
       "AAA",
-      await workbookOf(
+      workbookOf(
         `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
           `<row r="5"><c r="C5"><v>3</v></c><c r="A5"><v>1</v></c></row><row r="2"><c r="B2"><v>2</v></c><c r="B2"><v>9</v></c></row>` +
           `</sheetData></worksheet>`,
@@ -160,11 +152,9 @@ describe("odd workbooks", () => {
   it("refuses a shared string that does not exist, and a cell outside the sheet", async () => {
     const sheet = (cells: string) =>
       `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">${cells}</row></sheetData></worksheet>`;
-    await expect(readXlsx("AAA", await workbookOf(sheet('<c r="A1" t="s"><v>3</v></c>')))).rejects.toThrow(
+    await expect(readXlsx("AAA", workbookOf(sheet('<c r="A1" t="s"><v>3</v></c>')))).rejects.toThrow(
       /^AAA: malformed or truncated XLSX workbook \(cell 1:1 names shared string 3 of 0\)/,
     );
-    await expect(readXlsx("AAA", await workbookOf(sheet('<c r="XFE1"><v>1</v></c>')))).rejects.toThrow(
-      /outside the sheet/,
-    );
+    await expect(readXlsx("AAA", workbookOf(sheet('<c r="XFE1"><v>1</v></c>')))).rejects.toThrow(/outside the sheet/);
   });
 });

@@ -1,9 +1,8 @@
 // Each published format read back by an independent reader: the XML validated against the XSD by
-// libxml2 (xmllint-wasm), the CSV re-parsed by csv-parse, the XLSX opened by SheetJS, the JSON checked
+// libxml2 (xmllint-wasm), the CSV re-parsed by papaparse, the XLSX opened by SheetJS, the JSON checked
 // against a JSON Schema of Latest.json by ajv - with every digit as stored.
 import { Ajv } from "ajv";
-import { parse as parseCsv } from "csv-parse/sync";
-import JSZip from "jszip";
+import { parseCsv } from "../support/csv.js";
 import { describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
@@ -16,6 +15,7 @@ import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { toBankResource } from "../../src/feed/adapter.js";
 import type { LatestRatesDocument } from "../../src/types.js";
 import { testBank, type LatestJson } from "../support/publish.js";
+import { unzip } from "../support/zip.js";
 
 const direct: LatestRatesDocument = {
   bankId: "CNB",
@@ -182,10 +182,10 @@ describe("XLSX (Latest.xlsx: sheets Rates and Bank)", () => {
   });
 
   it("has a bold, frozen header row", async () => {
-    const zip = await JSZip.loadAsync(await renderXlsx(direct, "Czech National Bank"));
-    const sheetXml = await zip.file("xl/worksheets/sheet1.xml")!.async("string");
+    const zip = unzip(await renderXlsx(direct, "Czech National Bank"));
+    const sheetXml = zip.text("xl/worksheets/sheet1.xml");
     expect(sheetXml).toMatch(/<pane [^>]*ySplit="1"[^>]*state="frozen"/);
-    const styles = await zip.file("xl/styles.xml")!.async("string");
+    const styles = zip.text("xl/styles.xml");
     expect(styles).toMatch(/<b\/>/);
   });
 

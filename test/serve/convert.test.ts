@@ -4,7 +4,7 @@
 // digit against the hand computation written beside it.
 import { readFileSync } from "node:fs";
 
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { parse as parseLossless } from "lossless-json";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

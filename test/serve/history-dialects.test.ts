@@ -3,7 +3,7 @@
 // a range across a year boundary in JSON, CSV and XLSX read back with the stored digits, a range longer
 // than one read chunk, the currency filter, the bank and currency lists, 304 and a new ETag after a
 // revision. Both engines must give the same answers.
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";

@@ -1,11 +1,11 @@
 // History and discovery through a real OAuth client (openid-client v6): the set in force on a weekday,
 // a weekend and a holiday, a range across a year boundary in four formats read back by independent
-// readers (lossless-json, libxml2 against the XSD, csv-parse, SheetJS) with the stored digits, the
+// readers (lossless-json, libxml2 against the XSD, papaparse, SheetJS) with the stored digits, the
 // currency filter (Latest included), the errors, 304 and the encodings, the bank and currency lists.
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { XMLParser } from "fast-xml-parser";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { Validator } from "@seriousme/openapi-schema-validator";

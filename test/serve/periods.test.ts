@@ -2,7 +2,7 @@
 // mid-month), published, and served under MonthlyRates: what is in force on a date (the month's last
 // day yes, the next month's first no), a range, every format's validity (the XML against the XSD), the
 // Bank resource's frequency, and a frequency the bank does not publish as a 404 naming its own.
-import { parse as parseCsv } from "csv-parse/sync";
+import { parseCsv } from "../support/csv.js";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
@@ -131,7 +131,7 @@ describe("a monthly source (HMRC)", () => {
 
   it("CSV: Valid From and Valid To after Unit", async () => {
     const res = await get("/v1/Banks/HMRC/MonthlyRates/2026-08-15.csv");
-    const rows: string[][] = parseCsv(await res.text(), {});
+    const rows: string[][] = parseCsv(await res.text());
     expect(rows[0]).toEqual([
       "BankId",
       "From Currency",
@@ -212,7 +212,7 @@ describe("a monthly source as known at an instant (asOf) and through Convert", (
     const latest = await get(`/v1/Banks/HMRC/MonthlyRates/Latest.csv?asOf=${before}&currencies=JPY,TRY`);
     expect(latest.status).toBe(200);
     expect(latest.headers.get("x-currencies-not-quoted")).toBe("TRY");
-    const rows: string[][] = parseCsv(await latest.text(), {});
+    const rows: string[][] = parseCsv(await latest.text());
     expect(rows.slice(1)).toEqual([["HMRC", "GBP", "JPY", "2026-08-01", "196.3400", "1", "2026-08-01", "2026-08-31"]]);
     const range = await get(`/v1/Banks/HMRC/MonthlyRates.xml?from=2026-08-10&to=2026-08-31&asOf=${before}`);
     const xml = await range.text();

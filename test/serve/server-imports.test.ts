@@ -51,7 +51,7 @@ describe("the modules exrates serve loads", () => {
   // metrics' exposition, at the first scrape (src/serve/metrics-export.ts).
   it.each([
     "exceljs",
-    "jszip",
+
     "pg",
     "@aws-sdk/client-s3",
     "cheerio",
