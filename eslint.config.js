@@ -6,7 +6,9 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "packages/*/dist/", "node_modules/", "data/", "out/", "coverage/", "test-results/", ".build-*/"] },
+  {
+    ignores: ["dist/", "packages/*/dist/", "node_modules/", "data/", "out/", "coverage/", "test-results/", ".build-*/"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
