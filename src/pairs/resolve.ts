@@ -25,6 +25,9 @@ import {
   type PairRange,
 } from "./render.js";
 import { tableXlsx } from "./xlsx.js";
+import { rebaseDay, rebasedHeader } from "../publish/cross.js";
+import { daysOf, daysOfAsync, type HistoryDay, type HistoryHeader } from "../publish/render-history.js";
+import type { RowsVersion } from "../store/history.js";
 
 export type { PairQuery } from "./read.js";
 
@@ -113,5 +116,58 @@ export async function renderAverages(
       const header = AVERAGE_CSV_HEADER(doc.of.kind === "bank" ? "Currency" : "BankId");
       return { binary: await tableXlsx("Averages", header, averageRows(doc.averages), stamp) };
     }
+  }
+}
+
+/** A bank's daily range averaged per period (re-expressed against `base` first when asked). */
+export interface BankAverageQuery {
+  header: HistoryHeader;
+  from: IsoDate;
+  to: IsoDate;
+  group: Group;
+  /** Sorted; undefined: every currency. */
+  currencies?: readonly string[];
+  base?: string;
+}
+
+/** The bank's averages, read in one snapshot; `version` names the rows averaged. */
+export async function averageBank(
+  store: HistoryStore,
+  q: BankAverageQuery,
+): Promise<{ doc: AveragesDocument; version: RowsVersion }> {
+  const { header, from, to, base } = q;
+  const id = header.bankId;
+  const keep = q.currencies ? new Set(q.currencies) : undefined;
+  const read = q.currencies && base && !keep!.has(base) ? [...q.currencies, base].sort() : q.currencies;
+  const averager = new Averager(q.group, from, to);
+  const add = (day: HistoryDay) => {
+    const seen = base ? rebaseDay(header, day, base) : day;
+    if (!seen) return;
+    for (const r of seen.rows)
+      if (!keep || keep.has(r.currency)) averager.add(seen.date, r.currency, r.rate, r.unitMultiplier);
+  };
+  const snapshot = await store.snapshot();
+  try {
+    const version = await snapshot.versionOf(id, from, to, read);
+    const chunks = snapshot.range(id, from, to, read);
+    if (Symbol.asyncIterator in chunks) for await (const day of daysOfAsync(chunks)) add(day);
+    else for (const day of daysOf(chunks)) add(day);
+    const shown = base ? rebasedHeader(header, base) : header;
+    const doc: AveragesDocument = {
+      of: {
+        kind: "bank",
+        bankId: id,
+        baseCurrency: shown.baseCurrency,
+        quoteType: shown.quoteType,
+        ...(base ? { derivedFrom: header.baseCurrency } : {}),
+      },
+      group: q.group,
+      from,
+      to,
+      averages: averager.finish(),
+    };
+    return { doc, version };
+  } finally {
+    snapshot.release();
   }
 }

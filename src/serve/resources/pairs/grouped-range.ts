@@ -1,17 +1,14 @@
 // `group=week|month|quarter|year` on a bank's daily range (`/v1/Banks/{id}/DailyRates?from&to&group=`,
 // `base=` and `currencies=` included): per period and currency, the mean of the published figures
 // (src/pairs/average.ts), read in one snapshot of the store, its ETag naming the rows averaged.
-import { readGroup, Averager } from "../../../pairs/average.js";
-import type { AveragesDocument } from "../../../pairs/render.js";
-import { renderAverages } from "../../../pairs/resolve.js";
+import { readGroup } from "../../../pairs/average.js";
+import { averageBank, renderAverages } from "../../../pairs/resolve.js";
 import { historyEtag } from "../../../store/history.js";
-import type { HistoryDay } from "../../../publish/render-history.js";
 import type { Handler } from "../../context.js";
 import { disposition, sendDynamic } from "../../http/dynamic.js";
 import { AS_OF, BadRequest } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
-import { baseParameter, readFilter, rebasedDays } from "../cross-rates.js";
-import { daysIn } from "../history/render.js";
+import { baseParameter, readFilter } from "../cross-rates.js";
 import {
   answerBadRequest,
   bankFacts,
@@ -42,57 +39,38 @@ export const groupedRange: Handler = async (ctx, req, res, head, route, query) =
     const base = baseParameter(params, facts.header);
     const read = base ? readFilter(currencies, base) : currencies;
     const { from, to } = rangeParameters(params, todayAnywhere(ctx.now()));
-    const snapshot = await reader.snapshot();
-    try {
-      const version = await snapshot.versionOf(id, from, to, read);
-      const averager = new Averager(group, from, to);
-      const chunks = daysIn(snapshot.range(id, from, to, read));
-      const days = base ? rebasedDays(facts.header, chunks, base, currencies) : chunks;
-      const add = (day: HistoryDay) => {
-        for (const r of day.rows) averager.add(day.date, r.currency, r.rate, r.unitMultiplier);
-      };
-      if (Symbol.asyncIterator in days) for await (const day of days) add(day);
-      else for (const day of days) add(day);
-      const header = facts.header;
-      const doc: AveragesDocument = {
-        of: {
-          kind: "bank",
-          bankId: id,
-          baseCurrency: base ?? header.baseCurrency,
-          quoteType: header.quoteType,
-          ...(base ? { derivedFrom: header.baseCurrency } : {}),
-        },
-        group,
-        from,
-        to,
-        averages: averager.finish(),
-      };
-      const stamp = new Date(version.maxStoredAt || "2020-01-01T00:00:00Z");
-      const body = await renderAverages(doc, format, {}, stamp);
-      const etag = historyEtag(
-        "group",
-        id,
-        from,
-        to,
-        group,
-        format,
-        read?.join(",") ?? "*",
-        base ?? "",
-        facts.factsKey,
-        version.rows,
-        version.maxStoredAt,
-        version.maxFetchId,
-      );
-      return await sendDynamic(req, res, head, {
-        format,
-        etag,
-        lastModified: version.maxStoredAt,
-        headers: disposition(format, `${id}-${from}-${to}-${group}`),
-        body: () => ("text" in body ? { text: [body.text] } : { binary: [body.binary] }),
-      });
-    } finally {
-      snapshot.release();
-    }
+    const asked = {
+      header: facts.header,
+      from,
+      to,
+      group,
+      ...(currencies ? { currencies } : {}),
+      ...(base ? { base } : {}),
+    };
+    const { doc, version } = await averageBank(reader, asked);
+    const stamp = new Date(version.maxStoredAt || "2020-01-01T00:00:00Z");
+    const body = await renderAverages(doc, format, {}, stamp);
+    const etag = historyEtag(
+      "group",
+      id,
+      from,
+      to,
+      group,
+      format,
+      read?.join(",") ?? "*",
+      base ?? "",
+      facts.factsKey,
+      version.rows,
+      version.maxStoredAt,
+      version.maxFetchId,
+    );
+    return await sendDynamic(req, res, head, {
+      format,
+      etag,
+      lastModified: version.maxStoredAt,
+      headers: disposition(format, `${id}-${from}-${to}-${group}`),
+      body: () => ("text" in body ? { text: [body.text] } : { binary: [body.binary] }),
+    });
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
