@@ -24,7 +24,6 @@ import {
   type PairMeta,
   type PairRange,
 } from "./render.js";
-import { tableXlsx } from "./xlsx.js";
 import { rebaseDay, rebasedHeader } from "../publish/cross.js";
 import { daysOf, daysOfAsync, type HistoryDay, type HistoryHeader } from "../publish/render-history.js";
 import type { RowsVersion } from "../store/history.js";
@@ -74,6 +73,10 @@ export async function resolvePair(
   };
   return { kind: "averages", doc, version };
 }
+
+/** The workbook writer (exceljs), loaded only when a spreadsheet is asked for. */
+const tableXlsx: typeof import("./xlsx.js").tableXlsx = async (...args) =>
+  (await import("./xlsx.js")).tableXlsx(...args);
 
 export type Rendered = { text: string } | { binary: Buffer };
 export type PairFormat = "json" | "xml" | "csv" | "xlsx";
