@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   publish: async () => (await import("./commands/publish.js")).registerPublish,
   banks: async () => (await import("./commands/banks.js")).registerBanks,
   convert: async () => (await import("./commands/convert.js")).registerConvert,
+  pair: async () => (await import("./commands/pair.js")).registerPair,
+  average: async () => (await import("./commands/average.js")).registerAverage,
   backfill: async () => (await import("./commands/backfill.js")).registerBackfill,
   ingest: async () => (await import("./commands/ingest.js")).registerIngest,
   start: async () => (await import("./commands/start.js")).registerStart,

@@ -10,6 +10,7 @@ import { eventsPaths, eventsWebhooks } from "./resources/events/openapi.js";
 import { datedPaths, rangePaths } from "./resources/history/openapi.js";
 import { exchangeRatesSchema, latestPaths } from "./resources/latest/openapi.js";
 import { openApiParts, type OpenApiParts } from "./resources/openapi-parts.js";
+import { pairPaths } from "./resources/pairs/openapi.js";
 import { periodPaths } from "./resources/periods/openapi.js";
 import { publicationsPaths } from "./resources/publications/openapi.js";
 import { statusPaths, statusSchema } from "./resources/status/openapi.js";
@@ -22,6 +23,7 @@ const FRAGMENTS: Array<(p: OpenApiParts) => Record<string, unknown>> = [
   rangePaths,
   periodPaths,
   convertPaths,
+  pairPaths,
   calendarPaths,
   correctionsPaths,
   banksPaths,

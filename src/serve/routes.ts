@@ -54,6 +54,7 @@ const openapi = lazy(async () => (await documents()).openapi);
 const xsd = lazy(async () => (await documents()).xsd);
 const publicationJwks = lazy(async () => (await import("./resources/publications/jwks.js")).publicationJwks);
 const publicationFile = lazy(async () => (await import("./resources/publications/files.js")).publicationFile);
+const pairs = lazy(async () => (await import("./resources/pairs/pairs.js")).pairs);
 const statusPage = lazy(async () => (await import("./pages/status-page/page.js")).statusPage);
 
 /** The frequencies of period sources, each with its own rates path. */
@@ -64,16 +65,18 @@ const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/Latest{.format}", name: "latest", auth: true, handle: latest, query: ["format", "currencies", "base", "asOf", "provenance"] },
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates/{date}{.format}", name: "dated", auth: true, handle: dated, query: ["format", "currencies", "base", "asOf", "provenance"] },
-  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf", "provenance"] },
+  { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf", "provenance", "group"] },
   // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
   ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
     { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
     { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies", "asOf"] },
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies", "asOf", "group"] },
   ]),
   { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Calendar{.format}", name: "calendar", auth: true, handle: calendar, query: ["format", "year"] },
+  // One pair across banks: /{BASE}/{QUOTE}/Latest, /{BASE}/{QUOTE}/{date}, /{BASE}/{QUOTE}?from&to (read by the handler).
+  { method: "GET", path: "/v1/Pairs/{rest...}", name: "pair", auth: true, handle: pairs, query: ["format", "banks", "asOf", "from", "to", "group"] },
   { method: "GET", path: "/v1/banks/{bankId}{.format}", name: "bank", auth: true, handle: bank, query: ["format"] },
   { method: "GET", path: "/v1/banks", name: "banks", auth: true, handle: banksList, query: ["format"] },
   { method: "GET", path: "/v1/currencies{.format}", name: "currencies", auth: true, handle: currencies, query: ["format"] },

@@ -90,12 +90,12 @@ describe("query parameters a route does not read", () => {
     expect(monthly).toEqual({
       latest: ["format", "currencies", "base", "asOf"],
       dated: ["format", "currencies", "asOf"],
-      range: ["format", "from", "to", "currencies", "asOf"],
+      range: ["format", "from", "to", "currencies", "asOf", "group"],
     });
     expect(declared).toMatchObject({
       latest: ["format", "currencies", "base", "asOf", "provenance"],
       dated: ["format", "currencies", "base", "asOf", "provenance"],
-      range: ["format", "from", "to", "currencies", "base", "asOf", "provenance"],
+      range: ["format", "from", "to", "currencies", "base", "asOf", "provenance", "group"],
       events: ["banks"],
       status: [],
     });

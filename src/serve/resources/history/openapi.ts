@@ -12,6 +12,7 @@ import {
   ratesContent,
   type OpenApiParts,
 } from "../openapi-parts.js";
+import { groupParameter } from "../pairs/openapi.js";
 
 export function datedPaths(p: OpenApiParts): Record<string, unknown> {
   const notInForce = {
@@ -102,11 +103,12 @@ export function rangePaths(p: OpenApiParts): Record<string, unknown> {
           baseParameter,
           asOfParameter,
           provenanceParameter,
+          groupParameter,
           ...p.conditional,
         ],
         responses: {
           "200": {
-            description: "The rates of every date in the range.",
+            description: "The rates of every date in the range (with group=, averages of each period).",
             headers: { ...p.cacheHeaders, ...notQuotedHeader, ...rateWarningsHeader },
             content: ratesContent,
           },

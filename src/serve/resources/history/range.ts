@@ -38,6 +38,9 @@ export const range: Handler = async (ctx, req, res, head, route, query) => {
   const published = treeFrequency(ctx, id);
   // A period source's rates are under its own frequency's path, as known now or at any instant.
   if (published && published !== "Daily") return sendOtherFrequency(res, head, id, "Daily", published);
+  // Averages of a period (src/serve/resources/pairs/grouped-range.ts), loaded when first asked.
+  if (query && /(^|&)group=/i.test(query))
+    return (await import("../pairs/grouped-range.js")).groupedRange(ctx, req, res, head, route, query);
   if (query && AS_OF.test(query)) return sendAsOfRange(ctx, req, res, head, route, query);
   try {
     const request = readRequest(req, res, head, route, query);

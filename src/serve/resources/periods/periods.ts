@@ -31,6 +31,7 @@ import {
 } from "../history/request.js";
 import { sendPeriodAsOf } from "./as-of.js";
 import { quoted } from "../../../quote.js";
+import { periodGroupHeader } from "../pairs/period-group.js";
 
 /** `{Frequency}Rates/{date}`: the figures in force on a date. */
 export const periodDatedAt =
@@ -73,11 +74,13 @@ export const periodDatedAt =
 export const periodRangeAt =
   (frequency: Frequency): Handler =>
   async (ctx, req, res, head, route, query) => {
-    if (query && AS_OF.test(query)) return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
+    if (query && AS_OF.test(query) && !/(^|&)group=/i.test(query))
+      return sendPeriodAsOf(ctx, req, res, head, route, query, frequency);
     try {
       const opened = await open(ctx, req, res, head, route, query, frequency);
       if (!opened) return;
       const { id, facts, params, currencies, format } = opened;
+      const grouped = periodGroupHeader(params, query, frequency);
       const { from, to } = rangeParameters(params, todayAnywhere(ctx.now()));
       const reader = opened.reader;
       const read = reader.periodFigures(id, from, to);
@@ -90,7 +93,11 @@ export const periodRangeAt =
         format,
         etag: etagOf("period-range", id, `${from}/${to}`, format, currencies, facts, version),
         lastModified: version.maxStoredAt,
-        headers: { ...notQuotedHeader(currencies, present), ...disposition(format, `${id}-${from}-${to}`) },
+        headers: {
+          ...notQuotedHeader(currencies, present),
+          ...grouped,
+          ...disposition(format, `${id}-${from}-${to}`),
+        },
         body: render(format, { ...facts.header, periodic: true }, () => sets, {
           ...facts.names,
           from,
