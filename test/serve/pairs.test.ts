@@ -1,6 +1,5 @@
 // A pair across banks and averages of a period over HTTP: five banks' figures of one day (own small
 // fixtures in the shape the store keeps), and CNB's EUR over some weeks, seeded into a store and served.
-import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
@@ -9,6 +8,7 @@ import { EXCHANGE_RATES_XSD } from "../../src/publish/xsd.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
 import { ingestBatches } from "../../src/store/rates.js";
 import type { RateRecord } from "../../src/types.js";
+import { parseCsv } from "../support/csv.js";
 import { BANK_DAYS, DAY } from "../pairs/fixture.js";
 import { startHarness, type Harness } from "./support.js";
 
