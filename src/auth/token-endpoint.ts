@@ -6,7 +6,8 @@
 // `openid` accepted from any client and granted first, as Keycloak grants it).
 // Limits (src/auth/ratelimit.ts): failed authentications of a known client count per (client id,
 // address), those of ids that name no client per address, and neither ever refuses a client's right
-// secret sent from elsewhere; successful grants are limited per client. All answer 429 + Retry-After.
+// secret sent from elsewhere; known clients' failures also count towards a per-address ceiling (many
+// client ids tried from one address), far above what one client's own backoff lets it reach; successful grants are limited per client. All answer 429 + Retry-After.
 // No secret or token is ever logged; a client id is logged whole only when it names a client, refusals
 // are summarised (one line per client and address per minute), and a body over the limit closes the
 // connection instead of being read.
@@ -29,6 +30,12 @@ export interface TokenEndpointContext {
   perClient: FailureLimiter;
   /** Failed authentications with an id that names no client (or none at all), per address. */
   perAddress: FailureLimiter;
+  /**
+   * The ceiling of failed authentications of known clients per address, whichever client: someone
+   * trying many real client ids from one address is stopped there, while one misconfigured client's
+   * failures (held back by its own per (client id, address) backoff) never reach it. Absent: none.
+   */
+  knownPerAddress?: FailureLimiter;
   /** Successful grants, per client. */
   grants: GrantLimiter;
   log: Logger;
@@ -272,8 +279,11 @@ async function authenticated(
   const key = known ? `${address} ${clientId}` : address;
   const shown = known ? { clientId: clip(clientId), address } : { unknownClientId: hint(clientId), address };
   if (throttled(res, ctx, limiter, key, known ? key : address, shown)) return undefined;
+  const ceiling = known ? ctx.knownPerAddress : undefined;
+  if (ceiling && throttled(res, ctx, ceiling, address, address, shown)) return undefined;
   const failed = (status: number, error: string, description: string, reason: string) => {
     limiter.fail(key);
+    ceiling?.fail(address);
     refused(ctx, known ? key : address, { event: "token.denied", ...shown, reason });
     oauthError(res, status, error, description);
   };

@@ -298,6 +298,40 @@ const span = (dates: Set<IsoDate>): DateRange | undefined => {
   return { from: sorted[0]!, to: sorted.at(-1)! };
 };
 
+const QUARTER_STARTS = ["01", "04", "07", "10"];
+
+/**
+ * Whether `date` is one a bank's answers are keyed by: a publication day for a daily bank; for a period
+ * source (a cadence), the first or last day of the period its publications cover (HMRC's month start,
+ * the US Treasury's quarter end), not the day it publishes, so a month stored at its 1st leaves none of
+ * the month's other days "not done".
+ */
+function isExpectedDate(bank: BankAdapter["bank"], date: IsoDate): boolean {
+  const covers = bank.cadence?.covers;
+  const next = addDays(date, 1);
+  switch (covers) {
+    case undefined:
+    case "runDay":
+      return isPublicationDay(bank, date);
+    case "nextMonthStart":
+      return date.endsWith("-01");
+    case "previousMonthEnd":
+      return next.endsWith("-01");
+    case "previousQuarterEnd":
+      return next.endsWith("-01") && QUARTER_STARTS.includes(next.slice(5, 7));
+    case "nextQuarterStart":
+      return date.endsWith("-01") && QUARTER_STARTS.includes(date.slice(5, 7));
+  }
+}
+
+/** The expected dates after `after` up to `last` (publicationDaysBetween for a daily bank). */
+function expectedDatesBetween(bank: BankAdapter["bank"], after: IsoDate, last: IsoDate): IsoDate[] {
+  if (!bank.cadence || bank.cadence.covers === "runDay") return publicationDaysBetween(bank, after, last);
+  const dates: IsoDate[] = [];
+  for (let d = addDays(after, 1); d <= last; d = addDays(d, 1)) if (isExpectedDate(bank, d)) dates.push(d);
+  return dates;
+}
+
 /**
  * Which part of a chunk its answer covered. `expected`: the newest date the bank should have published by
  * now (later days cannot be missing yet).
@@ -313,7 +347,7 @@ export function chunkCoverage(
   const inChunk = [...answerDates].filter((d) => d >= chunk.from && d <= chunk.to).sort();
   if (inChunk.length === 0) {
     // Nothing could have been contained: done. Otherwise nothing is done.
-    if (publicationDaysBetween(bank, addDays(chunk.from, -1), last).length === 0)
+    if (expectedDatesBetween(bank, addDays(chunk.from, -1), last).length === 0)
       return { done: { ...chunk }, status: "stored", contained: false, answered };
     const what = answered ? `it contained ${answered.from} to ${answered.to}` : "it contained no rates";
     return {
@@ -325,9 +359,9 @@ export function chunkCoverage(
   }
   // Done to the last date contained, and the days after it on which the bank does not publish.
   let doneTo = inChunk.at(-1)!;
-  while (doneTo < chunk.to && !isPublicationDay(bank, addDays(doneTo, 1))) doneTo = addDays(doneTo, 1);
+  while (doneTo < chunk.to && !isExpectedDate(bank, addDays(doneTo, 1))) doneTo = addDays(doneTo, 1);
   const done = { from: chunk.from, to: doneTo };
-  if (publicationDaysBetween(bank, doneTo, last).length === 0)
+  if (expectedDatesBetween(bank, doneTo, last).length === 0)
     return { done: { from: chunk.from, to: chunk.to }, status: "stored", contained: true, answered };
   return {
     done,
@@ -442,7 +476,7 @@ export async function runBackfill(
           const expected = expectedNewestDate(bank, now());
           const last = todo.to < expected ? todo.to : expected;
           const have = await storedDates(store, bank.id, todo.from, last);
-          const daysWithout = publicationDaysBetween(bank, addDays(todo.from, -1), last).filter(
+          const daysWithout = expectedDatesBetween(bank, addDays(todo.from, -1), last).filter(
             (d) => !have.has(d),
           ).length;
           const counts = {

@@ -190,6 +190,8 @@ export function rebasedHeader(header: HistoryHeader, base: string): HistoryHeade
     baseCurrency: base,
     quoteType: header.quoteType,
     derivedFrom: { baseCurrency: header.baseCurrency, quoteType: header.quoteType },
+    // A period source's figures keep their validity (validityOf below), so its columns stay too.
+    ...(header.periodic ? { periodic: true } : {}),
   };
 }
 
@@ -211,6 +213,7 @@ export function rebaseDay(header: HistoryHeader, day: HistoryDay, base: string):
     currency: header.baseCurrency,
     rate: significant(scale, over, REBASED_DIGITS),
     unitMultiplier: 0,
+    ...validityOf(pivot, pivot),
   };
   for (const r of usable) {
     if (r.currency === base) continue;
@@ -219,8 +222,26 @@ export function rebaseDay(header: HistoryHeader, day: HistoryDay, base: string):
       own = undefined;
     }
     const rate = significant(new Wide(r.rate).times(scale), over, REBASED_DIGITS);
-    rows.push({ effectiveDate: day.date, currency: r.currency, rate, unitMultiplier: r.unitMultiplier });
+    rows.push({
+      effectiveDate: day.date,
+      currency: r.currency,
+      rate,
+      unitMultiplier: r.unitMultiplier,
+      ...validityOf(r, pivot),
+    });
   }
   if (own) rows.push(own);
   return { date: day.date, rows };
+}
+
+/**
+ * A re-expressed figure's validity (a period source's): the days both of its figures are in force, the
+ * later start and the earlier end; none when either figure has none (a daily bank).
+ */
+function validityOf(row: HistoryRow, pivot: HistoryRow): Pick<HistoryRow, "validFrom" | "validTo"> {
+  if (!row.validFrom || !row.validTo || !pivot.validFrom || !pivot.validTo) return {};
+  return {
+    validFrom: row.validFrom > pivot.validFrom ? row.validFrom : pivot.validFrom,
+    validTo: row.validTo < pivot.validTo ? row.validTo : pivot.validTo,
+  };
 }

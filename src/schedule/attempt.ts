@@ -29,6 +29,9 @@ export interface RunTally {
   newest?: IsoDate;
   inserted: number;
   revised: number;
+  /** Figures sent again as stored, and rows held (left out with a reason), over the run's tries. */
+  unchanged?: number;
+  held?: number;
   tries: number;
 }
 
@@ -107,6 +110,8 @@ async function fetchPlanned(
     logNewAnomalies(deps.log, adapter.bank.id, result);
     tally.inserted += result.inserted;
     tally.revised += result.revised;
+    tally.unchanged = (tally.unchanged ?? 0) + result.unchanged;
+    tally.held = (tally.held ?? 0) + result.held;
     if (result.inserted + result.revised > 0) changed = true;
   };
   try {

@@ -21,6 +21,9 @@ export interface RunOutcome {
   newest?: IsoDate;
   inserted: number;
   revised: number;
+  /** Figures sent again as stored, and rows held with a reason (absent: the run fetched nothing). */
+  unchanged?: number;
+  held?: number;
   tries: number;
 }
 
@@ -81,11 +84,22 @@ export async function executeRun(
   const step = await tryUntilOver(deps, run, order, progress);
   const state = STATE_OF[step.kind];
   const message = step.kind === "give-up" ? step.reason : step.message;
-  const { expected, newest, inserted, revised, tries } = run.tally;
+  const { expected, newest, inserted, revised, unchanged, held, tries } = run.tally;
   const error = step.kind === "failed" ? step.error : undefined;
   // A run stopped before its first try leaves the bank's row as the previous run left it.
   if (progress.started) await deps.runLog.finished(id, { state, message, expected, error });
-  const outcome: RunOutcome = { bankId: id, state, message, expected, newest, inserted, revised, tries };
+  const outcome: RunOutcome = {
+    bankId: id,
+    state,
+    message,
+    expected,
+    newest,
+    inserted,
+    revised,
+    ...(unchanged !== undefined ? { unchanged } : {}),
+    ...(held !== undefined ? { held } : {}),
+    tries,
+  };
   logOutcome(deps, reason, outcome);
   return outcome;
 }

@@ -7,7 +7,6 @@
 import type { IncomingMessage, ServerResponse, Server } from "node:http";
 
 import { issuerOf, plainIssuerOf } from "../auth/discovery.js";
-import type { GrantOptions, LimitOptions } from "../auth/ratelimit.js";
 import { BearerChecker, externalTokenMaxAge, remoteKeyGetter } from "../auth/tokens.js";
 import type { Config } from "../config.js";
 import { RepeatSummary, type Logger } from "../log.js";
@@ -35,7 +34,7 @@ import { ServerMetrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { createStatusPage } from "./pages/status-page/page.js";
 import { createEventStream } from "./resources/events/stream.js";
-import { createSso } from "./resources/realm.js";
+import { createSso, type RateLimitOptions } from "./resources/realm.js";
 import { routeTable } from "./routes.js";
 import { historySource } from "./state/history-source.js";
 import { loadLiveState, type LiveState } from "./state/live-state.js";
@@ -59,7 +58,7 @@ export interface ServerOptions {
    * The token endpoint's limits: failed authentications per (client id, address) and, for ids that
    * name no client, per address; successful grants per client (default: config.tokenGrantsPerMinute).
    */
-  rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions; grants?: GrantOptions };
+  rateLimit?: RateLimitOptions;
   /** Connection limits (defaults: CONNECTION_DEFAULTS, maxConnections from the open-file limit). */
   limits?: Partial<ConnectionLimits> & { streamsPerToken?: number; streamsPerAddress?: number };
   /** For tests: the clock. */

@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 
 import { describe, expect, it } from "vitest";
 
+import { createClient } from "../../src/auth/clients.js";
 import { FailureLimiter, GrantLimiter } from "../../src/auth/ratelimit.js";
 import { createLogger, RepeatSummary } from "../../src/log.js";
 import { startHarness, type Harness } from "../serve/support.js";
@@ -62,6 +63,38 @@ describe("failed authentications are no lockout switch", () => {
       expect(refused.status).toBe(429);
       expect(refused.body.error).toBe("temporarily_unavailable");
       expect((await grant(h, "erp", h.client.secret)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a misconfigured host's wrong secret on the same address never locks out another client there", async () => {
+    const h = await startHarness({ env: { EXRATES_TRUSTED_PROXIES: "127.0.0.1" } });
+    try {
+      await createClient(h.store, { clientId: "mcp-host", scope: h.config.scope });
+      for (let i = 0; i < 10; i++) expect((await grant(h, "mcp-host", "stale", CLIENT)).status).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await grant(h, "mcp-host", "stale", CLIENT)).status).toBe(429);
+      expect((await grant(h, "erp", h.client.secret, CLIENT)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("many known client ids tried from one address reach the per-address ceiling there, not elsewhere", async () => {
+    const knownPerAddress = { max: 6, windowMs: 60_000 };
+    const h = await startHarness({
+      env: { EXRATES_TRUSTED_PROXIES: "127.0.0.1" },
+      server: { rateLimit: { knownPerAddress } },
+    });
+    try {
+      for (let i = 0; i < 3; i++) await createClient(h.store, { clientId: `client-${i}`, scope: h.config.scope });
+      // Two wrong secrets each (under each client's own limit of ten): six failures from the address.
+      for (let i = 0; i < 3; i++)
+        for (let n = 0; n < 2; n++) expect((await grant(h, `client-${i}`, "guess", ATTACKER)).status).toBe(401);
+      const refused = await grant(h, "erp", h.client.secret, ATTACKER);
+      expect([refused.status, refused.body.error]).toEqual([429, "temporarily_unavailable"]);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect((await grant(h, "erp", h.client.secret, CLIENT)).status).toBe(200);
     } finally {
       await h.close();
     }

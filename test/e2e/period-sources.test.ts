@@ -63,6 +63,12 @@ describe.skipIf(!haveMirror && process.env.CI !== "true")(
       expect([...summary.published].sort()).toEqual(["BIS", "HMRC", "UST"]);
     });
 
+    it("leaves no day of a stored month not done: a period source's answers are keyed by the period", () => {
+      // HMRC's August is stored at 2026-08-01; the days after it are not dates HMRC keys a month by.
+      const hmrc = summary.banks.find((b) => b.bankId === "HMRC")!;
+      expect(hmrc.notDone).toEqual([]);
+    });
+
     it("fails the InforEuro months the mirror has no recording of, storing nothing of them", () => {
       const inforeuro = summary.banks.find((b) => b.bankId === "INFOREURO")!;
       expect([inforeuro.stored, inforeuro.inserted, inforeuro.failed]).toEqual([0, 0, 3]);

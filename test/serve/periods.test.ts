@@ -245,3 +245,37 @@ describe("a monthly source as known at an instant (asOf) and through Convert", (
     expect(after.status).toBe(404);
   });
 });
+
+describe("a monthly source re-expressed (base=)", () => {
+  it("keeps each figure's validity in Latest: the days both the figure and the new base's are in force", async () => {
+    const rates = await json("/v1/Banks/HMRC/MonthlyRates/Latest.json?base=USD");
+    const [day] = Object.values(rates);
+    expect(day!.USD).toBeUndefined();
+    expect(day!.GBP).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-31" });
+    expect(day!.JPY).toMatchObject({ validFrom: "2026-08-01", validTo: "2026-08-31" });
+    // TRY's figure of the 18th (its correction) is in force from the 18th: so is its cross rate.
+    expect(day!.TRY).toMatchObject({ validFrom: "2026-08-18", validTo: "2026-08-31" });
+  });
+
+  it("keeps the validity in XML and CSV too", async () => {
+    const xml = await (await get("/v1/Banks/HMRC/MonthlyRates/Latest.xml?base=USD")).text();
+    expect(xml).toMatch(/<Rate currency="JPY" value="[0-9.]+" validFrom="2026-08-01" validTo="2026-08-31"\/>/);
+    const csvText = await (await get("/v1/Banks/HMRC/MonthlyRates/Latest.csv?base=USD")).text();
+    const csv: string[][] = parseCsv(csvText);
+    const valid = csv[0]!.indexOf("Valid From");
+    expect(valid).toBeGreaterThan(0);
+    const jpy = csv.find((r) => r.includes("JPY"))!;
+    expect(jpy.slice(valid, valid + 2)).toEqual(["2026-08-01", "2026-08-31"]);
+  });
+
+  it("refuses base= on a date or a range by name rather than answering without it", async () => {
+    for (const path of [
+      "/v1/Banks/HMRC/MonthlyRates/2026-08-15.json?base=USD",
+      "/v1/Banks/HMRC/MonthlyRates?from=2026-08-01&to=2026-08-31&base=USD",
+    ]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(400);
+      expect(((await r.json()) as { unknown: string[] }).unknown, path).toEqual(["base"]);
+    }
+  });
+});

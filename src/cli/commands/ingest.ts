@@ -56,13 +56,26 @@ export function registerIngest(program: Command, ctx: CliContext & { close(): Pr
         await scheduler.stop(0);
         outcomes.sort((a, b) => a.bankId.localeCompare(b.bankId));
         if (options.json) ctx.print(JSON.stringify(outcomes, null, 2));
-        else {
-          for (const o of outcomes)
-            ctx.print(
-              `${o.bankId.padEnd(8)} ${(o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase()).padEnd(8)} ${o.newest ?? "-"}  ${o.message}`,
-            );
-        }
+        else ctx.print(ingestTable(outcomes));
         if (outcomes.some((o) => o.state === "failed")) process.exitCode = 1;
       }),
     );
+}
+
+/**
+ * One line per bank: its state, newest stored date, what the run stored (added, revised, unchanged,
+ * held: a revision is said here, not only in a log line), and the run's message.
+ */
+export function ingestTable(outcomes: RunOutcome[]): string {
+  const state = (o: RunOutcome) =>
+    o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase();
+  const count = (n: number | undefined) => String(n ?? "-").padStart(7);
+  const lines = [
+    `${"BANK".padEnd(9)}${"STATE".padEnd(9)}${"NEWEST".padEnd(11)}${["ADDED", "REVISED", "UNCHANGED", "HELD"].map((h) => h.padStart(h.length > 7 ? h.length : 7)).join(" ")}  MESSAGE`,
+  ];
+  for (const o of outcomes)
+    lines.push(
+      `${o.bankId.padEnd(9)}${state(o).padEnd(9)}${(o.newest ?? "-").padEnd(11)}${count(o.inserted)} ${count(o.revised)} ${String(o.unchanged ?? "-").padStart(9)} ${count(o.held)}  ${o.message}`,
+    );
+  return lines.join("\n");
 }

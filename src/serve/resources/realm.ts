@@ -19,6 +19,8 @@ import { API_ALLOW, discardBody } from "../http/router.js";
 /** Failed client authentications allowed by default, per (client id, address) and per address. */
 const DEFAULT_PER_CLIENT: LimitOptions = { max: 10, windowMs: 60_000, capacity: 20_000 };
 const DEFAULT_PER_ADDRESS: LimitOptions = { max: 30, windowMs: 60_000, capacity: 20_000 };
+/** Known clients' failures from one address, whichever client: ten clients' worth of failed tries. */
+const DEFAULT_KNOWN_PER_ADDRESS: LimitOptions = { max: 100, windowMs: 60_000, capacity: 20_000 };
 const NO_CACHE = { "cache-control": "no-cache" };
 
 export interface SsoOptions {
@@ -36,7 +38,15 @@ export interface SsoOptions {
   refusals: RepeatSummary;
   clientAddress: (req: IncomingMessage) => string;
   /** The token endpoint's limits (defaults: DEFAULT_PER_CLIENT, DEFAULT_PER_ADDRESS, config.tokenGrantsPerMinute). */
-  rateLimit?: { perClient?: LimitOptions; perAddress?: LimitOptions; grants?: GrantOptions };
+  rateLimit?: RateLimitOptions;
+}
+
+/** The token endpoint's limits (each defaulted). */
+export interface RateLimitOptions {
+  perClient?: LimitOptions;
+  perAddress?: LimitOptions;
+  knownPerAddress?: LimitOptions;
+  grants?: GrantOptions;
 }
 
 /** The embedded realm's endpoints. */
@@ -49,6 +59,7 @@ export function createSso(options: SsoOptions): SsoEndpoints {
     audience: options.publicUrl,
     perClient: new FailureLimiter(options.rateLimit?.perClient ?? DEFAULT_PER_CLIENT, now),
     perAddress: new FailureLimiter(options.rateLimit?.perAddress ?? DEFAULT_PER_ADDRESS, now),
+    knownPerAddress: new FailureLimiter(options.rateLimit?.knownPerAddress ?? DEFAULT_KNOWN_PER_ADDRESS, now),
     grants: new GrantLimiter(options.rateLimit?.grants ?? { perMinute: config.tokenGrantsPerMinute }, now),
     refusals: options.refusals,
     clientAddress: options.clientAddress,
