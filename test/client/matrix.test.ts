@@ -425,10 +425,7 @@ afterAll(async () => {
  * Cells that do not hold yet, each with the work that makes it hold: vitest runs them expecting a
  * failure, so a cell that starts to hold fails here until it is taken off this list.
  */
-const AWAITING: Record<string, string> = {
-  "a monthly source (HMRC) | base": "issue 35 item 6 (base= keeps validFrom/validTo on period paths)",
-  "a quarterly source (UST) | base": "issue 35 item 6 (base= keeps validFrom/validTo on period paths)",
-};
+const AWAITING: Record<string, string> = {};
 
 async function cell(source: Source, query: Query): Promise<void> {
   const http = await DOORS.http(query, source);
