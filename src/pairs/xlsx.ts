@@ -1,9 +1,9 @@
 // A pair's or averages' table as a workbook: the CSV's columns in one sheet (bold, frozen header with
 // an autofilter), figures as numbers where a double carries them digit for digit (else text, never
-// rounded). The package is re-zipped with a fixed timestamp so that the same answer gives the same bytes.
+// rounded). The package is re-zipped with a fixed timestamp (stableWorkbookBytes) so that the same answer gives the same bytes.
 import ExcelJS from "exceljs";
-import JSZip from "jszip";
 
+import { stableWorkbookBytes } from "../publish/render-xlsx.js";
 import { rateCell } from "../publish/xlsx-cell.js";
 
 const DECIMAL = /^\d+\.\d+$|^\d+$/;
@@ -31,11 +31,5 @@ export async function tableXlsx(
     });
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows.length + 1), column: header.length } };
-  const zip = await JSZip.loadAsync(Buffer.from(await wb.xlsx.writeBuffer()));
-  const out = new JSZip();
-  for (const name of Object.keys(zip.files).sort()) {
-    const entry = zip.files[name]!;
-    if (!entry.dir) out.file(name, await entry.async("uint8array"), { date: stamp, createFolders: false });
-  }
-  return out.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } });
+  return stableWorkbookBytes(wb, stamp, sheetName);
 }

@@ -75,8 +75,16 @@ export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Pr
     info.addRow([key, value]).getCell(1).font = { bold: true };
   }
 
-  // Re-zipped by the project's own zip reader and writer (src/feed/archive.ts, src/publish/zip.ts).
-  const zip = ZipArchive.open(doc.bankId, Buffer.from(await wb.xlsx.writeBuffer()), "XLSX workbook");
+  return stableWorkbookBytes(wb, stamp, doc.bankId);
+}
+
+/**
+ * A workbook's bytes with every zip entry stamped `stamp`, in name order: exceljs stamps the current
+ * time, so the package is re-zipped by the project's own zip reader and writer (src/feed/archive.ts,
+ * src/publish/zip.ts) and the same data gives the same bytes.
+ */
+export async function stableWorkbookBytes(wb: ExcelJS.Workbook, stamp: Date, label: string): Promise<Buffer> {
+  const zip = ZipArchive.open(label, Buffer.from(await wb.xlsx.writeBuffer()), "XLSX workbook");
   const parts = zip.parts.filter((p) => !p.name.endsWith("/")).sort((a, b) => (a.name < b.name ? -1 : 1));
   return Buffer.concat([
     ...zipStream(

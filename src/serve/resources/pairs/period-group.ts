@@ -5,7 +5,7 @@ import type { Frequency } from "../../../types.js";
 import { readGroup } from "../../../pairs/average.js";
 import { AS_OF, BadRequest } from "../../http/query.js";
 
-export const GROUP_NOTE_HEADER = "x-group";
+const GROUP_NOTE_HEADER = "x-group";
 
 /** The header for `group=` on a period source (none without it); BadRequest for a bad group or with asOf. */
 export function periodGroupHeader(
