@@ -323,6 +323,7 @@ describe.skipIf(!haveMirror)("isolation with the reference adapters", () => {
         outDir,
         log,
         http,
+        signing: unsigned,
         now: clock("2026-03-18T16:00:00Z"),
         poll: FAST,
         cron: false,

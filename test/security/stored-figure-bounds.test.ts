@@ -84,13 +84,19 @@ describe("a stored figure beyond the bounds", () => {
     ] as const;
     // Once each first: the routes' modules are loaded at their first request.
     for (const [path] of asks) await timed(path);
+    // The fastest of three tries: a loaded test machine can stall any one request, while the cost this
+    // guards against (tens of seconds of arithmetic on the planted digits) is in every try.
     for (const [path, status] of asks) {
-      const [answer, health] = await Promise.all([timed(path), timed("/healthz")]);
-      expect(answer.status, `${path}: ${answer.text.slice(0, 200)}`).toBe(status);
-      expect(answer.ms, path).toBeLessThan(100);
-      expect(health.status).toBe(200);
-      expect(health.ms, `/healthz beside ${path}`).toBeLessThan(100);
-      expect(answer.text).not.toContain("7777777");
+      let best = { answer: Infinity, health: Infinity };
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const [answer, health] = await Promise.all([timed(path), timed("/healthz")]);
+        expect(answer.status, `${path}: ${answer.text.slice(0, 200)}`).toBe(status);
+        expect(health.status).toBe(200);
+        expect(answer.text).not.toContain("7777777");
+        best = { answer: Math.min(best.answer, answer.ms), health: Math.min(best.health, health.ms) };
+      }
+      expect(best.answer, path).toBeLessThan(100);
+      expect(best.health, `/healthz beside ${path}`).toBeLessThan(100);
     }
     // A range reads the planted rows in several statements (its version, its currencies, its rows), and
     // SQLite walks each 10 MB value's overflow pages to reach the columns after it: bounded, but not 100 ms.
