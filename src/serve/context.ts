@@ -94,7 +94,7 @@ export interface ServeContext {
    * rows, read once a minute: src/serve/state/bank-notices.ts); undefined when up to date, or when this
    * process cannot know (no scheduler and no database).
    */
-  bankNotice?: (id: string) => Eventually<Readonly<Record<string, string>> | undefined>;
+  bankNotice?: (id: string) => Readonly<Record<string, string>> | undefined;
   /** Which instance runs the scheduler (`exrates start`): `scheduler` in `/v1/status`. */
   scheduler?: () => Promise<SchedulerRole>;
   /** The realm's endpoints, or the external issuer. */

@@ -3,10 +3,8 @@
 // published bytes, which stay as they are (same body, same ETag). The states are the status rows'
 // (src/schedule/status.ts: the scheduler's under `exrates start`, the database's under `exrates
 // serve`), never computed a second way. Read at most once a minute, and again at a new generation:
-// a request pays a map lookup; one request per minute starts the refresh and does not wait for it.
+// a request pays a map lookup and never waits; the request that finds the read old starts the next.
 import type { ServerResponse } from "node:http";
-
-import type { Eventually } from "../../store/history.js";
 
 /** The headers of a bank's notice (lower case, as node:http keeps them). */
 export type NoticeHeaders = Readonly<Record<string, string>>;
@@ -37,32 +35,29 @@ export function noticesOf(rows: readonly unknown[]): Map<string, NoticeHeaders> 
 }
 
 /**
- * A bank's notice: at once from the last read, or a promise while the first read (or the read of a new
- * generation) is made. A read that fails says nothing (the answers go out without a notice) until
- * the next read, a minute later.
+ * A bank's notice, at once, from the last read: a request never waits. The first request (and the
+ * first at a new generation, or a minute after the last read) starts a read and is answered from what
+ * was known before it (nothing, at the first). A read that fails says nothing until the next read, a
+ * minute later.
  */
 export function bankNotices(
   rows: () => Promise<unknown[]>,
   now: () => number,
   generation: () => string | undefined,
-): (id: string) => Eventually<NoticeHeaders | undefined> {
+): (id: string) => NoticeHeaders | undefined {
   let last: Read | undefined;
-  let reading: Promise<Read | undefined> | undefined;
-  const read = (): Promise<Read | undefined> => {
+  let reading: Promise<unknown> | undefined;
+  const read = () => {
     const at = now();
     const of = generation();
     reading ??= rows()
       .then((r) => (last = { at, generation: of, notices: noticesOf(r) }))
       .catch(() => (last = { at, generation: of, notices: new Map() }))
       .finally(() => (reading = undefined));
-    return reading;
   };
   return (id) => {
-    if (last && last.generation === generation()) {
-      if (now() - last.at >= NOTICE_MS) void read();
-      return last.notices.get(id);
-    }
-    return read().then((r) => r?.notices.get(id));
+    if (!last || last.generation !== generation() || now() - last.at >= NOTICE_MS) read();
+    return last?.notices.get(id);
   };
 }
 
@@ -71,12 +66,6 @@ export function bankNotices(
  * notice goes out beside the precomputed headers (src/serve/http/precomputed.ts merges them), and
  * the body and ETag are untouched.
  */
-export function withNotice(
-  res: ServerResponse,
-  notice: Eventually<NoticeHeaders | undefined> | undefined,
-  send: () => void | Promise<void>,
-): void | Promise<void> {
-  if (notice instanceof Promise) return notice.then((n) => withNotice(res, n, send));
+export function withNotice(res: ServerResponse, notice: NoticeHeaders | undefined): void {
   if (notice) for (const name in notice) res.setHeader(name, notice[name]!);
-  return send();
 }

@@ -119,10 +119,10 @@ function convertLatest(
   const key = `${rep.etag}\u0000${request.format}\u0000${request.amount}\u0000${request.from}\u0000${request.to}`;
   const made = latestConversions.get(key);
   // A bank late, failing or stale says so in headers (src/serve/state/bank-notices.ts), as Latest does.
-  const send = (etag: string, text: string) =>
-    withNotice(res, ctx.bankNotice?.(route.id!), () =>
-      sendTextNow(req, res, head, { format: request.format, etag, lastModified }, text),
-    );
+  const send = (etag: string, text: string) => {
+    withNotice(res, ctx.bankNotice?.(route.id!));
+    return sendTextNow(req, res, head, { format: request.format, etag, lastModified }, text);
+  };
   if (made) return send(made.etag, made.text);
   const table = tableOf(parsedLatest(rep));
   const etag = historyEtag("convert", rep.etag, request.format, request.amount, request.from, request.to);

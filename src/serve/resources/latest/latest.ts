@@ -51,9 +51,8 @@ export const latestAt =
     if (entry?.frequency !== frequency)
       return sendOtherFrequency(res, head, route.id!, frequency, entry?.frequency ?? "Daily");
     // A bank late, failing or stale says so in headers beside the published bytes (src/serve/state/bank-notices.ts).
-    const notice = ctx.bankNotice?.(route.id!);
-    if (notice === undefined) return sendRepresentation(req, res, rep);
-    return withNotice(res, notice, () => sendRepresentation(req, res, rep));
+    withNotice(res, ctx.bankNotice?.(route.id!));
+    sendRepresentation(req, res, rep);
   };
 
 export const latest: Handler = latestAt("Daily");
