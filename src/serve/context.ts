@@ -89,6 +89,12 @@ export interface ServeContext {
   statusPage: () => Promise<Buffer>;
   /** The banks' status rows; absent when no scheduler runs in this process (`exrates serve`). */
   status?: () => Promise<unknown[]>;
+  /**
+   * A bank's `X-Bank-State` / `X-Bank-Expected-Date` when it is late, failing or stale (from the status
+   * rows, read once a minute: src/serve/state/bank-notices.ts); undefined when up to date, or when this
+   * process cannot know (no scheduler and no database).
+   */
+  bankNotice?: (id: string) => Readonly<Record<string, string>> | undefined;
   /** Which instance runs the scheduler (`exrates start`): `scheduler` in `/v1/status`. */
   scheduler?: () => Promise<SchedulerRole>;
   /** The realm's endpoints, or the external issuer. */

@@ -36,6 +36,7 @@ import { createStatusPage } from "./pages/status-page/page.js";
 import { createEventStream } from "./resources/events/stream.js";
 import { createSso, type RateLimitOptions } from "./resources/realm.js";
 import { routeTable } from "./routes.js";
+import { bankNotices } from "./state/bank-notices.js";
 import { historySource } from "./state/history-source.js";
 import { loadLiveState, type LiveState } from "./state/live-state.js";
 import type { LoadedTree } from "./state/tree.js";
@@ -298,6 +299,7 @@ function serveContext(
     events,
     statusPage: () => statusPage.page(),
     status: options.status,
+    bankNotice: noticeSource(options, state.tree),
     scheduler: options.scheduler,
     databaseUnreadable: options.databaseUnreadable,
     sso: embedded
@@ -379,6 +381,29 @@ function descriptorLookup(
           if (all.size > 0) loaded = all;
           return all.get(id);
         });
+}
+
+/**
+ * Latest's and Convert's notice of a bank not up to date: from the scheduler's status rows (`exrates
+ * start`), else from the same rows computed over the database (`exrates serve`: what the runs and
+ * fetches recorded there say); none without a readable database.
+ */
+function noticeSource(options: ServerOptions, tree: () => LoadedTree | undefined): ServeContext["bankNotice"] {
+  const { store } = options;
+  const rows =
+    options.status ??
+    (store && options.databaseUnreadable === undefined
+      ? async () => {
+          const [{ bankStatuses }, { loadAdapters }] = await Promise.all([
+            import("../schedule/status.js"),
+            import("../feed/registry.js"),
+          ]);
+          return bankStatuses(store, [...(await loadAdapters()).values()], {
+            now: new Date(options.now?.() ?? Date.now()),
+          });
+        }
+      : undefined);
+  return rows && bankNotices(rows, options.now ?? Date.now, () => tree()?.generation);
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */

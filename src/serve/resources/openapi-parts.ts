@@ -103,6 +103,19 @@ export const notQuotedHeader = {
   },
 };
 
+/** Latest's and a dateless Convert's notice of a bank not up to date (src/serve/state/bank-notices.ts). */
+export const bankStateHeaders = {
+  "X-Bank-State": {
+    description:
+      "Sent only when the bank is not up to date: late, failing or stale (as in /v1/status). The body and ETag stay the published ones.",
+    schema: { type: "string", enum: ["late", "failing", "stale"] },
+  },
+  "X-Bank-Expected-Date": {
+    description: "With X-Bank-State: the publication the bank's calendar says should be stored by now.",
+    schema: { type: "string", format: "date" },
+  },
+};
+
 export const rateWarningsHeader = {
   "X-Rate-Warnings": {
     description:

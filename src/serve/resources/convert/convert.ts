@@ -14,6 +14,7 @@ import { sendTextNow } from "../../http/dynamic.js";
 import { negotiate, type Format } from "../../http/negotiate.js";
 import { BadRequest, dateParameter, formatValues, parameters } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
+import { withNotice } from "../../state/bank-notices.js";
 import { sendNoBank, sendNoRates } from "../bank-problems.js";
 import { currencyParameter, sendNotQuoted } from "../cross-rates.js";
 import { frequencyOfBank } from "../frequency.js";
@@ -117,7 +118,12 @@ function convertLatest(
   const lastModified = new Date(rep.lastModifiedSeconds * 1000).toISOString();
   const key = `${rep.etag}\u0000${request.format}\u0000${request.amount}\u0000${request.from}\u0000${request.to}`;
   const made = latestConversions.get(key);
-  if (made) return sendTextNow(req, res, head, { format: request.format, etag: made.etag, lastModified }, made.text);
+  // A bank late, failing or stale says so in headers (src/serve/state/bank-notices.ts), as Latest does.
+  const send = (etag: string, text: string) => {
+    withNotice(res, ctx.bankNotice?.(route.id!));
+    return sendTextNow(req, res, head, { format: request.format, etag, lastModified }, text);
+  };
+  if (made) return send(made.etag, made.text);
   const table = tableOf(parsedLatest(rep));
   const etag = historyEtag("convert", rep.etag, request.format, request.amount, request.from, request.to);
   const missing = missingCurrencies(table, request);
@@ -127,7 +133,7 @@ function convertLatest(
     if (latestConversions.size >= LATEST_CONVERSIONS_KEPT) latestConversions.clear();
     latestConversions.set(key, { text, etag });
   }
-  return sendTextNow(req, res, head, { format: request.format, etag, lastModified }, text);
+  return send(etag, text);
 }
 
 /** Through the set in force on a date, from the store. */

@@ -1,6 +1,6 @@
 // Convert in the OpenAPI document (src/serve/openapi.ts), and the Conversion schema of its JSON.
 import { MEDIA_TYPES } from "../../http/negotiate.js";
-import { dateSchema, notModified, type OpenApiParts } from "../openapi-parts.js";
+import { bankStateHeaders, dateSchema, notModified, type OpenApiParts } from "../openapi-parts.js";
 
 const codeSchema = { type: "string", pattern: "^[A-Za-z]{3}$" };
 const decimalText = { type: "string", pattern: "^\\d+(\\.\\d+)?$" };
@@ -49,7 +49,7 @@ export function convertPaths(p: OpenApiParts): Record<string, unknown> {
         responses: {
           "200": {
             description: "The conversion.",
-            headers: p.cacheHeaders,
+            headers: { ...p.cacheHeaders, ...bankStateHeaders },
             content: {
               [MEDIA_TYPES.json]: { schema: { $ref: "#/components/schemas/Conversion" } },
               [MEDIA_TYPES.xml]: { schema: { type: "string" } },

@@ -9,6 +9,7 @@ import type { Handler } from "../../context.js";
 import { FORMATS, negotiate, type Negotiation } from "../../http/negotiate.js";
 import { AS_OF, formatValues } from "../../http/query.js";
 import { sendProblem, sendRepresentation } from "../../http/respond.js";
+import { withNotice } from "../../state/bank-notices.js";
 import { sendNoRates } from "../bank-problems.js";
 import { sendOtherFrequency, treeFrequency } from "../frequency.js";
 
@@ -49,6 +50,8 @@ export const latestAt =
     if (!rep) return sendNoRates(ctx, res, head, route.id!);
     if (entry?.frequency !== frequency)
       return sendOtherFrequency(res, head, route.id!, frequency, entry?.frequency ?? "Daily");
+    // A bank late, failing or stale says so in headers beside the published bytes (src/serve/state/bank-notices.ts).
+    withNotice(res, ctx.bankNotice?.(route.id!));
     sendRepresentation(req, res, rep);
   };
 

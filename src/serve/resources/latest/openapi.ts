@@ -2,6 +2,7 @@
 // ExchangeRates schema of its JSON.
 import {
   baseParameter,
+  bankStateHeaders,
   asOfParameter,
   provenanceParameter,
   currenciesParameter,
@@ -55,7 +56,7 @@ function latestOperation(p: OpenApiParts, suffixed: boolean) {
         "200": {
           description:
             'The bank\'s latest rates. CSV and XLSX come with Content-Disposition: attachment; filename="<ID>-<date>.<ext>".',
-          headers: { ...p.cacheHeaders, ...notQuotedHeader, ...rateWarningsHeader },
+          headers: { ...p.cacheHeaders, ...notQuotedHeader, ...rateWarningsHeader, ...bankStateHeaders },
           content: ratesContent,
         },
         "304": notModified,

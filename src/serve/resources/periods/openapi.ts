@@ -1,6 +1,7 @@
 // A period source's rates in the OpenAPI document (src/serve/openapi.ts): Latest, a date and a range
 // under the path of each period frequency.
 import {
+  bankStateHeaders,
   asOfParameter,
   currenciesParameter,
   dateSchema,
@@ -35,7 +36,11 @@ export function periodPaths(p: OpenApiParts): Record<string, unknown> {
         description: `The set in force on the source's newest effective date. ${VALIDITY}`,
         parameters: [p.bankId, formatQuery, currenciesParameter, asOfParameter, ...p.conditional],
         responses: {
-          "200": { description: "The newest set.", headers: { ...p.cacheHeaders }, content: ratesContent },
+          "200": {
+            description: "The newest set.",
+            headers: { ...p.cacheHeaders, ...bankStateHeaders },
+            content: ratesContent,
+          },
           ...errors,
           "404": p.err("Unknown bank, nothing published yet, or a bank publishing at another frequency."),
         },
