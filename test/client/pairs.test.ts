@@ -80,9 +80,10 @@ describe("ExratesClient: a pair across banks and averages of a period", { timeou
     for await (const a of client.range("CNB", { from: FIRST, to: LAST, group: "month", currencies: ["EUR"] }))
       yielded.push(a);
     const doc = (await api(`/v1/Banks/CNB/DailyRates?from=${FIRST}&to=${LAST}&group=month&currencies=EUR`)) as {
-      averages: unknown[];
+      averages: object[];
     };
-    expect(yielded).toEqual(doc.averages);
+    const of = { bankId: "CNB", baseCurrency: "CZK", quoteType: "Direct" };
+    expect(yielded).toEqual(doc.averages.map((a) => ({ ...of, ...a })));
     const march = yielded.find((a) => a.period === "2026-03")!;
     const days = weekdays("2026-03-01", LAST);
     const sum = days.reduce((s, d) => s.plus(ratesOf(d).find((r) => r.currency === "EUR")!.rate), new Decimal(0));

@@ -41,6 +41,7 @@ function reader(days: DailyRates[], overrides: Partial<RatesReader> = {}): Rates
     convert: unexpected,
     calendar: unexpected,
     corrections: unexpected,
+    pair: unexpected,
     bank: (id: string) => (id.toUpperCase() === "ECB" ? Promise.resolve(ECB) : unexpected()),
     latest: (): Promise<RatesAnswer> => Promise.resolve({ ...days.at(-1)!, notQuoted: [] }),
     range: async function* () {

@@ -10,6 +10,7 @@ import { rateEvents } from "./sse.js";
 import { clientCredentials, providedTokens, type TokenProvider, type TokenSource } from "./tokens.js";
 import type {
   BankAverages,
+  BankPeriodAverage,
   BankCalendar,
   BankDetail,
   BankListing,
@@ -177,15 +178,15 @@ export class ExratesClient {
    * With `group` (week, month, quarter, year): each period's average of each currency instead, in one
    * request (a window would cut a period), oldest period first.
    */
-  range(bankId: string, query: GroupedRangeQuery): AsyncGenerator<BankAverages["averages"][number]>;
+  range(bankId: string, query: GroupedRangeQuery): AsyncGenerator<BankPeriodAverage>;
   range(bankId: string, query: RangeQuery): AsyncGenerator<DailyRates>;
-  async *range(
-    bankId: string,
-    query: RangeQuery | GroupedRangeQuery,
-  ): AsyncGenerator<DailyRates | BankAverages["averages"][number]> {
+  async *range(bankId: string, query: RangeQuery | GroupedRangeQuery): AsyncGenerator<DailyRates | BankPeriodAverage> {
     if (query && typeof query === "object" && "group" in query && query.group !== undefined) {
       const params = groupedParams(query);
-      yield* (await this.json<BankAverages>(ratesPath(bankId, "Daily"), params, query.signal)).averages;
+      const doc = await this.json<BankAverages>(ratesPath(bankId, "Daily"), params, query.signal);
+      const { bankId: id, baseCurrency, quoteType, derivedFrom } = doc;
+      const of = { bankId: id, baseCurrency, quoteType, ...(derivedFrom ? { derivedFrom } : {}) };
+      for (const average of doc.averages) yield { ...of, ...average };
       return;
     }
     checkOptions("range", query, [...RATES_OPTIONS, "from", "to"]);

@@ -2,6 +2,7 @@
 // published (`"24.170"`), never binary floats. The shapes shared with the server come from ./api-types.ts.
 import type {
   AverageGroup,
+  BankAverages,
   BankResource,
   BankStatus,
   Frequency,
@@ -230,6 +231,10 @@ export interface EventsQuery {
 export type GroupedRangeQuery = Omit<RangeQuery, "asOf" | "provenance" | "frequency"> & {
   group: AverageGroup;
 };
+
+/** What `range(id, { group })` yields: one period's average of one currency, with the table it is of. */
+export type BankPeriodAverage = BankAverages["averages"][number] &
+  Pick<BankAverages, "bankId" | "baseCurrency" | "quoteType" | "derivedFrom">;
 
 /** `pair(base, quote, ...)`: Latest (no date), a date, or a range (`from`, optional `to`, optional `group`). */
 export interface PairQuery {
