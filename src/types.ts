@@ -5,6 +5,7 @@
 import type { BankName, Frequency, IsoDate, PublishedRate, QuoteType } from "@exrates/client/api-types";
 
 export type {
+  AverageGroup,
   BankName,
   BankResource,
   BankState,
@@ -12,6 +13,10 @@ export type {
   Frequency,
   IsoDate,
   NextPublication,
+  PairConsensus,
+  PairQuote,
+  PairUsedFigure,
+  PeriodAverageFigures,
   PublishedRate,
   QuoteType,
   RatesCorrected,

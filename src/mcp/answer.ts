@@ -8,7 +8,7 @@ import { bankLabel, figureOf, quoteLine } from "./describe.js";
 /** What the tools read (the client, or anything answering the same). */
 export type RatesReader = Pick<
   ExratesClient,
-  "banks" | "bank" | "currencies" | "latest" | "onDate" | "range" | "convert" | "calendar" | "corrections"
+  "banks" | "bank" | "currencies" | "latest" | "onDate" | "range" | "convert" | "calendar" | "corrections" | "pair"
 >;
 
 export interface Answer {

@@ -55,3 +55,56 @@ export const ratesOutput = {
   asOf: z.string().optional().describe("With `asOf`: the instant answered for"),
   provenance: z.array(source).optional(),
 };
+
+export const banks = z
+  .array(bankId)
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("Only these banks (their ids); every bank with stored rates when absent");
+export const rounding = z.object({ digits: z.number().int(), rule: z.string() });
+export const pairFigure = z.object({
+  bankId: z.string(),
+  rate: z.string().describe("QUOTE per one BASE, an exact decimal (derived figures keep `rounding`)"),
+  effectiveDate: isoDate,
+  publishedAt: z.string().optional(),
+  quote: z.enum(["direct", "inverse", "cross"]).describe("As published, its inverse, or crossed through `through`"),
+  derived: z.boolean().describe("Not a figure the bank published (inverse or cross)"),
+  through: z.string().describe("The bank's own currency"),
+  from: z.array(z.object({ currency: z.string(), rate: z.string(), unit: z.string(), reads: z.string() })),
+  rounding: rounding.optional(),
+  sameDay: z.boolean().describe("Published on the consensus date"),
+  outlier: z.boolean(),
+  reason: z.string().optional().describe("Why the figure is an outlier"),
+});
+export const consensus = z.object({
+  date: isoDate.describe("The date of the figures the median is of"),
+  banks: z.number().int(),
+  median: z.string(),
+  min: z.string(),
+  max: z.string(),
+  dispersion: z.string().describe("(max - min) / median"),
+  band: z.number().describe("Relative distance from the median beyond which a figure is an outlier"),
+  minBanks: z.number().int(),
+  outliers: z.array(z.string()),
+});
+export const group = z
+  .enum(["week", "month", "quarter", "year"])
+  .describe("The periods: ISO weeks, calendar months, quarters or years");
+export const periodAverage = z.object({
+  period: z.string().describe("2026-W05, 2026-03, 2026-Q1 or 2026"),
+  start: isoDate,
+  end: isoDate,
+  partial: z.boolean().describe("The range cuts the period: the mean is of its days within the range"),
+  currency: z.string().optional().describe("A bank's average: the currency"),
+  bankId: z.string().optional().describe("A pair's average: the bank"),
+  mean: z.string().describe("Per one unit, to `rounding`"),
+  exact: z.boolean().describe("The mean as written is the exact mean"),
+  sum: z.string().describe("The exact sum of the figures averaged"),
+  days: z.number().int(),
+  first: isoDate,
+  last: isoDate,
+  min: z.string(),
+  max: z.string(),
+  endOfPeriod: z.string().describe("The figure of the period's last published day in the range"),
+});

@@ -17,7 +17,21 @@ import {
   type RatesReader,
 } from "./answer.js";
 import { bankLabel, figureOf, quoteLine } from "./describe.js";
-import { asOf, base, bankId, bankRef, currencies, currencyCode, isoDate, ratesOutput, strictInput } from "./schemas.js";
+import {
+  asOf,
+  banks,
+  base,
+  bankId,
+  bankRef,
+  consensus,
+  currencies,
+  currencyCode,
+  isoDate,
+  pairFigure,
+  ratesOutput,
+  rounding,
+  strictInput,
+} from "./schemas.js";
 
 /** A history longer than this many dates is refused: the answer would swamp an assistant's context. */
 export const MAX_HISTORY_POINTS = 1000;
@@ -42,6 +56,7 @@ export function registerRateTools(server: McpServer, client: RatesReader): void 
   registerLatest(server, client);
   registerOnDate(server, client);
   registerHistory(server, client);
+  registerCompareBanks(server, client);
 }
 
 function registerLatest(server: McpServer, client: RatesReader): void {
@@ -192,4 +207,58 @@ async function history(
       ...points.map((p) => `${p.effectiveDate}: ${p.reads}`),
     ].join("\n"),
   };
+}
+
+function registerCompareBanks(server: McpServer, client: RatesReader): void {
+  server.registerTool(
+    "compare_banks",
+    {
+      title: "One currency pair as every central bank sees it",
+      description:
+        "One pair (QUOTE per one BASE) as each bank with stored rates (or the banks named) prices it on a date or at its latest: each bank's exact figure, its effective date, whether it is the bank's own figure or derived (inverted, or crossed through the bank's currency, with the figures used and the rounding), and the consensus: the median of the same-day figures, min, max, dispersion, and the banks beyond the cross-bank check's band as outliers with the reason.",
+      inputSchema: strictInput({
+        base: currencyCode.describe("The currency priced, e.g. USD (ISO 4217)"),
+        quote: currencyCode.describe("The currency it is priced in, e.g. JPY (ISO 4217)"),
+        date: isoDate.optional().describe("The sets in force on this date (default: each bank's latest)"),
+        banks,
+        asOf,
+      }),
+      outputSchema: {
+        base: z.string(),
+        quote: z.string(),
+        date: isoDate.optional(),
+        asOf: z.string().optional(),
+        rounding,
+        consensus: consensus.optional(),
+        banks: z.array(pairFigure),
+        unpriced: z.array(z.object({ bankId: z.string(), reason: z.string() })).optional(),
+      },
+      annotations: READ_ONLY,
+    },
+    ({ base: b, quote: q, date, banks: ids, asOf: at }) =>
+      answer(async () => {
+        const pair = await client.pair(b.toUpperCase(), q.toUpperCase(), {
+          ...(date ? { date } : {}),
+          ...(ids ? { banks: ids } : {}),
+          ...(at !== undefined ? { asOf: at } : {}),
+        });
+        const c = pair.consensus;
+        const lines = [
+          `${pair.base}/${pair.quote} (${pair.quote} per one ${pair.base})${date ? ` in force on ${date}` : ", latest"}:`,
+          ...(c
+            ? [
+                `consensus of ${c.banks} banks on ${c.date}: median ${c.median}, min ${c.min}, max ${c.max}, dispersion ${c.dispersion}` +
+                  `${c.outliers.length ? `; outliers: ${c.outliers.join(", ")}` : ""}`,
+              ]
+            : ["no bank prices the pair"]),
+          ...pair.banks.map(
+            (f) =>
+              `${f.bankId} ${f.effectiveDate}: ${f.rate} (${f.quote}${f.derived ? `, derived through ${f.through}: ${f.from.map((u) => `${u.rate} ${u.reads}`).join(" and ")}` : `: ${f.from[0]?.reads ?? ""}`})` +
+              `${f.outlier ? ` OUTLIER: ${f.reason}` : ""}`,
+          ),
+          ...(pair.unpriced ?? []).map((u) => `${u.bankId}: ${u.reason}`),
+        ];
+        return { structured: { ...pair }, text: lines.join("\n") };
+      }),
+  );
 }

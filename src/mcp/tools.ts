@@ -4,7 +4,8 @@
 // currency not quoted) is a tool error that says why and names the problem. Every input is strict: a key
 // a tool does not know is refused. A new tool is one `server.registerTool` in the file of its kind:
 // tools-banks.ts (list_banks, list_currencies, get_calendar), tools-rates.ts (get_latest_rates,
-// get_rates_on_date, get_rate_history), tools-figures.ts (convert, list_corrections).
+// get_rates_on_date, get_rate_history, compare_banks), tools-figures.ts (convert, list_corrections,
+// average_rate).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
 import type { RatesReader } from "./answer.js";
@@ -25,6 +26,9 @@ export const TOOL_ROUTES = {
   get_rate_history: "/v1/Banks/{bankId}/DailyRates{.format}",
   convert: "/v1/Banks/{bankId}/Convert{.format}",
   list_corrections: "/v1/Banks/{bankId}/Corrections{.format}",
+  compare_banks: "/v1/Pairs/{rest...}",
+  // A bank's grouped range; a pair's average reads /v1/Pairs/{BASE}/{QUOTE}?from&to&group=.
+  average_rate: "/v1/Banks/{bankId}/DailyRates{.format}",
 } as const;
 
 export function registerRatesTools(server: McpServer, client: RatesReader): void {

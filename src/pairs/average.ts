@@ -9,10 +9,10 @@ import { Decimal } from "decimal.js";
 
 import { addDays } from "../feed/dates.js";
 import { Exact } from "../feed/decimal.js";
-import type { IsoDate } from "../types.js";
+import type { AverageGroup, IsoDate, PeriodAverageFigures } from "../types.js";
 import { roundDerived, shiftPoint } from "./pair.js";
 
-export type Group = "week" | "month" | "quarter" | "year";
+export type Group = AverageGroup;
 export const GROUPS: readonly Group[] = ["week", "month", "quarter", "year"];
 export const AVERAGE_DIGITS = 10;
 export const AVERAGE_ROUNDING = "half away from zero";
@@ -58,30 +58,12 @@ export function periodOf(group: Group, date: IsoDate): Period {
   }
 }
 
-/** One period's average of one series. */
-export interface PeriodAverage {
-  period: string;
-  start: IsoDate;
-  end: IsoDate;
-  /** The range cuts the period: the average is of its days within the range only. */
-  partial: boolean;
+/** One period's average of one series (the figures as answered, api-types.ts, with the series and the rounding). */
+export interface PeriodAverage extends PeriodAverageFigures {
   /** The currency (a bank's table) or bank (a pair) the figures are of. */
   key: string;
-  /** The mean per one unit, to `digits` significant digits (`rounding`). */
-  mean: string;
-  /** The mean as written is the exact mean. */
-  exact: boolean;
   digits: number;
   rounding: string;
-  /** The exact sum of the figures averaged. */
-  sum: string;
-  days: number;
-  first: IsoDate;
-  last: IsoDate;
-  min: string;
-  max: string;
-  /** The figure of the period's last published day within the range. */
-  endOfPeriod: string;
 }
 
 interface Accumulator {

@@ -15,7 +15,9 @@ import { Decimal } from "decimal.js";
 import { Exact } from "../feed/decimal.js";
 import { figureWithinBounds } from "../feed/figure-bounds.js";
 import { DEFAULT_CROSS_CHECK } from "../ingest/sanity.js";
-import type { IsoDate, QuoteType } from "../types.js";
+import type { IsoDate, PairConsensus, PairQuote, PairUsedFigure, QuoteType } from "../types.js";
+
+export type { PairConsensus, PairQuote } from "../types.js";
 
 /** Significant digits of a derived pair figure (as `base=` re-expressions keep). */
 export const PAIR_DIGITS = 10;
@@ -45,17 +47,8 @@ export interface BankDay {
   figures: readonly StoredFigure[];
 }
 
-/** A figure a pair figure was made from, as the bank published it. */
-export interface UsedFigure {
-  currency: string;
-  rate: string;
-  /** The units of `currency` the figure is for (1, 100...). */
-  unit: string;
-  /** How the bank's figure reads: "CZK per 100 JPY". */
-  reads: string;
-}
-
-export type PairQuote = "direct" | "inverse" | "cross";
+/** A figure a pair figure was made from, as the bank published it (the answer's shape, api-types.ts). */
+export type UsedFigure = PairUsedFigure;
 
 /** One bank's figure of the pair. */
 export interface BankPairFigure {
@@ -167,22 +160,6 @@ export interface Judged extends BankPairFigure {
   sameDay: boolean;
   outlier: boolean;
   reason?: string;
-}
-
-export interface PairConsensus {
-  /** The date of the figures the median is of: the newest effective date at least two banks share (else the newest). */
-  date: IsoDate;
-  banks: number;
-  median: string;
-  min: string;
-  max: string;
-  /** (max - min) / median, to PAIR_DIGITS significant digits half away from zero. */
-  dispersion: string;
-  /** Relative distance from the median beyond which a figure is an outlier (the cross-bank check's band). */
-  band: number;
-  /** Other same-day banks a figure needs against it to be an outlier. */
-  minBanks: number;
-  outliers: string[];
 }
 
 export interface PairAnswer {

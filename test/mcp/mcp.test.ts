@@ -76,6 +76,8 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
       expect([...byName.keys()].sort()).toEqual([
+        "average_rate",
+        "compare_banks",
         "convert",
         "get_calendar",
         "get_latest_rates",
@@ -106,6 +108,14 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
           ["bank", "from", "to", "amount"],
         ],
         list_corrections: [["bank", "from", "to"], ["bank"]],
+        compare_banks: [
+          ["asOf", "banks", "base", "date", "quote"],
+          ["base", "quote"],
+        ],
+        average_rate: [
+          ["bank", "banks", "base", "currencies", "from", "group", "quote", "to"],
+          ["from", "group"],
+        ],
       });
       for (const tool of tools) {
         // Strict: a key the tool does not know is refused, never dropped.
@@ -338,7 +348,7 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
         }),
       );
       try {
-        expect((await client.listTools()).tools).toHaveLength(8);
+        expect((await client.listTools()).tools).toHaveLength(10);
         const result = (await client.callTool({
           name: "get_latest_rates",
           arguments: { bank: "CNB", currencies: ["XDR"] },

@@ -41,11 +41,12 @@ function reader(days: DailyRates[], overrides: Partial<RatesReader> = {}): Rates
     convert: unexpected,
     calendar: unexpected,
     corrections: unexpected,
+    pair: unexpected,
     bank: (id: string) => (id.toUpperCase() === "ECB" ? Promise.resolve(ECB) : unexpected()),
     latest: (): Promise<RatesAnswer> => Promise.resolve({ ...days.at(-1)!, notQuoted: [] }),
-    async *range() {
+    range: async function* () {
       for (const d of days) yield await Promise.resolve(d);
-    },
+    } as RatesReader["range"],
     ...overrides,
   };
 }

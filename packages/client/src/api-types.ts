@@ -143,3 +143,142 @@ export interface RatesCorrected {
   figures: number;
   corrections: string;
 }
+
+// A pair across banks and averages of a period (`GET /v1/Pairs/...`, `group=` on a daily range).
+
+/** How a bank's figure of a pair was made: as published, its inverse, or crossed through the bank's currency. */
+export type PairQuote = "direct" | "inverse" | "cross";
+
+/** A figure of the bank a pair figure was made from, as the bank published it. */
+export interface PairUsedFigure {
+  currency: string;
+  rate: string;
+  /** The units of `currency` the figure is for (1, 100...). */
+  unit: string;
+  /** How the bank's figure reads: "CZK per 100 JPY". */
+  reads: string;
+}
+
+/** The digits a derived figure keeps and its rounding rule. */
+export interface DerivedRounding {
+  digits: number;
+  rule: string;
+}
+
+/** One bank's figure of a pair in an answer: QUOTE per one BASE, judged against the consensus. */
+export interface PairBankFigure {
+  bankId: string;
+  rate: string;
+  effectiveDate: IsoDate;
+  /** When the bank's figures of that date were stored. */
+  publishedAt?: string;
+  quote: PairQuote;
+  /** True for inverse and cross: not a figure the bank published. */
+  derived: boolean;
+  /** The bank's own currency (a cross goes through it). */
+  through: string;
+  from: PairUsedFigure[];
+  rounding?: DerivedRounding;
+  /** Published on the consensus date (the median is of these). */
+  sameDay: boolean;
+  outlier: boolean;
+  reason?: string;
+}
+
+/** The consensus of the banks' same-day figures of a pair. */
+export interface PairConsensus {
+  /** The date of the figures the median is of: the newest effective date at least two banks share (else the newest). */
+  date: IsoDate;
+  banks: number;
+  median: string;
+  min: string;
+  max: string;
+  /** (max - min) / median, to 10 significant digits half away from zero. */
+  dispersion: string;
+  /** Relative distance from the median beyond which a figure is an outlier (the cross-bank check's band). */
+  band: number;
+  /** Other same-day banks a figure needs against it to be an outlier. */
+  minBanks: number;
+  outliers: string[];
+}
+
+/** One date of a pair: every bank's figure, the consensus, and the banks that cannot price it. */
+export interface PairDay {
+  date?: IsoDate;
+  consensus?: PairConsensus;
+  banks: PairBankFigure[];
+  /** Banks asked for that have no figure of the pair, with why. */
+  unpriced?: Array<{ bankId: string; reason: string }>;
+}
+
+/** `GET /v1/Pairs/{BASE}/{QUOTE}/Latest` or `/{date}`. */
+export interface PairRates extends PairDay {
+  base: string;
+  quote: string;
+  asOf?: string;
+  rounding: DerivedRounding;
+}
+
+/** `GET /v1/Pairs/{BASE}/{QUOTE}?from&to`: each date with a figure of some bank. */
+export interface PairRangeRates {
+  base: string;
+  quote: string;
+  from: IsoDate;
+  to: IsoDate;
+  rounding: DerivedRounding;
+  days: PairDay[];
+}
+
+/** The periods of `group=`: ISO weeks, calendar months, quarters and years. */
+export type AverageGroup = "week" | "month" | "quarter" | "year";
+
+/** One period's average of one series (a currency of a bank's table, or a bank's figure of a pair). */
+export interface PeriodAverageFigures {
+  /** 2026-W05, 2026-03, 2026-Q1, 2026. */
+  period: string;
+  start: IsoDate;
+  end: IsoDate;
+  /** The range cuts the period: the average is of its days within the range only. */
+  partial: boolean;
+  /** The mean per one unit, to the answer's `rounding`. */
+  mean: string;
+  /** The mean as written is the exact mean. */
+  exact: boolean;
+  /** The exact sum of the figures averaged. */
+  sum: string;
+  days: number;
+  first: IsoDate;
+  last: IsoDate;
+  min: string;
+  max: string;
+  /** The figure of the period's last published day within the range. */
+  endOfPeriod: string;
+}
+
+/** `GET /v1/Banks/{id}/DailyRates?from&to&group=`: per period and currency. */
+export interface BankAverages {
+  bankId: string;
+  baseCurrency: string;
+  quoteType: QuoteType;
+  /** With `base=`: the bank's own base currency the figures were re-expressed from. */
+  derivedFrom?: string;
+  group: AverageGroup;
+  from: IsoDate;
+  to: IsoDate;
+  unit: number;
+  rounding: DerivedRounding;
+  averages: Array<PeriodAverageFigures & { currency: string }>;
+}
+
+/** `GET /v1/Pairs/{BASE}/{QUOTE}?from&to&group=`: per period and bank. */
+export interface PairAverages {
+  base: string;
+  quote: string;
+  group: AverageGroup;
+  from: IsoDate;
+  to: IsoDate;
+  unit: number;
+  rounding: DerivedRounding;
+  note?: string;
+  averages: Array<PeriodAverageFigures & { bankId: string }>;
+}

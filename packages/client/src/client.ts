@@ -4,11 +4,13 @@
 import { ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ExratesError } from "./errors.js";
 import { Transport, type Answer, type DebugEvent } from "./http.js";
-import { checkOptions, FREQUENCIES, RATES_OPTIONS, ratesParams, required } from "./options.js";
+import { banksParam, checkOptions, FREQUENCIES, groupParam, RATES_OPTIONS, ratesParams, required } from "./options.js";
 import { readRatesDocument } from "./rates.js";
 import { rateEvents } from "./sse.js";
 import { clientCredentials, providedTokens, type TokenProvider, type TokenSource } from "./tokens.js";
 import type {
+  BankAverages,
+  BankPeriodAverage,
   BankCalendar,
   BankDetail,
   BankListing,
@@ -22,7 +24,14 @@ import type {
   FileFormat,
   FileQuery,
   Frequency,
+  GroupedRangeQuery,
   IsoDate,
+  PairAverages,
+  PairAveragesQuery,
+  PairOnDateQuery,
+  PairRangeQuery,
+  PairRangeRates,
+  PairRates,
   PublicationKeys,
   RangeQuery,
   RatesAnswer,
@@ -164,8 +173,22 @@ export class ExratesClient {
     return { ...single(days, path), notQuoted, requestedDate: date };
   }
 
-  /** Every stored date from `from` to `to`, oldest first, read a year at a time (any length of range). */
-  async *range(bankId: string, query: RangeQuery): AsyncGenerator<DailyRates> {
+  /**
+   * Every stored date from `from` to `to`, oldest first, read a year at a time (any length of range).
+   * With `group` (week, month, quarter, year): each period's average of each currency instead, in one
+   * request (a window would cut a period), oldest period first.
+   */
+  range(bankId: string, query: GroupedRangeQuery): AsyncGenerator<BankPeriodAverage>;
+  range(bankId: string, query: RangeQuery): AsyncGenerator<DailyRates>;
+  async *range(bankId: string, query: RangeQuery | GroupedRangeQuery): AsyncGenerator<DailyRates | BankPeriodAverage> {
+    if (query && typeof query === "object" && "group" in query && query.group !== undefined) {
+      const params = groupedParams(query);
+      const doc = await this.json<BankAverages>(ratesPath(bankId, "Daily"), params, query.signal);
+      const { bankId: id, baseCurrency, quoteType, derivedFrom } = doc;
+      const of = { bankId: id, baseCurrency, quoteType, ...(derivedFrom ? { derivedFrom } : {}) };
+      for (const average of doc.averages) yield { ...of, ...average };
+      return;
+    }
     checkOptions("range", query, [...RATES_OPTIONS, "from", "to"]);
     const params = ratesParams("range", query);
     const to = query.to ?? todayAtUtcPlus14();
@@ -173,6 +196,37 @@ export class ExratesClient {
       const { days } = await this.ratesAt(bankId, "", { from, to: until, ...params }, query);
       yield* days;
     }
+  }
+
+  /**
+   * One pair as every bank (or `banks`) prices it: Latest, the date `date` (as known at `asOf`), every
+   * date from `from` to `to`, or with `group` each period's average per bank. Figures are QUOTE per one BASE.
+   */
+  async pair(base: string, quote: string, query: PairAveragesQuery): Promise<PairAverages>;
+  async pair(base: string, quote: string, query: PairRangeQuery): Promise<PairRangeRates>;
+  async pair(base: string, quote: string, query?: PairOnDateQuery): Promise<PairRates>;
+  async pair(
+    base: string,
+    quote: string,
+    query: PairOnDateQuery | PairRangeQuery | PairAveragesQuery = {},
+  ): Promise<PairRates | PairRangeRates | PairAverages> {
+    checkOptions("pair", query, ["banks", "date", "asOf", "from", "to", "group", "signal"]);
+    const q = query as { date?: string; asOf?: string | Date; from?: string; to?: string; group?: string };
+    const path = `/v1/Pairs/${segment(required("pair", "base", base))}/${segment(required("pair", "quote", quote))}`;
+    const params: Record<string, string> = banksParam("pair", query.banks);
+    if (q.from === undefined) {
+      for (const name of ["to", "group"] as const)
+        if (q[name] !== undefined) throw new TypeError(`pair: ${name} is read on a range (give from)`);
+      if (q.asOf !== undefined) Object.assign(params, ratesParams("pair", { asOf: q.asOf }));
+      const tail = q.date === undefined ? "/Latest" : `/${segment(required("pair", "date", q.date))}`;
+      return this.json<PairRates>(path + tail, params, query.signal);
+    }
+    if (q.date !== undefined) throw new TypeError("pair: give date or from, not both");
+    if (q.asOf !== undefined) throw new TypeError("pair: asOf is answered for Latest and a date, not a range");
+    params.from = required("pair", "from", q.from);
+    if (q.to !== undefined) params.to = required("pair", "to", q.to);
+    if (q.group !== undefined) params.group = groupParam("pair", q.group);
+    return this.json<PairRangeRates | PairAverages>(path, params, query.signal);
   }
 
   /** An amount converted exactly through the bank's table (Latest's, or the set in force on `date`). */
@@ -348,6 +402,18 @@ const segment = (value: string): string => encodeURIComponent(value);
 
 /** The rates path of a bank at a frequency: `/v1/Banks/CNB/DailyRates`, `/v1/Banks/HMRC/MonthlyRates`. */
 const ratesPath = (bankId: string, frequency: Frequency): string => `/v1/Banks/${segment(bankId)}/${frequency}Rates`;
+
+/** The query of a grouped range (a daily source's: a period source's figures are already per period). */
+function groupedParams(query: GroupedRangeQuery): Record<string, string> {
+  checkOptions("range", query, ["currencies", "base", "signal", "from", "to", "group"]);
+  const params: Record<string, string> = {
+    ...ratesParams("range", query),
+    from: required("range", "from", query.from),
+    group: groupParam("range", query.group),
+  };
+  if (query.to !== undefined) params.to = required("range", "to", query.to);
+  return params;
+}
 
 /** The frequency an `other-frequency` refusal names, if `error` is one. */
 function otherFrequency(error: unknown): Frequency | undefined {

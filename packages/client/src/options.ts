@@ -1,8 +1,10 @@
 // The options of the client's methods, checked at the call: a key the method does not know (a typo, an
 // option of another method) is a TypeError, never dropped, so no request goes out answering something
 // other than what was asked. Each known option becomes its query parameter.
-import type { Frequency } from "./api-types.js";
+import type { AverageGroup, Frequency } from "./api-types.js";
 import type { RatesOptions } from "./types.js";
+
+export const GROUPS: readonly AverageGroup[] = ["week", "month", "quarter", "year"];
 
 export const FREQUENCIES: readonly Frequency[] = ["Daily", "Weekly", "Monthly", "Quarterly"];
 
@@ -54,4 +56,19 @@ export function ratesParams(method: string, options: RatesOptions): Record<strin
 export function required(method: string, name: string, value: unknown): string {
   if (typeof value !== "string" || !value) throw new TypeError(`${method}: ${name} is required (a string)`);
   return value;
+}
+
+/** `group`: one of GROUPS. */
+export function groupParam(method: string, value: unknown): string {
+  if (!GROUPS.includes(value as AverageGroup))
+    throw new TypeError(`${method}: group must be one of ${GROUPS.join(", ")}`);
+  return value as string;
+}
+
+/** `banks`: bank ids, joined; none without it. */
+export function banksParam(method: string, banks: unknown): Record<string, string> {
+  if (banks === undefined) return {};
+  if (!Array.isArray(banks) || banks.some((b) => typeof b !== "string" || !b))
+    throw new TypeError(`${method}: banks must be an array of bank ids`);
+  return banks.length ? { banks: banks.join(",") } : {};
 }

@@ -1,6 +1,8 @@
 // What the client's methods return: the API's answers as typed objects. Rates are decimal strings as
 // published (`"24.170"`), never binary floats. The shapes shared with the server come from ./api-types.ts.
 import type {
+  AverageGroup,
+  BankAverages,
   BankResource,
   BankStatus,
   Frequency,
@@ -223,4 +225,44 @@ export interface EventsQuery {
   /** Start after this event id (events are kept 8 days); without it, from the moment of connecting. */
   lastEventId?: string | number;
   signal?: AbortSignal;
+}
+
+/** `range(id, { from, to?, group })`: a daily range averaged per period (`asOf`, `provenance` are not combined). */
+export type GroupedRangeQuery = Omit<RangeQuery, "asOf" | "provenance" | "frequency"> & {
+  group: AverageGroup;
+};
+
+/** What `range(id, { group })` yields: one period's average of one currency, with the table it is of. */
+export type BankPeriodAverage = BankAverages["averages"][number] &
+  Pick<BankAverages, "bankId" | "baseCurrency" | "quoteType" | "derivedFrom">;
+
+/** `pair(base, quote, ...)`: Latest (no date), a date, or a range (`from`, optional `to`, optional `group`). */
+export interface PairQuery {
+  /** Only these banks (their ids); every bank with stored rates when absent. */
+  banks?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** Latest or the set in force on `date`, as known at `asOf` when given. */
+export interface PairOnDateQuery extends PairQuery {
+  date?: IsoDate;
+  asOf?: string | Date;
+  from?: undefined;
+  group?: undefined;
+}
+
+/** Every date from `from` to `to` (default: today, as the server reads it). */
+export interface PairRangeQuery extends PairQuery {
+  from: IsoDate;
+  to?: IsoDate;
+  date?: undefined;
+  group?: undefined;
+}
+
+/** A range averaged per period and bank. */
+export interface PairAveragesQuery extends PairQuery {
+  from: IsoDate;
+  to?: IsoDate;
+  group: AverageGroup;
+  date?: undefined;
 }
