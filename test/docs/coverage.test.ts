@@ -21,15 +21,11 @@ const PATHS = ROUTES.map((r) => r.path);
 
 /** A route's path as the docs write it: `{id}` for the bank, `{path}` for the rest, no format suffix. */
 function docPath(path: string): string {
-  return (
-    path
-      // The pairs route reads its own path below /v1/Pairs/: the table documents its first form.
-      .replace("/v1/Pairs/{rest...}", "/v1/Pairs/{BASE}/{QUOTE}/Latest")
-      .replace("{.format}", "")
-      .replace("{bankId}", "{id}")
-      .replace("{rest...}", "{path}")
-      .replace(/(Weekly|Monthly|Quarterly)Rates/, "{Period}Rates")
-  );
+  return path
+    .replace("{.format}", "")
+    .replace("{bankId}", "{id}")
+    .replace("{rest...}", "{path}")
+    .replace(/(Weekly|Monthly|Quarterly)Rates/, "{Period}Rates");
 }
 
 /** The paths of API.md's endpoint table, as written there without their format and query parts. */
