@@ -148,7 +148,13 @@ export interface BankSummary {
   from: IsoDate;
   to: IsoDate;
   chunks: number;
+  /**
+   * The chunk verdict, one per chunk handled: `stored` (fetched, and all of it done), `unfinished` (fetched,
+   * but part of it is listed in `notDone`), `skipped` (recorded done by an earlier run) or `failed`. Chunks
+   * not reached (interrupted, a bank given up) are in none.
+   */
   stored: number;
+  unfinished: number;
   skipped: number;
   failed: number;
   inserted: number;
@@ -161,7 +167,15 @@ export interface BankSummary {
 }
 
 type Counted =
-  "chunks" | "stored" | "skipped" | "failed" | "inserted" | "revised" | "unchanged" | "daysWithoutPublication";
+  | "chunks"
+  | "stored"
+  | "unfinished"
+  | "skipped"
+  | "failed"
+  | "inserted"
+  | "revised"
+  | "unchanged"
+  | "daysWithoutPublication";
 
 export interface BackfillSummary {
   banks: BankSummary[];
@@ -354,7 +368,7 @@ export function chunkCoverage(
       status: "empty",
       contained: false,
       answered,
-      missing: { ...chunk, reason: `the answer contained none of these dates (${what})` },
+      missing: { from: chunk.from, to: last, reason: `the answer contained none of these dates (${what})` },
     };
   }
   // Done to the last date contained, and the days after it on which the bank does not publish.
@@ -370,7 +384,7 @@ export function chunkCoverage(
     answered,
     missing: {
       from: addDays(doneTo, 1),
-      to: chunk.to,
+      to: last,
       reason: `the answer's last date in the range is ${inChunk.at(-1)!}`,
     },
   };
@@ -379,6 +393,7 @@ export function chunkCoverage(
 const COUNTED: Counted[] = [
   "chunks",
   "stored",
+  "unfinished",
   "skipped",
   "failed",
   "inserted",
@@ -410,6 +425,8 @@ interface BankRun {
   completed: DateRange[];
   /** Fetched ranges the answers did not contain, waiting for a later answer to show the bank went on. */
   waiting: NotDone[];
+  /** The ranges fetched without error, one per chunk: judged done or not once the bank is finished. */
+  fetched: DateRange[];
   failuresInARow: number;
 }
 
@@ -420,6 +437,7 @@ function emptySummary(plan: BankBackfillPlan): BankSummary {
     to: plan.to,
     chunks: plan.chunks.length,
     stored: 0,
+    unfinished: 0,
     skipped: 0,
     failed: 0,
     inserted: 0,
@@ -530,7 +548,7 @@ async function fetchChunk(b: BankRun, todo: DateRange): Promise<Partial<ChunkEve
     // The newest chunk: not done when nothing of it is stored at all.
     else if (coverage.status === "empty" && without.have.size === 0) summary.notDone.push(coverage.missing);
   }
-  summary.stored++;
+  b.fetched.push(todo);
   summary.inserted += result.inserted;
   summary.revised += result.revised;
   summary.unchanged += result.unchanged;
@@ -585,6 +603,7 @@ async function backfillBank(run: Run, plan: BankBackfillPlan, summary: BankSumma
     summary,
     completed: await completedChunks(run.store, bank.id),
     waiting: [],
+    fetched: [],
     failuresInARow: 0,
   };
   try {
@@ -593,9 +612,27 @@ async function backfillBank(run: Run, plan: BankBackfillPlan, summary: BankSumma
       if (!(await backfillChunk(b, chunk))) return;
     }
   } finally {
-    // What no later answer vouched for stays not done: the next run fetches it again.
-    summary.notDone.push(...b.waiting);
+    judgeChunks(b);
   }
+}
+
+/**
+ * The verdict, one per fetched chunk: not done when a range of it stays not done (what no later answer
+ * vouched for: the next run fetches it again), done otherwise. A not-done range is said without the days at
+ * its ends on which the bank does not publish (it is recorded whole once a later answer vouches for it).
+ */
+function judgeChunks(b: BankRun): void {
+  const { summary } = b;
+  const { bank } = b.plan.adapter;
+  const notDone = [...summary.notDone, ...b.waiting];
+  for (const chunk of b.fetched) {
+    if (notDone.some((n) => n.from <= chunk.to && n.to >= chunk.from)) summary.unfinished++;
+    else summary.stored++;
+  }
+  summary.notDone = notDone.map((n) => {
+    const days = expectedDatesBetween(bank, addDays(n.from, -1), n.to);
+    return days.length ? { ...n, from: days[0]!, to: days.at(-1)! } : n;
+  });
 }
 
 /** Runs `work` on each item, `concurrency` at a time, starting none after `signal` aborts. */
