@@ -612,8 +612,24 @@ async function backfillBank(run: Run, plan: BankBackfillPlan, summary: BankSumma
       if (!(await backfillChunk(b, chunk))) return;
     }
   } finally {
+    await settleWaiting(b);
     judgeChunks(b);
   }
+}
+
+/**
+ * What waits at the end with every publication day of it stored (by an earlier run, the daily ingest) is
+ * done although no answer of this run contained it: everything the bank published there is stored.
+ */
+async function settleWaiting(b: BankRun): Promise<void> {
+  const { bank } = b.plan.adapter;
+  const left: NotDone[] = [];
+  for (const w of b.waiting) {
+    const have = await storedDates(b.run.store, bank.id, w.from, w.to);
+    if (expectedDatesBetween(bank, addDays(w.from, -1), w.to).every((d) => have.has(d))) await recordDone(b, w);
+    else left.push(w);
+  }
+  b.waiting = left;
 }
 
 /**

@@ -239,6 +239,22 @@ describe("a range is done only as far as its answer contained it", () => {
     expect(bank.calls.length).toBe(2);
   });
 
+  it("a range every publication day of which is stored is done, although the answer did not contain it", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // First the bank answers what is asked; then, as the mirror answers CNB, January and February only.
+    let other = false;
+    const bank = rangeBank("AAA", { serves: (r) => (other ? { from: "2026-01-01", to: "2026-02-28" } : r) });
+    const plans = planBackfill([bank], { from: "2026-03-01", to: "2026-03-05", now: NOW });
+    const run = () => runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW, force: true });
+    expect((await run()).totals).toMatchObject({ stored: 1, notDone: 0 });
+    other = true;
+    const again = await run();
+    expect(again.banks[0]!.notDone).toEqual([]);
+    expect(again.totals).toMatchObject({ chunks: 1, stored: 1, unfinished: 0, notDone: 0 });
+    expect(chunksOf(t, "AAA")).toEqual(["2026-03-01..2026-03-05"]);
+  });
+
   it("an answer without any rate (a 404 read as no publication) is not done", async () => {
     const t = await tempStore();
     cleanup = t.cleanup;
