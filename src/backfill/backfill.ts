@@ -7,9 +7,11 @@
 // last date the answer held rates for, with the days after it that are not publication days. An answer
 // that holds none of the chunk's dates (another period, a 404 an adapter reads as "no publication") and
 // the days after an answer's last date are not done: they wait for the next chunk's answer, whose dates
-// show that the bank went on publishing (the gap was holidays), and are otherwise reported as not done
-// and fetched again next time. A chunk without any publication day is done once fetched. `force`
-// fetches recorded ranges again and forgets their records.
+// show that the bank went on publishing (the gap was holidays), or, at the end, for a store that already
+// holds every publication day of them; otherwise they are reported as not done and fetched again next
+// time. A chunk without any publication day is done once fetched. Each chunk gets one verdict (done, not
+// done, skipped, failed), and a not-done range is said from its first to its last publication day.
+// `force` fetches recorded ranges again and forgets their records.
 import { UserError, describeError } from "../errors.js";
 import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { asParsedAnswer } from "../feed/rows.js";
