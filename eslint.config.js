@@ -29,13 +29,5 @@ export default tseslint.config(
     files: ["src/**/*.ts", "adapters/**/*.ts"],
     rules: { "max-lines-per-function": ["error", { max: 100, skipBlankLines: false, skipComments: false }] },
   },
-  // Temporary: functions still to split; remove each entry once its split is merged.
-  {
-    files: [
-      "src/backfill/backfill.ts", // to split: runBackfill, backfillBank
-      "src/cli/commands/backfill.ts", // to split: registerBackfill (and its action's arrow)
-    ],
-    rules: { "max-lines-per-function": "off" },
-  },
   prettier,
 );

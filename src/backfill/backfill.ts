@@ -7,9 +7,11 @@
 // last date the answer held rates for, with the days after it that are not publication days. An answer
 // that holds none of the chunk's dates (another period, a 404 an adapter reads as "no publication") and
 // the days after an answer's last date are not done: they wait for the next chunk's answer, whose dates
-// show that the bank went on publishing (the gap was holidays), and are otherwise reported as not done
-// and fetched again next time. A chunk without any publication day is done once fetched. `force`
-// fetches recorded ranges again and forgets their records.
+// show that the bank went on publishing (the gap was holidays), or, at the end, for a store that already
+// holds every publication day of them; otherwise they are reported as not done and fetched again next
+// time. A chunk without any publication day is done once fetched. Each chunk gets one verdict (done, not
+// done, skipped, failed), and a not-done range is said from its first to its last publication day.
+// `force` fetches recorded ranges again and forgets their records.
 import { UserError, describeError } from "../errors.js";
 import { addDays, chunkRange, isIsoDate, todayIn } from "../feed/dates.js";
 import { asParsedAnswer } from "../feed/rows.js";
@@ -148,7 +150,13 @@ export interface BankSummary {
   from: IsoDate;
   to: IsoDate;
   chunks: number;
+  /**
+   * The chunk verdict, one per chunk handled: `stored` (fetched, and all of it done), `unfinished` (fetched,
+   * but part of it is listed in `notDone`), `skipped` (recorded done by an earlier run) or `failed`. Chunks
+   * not reached (interrupted, a bank given up) are in none.
+   */
   stored: number;
+  unfinished: number;
   skipped: number;
   failed: number;
   inserted: number;
@@ -161,7 +169,15 @@ export interface BankSummary {
 }
 
 type Counted =
-  "chunks" | "stored" | "skipped" | "failed" | "inserted" | "revised" | "unchanged" | "daysWithoutPublication";
+  | "chunks"
+  | "stored"
+  | "unfinished"
+  | "skipped"
+  | "failed"
+  | "inserted"
+  | "revised"
+  | "unchanged"
+  | "daysWithoutPublication";
 
 export interface BackfillSummary {
   banks: BankSummary[];
@@ -354,7 +370,7 @@ export function chunkCoverage(
       status: "empty",
       contained: false,
       answered,
-      missing: { ...chunk, reason: `the answer contained none of these dates (${what})` },
+      missing: { from: chunk.from, to: last, reason: `the answer contained none of these dates (${what})` },
     };
   }
   // Done to the last date contained, and the days after it on which the bank does not publish.
@@ -370,7 +386,7 @@ export function chunkCoverage(
     answered,
     missing: {
       from: addDays(doneTo, 1),
-      to: chunk.to,
+      to: last,
       reason: `the answer's last date in the range is ${inChunk.at(-1)!}`,
     },
   };
@@ -379,6 +395,7 @@ export function chunkCoverage(
 const COUNTED: Counted[] = [
   "chunks",
   "stored",
+  "unfinished",
   "skipped",
   "failed",
   "inserted",
@@ -387,22 +404,42 @@ const COUNTED: Counted[] = [
   "daysWithoutPublication",
 ];
 
-export async function runBackfill(
-  store: Store,
-  plans: BankBackfillPlan[],
-  options: BackfillRunOptions,
-): Promise<BackfillSummary> {
-  const http = politeHttp(options.http, options.pauseMs ?? 250);
-  const now = options.now ?? (() => new Date());
-  const maxFailures = options.maxConsecutiveFailures ?? 3;
-  const total = plans.reduce((n, p) => n + p.chunks.length, 0);
-  let done = 0;
-  const summaries: BankSummary[] = plans.map((p) => ({
-    bankId: p.adapter.bank.id,
-    from: p.from,
-    to: p.to,
-    chunks: p.chunks.length,
+type Counts = Pick<ChunkEvent, "inserted" | "revised" | "unchanged" | "daysWithoutPublication">;
+
+/** What one run shares among its banks. */
+interface Run {
+  store: Store;
+  options: BackfillRunOptions;
+  http: HttpClient;
+  now: () => Date;
+  maxFailures: number;
+  total: number;
+  /** Chunks handled so far, over all banks. */
+  done: number;
+}
+
+/** One bank's state during a run. */
+interface BankRun {
+  run: Run;
+  plan: BankBackfillPlan;
+  summary: BankSummary;
+  /** Ranges recorded done (by earlier runs and this one). */
+  completed: DateRange[];
+  /** Fetched ranges the answers did not contain, waiting for a later answer to show the bank went on. */
+  waiting: NotDone[];
+  /** The ranges fetched without error, one per chunk: judged done or not once the bank is finished. */
+  fetched: DateRange[];
+  failuresInARow: number;
+}
+
+function emptySummary(plan: BankBackfillPlan): BankSummary {
+  return {
+    bankId: plan.adapter.bank.id,
+    from: plan.from,
+    to: plan.to,
+    chunks: plan.chunks.length,
     stored: 0,
+    unfinished: 0,
     skipped: 0,
     failed: 0,
     inserted: 0,
@@ -411,128 +448,10 @@ export async function runBackfill(
     daysWithoutPublication: 0,
     notDone: [],
     errors: [],
-  }));
+  };
+}
 
-  async function backfillBank(plan: BankBackfillPlan, summary: BankSummary): Promise<void> {
-    const { bank } = plan.adapter;
-    if (options.force && plan.chunks.length) await forgetChunks(store, bank.id, plan.from, plan.to);
-    const completed = await completedChunks(store, bank.id);
-    const record = async (
-      range: DateRange,
-      counts: Partial<Pick<ChunkEvent, "inserted" | "revised" | "unchanged" | "daysWithoutPublication">> = {},
-    ) => {
-      await recordChunk(store, {
-        bank_id: bank.id,
-        from_date: range.from,
-        to_date: range.to,
-        completed_at: now().toISOString(),
-        inserted: counts.inserted ?? 0,
-        revised: counts.revised ?? 0,
-        unchanged: counts.unchanged ?? 0,
-        days_without: counts.daysWithoutPublication ?? 0,
-      });
-      completed.push(range);
-    };
-    /** Fetched ranges the answers did not contain, waiting for a later answer to show the bank went on. */
-    let waiting: NotDone[] = [];
-    let failuresInARow = 0;
-    try {
-      for (const chunk of plan.chunks) {
-        if (options.signal?.aborted) return;
-        const started = Date.now();
-        // What an earlier run recorded of this chunk is not fetched again (unless forced).
-        const todo = { from: firstUncovered(completed, chunk.from), to: chunk.to };
-        const event = (e: Partial<ChunkEvent> & Pick<ChunkEvent, "status">): ChunkEvent => ({
-          bankId: bank.id,
-          ...(todo.from <= todo.to ? todo : chunk),
-          inserted: 0,
-          revised: 0,
-          unchanged: 0,
-          daysWithoutPublication: 0,
-          ms: Date.now() - started,
-          done: ++done,
-          total,
-          ...e,
-        });
-        if (todo.from > todo.to) {
-          // Recorded by an answer that contained its dates: what waited before it was days without rates.
-          for (const w of waiting) await record(w);
-          waiting = [];
-          summary.skipped++;
-          options.onChunk?.(event({ status: "skipped" }));
-          continue;
-        }
-        options.onChunkStart?.({ bankId: bank.id, ...todo });
-        try {
-          const answerDates = new Set<IsoDate>();
-          const result = await fetchAndStore(
-            store,
-            noteDates(plan.adapter, answerDates),
-            { kind: "range", ...todo },
-            { http, env: options.env ?? process.env, signal: options.signal },
-            now(),
-          );
-          // Publication days up to what should exist by now, without any stored rate.
-          const expected = expectedNewestDate(bank, now());
-          const last = todo.to < expected ? todo.to : expected;
-          const have = await storedDates(store, bank.id, todo.from, last);
-          const daysWithout = expectedDatesBetween(bank, addDays(todo.from, -1), last).filter(
-            (d) => !have.has(d),
-          ).length;
-          const counts = {
-            inserted: result.inserted,
-            revised: result.revised,
-            unchanged: result.unchanged,
-            daysWithoutPublication: daysWithout,
-          };
-          const coverage = chunkCoverage(bank, todo, answerDates, expected);
-          // The chunk reaching the newest expected publication is never recorded: it is fetched again next time.
-          const final = todo.to >= expected;
-          if (coverage.contained) {
-            for (const w of waiting) await record(w);
-            waiting = [];
-          }
-          if (coverage.done && !final) await record(coverage.done, counts);
-          if (coverage.missing) {
-            if (!final) waiting.push(coverage.missing);
-            // The newest chunk: not done when nothing of it is stored at all.
-            else if (coverage.status === "empty" && have.size === 0) summary.notDone.push(coverage.missing);
-          }
-          summary.stored++;
-          summary.inserted += result.inserted;
-          summary.revised += result.revised;
-          summary.unchanged += result.unchanged;
-          summary.daysWithoutPublication += daysWithout;
-          failuresInARow = 0;
-          options.onChunk?.(event({ status: coverage.status, ...counts, answered: coverage.answered }));
-        } catch (error) {
-          const message = describeError(error);
-          summary.failed++;
-          summary.errors.push(`${todo.from}..${todo.to}: ${message}`);
-          options.onChunk?.(event({ status: "failed", error: message }));
-          if (++failuresInARow >= maxFailures) {
-            summary.errors.push(
-              `gave up on ${bank.id} after ${failuresInARow} failed chunks in a row; run the backfill again to retry`,
-            );
-            return;
-          }
-        }
-      }
-    } finally {
-      // What no later answer vouched for stays not done: the next run fetches it again.
-      summary.notDone.push(...waiting);
-    }
-  }
-
-  const queue = plans.map((plan, i) => [plan, summaries[i]!] as const);
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, queue.length)) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      if (options.signal?.aborted) return;
-      await backfillBank(...next);
-    }
-  });
-  await Promise.all(workers);
-
+function sumTotals(summaries: BankSummary[]): BackfillSummary["totals"] {
   const totals = {
     ...Object.fromEntries(COUNTED.map((k) => [k, 0])),
     errors: 0,
@@ -543,7 +462,234 @@ export async function runBackfill(
     totals.errors += s.failed;
     totals.notDone += s.notDone.length;
   }
-  return { banks: summaries, totals, interrupted: options.signal?.aborted === true };
+  return totals;
+}
+
+/** Records a range done (a later run skips it). */
+async function recordDone(b: BankRun, range: DateRange, counts: Partial<Counts> = {}): Promise<void> {
+  await recordChunk(b.run.store, {
+    bank_id: b.plan.adapter.bank.id,
+    from_date: range.from,
+    to_date: range.to,
+    completed_at: b.run.now().toISOString(),
+    inserted: counts.inserted ?? 0,
+    revised: counts.revised ?? 0,
+    unchanged: counts.unchanged ?? 0,
+    days_without: counts.daysWithoutPublication ?? 0,
+  });
+  b.completed.push(range);
+}
+
+/** A later answer showed the bank went on publishing: what waited were days without rates, done. */
+async function releaseWaiting(b: BankRun): Promise<void> {
+  for (const w of b.waiting) await recordDone(b, w);
+  b.waiting = [];
+}
+
+/** The event of a chunk handled, counted among those handled so far. */
+function chunkEvent(
+  b: BankRun,
+  range: DateRange,
+  started: number,
+  e: Partial<ChunkEvent> & Pick<ChunkEvent, "status">,
+): ChunkEvent {
+  return {
+    bankId: b.plan.adapter.bank.id,
+    ...range,
+    inserted: 0,
+    revised: 0,
+    unchanged: 0,
+    daysWithoutPublication: 0,
+    ms: Date.now() - started,
+    done: ++b.run.done,
+    total: b.run.total,
+    ...e,
+  };
+}
+
+/** Publication days of [from, to] up to what should exist by now, without any stored rate. */
+async function daysWithoutRates(
+  b: BankRun,
+  todo: DateRange,
+  expected: IsoDate,
+): Promise<{ have: Set<IsoDate>; count: number }> {
+  const { bank } = b.plan.adapter;
+  const last = todo.to < expected ? todo.to : expected;
+  const have = await storedDates(b.run.store, bank.id, todo.from, last);
+  const count = expectedDatesBetween(bank, addDays(todo.from, -1), last).filter((d) => !have.has(d)).length;
+  return { have, count };
+}
+
+/** Fetches and stores a chunk's range, records what its answer covered; returns the chunk's event fields. */
+async function fetchChunk(b: BankRun, todo: DateRange): Promise<Partial<ChunkEvent> & Pick<ChunkEvent, "status">> {
+  const { run, plan, summary } = b;
+  const { bank } = plan.adapter;
+  const answerDates = new Set<IsoDate>();
+  const result = await fetchAndStore(
+    run.store,
+    noteDates(plan.adapter, answerDates),
+    { kind: "range", ...todo },
+    { http: run.http, env: run.options.env ?? process.env, signal: run.options.signal },
+    run.now(),
+  );
+  const expected = expectedNewestDate(bank, run.now());
+  const without = await daysWithoutRates(b, todo, expected);
+  const counts: Counts = {
+    inserted: result.inserted,
+    revised: result.revised,
+    unchanged: result.unchanged,
+    daysWithoutPublication: without.count,
+  };
+  const coverage = chunkCoverage(bank, todo, answerDates, expected);
+  // The chunk reaching the newest expected publication is never recorded: it is fetched again next time.
+  const final = todo.to >= expected;
+  if (coverage.contained) await releaseWaiting(b);
+  if (coverage.done && !final) await recordDone(b, coverage.done, counts);
+  if (coverage.missing) {
+    if (!final) b.waiting.push(coverage.missing);
+    // The newest chunk: not done when nothing of it is stored at all.
+    else if (coverage.status === "empty" && without.have.size === 0) summary.notDone.push(coverage.missing);
+  }
+  b.fetched.push(todo);
+  summary.inserted += result.inserted;
+  summary.revised += result.revised;
+  summary.unchanged += result.unchanged;
+  summary.daysWithoutPublication += without.count;
+  b.failuresInARow = 0;
+  return { status: coverage.status, ...counts, answered: coverage.answered };
+}
+
+/** Counts a failed chunk; true when the bank is to be given up (too many failures in a row). */
+function chunkFailed(b: BankRun, todo: DateRange, message: string): boolean {
+  b.summary.failed++;
+  b.summary.errors.push(`${todo.from}..${todo.to}: ${message}`);
+  if (++b.failuresInARow < b.run.maxFailures) return false;
+  b.summary.errors.push(
+    `gave up on ${b.plan.adapter.bank.id} after ${b.failuresInARow} failed chunks in a row; run the backfill again to retry`,
+  );
+  return true;
+}
+
+/** Handles one chunk: skipped when recorded done, else fetched. Returns false when the bank is given up. */
+async function backfillChunk(b: BankRun, chunk: DateRange): Promise<boolean> {
+  const { options } = b.run;
+  const started = Date.now();
+  // What an earlier run recorded of this chunk is not fetched again (unless forced).
+  const todo = { from: firstUncovered(b.completed, chunk.from), to: chunk.to };
+  if (todo.from > todo.to) {
+    // Recorded by an answer that contained its dates: what waited before it was days without rates.
+    await releaseWaiting(b);
+    b.summary.skipped++;
+    options.onChunk?.(chunkEvent(b, chunk, started, { status: "skipped" }));
+    return true;
+  }
+  options.onChunkStart?.({ bankId: b.plan.adapter.bank.id, ...todo });
+  try {
+    const fields = await fetchChunk(b, todo);
+    options.onChunk?.(chunkEvent(b, todo, started, fields));
+    return true;
+  } catch (error) {
+    const message = describeError(error);
+    const giveUp = chunkFailed(b, todo, message);
+    options.onChunk?.(chunkEvent(b, todo, started, { status: "failed", error: message }));
+    return !giveUp;
+  }
+}
+
+async function backfillBank(run: Run, plan: BankBackfillPlan, summary: BankSummary): Promise<void> {
+  const { bank } = plan.adapter;
+  if (run.options.force && plan.chunks.length) await forgetChunks(run.store, bank.id, plan.from, plan.to);
+  const b: BankRun = {
+    run,
+    plan,
+    summary,
+    completed: await completedChunks(run.store, bank.id),
+    waiting: [],
+    fetched: [],
+    failuresInARow: 0,
+  };
+  try {
+    for (const chunk of plan.chunks) {
+      if (run.options.signal?.aborted) return;
+      if (!(await backfillChunk(b, chunk))) return;
+    }
+  } finally {
+    await settleWaiting(b);
+    judgeChunks(b);
+  }
+}
+
+/**
+ * What waits at the end with every publication day of it stored (by an earlier run, the daily ingest) is
+ * done although no answer of this run contained it: everything the bank published there is stored.
+ */
+async function settleWaiting(b: BankRun): Promise<void> {
+  const { bank } = b.plan.adapter;
+  const left: NotDone[] = [];
+  for (const w of b.waiting) {
+    const have = await storedDates(b.run.store, bank.id, w.from, w.to);
+    if (expectedDatesBetween(bank, addDays(w.from, -1), w.to).every((d) => have.has(d))) await recordDone(b, w);
+    else left.push(w);
+  }
+  b.waiting = left;
+}
+
+/**
+ * The verdict, one per fetched chunk: not done when a range of it stays not done (what no later answer
+ * vouched for: the next run fetches it again), done otherwise. A not-done range is said without the days at
+ * its ends on which the bank does not publish (it is recorded whole once a later answer vouches for it).
+ */
+function judgeChunks(b: BankRun): void {
+  const { summary } = b;
+  const { bank } = b.plan.adapter;
+  const notDone = [...summary.notDone, ...b.waiting];
+  for (const chunk of b.fetched) {
+    if (notDone.some((n) => n.from <= chunk.to && n.to >= chunk.from)) summary.unfinished++;
+    else summary.stored++;
+  }
+  summary.notDone = notDone.map((n) => {
+    const days = expectedDatesBetween(bank, addDays(n.from, -1), n.to);
+    return days.length ? { ...n, from: days[0]!, to: days.at(-1)! } : n;
+  });
+}
+
+/** Runs `work` on each item, `concurrency` at a time, starting none after `signal` aborts. */
+async function eachConcurrently<T>(
+  items: T[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
+  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (signal?.aborted) return;
+      await work(next);
+    }
+  });
+  await Promise.all(workers);
+}
+
+export async function runBackfill(
+  store: Store,
+  plans: BankBackfillPlan[],
+  options: BackfillRunOptions,
+): Promise<BackfillSummary> {
+  const run: Run = {
+    store,
+    options,
+    http: politeHttp(options.http, options.pauseMs ?? 250),
+    now: options.now ?? (() => new Date()),
+    maxFailures: options.maxConsecutiveFailures ?? 3,
+    total: plans.reduce((n, p) => n + p.chunks.length, 0),
+    done: 0,
+  };
+  const summaries = plans.map(emptySummary);
+  const pairs = plans.map((plan, i) => [plan, summaries[i]!] as const);
+  await eachConcurrently(pairs, options.concurrency ?? 2, options.signal, ([plan, summary]) =>
+    backfillBank(run, plan, summary),
+  );
+  return { banks: summaries, totals: sumTotals(summaries), interrupted: options.signal?.aborted === true };
 }
 
 /** Each bank's newest effective date and when its figures of that date were last stored. */

@@ -222,18 +222,37 @@ describe("a range is done only as far as its answer contained it", () => {
     });
     expect(events.map((e) => e.status)).toEqual(["empty"]);
     expect(events[0]!.answered).toEqual({ from: "2026-01-02", to: "2026-02-27" });
+    // Said without Sunday 03-01, on which the bank does not publish.
     expect(first.banks[0]!.notDone).toEqual([
       {
-        from: "2026-03-01",
+        from: "2026-03-02",
         to: "2026-03-05",
         reason: "the answer contained none of these dates (it contained 2026-01-02 to 2026-02-27)",
       },
     ]);
     expect(first.totals.notDone).toBe(1);
+    // One verdict for the chunk: not done, not also counted done.
+    expect(first.totals).toMatchObject({ chunks: 1, stored: 0, unfinished: 1 });
     expect(chunksOf(t, "AAA")).toEqual([]);
     const second = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
     expect(second.banks[0]).toMatchObject({ skipped: 0 });
     expect(bank.calls.length).toBe(2);
+  });
+
+  it("a range every publication day of which is stored is done, although the answer did not contain it", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // First the bank answers what is asked; then, as the mirror answers CNB, January and February only.
+    let other = false;
+    const bank = rangeBank("AAA", { serves: (r) => (other ? { from: "2026-01-01", to: "2026-02-28" } : r) });
+    const plans = planBackfill([bank], { from: "2026-03-01", to: "2026-03-05", now: NOW });
+    const run = () => runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW, force: true });
+    expect((await run()).totals).toMatchObject({ stored: 1, notDone: 0 });
+    other = true;
+    const again = await run();
+    expect(again.banks[0]!.notDone).toEqual([]);
+    expect(again.totals).toMatchObject({ chunks: 1, stored: 1, unfinished: 0, notDone: 0 });
+    expect(chunksOf(t, "AAA")).toEqual(["2026-03-01..2026-03-05"]);
   });
 
   it("an answer without any rate (a 404 read as no publication) is not done", async () => {
@@ -279,6 +298,45 @@ describe("a range is done only as far as its answer contained it", () => {
     // The next run asks only for what is not done.
     await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
     expect(stops.calls.at(-1)).toEqual({ kind: "range", from: "2026-01-26", to: "2026-01-30" });
+  });
+
+  it("gives each chunk one verdict, says no day the bank does not publish, and a finished range reruns as a no-op", async () => {
+    const t = await tempStore();
+    cleanup = t.cleanup;
+    // Chunks of 30 days: 01-01..01-30, 01-31..03-01, 03-02..03-05. The second answer stops at Friday 02-20.
+    const bank = rangeBank("AAA", {
+      serves: (r) => (r.from === "2026-01-31" ? { from: r.from, to: "2026-02-20" } : r),
+    });
+    const plans = planBackfill([bank], { from: "2026-01-01", to: "2026-03-05", now: NOW });
+    const first = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    const [summary] = first.banks;
+    // The third chunk's answer shows the bank went on: the second chunk's rest is done after all.
+    expect(summary!.notDone).toEqual([]);
+    expect(first.totals).toMatchObject({ chunks: 3, stored: 3, unfinished: 0, skipped: 0, failed: 0 });
+
+    // A rest nothing vouches for: the chunk is not done, and only it; its weekend end is not listed.
+    const t2 = await tempStore();
+    const cut = rangeBank("AAA", {
+      serves: (r) => (r.from === "2026-01-31" ? { from: r.from, to: "2026-02-20" } : r),
+    });
+    const alone = planBackfill([cut], { from: "2026-01-01", to: "2026-03-01", now: NOW });
+    try {
+      const partial = await runBackfill(t2.store, alone, { http: echo, pauseMs: 0, now: () => NOW });
+      expect(partial.banks[0]!.notDone).toEqual([
+        { from: "2026-02-23", to: "2026-02-27", reason: "the answer's last date in the range is 2026-02-20" },
+      ]);
+      expect(partial.totals).toMatchObject({ chunks: 2, stored: 1, unfinished: 1 });
+      const t = partial.totals;
+      expect(t.stored + t.unfinished + t.skipped + t.failed).toBe(t.chunks);
+    } finally {
+      await t2.cleanup();
+    }
+
+    // Rerunning the finished range fetches nothing and has nothing to say.
+    const calls = bank.calls.length;
+    const again = await runBackfill(t.store, plans, { http: echo, pauseMs: 0, now: () => NOW });
+    expect(bank.calls.length).toBe(calls);
+    expect(again.totals).toMatchObject({ chunks: 3, stored: 0, unfinished: 0, skipped: 3, failed: 0, notDone: 0 });
   });
 
   it("days without rates between two answers' dates are holidays: done once the next chunk's answer goes on", async () => {

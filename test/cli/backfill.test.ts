@@ -42,12 +42,14 @@ describe.skipIf(!haveMirror)("backfill through the mirror", { timeout: 120_000 }
     expect(first.status, first.stderr).toBe(1);
     expect(first.stdout).toContain(
       "not done (fetched, but the answer did not contain these dates; the next run fetches them again):\n" +
-        "  CNB 2026-03-01..2026-03-05: the answer contained none of these dates (it contained 2026-01-02 to 2026-02-25)",
+        "  CNB 2026-03-02..2026-03-05: the answer contained none of these dates (it contained 2026-01-02 to 2026-02-25)",
     );
     const served = await servedCount(mirror);
     const second = exrates(args, env);
     expect(second.status).toBe(1);
-    expect(second.stdout).toMatch(/^CNB +2026-03-01 2026-03-05 1 +1 +0 +0 /m); // fetched again, not SKIPPED
+    // One verdict: fetched again (not SKIPPED), NOT-DONE and not also DONE.
+    expect(second.stdout).toMatch(/^BANK +FROM +TO +CHUNKS +DONE +NOT-DONE +SKIPPED +FAILED /m);
+    expect(second.stdout).toMatch(/^CNB +2026-03-01 2026-03-05 1 +0 +1 +0 +0 /m);
     expect(await servedCount(mirror)).toBe(served + 1);
   });
 
@@ -55,8 +57,11 @@ describe.skipIf(!haveMirror)("backfill through the mirror", { timeout: 120_000 }
     const env = { ...dirs(), EXRATES_FEED_MIRROR: mirror.url };
     const args = ["backfill", "CNB", "--from", "2026-02-02", "--to", "2026-02-06", "--pause", "0", "--json"];
     expect(exrates(args, env).status).toBe(0);
-    const again = JSON.parse(exrates(args, env).stdout) as { totals: { skipped: number; stored: number } };
-    expect(again.totals).toMatchObject({ skipped: 1, stored: 0 });
+    // Rerunning a finished backfill: a no-op, exit 0.
+    const rerun = exrates(args, env);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    const again = JSON.parse(rerun.stdout) as { totals: { skipped: number; stored: number } };
+    expect(again.totals).toMatchObject({ skipped: 1, stored: 0, unfinished: 0, notDone: 0, failed: 0 });
     const served = await servedCount(mirror);
     const forced = exrates([...args, "--force"], env);
     expect(forced.status, forced.stderr).toBe(0);
