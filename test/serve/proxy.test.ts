@@ -401,6 +401,10 @@ describe("generations", () => {
         publishGeneration(g.config.outDir, `s${i}`, [{ id: "CNB", date: `2026-05-0${i}`, rate: `3${i}.000` }]);
         await new Promise((r) => setTimeout(r, 60));
       }
+      // A loaded machine can take longer than the publishes to load a generation: keep reading until
+      // the server has switched at least once (or 10 s have passed, and the assertion below fails).
+      for (const until = Date.now() + 10_000; seen.size < 2 && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 50));
       stop = true;
       await reader;
       expect(seen.size).toBeGreaterThan(1);
