@@ -78,6 +78,10 @@ export default defineConfig({
           include: slow,
           // The built CLI is what these tests run: build dist/ once per run.
           globalSetup: ["test/support/build.ts"],
+          // Four workers on two cores: a test that runs the CLI several times can take more than the
+          // fast tier's 30 s while the machine is busy, without hanging.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],
