@@ -95,8 +95,10 @@ describe("a stored figure beyond the bounds", () => {
         expect(answer.text).not.toContain("7777777");
         best = { answer: Math.min(best.answer, answer.ms), health: Math.min(best.health, health.ms) };
       }
-      expect(best.answer, path).toBeLessThan(100);
-      expect(best.health, `/healthz beside ${path}`).toBeLessThan(100);
+      // Quiet, these take 3-50 ms; CI with four workers on two cores has taken 110 ms. 250 ms still
+      // lies two orders of magnitude below the unbounded cost (35 s for one request).
+      expect(best.answer, path).toBeLessThan(250);
+      expect(best.health, `/healthz beside ${path}`).toBeLessThan(250);
     }
     // A range reads the planted rows in several statements (its version, its currencies, its rows), and
     // SQLite walks each 10 MB value's overflow pages to reach the columns after it: bounded, but not 100 ms.
