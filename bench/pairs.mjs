@@ -10,17 +10,25 @@
 // taking turns; medians. Both answers are kept per store generation once made: this measures that path.
 // Written into BENCHMARKS.md under "## Pairs and averages" unless BENCH_ONLY=1.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { fmt, machine, median, writeSection } from "./lib.mjs";
-import { benchService, clientToken, freePort, pinned, waitFor } from "./processes.mjs";
+import {
+  autocannon,
+  benchProvenance,
+  benchService,
+  clientToken,
+  cpuSeconds,
+  freePort,
+  pinned,
+  waitFor,
+} from "./processes.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
-const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const LOAD_BEFORE = loadavg()[0];
@@ -37,7 +45,7 @@ if (!existsSync(CLI)) {
   process.exit(1);
 }
 
-const { env, client, start } = benchService("pairs", CLI);
+const { env, client, start, stop } = benchService("pairs", CLI);
 
 // ---- the data
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
@@ -46,15 +54,7 @@ const { recordQuoting } = await import(join(ROOT, "dist/src/store/anomalies.js")
 const store = await openStore(join(env.EXRATES_DATA_DIR, "exrates.db"));
 /** A currency's made-up worth in some common measure on a day. */
 const worth = (c, t) => 1 + c + (((t / 86_400_000) * 7919 + c * 104_729) % 100_000) / 100_000;
-const provenance = () => ({
-  kind: "import",
-  method: "GET",
-  url: "https://bench.example/pairs",
-  startedAt: new Date(),
-  finishedAt: new Date(),
-  httpStatus: 200,
-  body: Buffer.from("bench"),
-});
+const provenance = () => benchProvenance("https://bench.example/pairs", "bench");
 function bankRecords(baseIndex, from, days) {
   const records = [];
   for (let t = from; t < from + days * 86_400_000; t += 86_400_000) {
@@ -79,57 +79,49 @@ for (let b = 0; b < 29; b++) {
 await store.close();
 execFileSync(process.execPath, [CLI, "publish", "CNB"], { env, stdio: "ignore" });
 
-// ---- the server
+// ---- the server (BENCH_PROFILE=<dir>: it writes a CPU profile there, node --cpu-prof)
 const port = await freePort();
-const server = start(pinned(1, [process.execPath, CLI, "serve"]), { env: { ...env, EXRATES_PORT: String(port) } });
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+const server = start(pinned(1, [process.execPath, ...profile, CLI, "serve"]), {
+  env: { ...env, EXRATES_PORT: String(port) },
+});
 const base = `http://127.0.0.1:${port}`;
 await waitFor(`${base}/readyz`, { child: server, tries: 200 });
 const token = () => clientToken(base, client);
 
-function autocannon(path, bearer, connections, seconds = SECONDS) {
-  const argv = [AUTOCANNON, "-j", "-c", String(connections), "-d", String(seconds), "-p", "1"];
-  argv.push("-H", `authorization=Bearer ${bearer}`, `${base}${path}`);
-  const [c, a] = pinned(0, [process.execPath, ...argv]);
-  const r = JSON.parse(
-    execFileSync(c, a, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] }),
-  );
-  if (r.errors > 0 || r.non2xx > 0 || (r["2xx"] ?? 0) === 0)
-    throw new Error(`${path}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
-}
-
+const AVERAGES = "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31&group=month";
 const CASES = [
   { name: "Latest.json (published file)", path: "/v1/Banks/CNB/DailyRates/Latest.json" },
   { name: `USD/JPY across every bank (30) on ${DATE}`, path: `/v1/Pairs/USD/JPY/${DATE}` },
+  { name: "a year of monthly averages of CNB (40 currencies)", path: AVERAGES },
   {
-    name: "a year of monthly averages of CNB (40 currencies)",
-    path: "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31&group=month",
+    name: "the same averages, asked with Accept-Encoding: gzip",
+    path: AVERAGES,
+    headers: { "accept-encoding": "gzip" },
   },
 ];
 
 const bearer0 = await token();
 for (const c of CASES) {
   const t0 = performance.now();
-  const get = () => fetch(`${base}${c.path}`, { headers: { authorization: `Bearer ${bearer0}` } });
+  const headers = { authorization: `Bearer ${bearer0}`, ...c.headers };
+  const get = () => fetch(`${base}${c.path}`, { headers });
   const res = await get().catch(get);
   if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
-  c.bytes = (await res.arrayBuffer()).byteLength;
+  // The bytes sent (compressed when asked so): fetch decompresses what it reads.
+  c.bytes = Number(res.headers.get("content-length") ?? (await res.arrayBuffer()).byteLength);
   c.firstMs = performance.now() - t0;
-  autocannon(c.path, bearer0, 50, 1); // warm-up
-}
-/** CPU seconds the server process has used (user + system), from /proc (Linux). */
-function serverCpu() {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  autocannon(`${base}${c.path}`, { bearer: bearer0, seconds: 1, headers: c.headers, warm: true });
 }
 
+// The cases take turns (run 1 of each, then run 2 of each...): other work on the machine weighs on each alike.
 for (const c of CASES) c.runs = [];
 for (let i = 0; i < RUNS; i++) {
   for (const c of CASES) {
     const bearer = await token();
-    const cpuBefore = serverCpu();
-    const run = autocannon(c.path, bearer, 50);
-    run.cpuPerRequest = (serverCpu() - cpuBefore) / (run.rps * SECONDS);
+    const cpuBefore = cpuSeconds(server.pid);
+    const run = autocannon(`${base}${c.path}`, { bearer, seconds: SECONDS, headers: c.headers });
+    run.cpuPerRequest = (cpuSeconds(server.pid) - cpuBefore) / (run.rps * SECONDS);
     c.runs.push(run);
     console.error(`${c.name} run ${i + 1}/${RUNS}: ${fmt(run.rps)} req/s, p50 ${run.p50} ms`);
   }
@@ -139,9 +131,10 @@ for (const c of CASES) {
   c.p50 = median(c.runs.map((r) => r.p50));
   c.p99 = median(c.runs.map((r) => r.p99));
   c.cpu = median(c.runs.map((r) => r.cpuPerRequest));
+  c.clientCpu = median(c.runs.map((r) => r.clientCpu));
   c.ratio = median(c.runs.map((r, i) => r.rps / CASES[0].runs[i].rps));
 }
-server.kill("SIGTERM");
+await stop(server);
 const LOAD_AFTER = loadavg()[0];
 for (const c of CASES)
   console.log(`${c.name}: ${fmt(c.rps)} req/s (${fmt(c.ratio, 2)}x Latest), first answer ${fmt(c.firstMs)} ms`);
@@ -161,9 +154,9 @@ Machine: ${machine()}, Linux, **shared with other jobs while measured** (1-minut
 ${LOAD_BEFORE.toFixed(1)} before and ${LOAD_AFTER.toFixed(1)} after): absolute figures are low, the ratios are the point.
 Measured ${new Date().toISOString().slice(0, 10)}.
 
-| request | bytes | req/s | x Latest | first ms | server CPU µs/request | p50 ms | p99 ms |
-|---|---:|---:|---:|---:|---:|---:|---:|
-${CASES.map((c) => `| ${c.name} | ${fmt(c.bytes)} | ${fmt(c.rps)} | ${fmt(c.ratio, 2)} | ${fmt(c.firstMs)} | ${fmt(c.cpu * 1e6)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} |`).join("\n")}
+| request | bytes | req/s | x Latest | first ms | server CPU µs/request | client CPU µs/request | p50 ms | p99 ms |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+${CASES.map((c) => `| ${c.name} | ${fmt(c.bytes)} | ${fmt(c.rps)} | ${fmt(c.ratio, 2)} | ${fmt(c.firstMs)} | ${fmt(c.cpu * 1e6)} | ${fmt(c.clientCpu * 1e6)} | ${fmt(c.p50, 2)} | ${fmt(c.p99, 2)} |`).join("\n")}
 
 Target (>= 0.3x Latest): pair ${met(CASES[1].ratio >= 0.3)}, monthly averages ${met(CASES[2].ratio >= 0.3)}.
 `);

@@ -3,10 +3,11 @@
 // bench ends however it ends, a free port, waiting for a server to answer, and a client's token; for the
 // publish benches (publish.mjs, publish-signing.mjs), a scratch store with its seeding of synthetic rates.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -99,6 +100,55 @@ export async function clientToken(base, client, attempt = 0) {
   return (await res.json()).access_token;
 }
 
+/** CPU seconds process `pid` has used (user + system), from /proc (Linux; clock ticks of USER_HZ 100). */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds this process's children have used (user + system) once waited for, from /proc (Linux). */
+function childrenCpuSeconds() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+const AUTOCANNON = fileURLToPath(new URL("../node_modules/autocannon/autocannon.js", import.meta.url));
+
+/**
+ * One autocannon run of `url` (pinned to core 0, one request in flight per connection): req/s, latency
+ * p50 and p99 in ms, and the load generator's own CPU seconds per request (what each answer costs the
+ * client to receive). Throws when any request failed or was not answered 2xx, or (unless a warm-up, `warm`)
+ * when none was answered in time.
+ */
+export function autocannon(url, { bearer, connections = 50, seconds = 2, headers = {}, warm = false } = {}) {
+  const argv = [AUTOCANNON, "-j", "-c", String(connections), "-d", String(seconds), "-p", "1"];
+  if (bearer) argv.push("-H", `authorization=Bearer ${bearer}`);
+  for (const [name, value] of Object.entries(headers)) argv.push("-H", `${name}=${value}`);
+  argv.push(url);
+  const [c, a] = pinned(0, [process.execPath, ...argv]);
+  const cpuBefore = childrenCpuSeconds();
+  const r = JSON.parse(
+    execFileSync(c, a, { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "ignore"] }),
+  );
+  if (r.errors > 0 || r.non2xx > 0 || (!warm && (r["2xx"] ?? 0) === 0))
+    throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx of ${r.requests.total}`);
+  const clientCpu = (childrenCpuSeconds() - cpuBefore) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, clientCpu };
+}
+
+/** The provenance of a bench's synthetic fetch (an import of `url` whose body was `body`). */
+export function benchProvenance(url, body = url, at = new Date()) {
+  return {
+    kind: "import",
+    method: "GET",
+    url,
+    startedAt: at,
+    finishedAt: at,
+    httpStatus: 200,
+    body: Buffer.from(body),
+  };
+}
+
 /**
  * A scratch service for a bench that serves its own store: a temporary data and out directory (removed at
  * exit), the environment the CLI runs with there, the process helpers, and one API client created by
@@ -132,15 +182,7 @@ export async function publishStore(prefix, codes, { unitsEvery } = {}) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const store = await openStore(join(dir, "exrates.db"));
   const at = new Date("2026-03-02T14:00:00Z");
-  const provenance = (bankId) => ({
-    kind: "import",
-    method: "GET",
-    url: "https://bench.example/",
-    startedAt: at,
-    finishedAt: at,
-    httpStatus: 200,
-    body: Buffer.from(bankId),
-  });
+  const provenance = (bankId) => benchProvenance("https://bench.example/", bankId, at);
   const seed = (bankId, own, date, bump = 0) =>
     ingestBatches(
       store,
@@ -185,15 +227,7 @@ export async function seedYears(store, bankId, currencies, first = 2015, last = 
     figures += records.length;
     ingestBatches(store, bankId, [
       {
-        provenance: {
-          kind: "import",
-          method: "GET",
-          url: `https://bench.example/${year}`,
-          startedAt: new Date(),
-          finishedAt: new Date(),
-          httpStatus: 200,
-          body: Buffer.from(String(year)),
-        },
+        provenance: benchProvenance(`https://bench.example/${year}`, String(year)),
         records,
       },
     ]);

@@ -159,6 +159,44 @@ function encoded(text: string, encoding: "identity" | "gzip" | "br"): Buffer {
       : Buffer.from(text);
 }
 
+/**
+ * An answer's body made once and kept (the pair and averages answers, kept per store generation): its
+ * bytes in each encoding, encoded when first asked for and kept with it. Sent as sendDynamic sends the
+ * same one-piece body, byte for byte, without encoding it again per request.
+ */
+export class KeptBody {
+  private readonly bytes: Partial<Record<"identity" | "gzip" | "br", Buffer>> = {};
+
+  constructor(private readonly body: { text: string } | { binary: Buffer }) {}
+
+  /** The bytes in `encoding` (a binary body is sent as it is, whatever was negotiated). */
+  in(encoding: "identity" | "gzip" | "br"): Buffer {
+    if ("binary" in this.body) return this.body.binary;
+    return (this.bytes[encoding] ??= encoded(this.body.text, encoding));
+  }
+}
+
+/** A kept body answered as sendDynamic answers it: conditional requests, HEAD, the negotiated encoding. */
+export function sendKept(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  d: Omit<Dynamic, "body">,
+  body: KeptBody,
+): void {
+  const answer = answerHeaders(req, res, d);
+  if (!answer) return;
+  const { encoding, headers } = answer;
+  if (head) {
+    res.writeHead(200, headers);
+    res.end();
+    return;
+  }
+  const bytes = body.in(encoding);
+  res.writeHead(200, { ...headers, "content-length": bytes.length });
+  res.end(bytes);
+}
+
 /** Text in blocks of BLOCK characters; a document that fits one block goes out whole, with its length. */
 async function sendText(
   res: ServerResponse,

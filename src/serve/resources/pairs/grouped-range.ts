@@ -2,10 +2,10 @@
 // `base=` and `currencies=` included): per period and currency, the mean of the published figures
 // (src/pairs/average.ts), read in one snapshot of the store, its ETag naming the rows averaged.
 import { readGroup } from "../../../pairs/average.js";
-import { averageBank, renderAverages, type Rendered } from "../../../pairs/resolve.js";
+import { averageBank, renderAverages } from "../../../pairs/resolve.js";
 import { historyEtag, type HistoryStore } from "../../../store/history.js";
 import type { Handler } from "../../context.js";
-import { disposition, sendDynamic } from "../../http/dynamic.js";
+import { disposition, KeptBody, sendKept } from "../../http/dynamic.js";
 import { AS_OF, BadRequest } from "../../http/query.js";
 import { sendNoBank } from "../bank-problems.js";
 import { baseParameter, readFilter } from "../cross-rates.js";
@@ -21,7 +21,7 @@ import {
 
 interface Kept {
   generation: number;
-  body: Rendered;
+  body: KeptBody;
   etag: string;
   lastModified: string;
 }
@@ -68,7 +68,7 @@ export const groupedRange: Handler = async (ctx, req, res, head, route, query) =
       const stamp = new Date(version.maxStoredAt || "2020-01-01T00:00:00Z");
       made = {
         generation,
-        body: await renderAverages(doc, format, {}, stamp),
+        body: new KeptBody(await renderAverages(doc, format, {}, stamp)),
         lastModified: version.maxStoredAt,
         etag: historyEtag(
           "group",
@@ -89,13 +89,13 @@ export const groupedRange: Handler = async (ctx, req, res, head, route, query) =
       byKey.set(key, made);
     }
     const { body, etag, lastModified } = made;
-    return await sendDynamic(req, res, head, {
-      format,
-      etag,
-      lastModified,
-      headers: disposition(format, `${id}-${from}-${to}-${group}`),
-      body: () => ("text" in body ? { text: [body.text] } : { binary: [body.binary] }),
-    });
+    return sendKept(
+      req,
+      res,
+      head,
+      { format, etag, lastModified, headers: disposition(format, `${id}-${from}-${to}-${group}`) },
+      body,
+    );
   } catch (error) {
     return answerBadRequest(res, head, error);
   }

@@ -9,7 +9,7 @@ import { readGroup, type Group } from "../../../pairs/average.js";
 import { renderPairResult, resolvePair, type PairQuery, type PairResult } from "../../../pairs/resolve.js";
 import { historyEtag, type HistoryStore } from "../../../store/history.js";
 import type { Handler, ServeContext } from "../../context.js";
-import { disposition, sendDynamic } from "../../http/dynamic.js";
+import { disposition, KeptBody, sendKept } from "../../http/dynamic.js";
 import { FORMATS, negotiate, type Format } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
 import { sendProblem } from "../../http/respond.js";
@@ -86,7 +86,7 @@ interface Made {
   generation: number;
   etag: string;
   lastModified: string;
-  body: { text: string } | { binary: Buffer };
+  body: KeptBody;
   fileName: string;
 }
 
@@ -112,7 +112,7 @@ export const pairs: Handler = async (ctx, req, res, head, route, query) => {
       const detail = `No rates stored for bank${answer.unknown.length > 1 ? "s" : ""} ${answer.unknown.join(", ")}`;
       return sendProblem(res, 404, { detail, extra: { banks: answer.unknown }, head });
     }
-    return await send(req, res, head, format, answer);
+    return send(req, res, head, format, answer);
   } catch (error) {
     return answerBadRequest(res, head, error);
   }
@@ -143,7 +143,7 @@ async function answerOf(
     generation,
     etag: historyEtag("pair", key, result.version),
     lastModified,
-    body,
+    body: new KeptBody(body),
     fileName: `${path.base}-${path.quote}-${path.date ?? (q.range ? `${q.range.from}-${q.range.to}` : "latest")}`,
   };
   if (byKey.size >= MADE_KEPT) byKey.clear();
@@ -157,13 +157,12 @@ function newestOf(result: Exclude<PairResult, { kind: "unknown" }>): string {
   return result.answer.figures.reduce((m, f) => (f.publishedAt > m ? f.publishedAt : m), "");
 }
 
-function send(req: IncomingMessage, res: ServerResponse, head: boolean, format: Format, answer: Made): Promise<void> {
-  const body = answer.body;
-  return sendDynamic(req, res, head, {
+function send(req: IncomingMessage, res: ServerResponse, head: boolean, format: Format, answer: Made): void {
+  const d = {
     format,
     etag: answer.etag,
     ...(answer.lastModified ? { lastModified: answer.lastModified } : {}),
     headers: disposition(format, answer.fileName),
-    body: () => ("text" in body ? { text: [body.text] } : { binary: [body.binary] }),
-  });
+  };
+  return sendKept(req, res, head, d, answer.body);
 }
