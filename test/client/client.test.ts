@@ -7,7 +7,7 @@ import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ExratesClient, ExratesError, type DebugEvent } from "@exrates/client";
-import { ratesOf, serveRates, weekdays, type ServedRates } from "./support.js";
+import { ratesOf, serveRates, weekdays, type ServedRates } from "../support/served-rates.js";
 
 const FIRST = "2024-11-01";
 const LAST = "2026-03-03";

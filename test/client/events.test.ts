@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 
 import { ExratesClient, type DebugEvent, type RatesPublishedEvent } from "@exrates/client";
-import { serveRates, weekdays, type ServedRates } from "./support.js";
+import { serveRates, weekdays, type ServedRates } from "../support/served-rates.js";
 
 describe("events through the client", { timeout: 180_000 }, () => {
   let served: ServedRates | undefined;

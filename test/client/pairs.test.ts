@@ -5,7 +5,7 @@ import { Decimal } from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ExratesClient } from "@exrates/client";
-import { ratesOf, serveRates, weekdays, type ServedRates } from "./support.js";
+import { ratesOf, serveRates, weekdays, type ServedRates } from "../support/served-rates.js";
 
 const FIRST = "2026-02-23";
 const LAST = "2026-03-06";
@@ -27,16 +27,7 @@ describe("ExratesClient: a pair across banks and averages of a period", { timeou
   beforeAll(async () => {
     served = await serveRates(DATES);
     client = new ExratesClient({ baseUrl: served.url, clientId: served.clientId, clientSecret: served.clientSecret });
-    const answer = await fetch(`${served.url}/auth/realms/exrates/protocol/openid-connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: served.clientId,
-        client_secret: served.clientSecret,
-        scope: "exchange-rates",
-      }),
-    });
-    token = ((await answer.json()) as { access_token: string }).access_token;
+    token = await served.token();
   }, 120_000);
   afterAll(async () => {
     await served?.close();

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { windows } from "../../packages/client/src/client.js";
 import { ExratesClient, ExratesError, type DebugEvent } from "@exrates/client";
 import { SseParser } from "../../packages/client/src/sse.js";
-import { freePort } from "./support.js";
+import { freePort } from "../support/served-rates.js";
 
 const LATEST = `{"bankId":"CNB","baseCurrency":"CZK","quoteType":"Direct","rates":{"2026-03-03":{"EUR":{"rate":24.170}}}}`;
 

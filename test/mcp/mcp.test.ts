@@ -8,7 +8,7 @@ import { parseCsv } from "../support/csv.js";
 import { parse as parseLossless } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ratesOf, serveRates, weekdays, freePort, type ServedRates } from "../client/support.js";
+import { ratesOf, serveRates, weekdays, freePort, type ServedRates } from "../support/served-rates.js";
 import { finished, spawnCli, waitFor } from "../e2e/support.js";
 import { CLI } from "../support/cli.js";
 
@@ -30,16 +30,7 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     served = await serveRates(weekdays(FIRST, LAST));
-    const answer = await fetch(`${served.url}/auth/realms/exrates/protocol/openid-connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: served.clientId,
-        client_secret: served.clientSecret,
-        scope: "exchange-rates",
-      }),
-    });
-    token = ((await answer.json()) as { access_token: string }).access_token;
+    token = await served.token();
   }, 120_000);
   afterAll(async () => {
     await served?.close();

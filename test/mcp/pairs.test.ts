@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ExratesClient } from "@exrates/client";
 import { createRatesMcpServer } from "../../src/mcp/server.js";
-import { serveRates, weekdays, type ServedRates } from "../client/support.js";
+import { serveRates, weekdays, type ServedRates } from "../support/served-rates.js";
 
 const FIRST = "2026-02-23";
 const LAST = "2026-03-06";
@@ -30,16 +30,7 @@ describe("MCP: compare_banks and average_rate", { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     served = await serveRates(weekdays(FIRST, LAST));
-    const answer = await fetch(`${served.url}/auth/realms/exrates/protocol/openid-connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: served.clientId,
-        client_secret: served.clientSecret,
-        scope: "exchange-rates",
-      }),
-    });
-    token = ((await answer.json()) as { access_token: string }).access_token;
+    token = await served.token();
     const rates = new ExratesClient({
       baseUrl: served.url,
       clientId: served.clientId,

@@ -1,71 +1,30 @@
 // Five banks' sets of one day (2026-03-02) in the shape the store keeps them: how each bank quotes,
 // its figures as published (rate for 10^unitMultiplier units), and when they were stored.
 import type { BankDay } from "../../src/pairs/pair.js";
+import type { QuoteType } from "../../src/types.js";
 
 export const DAY = "2026-03-02";
 
+/** A bank's set of DAY stored at `time` (UTC); each figure "CODE rate", or "CODE rate/100" for 100 units. */
+const set = (bankId: string, baseCurrency: string, quoteType: QuoteType, time: string, figures: string): BankDay => ({
+  bankId,
+  baseCurrency,
+  quoteType,
+  effectiveDate: DAY,
+  publishedAt: `${DAY}T${time}:00.000Z`,
+  figures: figures.split(", ").map((figure) => {
+    const [currency, published] = figure.split(" ") as [string, string];
+    const [rate, units = "1"] = published.split("/") as [string, string?];
+    return { currency, rate, unitMultiplier: Math.round(Math.log10(Number(units))) };
+  }),
+});
+
 export const BANK_DAYS: BankDay[] = [
-  {
-    bankId: "ECB",
-    baseCurrency: "EUR",
-    quoteType: "Indirect",
-    effectiveDate: DAY,
-    publishedAt: "2026-03-02T15:05:00.000Z",
-    figures: [
-      { currency: "CZK", rate: "24.170", unitMultiplier: 0 },
-      { currency: "JPY", rate: "162.45", unitMultiplier: 0 },
-      { currency: "PLN", rate: "4.2875", unitMultiplier: 0 },
-      { currency: "USD", rate: "1.0850", unitMultiplier: 0 },
-    ],
-  },
-  {
-    bankId: "CNB",
-    baseCurrency: "CZK",
-    quoteType: "Direct",
-    effectiveDate: DAY,
-    publishedAt: "2026-03-02T13:32:00.000Z",
-    figures: [
-      { currency: "EUR", rate: "24.165", unitMultiplier: 0 },
-      { currency: "JPY", rate: "14.870", unitMultiplier: 2 },
-      { currency: "USD", rate: "22.280", unitMultiplier: 0 },
-    ],
-  },
-  {
-    bankId: "NBP",
-    baseCurrency: "PLN",
-    quoteType: "Direct",
-    effectiveDate: DAY,
-    publishedAt: "2026-03-02T10:45:00.000Z",
-    figures: [
-      { currency: "EUR", rate: "4.2870", unitMultiplier: 0 },
-      { currency: "JPY", rate: "2.6342", unitMultiplier: 2 },
-      { currency: "USD", rate: "3.9512", unitMultiplier: 0 },
-    ],
-  },
-  {
-    bankId: "BOC",
-    baseCurrency: "CAD",
-    quoteType: "Direct",
-    effectiveDate: DAY,
-    publishedAt: "2026-03-02T21:30:00.000Z",
-    figures: [
-      { currency: "EUR", rate: "1.4765", unitMultiplier: 0 },
-      { currency: "JPY", rate: "0.009122", unitMultiplier: 0 },
-      { currency: "USD", rate: "1.3612", unitMultiplier: 0 },
-    ],
-  },
-  {
-    bankId: "BNR",
-    baseCurrency: "RON",
-    quoteType: "Direct",
-    effectiveDate: DAY,
-    publishedAt: "2026-03-02T11:15:00.000Z",
-    figures: [
-      { currency: "EUR", rate: "4.9735", unitMultiplier: 0 },
-      { currency: "JPY", rate: "3.0612", unitMultiplier: 2 },
-      { currency: "USD", rate: "4.5830", unitMultiplier: 0 },
-    ],
-  },
+  set("ECB", "EUR", "Indirect", "15:05", "CZK 24.170, JPY 162.45, PLN 4.2875, USD 1.0850"),
+  set("CNB", "CZK", "Direct", "13:32", "EUR 24.165, JPY 14.870/100, USD 22.280"),
+  set("NBP", "PLN", "Direct", "10:45", "EUR 4.2870, JPY 2.6342/100, USD 3.9512"),
+  set("BOC", "CAD", "Direct", "21:30", "EUR 1.4765, JPY 0.009122, USD 1.3612"),
+  set("BNR", "RON", "Direct", "11:15", "EUR 4.9735, JPY 3.0612/100, USD 4.5830"),
 ];
 
 /** The same days with one bank's figure of one currency replaced. */

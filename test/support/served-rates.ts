@@ -1,4 +1,4 @@
-// A real `exrates serve` for the client and MCP tests: CNB-shaped rates imported and published by the
+// A real `exrates serve` for the client and MCP tests (test/client, test/mcp): CNB-shaped rates imported and published by the
 // built CLI (`exrates import`, `exrates publish`), a client made by `exrates clients create`, the server
 // on a fixed free port (so a restart keeps its URL) with its metrics port (grants are counted there).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -57,6 +57,8 @@ export interface ServedRates {
   addDates(dates: string[]): Promise<void>;
   /** `exrates <args>` against the same data. */
   run(args: string[]): ReturnType<typeof cli>;
+  /** A bearer token of the client (the client-credentials grant, scope exchange-rates). */
+  token(): Promise<string>;
   /** A metric's value, summed over the series whose labels include `labels`. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
   /** Server output so far (no secret may appear there). */
@@ -116,6 +118,19 @@ export async function serveRates(dates: string[]): Promise<ServedRates> {
     published: (path) => readFileSync(join(env.EXRATES_OUT_DIR, "current", path)),
     addDates,
     run: (args) => cli(args, env),
+    async token() {
+      const answer = await fetch(`http://127.0.0.1:${port}/auth/realms/exrates/protocol/openid-connect/token`, {
+        method: "POST",
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: clientId!,
+          client_secret: clientSecret!,
+          scope: "exchange-rates",
+        }),
+      });
+      if (answer.status !== 200) throw new Error(`token: ${answer.status} ${await answer.text()}`);
+      return ((await answer.json()) as { access_token: string }).access_token;
+    },
     async metric(name, labels = {}) {
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       let sum = 0;
