@@ -45,6 +45,22 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <!-- Present only on a figure published with a warning (the cross-bank check doubted it): why. -->
     <xs:attribute name="warning" type="xs:string" use="optional"/>
   </xs:complexType>
+  <!-- A figure as a bank published it, for its number of units (a conversion's figures, a pair's). -->
+  <xs:attributeGroup name="UnitFigureAttributes">
+    <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
+    <xs:attribute name="value" type="RateValueType" use="required"/>
+    <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+  </xs:attributeGroup>
+  <!-- A figure derived by division (a cross, a mean): the significant digits kept and how it was rounded. -->
+  <xs:attributeGroup name="DerivedDigitsAttributes">
+    <xs:attribute name="digits" type="xs:positiveInteger" use="required"/>
+    <xs:attribute name="rounding" type="xs:string" use="required"/>
+  </xs:attributeGroup>
+  <!-- The days a document covers, both included. -->
+  <xs:attributeGroup name="DateRangeAttributes">
+    <xs:attribute name="from" type="xs:date" use="required"/>
+    <xs:attribute name="to" type="xs:date" use="required"/>
+  </xs:attributeGroup>
   <!-- ?provenance=true: a bank's answer the date's figures came from (URL with secrets masked). -->
   <xs:complexType name="SourceType">
     <xs:attribute name="url" type="xs:string" use="required"/>
@@ -119,9 +135,7 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
         <xs:element name="Formula" type="xs:string"/>
         <xs:element name="Figure" minOccurs="0" maxOccurs="2">
           <xs:complexType>
-            <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
-            <xs:attribute name="value" type="RateValueType" use="required"/>
-            <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+            <xs:attributeGroup ref="UnitFigureAttributes"/>
             <xs:attribute name="effectiveDate" type="xs:date" use="required"/>
           </xs:complexType>
         </xs:element>
@@ -157,8 +171,7 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
         </xs:element>
       </xs:sequence>
       <xs:attribute name="bankId" type="BankIdType" use="required"/>
-      <xs:attribute name="from" type="xs:date" use="required"/>
-      <xs:attribute name="to" type="xs:date" use="required"/>
+      <xs:attributeGroup ref="DateRangeAttributes"/>
     </xs:complexType>
   </xs:element>
   <!-- GET /v1/Pairs/{BASE}/{QUOTE}/...: one pair as every bank prices it, per date, with the consensus. -->
@@ -173,9 +186,7 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:sequence>
       <xs:element name="From" minOccurs="1" maxOccurs="2">
         <xs:complexType>
-          <xs:attribute name="currency" type="CurrencyCodeType" use="required"/>
-          <xs:attribute name="value" type="RateValueType" use="required"/>
-          <xs:attribute name="unit" type="xs:positiveInteger" use="required"/>
+          <xs:attributeGroup ref="UnitFigureAttributes"/>
           <xs:attribute name="reads" type="xs:string" use="required"/>
         </xs:complexType>
       </xs:element>
@@ -232,8 +243,7 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
       <xs:attribute name="from" type="xs:date" use="optional"/>
       <xs:attribute name="to" type="xs:date" use="optional"/>
       <xs:attribute name="asOf" type="xs:dateTime" use="optional"/>
-      <xs:attribute name="digits" type="xs:positiveInteger" use="required"/>
-      <xs:attribute name="rounding" type="xs:string" use="required"/>
+      <xs:attributeGroup ref="DerivedDigitsAttributes"/>
     </xs:complexType>
   </xs:element>
   <!-- group=week|month|quarter|year on a daily range: per period and currency (or bank, for a pair), the mean. -->
@@ -277,10 +287,8 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
           </xs:restriction>
         </xs:simpleType>
       </xs:attribute>
-      <xs:attribute name="from" type="xs:date" use="required"/>
-      <xs:attribute name="to" type="xs:date" use="required"/>
-      <xs:attribute name="digits" type="xs:positiveInteger" use="required"/>
-      <xs:attribute name="rounding" type="xs:string" use="required"/>
+      <xs:attributeGroup ref="DateRangeAttributes"/>
+      <xs:attributeGroup ref="DerivedDigitsAttributes"/>
     </xs:complexType>
   </xs:element>
 </xs:schema>
