@@ -1,9 +1,12 @@
 // The composition matrix, kept as data: every kind of source (SOURCES) × every query (QUERIES) through
-// every door (HTTP, the typed client, MCP, and the CLI where a command exists). Each cell answers with the HTTP answer's figures and validity,
-// or refuses as HTTP does with a named reason (the same problem type and status from the client; an MCP
-// tool error carrying the problem's detail). An option the answer shows no sign of (`base` without
-// `derivedFrom`, `asOf` without `asOf`, `provenance` without sources) fails its cell. Adding a source kind
-// is one entry of SOURCES, a query one entry of QUERIES, a door one function of DOORS.
+// every door (HTTP, the typed client, MCP, and the CLI where a command exists). Each cell answers with the
+// HTTP answer's figures and validity, or refuses as HTTP does with a named reason (the same problem type and
+// status from the client; an MCP tool error carrying the problem's detail). The queries include a pair
+// across banks (restricted to the source's bank) and a month's averages (`group=month`): a period source
+// answers group= at its own path with its own figures in force, saying so, and a door that asks for
+// averages of it is refused with the reason, naming that path. An option the answer shows no sign of (`base`
+// without `derivedFrom`, `asOf` without `asOf`, `provenance` without sources) fails its cell. Adding a source
+// kind is one entry of SOURCES, a query one entry of QUERIES, a door one function of DOORS.
 import { join } from "node:path";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -38,9 +41,10 @@ interface Source {
   /** A currency it quotes, and a second one for the filter. */
   currency: string;
   other: string;
-  /** A base to re-express against (quoted by the bank), and a conversion's pair. */
+  /** A base to re-express against (quoted by the bank), a conversion's pair, and a pair of two quoted currencies. */
   base: string;
   convert: [string, string];
+  pair: [string, string];
   asOf: string;
 }
 
@@ -55,6 +59,7 @@ const SOURCES: Record<string, Source> = {
     other: "JPY",
     base: "USD",
     convert: ["USD", "JPY"],
+    pair: ["USD", "JPY"],
     asOf: "2026-10-01T00:00:00Z",
   },
   "a daily bank with units (CNB, HUF per 100)": {
@@ -67,6 +72,7 @@ const SOURCES: Record<string, Source> = {
     other: "EUR",
     base: "USD",
     convert: ["HUF", "EUR"],
+    pair: ["HUF", "EUR"],
     // Before the correction of the 6th's EUR.
     asOf: "2026-01-06T13:30:00Z",
   },
@@ -80,6 +86,7 @@ const SOURCES: Record<string, Source> = {
     other: "USD",
     base: "USD",
     convert: ["GBP", "JPY"],
+    pair: ["JPY", "USD"],
     asOf: "2026-10-01T00:00:00Z",
   },
   "a quarterly source (UST)": {
@@ -92,13 +99,14 @@ const SOURCES: Record<string, Source> = {
     other: "JPY",
     base: "EUR",
     convert: ["USD", "EUR"],
+    pair: ["EUR", "JPY"],
     asOf: "2026-10-01T00:00:00Z",
   },
 };
 
 // ---------------------------------------------------------------- the columns: queries
 
-type Kind = "rates" | "history" | "convert" | "calendar" | "corrections";
+type Kind = "rates" | "history" | "convert" | "calendar" | "corrections" | "averages" | "pair";
 /** What an answer must show of the option asked (a sign the option was not dropped). */
 type Mark = "derivedFrom" | "asOf" | "provenance";
 
@@ -200,12 +208,30 @@ const QUERIES: Record<string, Query> = {
     mcp: (s) => ["list_corrections", { bank: s.bank, from: "2026-01-01", to: "2026-11-30" }],
     cli: (s) => ["corrections", s.bank, "--from", "2026-01-01", "--to", "2026-11-30", "--json"],
   },
+  // A period source's rates are already per period: at its own path, group= answers its figures in force
+  // and says so (x-group); a door asking for averages of it may refuse instead, naming where its rates are.
+  "group=month": {
+    kind: "averages",
+    http: (s) => ratesPath(s, `?from=${s.from}&to=${s.to}&currencies=${s.currency}&group=month`),
+    client: (c, s) => collect(c.range(s.bank, { from: s.from, to: s.to, currencies: [s.currency], group: "month" })),
+    mcp: (s) => ["average_rate", { bank: s.bank, currencies: [s.currency], from: s.from, to: s.to, group: "month" }],
+    cli: (s) => ["average", s.bank, "--from", s.from, "--to", s.to, "--currencies", s.currency, "--json"],
+  },
+  "a pair": {
+    kind: "pair",
+    http: (s) => `/v1/Pairs/${s.pair[0]}/${s.pair[1]}/${s.date}?banks=${s.bank}`,
+    client: (c, s) => c.pair(s.pair[0], s.pair[1], { date: s.date, banks: [s.bank] }),
+    mcp: (s) => ["compare_banks", { base: s.pair[0], quote: s.pair[1], date: s.date, banks: [s.bank] }],
+    cli: (s) => ["pair", s.pair[0], s.pair[1], "--date", s.date, "--banks", s.bank, "--json"],
+  },
 };
 
 // ---------------------------------------------------------------- answers, reduced to what must agree
 
 /** An answer: its figures as lines, and the marks it shows; or a refusal with its reason. */
-type Outcome = { ok: true; lines: string[]; marks: Mark[] } | { ok: false; status: number; type: string; text: string };
+type Outcome =
+  | { ok: true; lines: string[]; marks: Mark[]; note?: string }
+  | { ok: false; status: number; type: string; text: string };
 
 type Figure = { currency: string; rate: string; unitMultiplier?: number; validFrom?: string; validTo?: string };
 const line = (date: string, f: Figure) =>
@@ -217,8 +243,35 @@ const marksOf = (doc: Record<string, unknown>, days: Array<Record<string, unknow
     days.some((d) => Array.isArray(d.provenance) && d.provenance.length) ? ("provenance" as const) : undefined,
   ].filter((m): m is Mark => m !== undefined);
 
+type Average = Record<"period" | "mean" | "sum" | "first" | "last" | "min" | "max" | "endOfPeriod", string> & {
+  currency?: string;
+  bankId?: string;
+  days: number | string;
+  partial: boolean;
+};
+type PairFigure = Record<"bankId" | "rate" | "effectiveDate" | "quote" | "through", string> & {
+  from: Array<{ currency: string; rate: string; unit: number | string }>;
+};
+
 /** The lines of a JSON answer of any kind (rates documents read losslessly: each rate its text). */
 function linesOf(kind: Kind, doc: Record<string, unknown>): string[] {
+  if (kind === "averages" && Array.isArray(doc.averages))
+    return (doc.averages as Average[]).map(
+      (a) =>
+        `${a.period} ${a.currency ?? a.bankId} mean ${a.mean} = ${a.sum}/${a.days} ${a.first}..${a.last}` +
+        ` min ${a.min} max ${a.max} end ${a.endOfPeriod}${a.partial ? " partial" : ""}`,
+    );
+  if (kind === "pair") {
+    const c = doc.consensus as Record<"date" | "median" | "min" | "max", string> | undefined;
+    return [
+      ...(doc.banks as PairFigure[]).map(
+        (f) =>
+          `${f.bankId} ${f.rate} ${f.effectiveDate} ${f.quote} through ${f.through}: ` +
+          f.from.map((u) => `${u.rate} ${u.currency}/${u.unit}`).join(", "),
+      ),
+      c ? `median ${c.median} (${c.min}..${c.max}) on ${c.date}` : "no consensus",
+    ];
+  }
   if (kind === "convert") {
     const c = doc as Record<"amount" | "from" | "result" | "to" | "effectiveDate", string>;
     const figures = doc.figures as Array<{ currency: string; rate: string; unit: number; effectiveDate: string }>;
@@ -265,12 +318,13 @@ const DOORS = {
       return { ok: false, status: res.status, type: problem.type, text: problem.detail };
     }
     const doc = (
-      query.kind === "rates" || query.kind === "history"
+      query.kind === "rates" || query.kind === "history" || query.kind === "averages"
         ? parseLossless(text, null, (v: string) => v)
         : JSON.parse(text)
     ) as Record<string, unknown>;
     const days = query.kind === "rates" ? Object.values(doc.rates as Record<string, Record<string, unknown>>) : [];
-    return { ok: true, lines: linesOf(query.kind, doc), marks: marksOf(doc, days) };
+    const note = res.headers.get("x-group") ?? undefined;
+    return { ok: true, lines: linesOf(query.kind, doc), marks: marksOf(doc, days), ...(note ? { note } : {}) };
   },
 
   async client(query: Query, s: Source): Promise<Outcome> {
@@ -281,6 +335,7 @@ const DOORS = {
       if (!(error instanceof ExratesError)) throw error;
       return { ok: false, status: error.status, type: error.type, text: error.detail };
     }
+    if (query.kind === "averages") return { ok: true, lines: linesOf("averages", { averages: answer }), marks: [] };
     if (query.kind !== "rates" && query.kind !== "history")
       return { ok: true, lines: linesOf(query.kind, answer as Record<string, unknown>), marks: [] };
     const days = (Array.isArray(answer) ? answer : [answer]) as Array<
@@ -445,6 +500,14 @@ async function cell(source: Source, query: Query): Promise<void> {
     if (door === "cli" && !http.ok) {
       expect(answer.ok, "the CLI answered what HTTP refused").toBe(false);
       expect((answer as Extract<Outcome, { ok: false }>).text, "the CLI says why").not.toBe("");
+      continue;
+    }
+    if (http.ok && http.note && !answer.ok) {
+      expect(http.note, "HTTP says it did not average").toMatch(/not averaged/);
+      expect(answer.text, `${door} names where the period source's rates are`).toContain(
+        `/v1/Banks/${source.bank}/${source.rates}`,
+      );
+      if (door === "client") expect(answer.type).toBe("urn:exrates:problem:other-frequency");
       continue;
     }
     if (http.ok) {

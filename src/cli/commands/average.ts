@@ -4,7 +4,9 @@
 import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
+import { frequencyOf } from "../../feed/adapter.js";
 import { isIsoDate } from "../../feed/dates.js";
+import { adapterFor, knownBankIds } from "../../feed/registry.js";
 import { readGroup } from "../../pairs/average.js";
 import { averageBank, renderAverages } from "../../pairs/resolve.js";
 import { todayAnywhere } from "../../serve/resources/history/request.js";
@@ -61,6 +63,12 @@ export function registerAverage(program: Command, ctx: CliContext & { close(): P
         try {
           const quoting = await store.quoting(id);
           if (!quoting) throw new UserError(`No rates stored for bank ${id}`);
+          // A period source's figures are already per period: refused as the API refuses its daily range.
+          const frequency = knownBankIds().includes(id) ? frequencyOf((await adapterFor(id)).bank) : "Daily";
+          if (frequency !== "Daily")
+            throw new UserError(
+              `Bank ${id} publishes ${frequency} rates, not Daily: its figures are already per period, under /v1/Banks/${id}/${frequency}Rates`,
+            );
           const header = { bankId: id, ...quoting };
           const base = options.base?.toUpperCase();
           const q = {
