@@ -8,7 +8,8 @@
 // week of 2025 (each its own base currency, Direct, 39 figures). The server runs pinned to core 1, autocannon
 // on core 0, 50 connections; BENCH_RUNS (default 5) rounds of BENCH_SECONDS (default 2) each, the cases
 // taking turns; medians. Both answers are kept per store generation once made: this measures that path.
-// Written into BENCHMARKS.md under "## Pairs and averages" unless BENCH_ONLY=1.
+// Written into BENCHMARKS.md under "## Pairs and averages" unless BENCH_ONLY is set (Latest and the cases
+// matching it, printed only); BENCH_PROFILE=<dir>: the server writes a CPU profile there (node --cpu-prof).
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -90,7 +91,7 @@ await waitFor(`${base}/readyz`, { child: server, tries: 200 });
 const token = () => clientToken(base, client);
 
 const AVERAGES = "/v1/Banks/CNB/DailyRates?from=2025-01-01&to=2025-12-31&group=month";
-const CASES = [
+const ALL_CASES = [
   { name: "Latest.json (published file)", path: "/v1/Banks/CNB/DailyRates/Latest.json" },
   { name: `USD/JPY across every bank (30) on ${DATE}`, path: `/v1/Pairs/USD/JPY/${DATE}` },
   { name: "a year of monthly averages of CNB (40 currencies)", path: AVERAGES },
@@ -100,15 +101,20 @@ const CASES = [
     headers: { "accept-encoding": "gzip" },
   },
 ];
+// BENCH_ONLY=<regex>: Latest and the cases whose name matches it (BENCH_ONLY=1: every case), printed only.
+const only =
+  process.env.BENCH_ONLY && process.env.BENCH_ONLY !== "1" ? new RegExp(process.env.BENCH_ONLY, "i") : undefined;
+const CASES = ALL_CASES.filter((c, i) => i === 0 || !only || only.test(c.name));
 
 const bearer0 = await token();
 for (const c of CASES) {
   const t0 = performance.now();
-  const headers = { authorization: `Bearer ${bearer0}`, ...c.headers };
+  // fetch asks for gzip and br unless told: the bytes a case's own request is sent.
+  const headers = { authorization: `Bearer ${bearer0}`, "accept-encoding": "identity", ...c.headers };
   const get = () => fetch(`${base}${c.path}`, { headers });
   const res = await get().catch(get);
   if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
-  // The bytes sent (compressed when asked so): fetch decompresses what it reads.
+  // The bytes sent (compressed when asked so; fetch decompresses what it reads).
   c.bytes = Number(res.headers.get("content-length") ?? (await res.arrayBuffer()).byteLength);
   c.firstMs = performance.now() - t0;
   autocannon(`${base}${c.path}`, { bearer: bearer0, seconds: 1, headers: c.headers, warm: true });
