@@ -91,7 +91,8 @@ const BENCHMARKS = fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url));
 
 /**
  * Writes `section` (text that starts with its "## Title" line) into BENCHMARKS.md in place of the section
- * of that title, up to the next "## " heading, or at the end when there is none yet.
+ * of that title, up to the next "## " or "### " heading (dated subsections stay), or at the end when there
+ * is none yet.
  */
 export function writeSection(section) {
   const title = section.slice(0, section.indexOf("\n"));
@@ -102,7 +103,9 @@ export function writeSection(section) {
   const body = section.endsWith("\n") ? section : `${section}\n`;
   if (at < 0) writeFileSync(BENCHMARKS, `${doc.trimEnd()}\n\n${body}`);
   else {
-    const next = doc.indexOf("\n## ", at);
+    // Up to the next section, or the first of its dated subsections ("### "), which stay as written.
+    const ends = [doc.indexOf("\n## ", at), doc.indexOf("\n### ", at)].filter((i) => i >= 0);
+    const next = ends.length ? Math.min(...ends) : -1;
     writeFileSync(BENCHMARKS, `${doc.slice(0, at)}${body}${next < 0 ? "" : doc.slice(next)}`);
   }
   console.error(`written to ${BENCHMARKS} (${title})`);

@@ -7,8 +7,13 @@
 //
 // Short looks while working: BENCH_GRANTS=0 skips the grants, BENCH_WRITE=0 leaves BENCHMARKS.md alone,
 // BENCH_PROFILE=<dir> runs the server under `node --cpu-prof` (the profile is written there at its exit),
-// BENCH_PIPELINE=n pipelines n requests per connection (see PIPELINE), BENCH_CLI=<path> measures another
-// build's dist/src/cli/main.js (main's, built apart: a before/after pair with the same bench).
+// BENCH_PIPELINED=n sets the pipelined figure's depth (default 10; 0 skips it), BENCH_CLI=<path> measures
+// another build's dist/src/cli/main.js (main's, built apart: a before/after pair with the same bench).
+//
+// The headline is Latest as clients ask for it: `GET .../DailyRates/Latest` (negotiated, no suffix), each
+// of the 50 connections waiting for its answer before the next request (no pipelining). Beside it, the
+// same pair pipelined (BENCH_PIPELINED requests in flight per connection): a server then answers many
+// requests per turn of its event loop, so its CPU per request is its own work, not the loop's turns.
 //
 // The load generator is wrk when installed (latency to the microsecond; BENCH_LOADGEN=autocannon for
 // autocannon, which reports whole milliseconds), else autocannon. The server under test runs in its own
@@ -35,10 +40,8 @@ const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
-// BENCH_PIPELINE=n: n requests in flight per connection, so that a server answers many per turn of its
-// event loop even when the load generator is starved (a loaded machine): its CPU per request is then
-// its own work, not the loop's turns.
-const PIPELINE = process.env.BENCH_PIPELINE ?? "1";
+/** The pipelined figure's requests in flight per connection (0: not measured). */
+const PIPELINED = Number(process.env.BENCH_PIPELINED ?? 10);
 const WRK = "/usr/bin/wrk";
 const LOADGEN = process.env.BENCH_LOADGEN ?? (existsSync(WRK) || has("wrk") ? "wrk" : "autocannon");
 if (LOADGEN !== "wrk" && LOADGEN !== "autocannon") {
@@ -104,7 +107,8 @@ function load(url, options) {
 }
 
 function autocannon(url, options) {
-  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", PIPELINE];
+  const pipeline = String(options.pipeline ?? 1);
+  const args = [AUTOCANNON, "-j", "-c", String(CONNECTIONS), "-d", String(options.seconds ?? SECONDS), "-p", pipeline];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}=${v}`);
   if (options.method) args.push("-m", options.method);
   if (options.body) args.push("-b", options.body);
@@ -132,7 +136,7 @@ function wrk(url, options) {
   if (options.body) lines.push(`wrk.body = ${lua(options.body)}`);
   for (const [k, v] of Object.entries(options.headers ?? {})) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`);
   lines.push(
-    `local depth = ${Number(PIPELINE)}`,
+    `local depth = ${Number(options.pipeline ?? 1)}`,
     "local batch",
     "init = function() local r = {} for i = 1, depth do r[i] = wrk.format(nil) end batch = table.concat(r) end",
     "request = function() return batch end",
@@ -232,8 +236,9 @@ http {
 }
 
 // ---- runs
-const path = "/v1/Banks/CNB/DailyRates/Latest.json";
-const results = { exrates: [], baseline: [], grants: [] };
+// As clients ask for it: no suffix, the format negotiated (JSON without an Accept header).
+const path = "/v1/Banks/CNB/DailyRates/Latest";
+const results = { exrates: [], baseline: [], grants: [], exratesPipelined: [], baselinePipelined: [] };
 
 const serverPort = await freePort();
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
@@ -249,19 +254,32 @@ const baselineUrl = `http://127.0.0.1:${baseline.port}${path}`;
 load(`${base}${path}`, { seconds: 2, headers: { authorization: `Bearer ${await token(base)}` } });
 load(baselineUrl, { seconds: 2 });
 
-for (let i = 0; i < RUNS; i++) {
-  const bearer = await token(base); // a fresh token for each run (they live 300 s)
-  results.exrates.push(measured(server.pid, `${base}${path}`, { headers: { authorization: `Bearer ${bearer}` } }));
-  results.baseline.push(measured(baseline.child.pid, baselineUrl, {}));
-  const [e, b] = [results.exrates.at(-1), results.baseline.at(-1)];
+/** One run of each server, alternating, with a fresh token for exrates (they live 300 s). */
+async function pair(i, pipeline, into, label) {
+  const bearer = await token(base);
+  const authorization = `Bearer ${bearer}`;
+  into.exrates.push(measured(server.pid, `${base}${path}`, { headers: { authorization }, pipeline }));
+  into.baseline.push(measured(baseline.child.pid, baselineUrl, { pipeline }));
+  const [e, b] = [into.exrates.at(-1), into.baseline.at(-1)];
   console.error(
-    `run ${i + 1}/${RUNS}: exrates ${fmt(e.rps)} req/s, p99 ${fmt(e.p99)} µs (${fmt(e.cpuPerRequest * 1e6, 1)} µs CPU/request), ` +
-      `baseline ${fmt(b.rps)} req/s (${fmt(b.cpuPerRequest * 1e6, 1)} µs CPU/request)`,
+    `${label} run ${i + 1}/${RUNS}: exrates ${fmt(e.rps)} req/s, p99 ${fmt(e.p99)} µs (${fmt(e.cpuPerRequest * 1e6, 1)} µs CPU/request), ` +
+      `baseline ${fmt(b.rps)} req/s, p99 ${fmt(b.p99)} µs (${fmt(b.cpuPerRequest * 1e6, 1)} µs CPU/request); load ${fmt(loadavg()[0], 1)}`,
   );
 }
-// The peak under Latest's load alone: the token grants below (50 connections waiting on RS256 signatures)
-// raise it further, and are reported apart.
+for (let i = 0; i < RUNS; i++)
+  await pair(i, 1, { exrates: results.exrates, baseline: results.baseline }, "unpipelined");
+// The peak under Latest's load with a token granted (the unpipelined runs, as clients load it).
 const rss = peakRssMiB(server.pid);
+for (let i = 0; i < (PIPELINED > 0 ? RUNS : 0); i++)
+  await pair(
+    i,
+    PIPELINED,
+    { exrates: results.exratesPipelined, baseline: results.baselinePipelined },
+    `${PIPELINED} pipelined`,
+  );
+const pipelinedRss = peakRssMiB(server.pid);
+// The token grants below (50 connections waiting on RS256 signatures) raise the peak further, and are
+// reported apart.
 const form = new URLSearchParams({
   grant_type: "client_credentials",
   client_id: client.client_id,
@@ -311,6 +329,8 @@ const figures = (list) => ({
 });
 const ex = figures(results.exrates);
 const bl = figures(results.baseline);
+const exP = PIPELINED > 0 ? figures(results.exratesPipelined) : undefined;
+const blP = PIPELINED > 0 ? figures(results.baselinePipelined) : undefined;
 const grants = results.grants.length
   ? { rps: m(results.grants, "rps"), p50: m(results.grants, "p50"), p99: m(results.grants, "p99") }
   : undefined;
@@ -324,30 +344,45 @@ const ratio = ex.rps / bl.rps;
 const c = cpus();
 const machine = `${c.length} x ${c[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, Linux`;
 
+const pipelinedRows =
+  exP && blP
+    ? `| exrates serve, ${PIPELINED} pipelined per connection | ${fmt(exP.rps)} | ${fmt(exP.cpu * 1e6, 1)} | ${fmt(exP.p50)} | ${fmt(exP.p99)} |
+| ${baseline.name.split(" (")[0]}, ${PIPELINED} pipelined per connection | ${fmt(blP.rps)} | ${fmt(blP.cpu * 1e6, 1)} | ${fmt(blP.p50)} | ${fmt(blP.p99)} |
+`
+    : "";
+const pipelinedFigures =
+  exP && blP
+    ? `| req/s ratio, ${PIPELINED} pipelined per connection (beside the headline) | ${fmt(exP.rps / blP.rps, 2)}x | | |
+| server CPU per request ratio, pipelined | ${fmt(blP.cpu / exP.cpu, 2)}x | | |
+| peak RSS of \`exrates serve\` after the pipelined runs too | ${fmt(pipelinedRss, 1)} MiB | | |
+`
+    : "";
+
 const section = `## Serve
 
-Command: \`npm run build && node bench/serve.mjs\` (${loadgen}, ${CONNECTIONS} connections${PIPELINE === "1" ? "" : ` with ${PIPELINE} requests pipelined on each`}, ${SECONDS} s per run, median of ${RUNS} runs;
+Command: \`npm run build && node bench/serve.mjs\` (${loadgen}, ${CONNECTIONS} connections, each waiting for its answer
+(no pipelining; beside it ${PIPELINED > 0 ? `${PIPELINED} requests pipelined on each` : "nothing pipelined: BENCH_PIPELINED=0"}), ${SECONDS} s per run, median of ${RUNS} runs;
 server pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE}${TASKSET ? " with taskset" : " (taskset unavailable: not pinned)"}).
 Machine: ${machine}. Measured ${new Date().toISOString().slice(0, 10)}; 1-minute load average ${fmt(LOAD_BEFORE, 1)} before and
 ${fmt(loadavg()[0], 1)} after the runs (anything well above 2 means other processes shared the two cores, and the figures,
 latency above all, are theirs as much as ours).
 
-Authenticated \`GET ${path}\` (${Buffer.byteLength(latestJson)} bytes, identity encoding, bearer token verified once then cached)
-against ${baseline.name} serving the same file without auth. The load generator has one core too; when it
-is what limits the baseline, the ratio below is an upper bound.
+Authenticated \`GET ${path}\` as clients ask for it (no suffix: JSON negotiated; ${Buffer.byteLength(latestJson)} bytes, identity
+encoding, bearer token verified once then cached) against ${baseline.name} serving the same bytes without auth.
+The load generator has one core too; when it is what limits the baseline, the ratio below is an upper bound.
 
 | | req/s | server CPU µs/request | p50 µs | p99 µs |
 |---|---:|---:|---:|---:|
 | exrates serve (with bearer check) | ${fmt(ex.rps)} | ${fmt(ex.cpu * 1e6, 1)} | ${fmt(ex.p50)} | ${fmt(ex.p99)} |
 | ${baseline.name.split(" (")[0]} (no auth) | ${fmt(bl.rps)} | ${fmt(bl.cpu * 1e6, 1)} | ${fmt(bl.p50)} | ${fmt(bl.p99)} |
-
+${pipelinedRows}
 | Figure | Result | Target | |
 |---|---:|---:|---|
-| req/s ratio to the baseline | ${fmt(ratio, 2)}x | >= 0.85x | ${verdict(ratio >= 0.85)} |
-| server CPU per request, baseline / exrates (the req/s ratio of a saturated server core) | ${fmt(bl.cpu / ex.cpu, 2)}x | >= 0.85x | ${verdict(bl.cpu / ex.cpu >= 0.85)} |
-| p99 latency at ${CONNECTIONS} connections | ${fmt(ex.p99)} µs | < 2,000 µs | ${verdict(ex.p99 < 2000)} |
-| peak RSS (VmHWM) of \`exrates serve\` under Latest's load (the CLI process; it imports only the serve command's modules) | ${fmt(rss, 1)} MiB | < 90 MB | ${verdict(rss * 1.048576 < 90)} |
-| peak RSS (VmHWM) of the server module alone (\`startServer\`, same load) | ${fmt(slimRss, 1)} MiB | < 90 MB | ${verdict(slimRss * 1.048576 < 90)} |
+| req/s ratio to the baseline, unpipelined (the headline) | ${fmt(ratio, 2)}x | >= 0.85x | ${verdict(ratio >= 0.85)} |
+| server CPU per request, baseline / exrates, unpipelined | ${fmt(bl.cpu / ex.cpu, 2)}x | | |
+| p99 latency at ${CONNECTIONS} connections, unpipelined | ${fmt(ex.p99)} µs (baseline ${fmt(bl.p99)} µs) | < 2,000 µs | ${verdict(ex.p99 < 2000)} |
+| peak RSS (VmHWM) of \`exrates serve\` under Latest's load, a token granted (the CLI process; it imports only the serve command's modules) | ${fmt(rss, 1)} MiB | < 90 MB | ${verdict(rss * 1.048576 < 90)} |
+${pipelinedFigures}| peak RSS (VmHWM) of the server module alone (\`startServer\`, same load) | ${fmt(slimRss, 1)} MiB | < 90 MB | ${verdict(slimRss * 1.048576 < 90)} |
 | token grants/s on one core (client_secret_post, RS256) | ${grantsRow} |
 | peak RSS of \`exrates serve\` after the token grants too | ${grants ? `${fmt(grantsRss, 1)} MiB` : "not measured"} | | |
 `;

@@ -101,6 +101,30 @@ export async function bankStatuses(
   adapters: BankAdapter[],
   options: StatusOptions = {},
 ): Promise<BankStatus[]> {
+  return adapters.map(await statusOfBank(store, options));
+}
+
+/**
+ * The same rows as bankStatuses, one bank per turn of the event loop: a server computing them (its
+ * banks' notices, src/serve/state/bank-notices.ts) answers its requests in between instead of waiting
+ * for every bank's calendar at once (~5 ms a bank).
+ */
+export async function bankStatusesInTurns(
+  store: Store,
+  adapters: BankAdapter[],
+  options: StatusOptions = {},
+): Promise<BankStatus[]> {
+  const statusOf = await statusOfBank(store, options);
+  const rows: BankStatus[] = [];
+  for (const adapter of adapters) {
+    rows.push(statusOf(adapter));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return rows;
+}
+
+/** What the database says of every bank, read once, and the status row of one bank from it. */
+async function statusOfBank(store: Store, options: StatusOptions): Promise<(adapter: BankAdapter) => BankStatus> {
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;
@@ -111,7 +135,7 @@ export async function bankStatuses(
   const runs = await latestRuns(store);
   const anomalies = await anomalyCounts(store);
 
-  return adapters.map((adapter): BankStatus => {
+  return (adapter): BankStatus => {
     const { bank } = adapter;
     const why = notScheduledBecause(adapter, env);
     const stored = newest.get(bank.id) ?? null;
@@ -180,7 +204,7 @@ export async function bankStatuses(
       nextRunAt: next.at.toISOString(),
       nextRunLocal: `${wallClock(next.at, bank.timeZone).replace("T", " ")} ${bank.timeZone}`,
     };
-  });
+  };
 }
 
 /**

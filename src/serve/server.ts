@@ -13,7 +13,7 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
 import type { Eventually } from "../store/history.js";
-import type { BankDescriptor, BankResource } from "../types.js";
+import type { BankAdapter, BankDescriptor, BankResource } from "../types.js";
 import type { ServeContext, SsoEndpoints } from "./context.js";
 import { boundAddress } from "./http/bind.js";
 import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
@@ -392,18 +392,36 @@ function noticeSource(options: ServerOptions, tree: () => LoadedTree | undefined
   const { store } = options;
   const rows =
     options.status ??
-    (store && options.databaseUnreadable === undefined
-      ? async () => {
-          const [{ bankStatuses }, { loadAdapters }] = await Promise.all([
-            import("../schedule/status.js"),
-            import("../feed/registry.js"),
-          ]);
-          return bankStatuses(store, [...(await loadAdapters()).values()], {
-            now: new Date(options.now?.() ?? Date.now()),
-          });
-        }
-      : undefined);
+    (store && options.databaseUnreadable === undefined ? servedBankStatuses(store, tree, options.now) : undefined);
   return rows && bankNotices(rows, options.now ?? Date.now, () => tree()?.generation);
+}
+
+/**
+ * The status rows of the banks the tree serves (Latest and Convert answer no other), one bank per turn
+ * of the event loop. Only those banks' adapters are imported, once: all of them cost ~110 MiB of
+ * resident memory and seconds of a core, every bank's calendar at once blocked the requests ~0.5 s a
+ * minute (BENCHMARKS.md, Serve, issue 39).
+ */
+function servedBankStatuses(
+  store: Store,
+  tree: () => LoadedTree | undefined,
+  now: (() => number) | undefined,
+): () => Promise<unknown[]> {
+  const adapters = new Map<string, BankAdapter>();
+  return async () => {
+    const [{ bankStatusesInTurns }, registry] = await Promise.all([
+      import("../schedule/status.js"),
+      import("../feed/registry.js"),
+    ]);
+    const known = new Set(registry.knownBankIds());
+    const served = [...(tree()?.banks.keys() ?? [])].filter((id) => known.has(id)).sort();
+    for (const id of served) if (!adapters.has(id)) adapters.set(id, await registry.adapterFor(id));
+    return bankStatusesInTurns(
+      store,
+      served.map((id) => adapters.get(id)!),
+      { now: new Date(now?.() ?? Date.now()) },
+    );
+  };
 }
 
 /** Embedded: tokens signed by our keys, from clients still enabled. External: the issuer's JWKS. */
