@@ -15,12 +15,17 @@ export const FIGURE_BOUNDS = {
 } as const;
 
 const PLAIN = /^-?\d+(\.\d+)?$/;
+/** See figureBoundsProblem: no plain decimal this long can be beyond the bounds. */
+const SHORT = FIGURE_BOUNDS.maxIntegerDigits;
 
 /**
  * Why a plain decimal text is beyond the figure bounds, or undefined when it is within them.
  * Zero is within bounds here: whether a zero is acceptable is the caller's rule, not a bound.
  */
 export function figureBoundsProblem(text: string): string | undefined {
+  // A plain decimal of SHORT characters or fewer is within every bound (at most 18 digits on either side,
+  // at most 16 zeros after the point): a history's every figure, with one regex and no copy.
+  if (text.length <= SHORT && PLAIN.test(text)) return undefined;
   if (text.length > FIGURE_BOUNDS.maxTextLength) {
     return `a figure of ${text.length} characters is beyond the bound of ${FIGURE_BOUNDS.maxTextLength}`;
   }

@@ -45,6 +45,27 @@ const NO_OBSERVATION = new Set(["", "NaN", "NA"]);
  */
 export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout): ParsedAnswer {
   expectFeedText(bankId, text, layout.what);
+  // The common shape (comma-separated, "\n" line ends, quotes only around whole one-line fields) is read
+  // without papaparse, a third of the parse of a long history; any other text, or a line beyond that
+  // shape, is read by papaparse from the start with a fresh reader.
+  const fast = sdmxReader(bankId, layout);
+  if (readSimpleCsv(text, fast.row)) return fast.result();
+  const reader = sdmxReader(bankId, layout);
+  Papa.parse<string[]>(text, {
+    skipEmptyLines: true,
+    step: ({ data, errors }, parser) => {
+      const fatal = errors.find((e) => e.type === "Quotes" || e.type === "Delimiter");
+      if (!reader.row(data, fatal && `malformed CSV (${fatal.message} at line %LINE%)`)) parser.abort();
+    },
+  });
+  return reader.result();
+}
+
+/**
+ * The reading of an SDMX-CSV answer's rows, one at a time (`row`: false once the answer is refused, when
+ * nothing more is to be read), then its records and held rows (`result`: throws the refusal).
+ */
+function sdmxReader(bankId: string, layout: SdmxCsvLayout) {
   const rows = new AnswerRows(bankId);
   const noObservation = new Set([...NO_OBSERVATION, ...(layout.noObservation ?? [])]);
   const select = Object.entries(layout.select ?? {});
@@ -118,21 +139,97 @@ export function readSdmxCsv(bankId: string, text: string, layout: SdmxCsvLayout)
     }
     rows.records.push(record);
   };
-  Papa.parse<string[]>(text, {
-    skipEmptyLines: true,
-    step: ({ data, errors }, parser) => {
+  return {
+    /** Reads one row; `fatal`: the CSV is malformed there (`%LINE%` stands for its line number). */
+    row: (data: string[], fatal?: string): boolean => {
       line++;
-      const fatal = errors.find((e) => e.type === "Quotes" || e.type === "Delimiter");
       try {
-        if (fatal) throw new FeedError(bankId, `malformed CSV (${fatal.message} at line ${line})`);
+        if (fatal) throw new FeedError(bankId, fatal.replace("%LINE%", String(line)));
         readLine(data);
+        return true;
       } catch (error) {
         failure = error instanceof FeedError ? error : new FeedError(bankId, String(error), { cause: error });
-        parser.abort();
+        return false;
       }
     },
-  });
-  if (failure) throw failure;
-  if (header === undefined) throw new FeedError(bankId, `not ${layout.what}: no header row`);
-  return rows.result();
+    result: (): ParsedAnswer => {
+      if (failure) throw failure;
+      if (header === undefined) throw new FeedError(bankId, `not ${layout.what}: no header row`);
+      return rows.result();
+    },
+  };
+}
+
+/** The delimiters papaparse guesses between, beside the comma. */
+const OTHER_DELIMITERS = ["\t", "|", ";", Papa.RECORD_SEP, Papa.UNIT_SEP];
+
+/**
+ * Reads a CSV text row by row as papaparse reads it (delimiter and line end guessed, empty lines skipped)
+ * when it is of the common shape: no carriage return or byte-order mark, a comma-separated first line
+ * (papaparse's guess is a comma when no other delimiter it knows stands in the first lines and its first ten
+ * rows have two fields or more), and quotes
+ * only around a whole field that ends on its line, with `""` inside for a quote. False as soon as a line
+ * is beyond that shape (rows may have been read: read it again from the start); true once every row was
+ * read, or `row` said to stop.
+ */
+function readSimpleCsv(text: string, row: (fields: string[]) => boolean): boolean {
+  if (text.includes("\r") || text.charCodeAt(0) === 0xfeff) return false;
+  let start = 0;
+  let rows = 0;
+  // The first lines decide papaparse's delimiter: a comma only if nothing else it would try is there.
+  let lead = 0;
+  for (let k = 0; k < 20 && lead >= 0; k++) lead = text.indexOf("\n", lead + 1);
+  const leading = lead < 0 ? text : text.slice(0, lead);
+  if (OTHER_DELIMITERS.some((d) => leading.includes(d))) return false;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const lineText = text.slice(start, end);
+    start = end + 1;
+    if (lineText === "") continue;
+    let fields: string[] | undefined;
+    if (!lineText.includes('"')) fields = lineText.split(",");
+    else fields = quotedFields(lineText);
+    if (fields === undefined) return false;
+    // Papaparse takes the comma only if its first ten rows average two fields or more: a row of one field
+    // among them is left to it.
+    if (rows++ < 10 && fields.length < 2) return false;
+    if (!row(fields)) return true;
+  }
+  return true;
+}
+
+/** The fields of a line with quotes, or undefined when a quote is anywhere but around a whole field. */
+function quotedFields(lineText: string): string[] | undefined {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (lineText.charCodeAt(i) === 34) {
+      let value = "";
+      let from = i + 1;
+      for (;;) {
+        const quote = lineText.indexOf('"', from);
+        if (quote < 0) return undefined; // the field goes on past the line end
+        if (lineText.charCodeAt(quote + 1) === 34) {
+          value += lineText.slice(from, quote + 1);
+          from = quote + 2;
+          continue;
+        }
+        value += lineText.slice(from, quote);
+        i = quote + 1;
+        break;
+      }
+      fields.push(value);
+      if (i === lineText.length) return fields;
+      if (lineText.charCodeAt(i) !== 44) return undefined;
+      i++;
+      continue;
+    }
+    const comma = lineText.indexOf(",", i);
+    const value = comma < 0 ? lineText.slice(i) : lineText.slice(i, comma);
+    if (value.includes('"')) return undefined;
+    fields.push(value);
+    if (comma < 0) return fields;
+    i = comma + 1;
+  }
 }

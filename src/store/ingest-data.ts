@@ -159,6 +159,34 @@ export function changedRecords(query: ScreeningQuery, own: readonly StoredFigure
   );
 }
 
+/**
+ * The records in date order (each date's in their given order) and their dates, sorted; undefined when a
+ * date and currency comes twice (then the order they go in matters: the last figure wins). For a batch
+ * going into an empty span, every row of which is an insert: date order appends to the key's b-tree,
+ * where a history listed currency by currency inserts all over it.
+ */
+export function inDateOrder(records: readonly RateRecord[]): { records: RateRecord[]; dates: IsoDate[] } | undefined {
+  const byDate = new Map<IsoDate, RateRecord[]>();
+  for (const r of records) {
+    const day = byDate.get(r.effectiveDate);
+    if (day) day.push(r);
+    else byDate.set(r.effectiveDate, [r]);
+  }
+  const dates = [...byDate.keys()].sort();
+  const ordered: RateRecord[] = new Array<RateRecord>(records.length);
+  const currencies = new Set<string>();
+  let k = 0;
+  for (const date of dates) {
+    currencies.clear();
+    for (const r of byDate.get(date)!) {
+      if (currencies.has(r.currency)) return undefined;
+      currencies.add(r.currency);
+      ordered[k++] = r;
+    }
+  }
+  return { records: ordered, dates };
+}
+
 export function sha256(body: Uint8Array): string {
   return createHash("sha256").update(body).digest("hex");
 }

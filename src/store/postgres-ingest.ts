@@ -10,6 +10,7 @@ import { fingerprintOf, figureKey, type AnomalyInput, type AnomalyStatus } from 
 import {
   changedRecords,
   emptySnapshot,
+  inDateOrder,
   screeningWindows,
   sha256,
   type IngestBatch,
@@ -91,6 +92,49 @@ async function upsertRows(db: Db, bankId: string, fetchId: number, storedAt: str
 }
 
 /**
+ * Inserts rows of one bank and fetch into a span where nothing of the bank is stored (no conflict to
+ * resolve, no revision to tell apart, nothing to return). Rows without a unit multiplier, derivation or
+ * validity end send only their date, currency and figure.
+ */
+async function insertFreshRows(db: Db, bankId: string, fetchId: number, storedAt: string, records: RateRecord[]) {
+  const plain = records.every((r) => !r.unitMultiplier && r.derivation === undefined && r.validTo === undefined);
+  const date = records.map((r) => r.effectiveDate);
+  const currency = records.map((r) => r.currency);
+  const rate = records.map((r) => r.rate);
+  if (plain) {
+    await sql`
+      insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at, valid_to)
+      select ${bankId}, d, c, r, 0, null, ${fetchId}, ${storedAt}, null
+      from unnest(${date}::text[], ${currency}::text[], ${rate}::text[]) as t(d, c, r)`.execute(db);
+    return;
+  }
+  await sql`
+    insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at, valid_to)
+    select ${bankId}, d, c, r, u, v, ${fetchId}, ${storedAt}, vt
+    from unnest(${date}::text[], ${currency}::text[], ${rate}::text[], ${records.map((r) => r.unitMultiplier ?? 0)}::int[],
+      ${records.map((r) => r.derivation ?? null)}::text[], ${records.map((r) => r.validTo ?? null)}::text[])
+      as t(d, c, r, u, v, vt)`.execute(db);
+}
+
+/**
+ * A batch in date order, with its dates, when it goes into a span where nothing of the bank is stored and
+ * no date and currency comes twice: every row is then an insert (the ingest holds the bank's lock, so
+ * no other ingest writes the bank's rows meanwhile). Undefined otherwise.
+ */
+async function freshInDateOrderPg(db: Db, bankId: string, records: readonly RateRecord[]) {
+  if (records.length === 0) return undefined;
+  let from = records[0]!.effectiveDate;
+  let to = from;
+  for (const r of records) {
+    if (r.effectiveDate < from) from = r.effectiveDate;
+    else if (r.effectiveDate > to) to = r.effectiveDate;
+  }
+  const { rows } = await sql`select 1 from rates where bank_id = ${bankId} and effective_date between ${from} and ${to}
+    limit 1`.execute(db);
+  return rows.length === 0 ? inDateOrder(records) : undefined;
+}
+
+/**
  * Everything screening needs for one ingest (see ScreeningQuery), read through the ingest's transaction
  * (which holds the bank's ingest lock, so what is read is what is written over).
  */
@@ -129,6 +173,14 @@ export async function ingestBatchesPg(
     fetchIds.push(fetchId);
     if (anomalies?.length) newAnomalies.push(...(await recordAnomaliesPg(db, bankId, fetchId, anomalies, now)));
     total += records.length;
+    const fresh = await freshInDateOrderPg(db, bankId, records);
+    if (fresh) {
+      for (let i = 0; i < fresh.records.length; i += ROWS_PER_STATEMENT)
+        await insertFreshRows(db, bankId, fetchId, storedAt, fresh.records.slice(i, i + ROWS_PER_STATEMENT));
+      inserted += fresh.records.length;
+      for (const date of fresh.dates) changed.add(date);
+      continue;
+    }
     let columns = emptyColumns();
     // One statement may not touch a key twice: a key seen again in this chunk starts the next one, so
     // the second figure lands after the first, as row-by-row upserts would have it.

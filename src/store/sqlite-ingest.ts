@@ -2,12 +2,15 @@
 // better-sqlite3 statements run inside the ingest's immediate transaction (rates.ts opens it; nothing
 // else runs inside it). Unchanged rows are left alone; a changed figure replaces the stored one and the
 // trigger of migration 001 keeps the old one as a revision. postgres-ingest.ts is PostgreSQL's twin.
+import type BetterSqlite3 from "better-sqlite3";
+
 import type { BankQuoting, IsoDate, RateRecord } from "../types.js";
 import { decidedFigures, quotingOfBanks, recordAnomalies, recordQuoting, type AnomalyInput } from "./anomalies.js";
 import type { SqliteStore } from "./database.js";
 import {
   changedRecords,
   emptySnapshot,
+  inDateOrder,
   screeningWindows,
   sha256,
   type IngestBatch,
@@ -19,16 +22,21 @@ import {
 } from "./ingest-data.js";
 
 // The hot path is raw SQL prepared once per connection: an ingest of a multi-year history is
-// hundreds of thousands of rows, and a kysely round trip per row costs several times more. Rows go
-// ROWS_PER_STATEMENT at a time: a 16-row statement costs a quarter less per row than one-row ones
-// (BENCHMARKS.md, import).
-const ROWS_PER_STATEMENT = 16;
-const ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
-/** Parameters per row. */
-const W = 9;
-const upsertSql = (rows: number) => `
+// hundreds of thousands of rows, and a kysely round trip per row costs several times more. Rows go up to
+// ROWS_PER_STATEMENT at a time, and what every row of a batch shares (bank, fetch id, time stored) is
+// bound once per statement as a named parameter; a row with no unit multiplier, derivation or validity
+// end (most of them) binds only its date, currency and figure. Each costs about a fifth of the store's
+// CPU on a large import (BENCHMARKS.md, import).
+const ROWS_PER_STATEMENT = 64;
+/** A row's own parameters: all of them, or a plain row's (date, currency, figure). */
+const FULL_ROW = "(@bank, ?, ?, ?, ?, ?, @fetch, @storedAt, ?)";
+const PLAIN_ROW = "(@bank, ?, ?, ?, 0, null, @fetch, @storedAt, null)";
+/** Parameters per row of each. */
+const FULL_W = 6;
+const PLAIN_W = 3;
+const upsertSql = (rows: number, row: string) => `
   insert into rates (bank_id, effective_date, currency, rate, unit_multiplier, derivation, fetch_id, stored_at, valid_to)
-  values ${Array(rows).fill(ROW).join(", ")}
+  values ${Array(rows).fill(row).join(", ")}
   on conflict (bank_id, effective_date, currency) do update set
     rate = excluded.rate, unit_multiplier = excluded.unit_multiplier, derivation = excluded.derivation,
     fetch_id = excluded.fetch_id, stored_at = excluded.stored_at, valid_to = excluded.valid_to
@@ -47,9 +55,14 @@ const prepared = new WeakMap<SqliteStore, Statements>();
 
 function prepare(store: SqliteStore) {
   const { sqlite } = store;
+  // Statements of n rows, prepared at first use (index n - 1): a daily answer of 30 rows is one statement too.
+  const full: BetterSqlite3.Statement[] = [];
+  const plain: BetterSqlite3.Statement[] = [];
   return {
-    upsertMany: sqlite.prepare(upsertSql(ROWS_PER_STATEMENT)),
-    upsertOne: sqlite.prepare(upsertSql(1)),
+    upsert(rows: number, isPlain: boolean): BetterSqlite3.Statement {
+      const cache = isPlain ? plain : full;
+      return (cache[rows - 1] ??= sqlite.prepare(upsertSql(rows, isPlain ? PLAIN_ROW : FULL_ROW)));
+    },
     insertFetch: sqlite.prepare(INSERT_FETCH),
     figures: sqlite.prepare(FIGURES),
     anyStored: sqlite
@@ -203,11 +216,10 @@ function datesOf(records: readonly RateRecord[], span: Span): IsoDate[] {
 }
 
 /**
- * The records in date order (each date's in their given order) and their dates, when nothing of the
- * bank is stored over their span and no date and currency comes twice: then every row is an insert and
- * no revision is made, so the order they go in changes nothing but the cost. Date order appends to the
- * key's b-tree, where a history listed currency by currency inserts all over it (a fifth more CPU).
- * Undefined otherwise: the records go in as given.
+ * The records in date order and their dates (inDateOrder) when nothing of the bank is stored over their
+ * span and no date and currency comes twice: then every row is an insert and no revision is made, so the
+ * order they go in changes nothing but the cost (a fifth less CPU than a history listed currency by
+ * currency). Undefined otherwise: the records go in as given.
  */
 function freshInDateOrder(
   s: Statements,
@@ -216,49 +228,34 @@ function freshInDateOrder(
   span: Span,
 ): { records: RateRecord[]; dates: IsoDate[] } | undefined {
   if (s.anyStored.get(bankId, span.from, span.to) !== undefined) return undefined;
-  const byDate = new Map<IsoDate, RateRecord[]>();
-  for (const r of records) {
-    const day = byDate.get(r.effectiveDate);
-    if (day) day.push(r);
-    else byDate.set(r.effectiveDate, [r]);
-  }
-  const dates = [...byDate.keys()].sort();
-  const ordered: RateRecord[] = new Array<RateRecord>(records.length);
-  const currencies = new Set<string>();
-  let k = 0;
-  for (const date of dates) {
-    currencies.clear();
-    for (const r of byDate.get(date)!) {
-      if (currencies.has(r.currency)) return undefined;
-      currencies.add(r.currency);
-      ordered[k++] = r;
-    }
-  }
-  return { records: ordered, dates };
+  return inDateOrder(records);
 }
 
-/** Upserts the records ROWS_PER_STATEMENT at a time, the rest one by one; the rows written. */
+/** Whether a record binds only its date, currency and figure (PLAIN_ROW). */
+const isPlain = (r: RateRecord) => !r.unitMultiplier && r.derivation === undefined && r.validTo === undefined;
+
+/** Upserts the records up to ROWS_PER_STATEMENT at a time; the rows written. */
 function upsertRecords(s: Statements, records: readonly RateRecord[], row: RowFields): number {
-  const args: unknown[] = new Array(ROWS_PER_STATEMENT * W);
+  const shared = { bank: row.bankId, fetch: row.fetchId, storedAt: row.storedAt };
+  const args: unknown[] = [];
   let written = 0;
-  let i = 0;
-  for (; i < records.length; i++) {
-    const r = records[i]!;
-    const at = (i % ROWS_PER_STATEMENT) * W;
-    args[at] = row.bankId;
-    args[at + 1] = r.effectiveDate;
-    args[at + 2] = r.currency;
-    args[at + 3] = r.rate;
-    args[at + 4] = r.unitMultiplier ?? 0;
-    args[at + 5] = r.derivation ?? null;
-    args[at + 6] = row.fetchId;
-    args[at + 7] = row.storedAt;
-    args[at + 8] = r.validTo ?? null;
-    if (at === (ROWS_PER_STATEMENT - 1) * W) written += s.upsertMany.run(args).changes;
-  }
-  for (let k = i - (i % ROWS_PER_STATEMENT); k < i; k++) {
-    const at = (k % ROWS_PER_STATEMENT) * W;
-    written += s.upsertOne.run(args.slice(at, at + W)).changes;
+  for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
+    const end = Math.min(start + ROWS_PER_STATEMENT, records.length);
+    let plain = true;
+    for (let i = start; i < end && plain; i++) plain = isPlain(records[i]!);
+    args.length = (end - start) * (plain ? PLAIN_W : FULL_W);
+    let at = 0;
+    for (let i = start; i < end; i++) {
+      const r = records[i]!;
+      args[at++] = r.effectiveDate;
+      args[at++] = r.currency;
+      args[at++] = r.rate;
+      if (plain) continue;
+      args[at++] = r.unitMultiplier ?? 0;
+      args[at++] = r.derivation ?? null;
+      args[at++] = r.validTo ?? null;
+    }
+    written += s.upsert(end - start, plain).run(args, shared).changes;
   }
   return written;
 }
@@ -290,17 +287,5 @@ export function storeReleasedFigure(
   fetchId: number,
   now: Date,
 ): boolean {
-  return (
-    statements(store).upsertOne.run(
-      bankId,
-      record.effectiveDate,
-      record.currency,
-      record.rate,
-      record.unitMultiplier ?? 0,
-      record.derivation ?? null,
-      fetchId,
-      now.toISOString(),
-      record.validTo ?? null,
-    ).changes > 0
-  );
+  return upsertRecords(statements(store), [record], { bankId, fetchId, storedAt: now.toISOString() }) > 0;
 }
