@@ -1,7 +1,8 @@
 // What the benches share: for those that run servers (serve.mjs, latest-s3.mjs, history.mjs, soak.mjs, as-of.mjs,
-// convert.mjs): a scratch service with its client, pinning to a core, child processes stopped when the
-// bench ends however it ends, a free port, waiting for a server to answer, and a client's token; for the
-// publish benches (publish.mjs, publish-signing.mjs), a scratch store with its seeding of synthetic rates.
+// convert.mjs, pairs.mjs): a scratch service with its client, pinning to a core, child processes stopped when
+// the bench ends however it ends, a free port, waiting for a server to answer, a client's token, an autocannon
+// run with the load generator's CPU per request, and a process's CPU time; for the publish benches
+// (publish.mjs, publish-signing.mjs), a scratch store with its seeding of synthetic rates.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";

@@ -311,7 +311,13 @@ const DOORS = {
   },
 
   async http(query: Query, s: Source): Promise<Outcome> {
-    const res = await fetch(`${server.url}${query.http(s)}`, { headers: auth });
+    // Once more when the socket was closed under the request: a kept-alive connection idle past the server's
+    // keep-alive timeout (a CLI cell can take that long on a loaded machine) can be closed just as it is reused.
+    const get = () => fetch(`${server.url}${query.http(s)}`, { headers: auth });
+    const res = await get().catch((error: Error) => {
+      if ((error.cause as { code?: string } | undefined)?.code !== "UND_ERR_SOCKET") throw error;
+      return get();
+    });
     const text = await res.text();
     if (!res.ok) {
       const problem = JSON.parse(text) as { type: string; detail: string };
