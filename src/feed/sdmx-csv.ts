@@ -187,9 +187,8 @@ function readSimpleCsv(text: string, row: (fields: string[]) => boolean): boolea
     const lineText = text.slice(start, end);
     start = end + 1;
     if (lineText === "") continue;
-    let fields: string[] | undefined;
-    if (!lineText.includes('"')) fields = lineText.split(",");
-    else fields = quotedFields(lineText);
+    const quote = lineText.indexOf('"');
+    const fields = quote < 0 ? lineText.split(",") : quotedFields(lineText, quote);
     if (fields === undefined) return false;
     // Papaparse takes the comma only if its first ten rows average two fields or more: a row of one field
     // among them is left to it.
@@ -199,23 +198,28 @@ function readSimpleCsv(text: string, row: (fields: string[]) => boolean): boolea
   return true;
 }
 
-/** The fields of a line with quotes, or undefined when a quote is anywhere but around a whole field. */
-function quotedFields(lineText: string): string[] | undefined {
-  const fields: string[] = [];
-  let i = 0;
+/**
+ * The fields of a line with quotes (the first at `firstQuote`), or undefined when a quote is anywhere
+ * but around a whole field.
+ */
+function quotedFields(lineText: string, firstQuote: number): string[] | undefined {
+  // The fields before the first quote have none: split at once (an SDMX title is the last field).
+  if (firstQuote > 0 && lineText.charCodeAt(firstQuote - 1) !== 44) return undefined;
+  const fields = firstQuote > 0 ? lineText.slice(0, firstQuote - 1).split(",") : [];
+  let i = firstQuote;
   for (;;) {
     if (lineText.charCodeAt(i) === 34) {
-      let value = "";
+      let value: string | undefined;
       let from = i + 1;
       for (;;) {
         const quote = lineText.indexOf('"', from);
         if (quote < 0) return undefined; // the field goes on past the line end
         if (lineText.charCodeAt(quote + 1) === 34) {
-          value += lineText.slice(from, quote + 1);
+          value = (value ?? "") + lineText.slice(from, quote + 1);
           from = quote + 2;
           continue;
         }
-        value += lineText.slice(from, quote);
+        value = value === undefined ? lineText.slice(from, quote) : value + lineText.slice(from, quote);
         i = quote + 1;
         break;
       }
