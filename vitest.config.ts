@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** The client package (packages/client) is read from its source, as tsc reads it (the `exrates-source` condition). */
 const client = (file: string) => fileURLToPath(new URL(`./packages/client/src/${file}`, import.meta.url));
@@ -44,6 +45,33 @@ const slow = all.filter((file) => startsSomething(file));
 const mocks = all.filter((file) => !slow.includes(file) && /vi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")));
 const fast = all.filter((file) => !slow.includes(file) && !mocks.includes(file));
 
+// The files that take longest (measured; see README.md, "Tests"): started first on a run with no
+// durations from an earlier one, so that none of them is left running alone at the end.
+const LONG_POLES = ["test/publish/all-banks.test.ts", "test/cli/import-publish.test.ts", "test/e2e/daemon.test.ts"];
+
+/**
+ * Longest first, whatever its tier: vitest's own order runs the projects one after the other (by name:
+ * fast, fast-isolated, slow), which starts the slow tier's long files last and ends a run with one of
+ * them alone on a core. A file's duration is the last run's (vitest keeps them under node_modules/.vite);
+ * without one, the long poles come first, then the slow tier's files, larger files first.
+ */
+class LongestFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const estimate = (spec: TestSpecification) => {
+      const file = relative(root, spec.moduleId);
+      const key = `${spec.project.name}:${file}`;
+      const last = this.ctx.cache.getFileTestResults(key);
+      if (last) return last.duration;
+      const size = this.ctx.cache.getFileStats(key)?.size ?? 0;
+      if (LONG_POLES.includes(file)) return 60_000 + size;
+      return spec.project.name === "slow" ? 10_000 + size / 10 : size / 100;
+    };
+    const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
+    return Promise.resolve([...files].sort((a, b) => weights.get(b)! - weights.get(a)!));
+  }
+}
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -57,6 +85,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // better-sqlite3 and child processes behave best in forked workers.
     pool: "forks",
+    sequence: { sequencer: LongestFirst },
     // Most slow tests wait on a child process or a socket, not the CPU: more workers than cores pays.
     maxWorkers: 4,
     projects: [
