@@ -12,7 +12,6 @@
 // - Published on weekdays around 11:00 Macau time.
 import {
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -108,7 +107,7 @@ const amcm = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown; message?: unknown; code?: unknown };
+    const json = parseJsonExact(ID, body) as { data?: unknown; message?: unknown; code?: unknown };
     if (typeof json !== "object" || json === null || Array.isArray(json) || !Array.isArray(json.data)) {
       const said =
         typeof json === "object" && json !== null && "message" in json ? ` (message: ${String(json.message)})` : "";

@@ -16,7 +16,6 @@ import {
   FeedError,
   addDays,
   credentialFrom,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -121,7 +120,7 @@ const bam: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not a CoursVirement answer: not a JSON array");
     const first = json.find((item) => typeof item === "object" && item !== null) as Row | undefined;
     if (first && !("libDevise" in first && "date" in first)) {

@@ -14,7 +14,6 @@ import {
   readRows,
   requireDate,
   rowProblem,
-  decodeText,
   defineAdapter,
   isIsoDate,
   parseJsonExact,
@@ -60,7 +59,7 @@ const banrep = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) {
       const message =
         typeof json === "object" && json !== null && typeof (json as Node).message === "string"

@@ -13,7 +13,6 @@ import {
   FeedError,
   asArray,
   credentialFrom,
-  decodeText,
   defineAdapter,
   fromDayMonthYear,
   parseJsonExact,
@@ -77,7 +76,7 @@ const banxico: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { bmx?: { series?: unknown } } | null;
+    const json = parseJsonExact(ID, body) as { bmx?: { series?: unknown } } | null;
     const series =
       json && typeof json === "object" && json.bmx && typeof json.bmx === "object" ? json.bmx.series : undefined;
     if (!Array.isArray(series)) throw new FeedError(ID, "not a SIE answer: no bmx.series array");

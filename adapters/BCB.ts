@@ -17,7 +17,6 @@ import {
   requireDate,
   requireDecimal,
   rowProblem,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -87,7 +86,7 @@ const bcb = defineAdapter({
 
   parse(body, { url }) {
     const currency = currencyOf(url);
-    const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
+    const json = parseJsonExact(ID, body) as Node;
     if (typeof json !== "object" || json === null || !Array.isArray(json.value)) {
       throw new FeedError(ID, "not a PTAX OData answer: no value array");
     }

@@ -14,7 +14,6 @@ import {
   requireDate,
   requireDecimal,
   rowProblem,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -97,7 +96,7 @@ const bcc = defineAdapter({
   },
 
   parse(body, { url }) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not a BCC historico answer: the body is not a JSON array");
     const currency = currencyOf(url);
     const rows: unknown[] = json;

@@ -16,7 +16,6 @@ import {
   FeedError,
   asArray,
   credentialFrom,
-  decodeText,
   defineAdapter,
   fromDayMonthYear,
   parseJsonExact,
@@ -92,7 +91,7 @@ const bcch: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+    const json = parseJsonExact(ID, body) as {
       Codigo?: unknown;
       Descripcion?: unknown;
       Series?: { seriesId?: unknown; Obs?: unknown };

@@ -16,7 +16,6 @@
 import {
   AnswerRows,
   addDays,
-  decodeText,
   defineAdapter,
   FeedError,
   isIsoDate,
@@ -89,7 +88,7 @@ const bcra = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
+    const json = parseJsonExact(ID, body) as Node;
     const results = typeof json === "object" && json !== null ? (json.results as Node | undefined) : undefined;
     if (!results || typeof results !== "object" || !Array.isArray(results.detalle)) {
       throw new FeedError(ID, "not a BCRA Cotizaciones answer: no results.detalle");

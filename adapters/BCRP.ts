@@ -26,7 +26,6 @@ import {
   AnswerRows,
   noPublication,
   FeedError,
-  decodeText,
   defineAdapter,
   isoFromParts,
   jsonNumberText,
@@ -116,7 +115,7 @@ const bcrp = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!isObject(json) || !Array.isArray(json.periods))
       throw new FeedError(ID, "not a BCRPData series answer: no periods array");
     const at = seriesColumns(json.config);

@@ -16,7 +16,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -76,7 +75,7 @@ function categories(dim: Dimension | undefined, id: string): string[] {
 }
 
 function parsePage(body: Uint8Array): { answer: ParsedAnswer; next: boolean } {
-  const doc = parseJsonExact(ID, decodeText(ID, body)) as JsonStat;
+  const doc = parseJsonExact(ID, body) as JsonStat;
   if (
     typeof doc !== "object" ||
     doc === null ||

@@ -26,7 +26,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   noPublication,
@@ -106,7 +105,7 @@ const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null &&
 const series = (x: unknown): Node | undefined => (isNode(x) ? x : Array.isArray(x) && x.length === 0 ? {} : undefined);
 
 export function parseMid(body: Uint8Array, ctx: ParseContext): ParsedAnswer {
-  const json = parseJsonExact(ID, decodeText(ID, body));
+  const json = parseJsonExact(ID, body);
   const data = isNode(json) && isNode(json.data) ? json.data.data : undefined;
   const mid = isNode(data) ? series(data.coursMid) : undefined;
   if (!isNode(data) || mid === undefined) {

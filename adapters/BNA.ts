@@ -14,7 +14,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -45,7 +44,7 @@ interface BnaRate {
 }
 
 function answerOf(body: Uint8Array): unknown[] {
-  const json = parseJsonExact(ID, decodeText(ID, body)) as BnaAnswer;
+  const json = parseJsonExact(ID, body) as BnaAnswer;
   if (typeof json !== "object" || json === null || Array.isArray(json) || !("genericResponse" in json)) {
     throw new FeedError(ID, "not a BNA answer: no genericResponse");
   }

@@ -14,7 +14,6 @@ import {
   AnswerRows,
   FeedError,
   asArray,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -54,7 +53,7 @@ function months(from: IsoDate, to: IsoDate): Array<[number, number]> {
 }
 
 function answer(body: Uint8Array): Node[] {
-  const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
+  const json = parseJsonExact(ID, body) as Node;
   if (typeof json !== "object" || json === null || !("data" in json))
     throw new FeedError(ID, "not a BNM Open API answer: no data");
   const meta = json.meta as Node | undefined;

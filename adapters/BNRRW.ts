@@ -12,7 +12,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isoFromParts,
   jsonNumberText,
@@ -100,7 +99,7 @@ const bnrrw = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json))
       throw new FeedError(ID, "not a BNR currency_history answer: the body is not a JSON array");
     const rows = new AnswerRows(ID);

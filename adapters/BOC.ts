@@ -10,7 +10,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   parseJsonExact,
@@ -60,7 +59,7 @@ const boc = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!isNode(json) || !Array.isArray(json.observations) || !isNode(json.seriesDetail)) {
       throw new FeedError(ID, "not a Valet observations answer: no seriesDetail or observations");
     }

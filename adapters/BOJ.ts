@@ -12,7 +12,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isoFromParts,
   jsonNumberText,
@@ -71,7 +70,7 @@ const boj = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!isNode(json) || !("STATUS" in json)) throw new FeedError(ID, "not a BOJ API answer: no STATUS");
     const status = jsonNumberText(json.STATUS);
     if (status !== "200")

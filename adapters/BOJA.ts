@@ -113,7 +113,7 @@ const boja = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown };
+    const json = parseJsonExact(ID, body) as { data?: unknown };
     if (typeof json !== "object" || json === null || !Array.isArray(json.data))
       throw new FeedError(ID, "not a wpDataTables answer: no data array");
     const rows = new AnswerRows(ID);

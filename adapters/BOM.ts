@@ -9,7 +9,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -52,7 +51,7 @@ const bom = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { success?: unknown; data?: unknown };
+    const json = parseJsonExact(ID, body) as { success?: unknown; data?: unknown };
     if (typeof json !== "object" || json === null || Array.isArray(json) || !Array.isArray(json.data)) {
       throw new FeedError(ID, "not a Mongolbank rate-movement answer: no data array");
     }

@@ -15,7 +15,6 @@ import {
   FeedError,
   asArray,
   credentialFrom,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -87,7 +86,7 @@ const bot: BankAdapter = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+    const json = parseJsonExact(ID, body) as {
       result?: { data?: { data_header?: { report_uoq_name_eng?: unknown }; data_detail?: unknown } };
     } | null;
     const data = json && typeof json === "object" ? json.result?.data : undefined;

@@ -15,7 +15,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isoFromParts,
   parseJsonExact,
@@ -50,7 +49,7 @@ interface ListPage {
 }
 
 function listEntries(body: Uint8Array): { entries: Array<{ date: IsoDate; url: string }>; next?: string } {
-  const json = parseJsonExact(ID, decodeText(ID, body)) as ListPage;
+  const json = parseJsonExact(ID, body) as ListPage;
   const results = json?.d?.results;
   if (!Array.isArray(results)) throw new FeedError(ID, "not the RERB SharePoint list: no d.results array");
   const entries: Array<{ date: IsoDate; url: string }> = [];

@@ -13,7 +13,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -79,7 +78,7 @@ const cbbh = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { Date?: unknown; CurrencyExchangeItems?: unknown } | null;
+    const json = parseJsonExact(ID, body) as { Date?: unknown; CurrencyExchangeItems?: unknown } | null;
     if (
       typeof json !== "object" ||
       json === null ||

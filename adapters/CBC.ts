@@ -16,7 +16,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   invert,
   isoFromParts,
@@ -75,7 +74,7 @@ const cbc = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+    const json = parseJsonExact(ID, body) as {
       data?: { dataSets?: unknown; structure?: { Table1?: unknown } };
     };
     const sets = json?.data?.dataSets;

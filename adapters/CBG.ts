@@ -32,7 +32,6 @@ import type { Decimal } from "decimal.js";
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   jsonNumberText,
   parseJsonExact,
@@ -181,7 +180,7 @@ const cbg = defineAdapter({
   parse(body, { url }) {
     const code = currencyOf(url);
     const units = CBG_UNITS[code];
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an indicative rate history: not a JSON array");
     const rows = new AnswerRows(ID);
     /** Each date's distinct figures (by value), in the answer's order. */

@@ -16,7 +16,6 @@ import {
   AnswerRows,
   FeedError,
   currencyOf,
-  decodeText,
   defineAdapter,
   fromDayMonthYear,
   invert,
@@ -126,7 +125,7 @@ const cbk = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown };
+    const json = parseJsonExact(ID, body) as { data?: unknown };
     if (typeof json !== "object" || json === null || !Array.isArray(json.data))
       throw new FeedError(ID, "not a wpDataTables answer: no data array");
     const rows = new AnswerRows(ID);

@@ -20,7 +20,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   jsonNumberText,
   parseJsonExact,
@@ -111,7 +110,7 @@ const cbm = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+    const json = parseJsonExact(ID, body) as {
       timestamp?: unknown;
       rates?: unknown;
       info?: unknown;

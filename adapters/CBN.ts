@@ -16,7 +16,6 @@ import {
   AnswerRows,
   FeedError,
   currencyOf,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -79,7 +78,7 @@ const cbn = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not a CBN exchange-rate answer: the body is not a JSON array");
     const rows = new AnswerRows(ID);
     (json as unknown[]).forEach((entry, i) => {

@@ -24,7 +24,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   mean,
@@ -95,7 +94,7 @@ function readDay(rows: AnswerRows, day: Day, where: string): void {
 }
 
 export function parseForexRates(body: Uint8Array): ParsedAnswer {
-  const json = parseJsonExact(ID, decodeText(ID, body));
+  const json = parseJsonExact(ID, body);
   if (!isDay(json) || !("cbttdailyforexrates" in json)) {
     throw new FeedError(ID, "not a CBTT forex-rate answer: no cbttdailyforexrates");
   }

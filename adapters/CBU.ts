@@ -10,7 +10,6 @@
 import {
   AnswerRows,
   addDays,
-  decodeText,
   defineAdapter,
   FeedError,
   fromDayMonthYear,
@@ -68,7 +67,7 @@ const cbu = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not a CBU rates answer: no array");
     const rows = new AnswerRows(ID);
     (json as unknown[]).forEach((entry, i) => {

@@ -14,7 +14,6 @@ import {
   noPublication,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -72,7 +71,7 @@ const cnb = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { rates?: unknown };
+    const json = parseJsonExact(ID, body) as { rates?: unknown };
     if (typeof json !== "object" || json === null || !Array.isArray(json.rates)) {
       throw new FeedError(ID, "not a CNB exrates answer: no rates array");
     }

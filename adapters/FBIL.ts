@@ -11,7 +11,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -65,7 +64,7 @@ const fbil = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json))
       throw new FeedError(ID, "not an FBIL reference-rate answer: the body is not a JSON array");
     const labelOf = (row: unknown) =>

@@ -15,7 +15,6 @@ import {
   AnswerRows,
   FeedError,
   credentialFrom,
-  decodeText,
   US_DOLLAR_AREA,
   defineAdapter,
   invert,
@@ -120,7 +119,7 @@ const fred = defineAdapter({
   parse(body, { url }) {
     const series = seriesOf(url);
     const [currency, direction] = FRED_SERIES[series]!;
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!isNode(json) || !Array.isArray(json.observations)) {
       const message = isNode(json) && typeof json.error_message === "string" ? `: ${json.error_message}` : "";
       throw new FeedError(ID, `not a FRED observations answer${message}`);

@@ -15,7 +15,6 @@ import { rateFromFloatJson } from "../src/feed/float-json.js";
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -40,7 +39,7 @@ const pageUrl = (from: string, to: string, offset: number) =>
   `${ENDPOINT}?choose=end_of_day&from=${from}&to=${to}&pagesize=${PAGE_SIZE}&offset=${offset}&sortby=end_of_day&sortorder=desc`;
 
 function records(body: Uint8Array): Node[] {
-  const json = parseJsonExact(ID, decodeText(ID, body)) as Node;
+  const json = parseJsonExact(ID, body) as Node;
   const header = json?.header as Node | undefined;
   const result = json?.result as Node | undefined;
   if (typeof json !== "object" || json === null || !header || typeof header !== "object") {

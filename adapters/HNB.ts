@@ -13,7 +13,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   EURO_AREA,
   defineAdapter,
   isIsoDate,
@@ -75,7 +74,7 @@ const hnb = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an HNB exchange rate list: not a JSON array");
     if (json.length > 0 && json.every(isV2Row)) return []; // the kuna-era v2 list: not euro rates
     const isListRow = (row: unknown) => isNode(row) && "datum_primjene" in row && "srednji_tecaj" in row;

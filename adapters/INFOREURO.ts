@@ -18,7 +18,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoCurrency,
   isoFromParts,
@@ -68,7 +67,7 @@ function rowCurrency(code: string, name: string, date: IsoDate): string {
 
 function parseMonth(body: Uint8Array, url: string): ParsedAnswer {
   const { from, to } = monthOf(url);
-  const data = parseJsonExact(ID, decodeText(ID, body));
+  const data = parseJsonExact(ID, body);
   if (!Array.isArray(data)) throw new FeedError(ID, "not an InforEuro answer: not an array of rates");
   if (data.length === 0) throw new FeedError(ID, `an InforEuro answer without rates for ${from.slice(0, 7)}`);
   const rows = new AnswerRows(ID);

@@ -12,7 +12,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   jsonNumberText,
   parseJsonExact,
@@ -60,7 +59,7 @@ const mma = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not the MMA reference-rate file: the body is not a JSON array");
     const isEntry = (row: unknown): row is MmaRow =>
       typeof row === "object" && row !== null && "Date" in row && "Rate" in row;

@@ -12,7 +12,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -69,7 +68,7 @@ const nbe = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as { success?: unknown; data?: unknown };
+    const json = parseJsonExact(ID, body) as { success?: unknown; data?: unknown };
     if (typeof json !== "object" || json === null || Array.isArray(json) || !Array.isArray(json.data)) {
       throw new FeedError(ID, "not an NBE exchange-rate answer: no data array");
     }

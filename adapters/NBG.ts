@@ -16,7 +16,6 @@ import {
   FeedError,
   addDays,
   asArray,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -81,7 +80,7 @@ const nbg = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBG currencies answer: no array");
     const rows = new AnswerRows(ID);
     for (const set of json as Node[]) {

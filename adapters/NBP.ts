@@ -12,7 +12,6 @@ import {
   AnswerRows,
   FeedError,
   GRAMS_PER_TROY_OUNCE,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -134,7 +133,7 @@ const nbp = defineAdapter({
 
   // Dispatches on the shape: an array of tables ({table, no, effectiveDate, rates}) or of gold prices ({data, cena}).
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBP API answer: not a JSON array");
     if (json.length === 0) return noPublication("an empty list: no table in the window asked");
     if (isNode(json[0]) && "rates" in json[0]) return parseTables(json);

@@ -15,7 +15,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -117,7 +116,7 @@ const nbpb = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBP API answer: not a JSON array");
     if (json.length === 0) return noPublication("an empty list: no table in the window asked");
     if (!isNode(json[0]) || !("rates" in json[0]))

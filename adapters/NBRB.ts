@@ -12,7 +12,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -73,7 +72,7 @@ const raw = (x: unknown) =>
   x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
 
 function entries(body: Uint8Array): Node[] {
-  const json = parseJsonExact(ID, decodeText(ID, body));
+  const json = parseJsonExact(ID, body);
   if (!Array.isArray(json)) throw new FeedError(ID, "not an NBRB rates answer: no array");
   if (json.some((r) => typeof r !== "object" || r === null || !("Cur_ID" in r) || !("Cur_OfficialRate" in r)))
     throw new FeedError(ID, "not an NBRB rates answer: an entry without Cur_ID and Cur_OfficialRate");

@@ -9,7 +9,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -65,7 +64,7 @@ const nbrm = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBRM exchange-rate answer: no array");
     const rows = new AnswerRows(ID);
     for (const [i, row] of (json as unknown[]).entries()) {

@@ -10,7 +10,6 @@ import {
   AnswerRows,
   FeedError,
   addDays,
-  decodeText,
   defineAdapter,
   fromDayMonthYear,
   jsonNumberText,
@@ -70,7 +69,7 @@ const nbu = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not an NBU exchange answer: not a JSON array");
     const rows = new AnswerRows(ID);
     for (const [i, row] of json.entries()) {

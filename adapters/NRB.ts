@@ -12,7 +12,6 @@ import {
   AnswerRows,
   noPublication,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -52,7 +51,7 @@ const pageUrl = (from: string, to: string, page: number) =>
   `${ENDPOINT}?from=${from}&page=${page}&per_page=${PER_PAGE}&to=${to}`;
 
 function answerOf(body: Uint8Array): NrbAnswer {
-  const json = parseJsonExact(ID, decodeText(ID, body)) as NrbAnswer;
+  const json = parseJsonExact(ID, body) as NrbAnswer;
   if (
     typeof json !== "object" ||
     json === null ||

@@ -13,7 +13,6 @@ import {
   FeedError,
   RowProblem,
   asArray,
-  decodeText,
   defineAdapter,
   invert,
   isIsoDate,
@@ -80,7 +79,7 @@ const pboc = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body)) as {
+    const json = parseJsonExact(ID, body) as {
       data?: { head?: unknown; searchlist?: unknown };
       records?: unknown;
     } | null;

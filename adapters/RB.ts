@@ -9,7 +9,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   isIsoDate,
   jsonNumberText,
@@ -61,7 +60,7 @@ const rb = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, "not a SWEA observations answer: not a JSON array");
     const rows = new AnswerRows(ID);
     for (const [i, obs] of json.entries()) {

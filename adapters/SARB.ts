@@ -13,7 +13,6 @@
 import {
   AnswerRows,
   FeedError,
-  decodeText,
   defineAdapter,
   invert,
   isIsoDate,
@@ -106,7 +105,7 @@ const sarb = defineAdapter({
   parse(body, { url }) {
     const code = seriesOf(url);
     const { currency, perRand } = SARB_SERIES[code]!;
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!Array.isArray(json)) throw new FeedError(ID, `not a SARB observations answer: no array (series ${code})`);
     const rows = new AnswerRows(ID);
     for (const [i, obs] of (json as unknown[]).entries()) {

@@ -12,7 +12,6 @@ import {
   AnswerRows,
   FeedError,
   credentialFrom,
-  decodeText,
   defineAdapter,
   fromDayMonthYear,
   mean,
@@ -100,7 +99,7 @@ const tcmb = defineAdapter({
   },
 
   parse(body) {
-    const json = parseJsonExact(ID, decodeText(ID, body));
+    const json = parseJsonExact(ID, body);
     if (!isNode(json) || !Array.isArray(json.items)) throw new FeedError(ID, "not an EVDS answer: no items array");
     const rows = new AnswerRows(ID);
     for (const [i, item] of (json.items as unknown[]).entries()) {

@@ -27,7 +27,6 @@ import {
   RowProblem,
   addDays,
   currencyOf,
-  decodeText,
   defineAdapter,
   foldName,
   isIsoDate,
@@ -138,7 +137,7 @@ const text = (value: unknown) => (typeof value === "string" ? value.trim() : "")
 
 /** The body's rows and page count; anything but the API's shape refuses the answer. */
 function pageOf(body: Uint8Array): { rows: UstRow[]; pages: number } {
-  const doc = parseJsonExact(ID, decodeText(ID, body)) as { data?: unknown; meta?: Record<string, unknown> } | null;
+  const doc = parseJsonExact(ID, body) as { data?: unknown; meta?: Record<string, unknown> } | null;
   if (typeof doc !== "object" || doc === null || !Array.isArray(doc.data) || typeof doc.meta !== "object") {
     throw new FeedError(ID, "not a Treasury rates_of_exchange answer: no data array and meta");
   }

@@ -1,11 +1,12 @@
 // Turning a feed's bytes into something to parse, and refusing what is plainly not the feed:
 // an empty body, an HTML error or WAF page served with status 200, a truncated document.
-import { isAscii } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { isLosslessNumber, parse as parseLossless } from "lossless-json";
+import { isLosslessNumber } from "lossless-json";
 
 import { FeedError } from "../errors.js";
+import { jsonStart, JsonTooLarge, readJsonExact } from "./json-exact.js";
 import { parseXmlInPieces, xmlRoot, type XmlRoot } from "./xml-pieces.js";
 
 /** Decodes bytes in the feed's encoding (utf-8, windows-1251, iso-8859-2 …); invalid UTF-8 is an error. */
@@ -77,12 +78,21 @@ export function asArray<T>(value: T | T[] | undefined | null): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** Parses JSON keeping every number's digits (`24.170` stays `24.170`); read them with jsonNumberText. */
-export function parseJsonExact(bankId: string, text: string): unknown {
-  expectFeedText(bankId, text, "JSON");
+/**
+ * Parses JSON keeping every number's digits (`24.170` stays `24.170`); read them with jsonNumberText.
+ * Give an answer's bytes (UTF-8) rather than its decoded text: no copy of the text is made. What the
+ * tree may cost is bounded (src/feed/json-exact.ts): an answer whose tree would cost more is refused whole.
+ */
+export function parseJsonExact(bankId: string, input: string | Uint8Array): unknown {
+  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  if (typeof input !== "string" && !isUtf8(bytes)) throw new FeedError(bankId, "body is not valid utf-8 text");
+  const start = jsonStart(bytes);
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.min(64, bytes.length - start));
+  expectFeedText(bankId, head.toString("latin1"), "JSON");
   try {
-    return parseLossless(text);
+    return readJsonExact(bytes);
   } catch (error) {
+    if (error instanceof JsonTooLarge) throw new FeedError(bankId, error.message);
     throw new FeedError(bankId, `malformed JSON (${(error as Error).message})`);
   }
 }
