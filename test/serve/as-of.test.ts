@@ -41,7 +41,7 @@ const sha = (eur: string) => createHash("sha256").update(body(eur)).digest("hex"
 
 async function importAt(store: Store, eur: string, at: string): Promise<void> {
   vi.setSystemTime(new Date(at));
-  await storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(eur, at)]), "import");
+  await storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(eur, at)]), "fetch");
 }
 
 describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
