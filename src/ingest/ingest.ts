@@ -2,15 +2,18 @@
 // and store them in one transaction. An answer the adapter refuses as a whole stores nothing; a bad
 // row is held (left out, with its reason) and costs only itself.
 import { readFile } from "node:fs/promises";
+import { userInfo } from "node:os";
+import { basename } from "node:path";
 
 import { recordCorrections } from "../events/corrections.js";
 import { FeedError, UserError } from "../errors.js";
 import { baseCurrencyOf } from "../feed/adapter.js";
 import { fetchDeadlineOf, withDeadline } from "../feed/http.js";
 import { redactUrl } from "../feed/redact.js";
+import { redactSecrets } from "../secrets.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/database.js";
-import type { IngestBatch, IngestResult } from "../store/ingest-data.js";
+import type { IngestBatch, IngestResult, Provenance } from "../store/ingest-data.js";
 import { ingestTransaction, recordFailedFetch } from "../store/rates.js";
 import { asParsedAnswer } from "../feed/rows.js";
 import type {
@@ -150,31 +153,50 @@ export async function storeParsed(
   store: Store,
   bank: BankDescriptor,
   parsed: ParsedDocument[],
-  kind: "fetch" | "import",
+  origin: Origin,
   check: CrossCheckConfig | false = crossCheckConfig(),
 ): Promise<IngestOutcome> {
   const now = new Date();
   const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
   const { result, decision } = await ingestTransaction(store, screeningQuery(bank.id, parsed, check), (snapshot) => {
     const screened = screenAnswers(bank, parsed, snapshot, check);
-    return { write: { batches: toBatches(parsed, screened, kind), now, quoting }, decision: screened };
+    return { write: { batches: toBatches(parsed, screened, origin), now, quoting }, decision: screened };
   });
   if (result.revised > 0) await recordCorrections(store, bank.id, result.fetchIds, { now });
   return outcome(result, decision);
 }
 
+/**
+ * Where stored answers came from: fetched from the bank (each answer's URL is the one asked), or a file
+ * given to `exrates import`, recorded as such: its base name, who imported it, and the URL the importer
+ * declared, if any (never the URL the adapter parsed it as if from: nothing was fetched).
+ */
+export type Origin = "fetch" | ImportedFile;
+
+/** A saved answer given to `exrates import`. */
+export interface ImportedFile {
+  /** The file's base name (a full path could name a home directory). */
+  file: string;
+  /** Who imported it: `--by`, default the OS user. */
+  by: string;
+  /** `--url`: where the importer says the file came from (unverified). */
+  declaredUrl?: string;
+}
+
+function provenanceOf(doc: FeedDocument, origin: Origin): Provenance {
+  const { method, startedAt, finishedAt, body } = doc;
+  if (origin === "fetch")
+    return { kind: "fetch", method, url: redactUrl(doc.url), startedAt, finishedAt, httpStatus: doc.status, body };
+  const url = origin.declaredUrl === undefined ? "" : redactUrl(origin.declaredUrl);
+  // A configured secret typed into a file name or --by is masked as in a URL.
+  const [file, importedBy] = [redactSecrets(origin.file), redactSecrets(origin.by)];
+  return { kind: "import", method, url, file, importedBy, startedAt, finishedAt, body };
+}
+
 /** One batch per answer: its provenance, the records screening let through, its anomalies. */
-function toBatches(parsed: ParsedDocument[], screened: ScreenedAnswer[], kind: "fetch" | "import"): IngestBatch[] {
+function toBatches(parsed: ParsedDocument[], screened: ScreenedAnswer[], origin: Origin): IngestBatch[] {
   return parsed.map(({ doc }, i) => ({
-    provenance: {
-      kind,
-      method: doc.method,
-      url: redactUrl(doc.url),
-      startedAt: doc.startedAt,
-      finishedAt: doc.finishedAt,
-      httpStatus: doc.status,
-      body: doc.body,
-    },
+    provenance: provenanceOf(doc, origin),
     records: screened[i]!.records,
     anomalies: screened[i]!.anomalies,
   }));
@@ -196,10 +218,10 @@ export async function storeDocuments(
   store: Store,
   adapter: BankAdapter,
   docs: FeedDocument[],
-  kind: "fetch" | "import",
+  origin: Origin,
   now: Date = new Date(),
 ): Promise<IngestOutcome> {
-  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs, now), kind);
+  return storeParsed(store, adapter.bank, await parseDocuments(adapter, docs, now), origin);
 }
 
 /** How a saved answer was asked for, as the daemon asked (the CLI's --url, --method and --form). */
@@ -248,18 +270,35 @@ export async function readSavedResponse(
 }
 
 /**
- * `exrates import`: one saved answer, stored as one ingest. The file is parsed before the database
- * is even opened, so a bad file changes nothing (not even creating an empty database).
+ * `exrates import`: one saved answer, stored as one ingest and recorded as an import (the file's base
+ * name, its sha256, who imported it (`by`), when, and the URL declared with --url if any). The file is
+ * parsed before the database is even opened, so a bad file changes nothing (not even creating an empty
+ * database).
  */
 export async function importFile(
   openStore: () => Promise<Store>,
   adapter: BankAdapter,
   file: string,
   request: SavedRequest = {},
+  by: string = importer(),
 ): Promise<IngestOutcome & Pick<ParsedDocument, "noPublication" | "navigation">> {
   const parsed = await parseDocuments(adapter, [await readSavedResponse(adapter, file, request)]);
   const { noPublication, navigation } = parsed[0]!;
-  return { ...(await storeParsed(await openStore(), adapter.bank, parsed, "import")), noPublication, navigation };
+  const origin: ImportedFile = {
+    file: basename(file),
+    by,
+    ...(request.url !== undefined && { declaredUrl: request.url }),
+  };
+  return { ...(await storeParsed(await openStore(), adapter.bank, parsed, origin)), noPublication, navigation };
+}
+
+/** Who runs this process, as the OS names them ("unknown" when it cannot say). */
+export function importer(): string {
+  try {
+    return userInfo().username || "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 /** A fetch from the bank, stored; a failure is recorded as a failed fetch (provenance) and rethrown. */

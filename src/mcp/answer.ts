@@ -2,7 +2,14 @@
 // whose text says why (the API's problem, named; a refusal of the tool's own).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-import { ExratesError, type BankDetail, type DailyRates, type ExratesClient, type RatesAnswer } from "@exrates/client";
+import {
+  ExratesError,
+  type BankDetail,
+  type DailyRates,
+  type ExratesClient,
+  type ProvenanceSource,
+  type RatesAnswer,
+} from "@exrates/client";
 import { bankLabel, figureOf, quoteLine } from "./describe.js";
 
 /** What the tools read (the client, or anything answering the same). */
@@ -71,8 +78,7 @@ export function ratesAnswer(rates: RatesAnswer, detail: BankDetail | undefined, 
   if (rates.asOf) lines.push(`As the service knew it at ${rates.asOf}`);
   if (rates.notQuoted.length)
     lines.push(`Not quoted by ${rates.bankId} on ${rates.effectiveDate}: ${rates.notQuoted.join(", ")}`);
-  for (const s of rates.provenance ?? [])
-    lines.push(`Source: ${s.url} fetched ${s.fetchedAt} sha256 ${s.sha256 ?? "?"}`);
+  for (const s of rates.provenance ?? []) lines.push(`Source: ${sourceLine(s)}`);
   return {
     structured: {
       bank,
@@ -87,6 +93,17 @@ export function ratesAnswer(rates: RatesAnswer, detail: BankDetail | undefined, 
     },
     text: lines.join("\n"),
   };
+}
+
+/**
+ * A source in words: "<url> fetched <time> sha256 <hex>", or for an imported file "imported file <name> by
+ * <who> at <time> sha256 <hex>" and the URL its importer declared, never said to be fetched.
+ */
+export function sourceLine(s: ProvenanceSource): string {
+  const sha = `sha256 ${s.sha256 ?? "?"}`;
+  if (s.kind !== "import") return `${s.url} fetched ${s.fetchedAt} ${sha}`;
+  const declared = s.declaredUrl ? ` (URL declared by the importer: ${s.declaredUrl})` : "";
+  return `imported file ${s.file ?? "?"} by ${s.importedBy ?? "?"} at ${s.importedAt} ${sha}${declared}`;
 }
 
 export const pick = (day: Pick<DailyRates, "baseCurrency" | "quoteType">) => ({

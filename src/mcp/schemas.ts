@@ -37,9 +37,29 @@ export const figure = z.object({
 });
 export const bankRef = z.object({ id: z.string(), name: z.string().optional() });
 export const source = z
-  .object({ url: z.string(), fetchedAt: z.string(), sha256: z.string().nullable() })
-  .passthrough()
-  .describe("One of the bank's answers the figures came from");
+  .union([
+    z
+      .object({
+        kind: z.literal("fetch").optional(),
+        url: z.string(),
+        fetchedAt: z.string(),
+        sha256: z.string().nullable(),
+      })
+      .passthrough()
+      .describe("An answer the service fetched from the bank: the URL asked and when"),
+    z
+      .object({
+        kind: z.literal("import"),
+        file: z.string().nullable(),
+        importedBy: z.string().nullable(),
+        importedAt: z.string(),
+        sha256: z.string().nullable(),
+        declaredUrl: z.string().optional().describe("Where the importer said the file came from: not verified"),
+      })
+      .passthrough()
+      .describe("A saved answer an operator imported (never fetched by the service): its file name, who, when"),
+  ])
+  .describe("Where the figures came from: a fetch from the bank or an imported file (`kind`)");
 export const ratesOutput = {
   bank: bankRef,
   baseCurrency: z.string(),

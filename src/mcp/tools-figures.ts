@@ -6,7 +6,7 @@ import { z } from "zod";
 
 import type { BankPeriodAverage } from "@exrates/client";
 
-import { answer, ToolRefusal, type RatesReader } from "./answer.js";
+import { answer, sourceLine, ToolRefusal, type RatesReader } from "./answer.js";
 import {
   bankId,
   banks,
@@ -118,7 +118,7 @@ function registerCorrections(server: McpServer, client: RatesReader): void {
             `${list.bankId}: ${list.corrections.length} corrections from ${list.from} to ${list.to}`,
             ...list.corrections.map(
               (c) =>
-                `${c.effectiveDate} ${c.currency}: ${c.previous.rate} -> ${c.current.rate} (corrected ${c.current.storedAt}, from ${c.current.source.url})`,
+                `${c.effectiveDate} ${c.currency}: ${c.previous.rate} -> ${c.current.rate} (corrected ${c.current.storedAt}, from ${sourceLine(c.current.source)})`,
             ),
           ];
           return { structured: { ...list }, text: lines.join("\n") };

@@ -1,9 +1,11 @@
 // The Corrections document (GET /v1/Banks/{id}/Corrections): every revision of a stored figure, with
-// both figures, when each was stored and the provenance of both (the bank's answers: URL with secrets
-// masked, when fetched, sha256), in the four formats. JSON and XML nest the two figures; CSV and XLSX
-// are one row per revision with the same columns.
+// both figures, when each was stored and the provenance of both (the bank's answer: URL with secrets
+// masked, when fetched; or an imported file: its name, who imported it, when, the URL declared; and the
+// sha256), in the four formats. JSON and XML nest the two figures; CSV and XLSX are one row per revision
+// with the same columns (an import's own columns come last, so that the first fifteen keep their places).
 import type { Correction } from "../store/as-of.js";
 import type { IsoDate } from "../types.js";
+import { sourceJson, sourceXml } from "./provenance.js";
 import { XML_NAMESPACE } from "./xsd.js";
 import { zipStream } from "./zip.js";
 
@@ -30,6 +32,14 @@ export const CORRECTIONS_HEADER = [
   "Source",
   "Fetched At",
   "SHA-256",
+  "Previous Kind",
+  "Previous File",
+  "Previous Imported By",
+  "Previous Imported At",
+  "Kind",
+  "File",
+  "Imported By",
+  "Imported At",
 ] as const;
 
 function figureJson(f: Correction["previous"]) {
@@ -37,7 +47,7 @@ function figureJson(f: Correction["previous"]) {
     rate: f.rate,
     ...(f.unitMultiplier ? { unitMultiplier: f.unitMultiplier } : {}),
     storedAt: f.storedAt,
-    source: { url: f.source.url, fetchedAt: f.source.fetchedAt, sha256: f.source.sha256 },
+    source: sourceJson(f.source),
   };
 }
 
@@ -61,8 +71,7 @@ const xmlAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").re
 
 function figureXml(name: string, f: Correction["previous"]): string {
   const unit = f.unitMultiplier ? ` unitMultiplier="${f.unitMultiplier}"` : "";
-  const sha = f.source.sha256 ? ` sha256="${f.source.sha256}"` : "";
-  return `    <${name} value="${xmlAttr(f.rate)}"${unit} storedAt="${f.storedAt}" source="${xmlAttr(f.source.url)}" fetchedAt="${f.source.fetchedAt}"${sha}/>\n`;
+  return `    <${name} value="${xmlAttr(f.rate)}"${unit} storedAt="${f.storedAt}"${sourceXml(sourceJson(f.source), "source")}/>\n`;
 }
 
 /** XML in the exrates namespace (the `Corrections` element of the published XSD). */
@@ -77,22 +86,29 @@ export function correctionsXml(doc: CorrectionsDocument): string {
   return `${out}</Corrections>\n`;
 }
 
-/** One row per correction, the columns of CORRECTIONS_HEADER. */
+/**
+ * One row per correction, the columns of CORRECTIONS_HEADER. An import's Source is the URL its importer
+ * declared ("" for none) and its Fetched At is empty: its own columns say the file, who and when.
+ */
 export function correctionRows(doc: CorrectionsDocument): string[][] {
-  const figure = (f: Correction["previous"]) => [
-    f.rate,
-    `1${"0".repeat(f.unitMultiplier)}`,
-    f.storedAt,
-    f.source.url,
-    f.source.fetchedAt,
-    f.source.sha256 ?? "",
-  ];
+  const figure = (f: Correction["previous"]) => {
+    const s = sourceJson(f.source);
+    return s.kind === "fetch"
+      ? [f.rate, `1${"0".repeat(f.unitMultiplier)}`, f.storedAt, s.url, s.fetchedAt, s.sha256 ?? ""]
+      : [f.rate, `1${"0".repeat(f.unitMultiplier)}`, f.storedAt, s.declaredUrl ?? "", "", s.sha256 ?? ""];
+  };
+  const origin = (f: Correction["previous"]) => {
+    const s = sourceJson(f.source);
+    return s.kind === "fetch" ? ["fetch", "", "", ""] : ["import", s.file ?? "", s.importedBy ?? "", s.importedAt];
+  };
   return doc.corrections.map((c) => [
     doc.bankId,
     c.effectiveDate,
     c.currency,
     ...figure(c.previous),
     ...figure(c.current),
+    ...origin(c.previous),
+    ...origin(c.current),
   ]);
 }
 

@@ -7,6 +7,7 @@
 
 import type { HistoryRow } from "../store/history.js";
 import type { IsoDate, QuoteType } from "../types.js";
+import { sourceXml, type SourceJson } from "./provenance.js";
 import { csvColumnsOf } from "./render-csv.js";
 import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 import { XML_NAMESPACE } from "./xsd.js";
@@ -44,21 +45,18 @@ export interface HistoryDay {
   sources?: DaySource[];
 }
 
-/** A bank's answer some figures of a date came from: its URL (secrets masked), when fetched, its sha256. */
-export interface DaySource {
-  url: string;
-  fetchedAt: string;
-  sha256: string | null;
-  /** The currencies it gave, when the date's figures came from more than one answer. */
-  currencies?: string[];
-}
+/**
+ * A bank's answer or an imported file some figures of a date came from (src/publish/provenance.ts), with
+ * the currencies it gave when the date's figures came from more than one.
+ */
+export type DaySource = SourceJson & { currencies?: string[] };
 
 /** The JSON `provenance` member of a day (after its currencies), or "". */
 function jsonSources(day: HistoryDay, comma: boolean): string {
   if (!day.sources) return "";
   const items = day.sources.map((s) => {
-    const currencies = s.currencies ? `,\n          "currencies": ${JSON.stringify(s.currencies)}` : "";
-    return `\n        {\n          "url": ${jsonString(s.url)},\n          "fetchedAt": ${jsonString(s.fetchedAt)},\n          "sha256": ${JSON.stringify(s.sha256)}${currencies}\n        }`;
+    const members = Object.entries(s).map(([name, value]) => `\n          "${name}": ${JSON.stringify(value)}`);
+    return `\n        {${members.join(",")}\n        }`;
   });
   return `${comma ? "," : ""}\n      "provenance": [${items.join(",")}\n      ]`;
 }
@@ -67,8 +65,8 @@ function jsonSources(day: HistoryDay, comma: boolean): string {
 const xmlSources = (day: HistoryDay) =>
   (day.sources ?? [])
     .map(
-      (s) =>
-        `    <Source url="${xmlAttr(s.url)}" fetchedAt="${s.fetchedAt}"${s.sha256 ? ` sha256="${s.sha256}"` : ""}${s.currencies ? ` currencies="${s.currencies.join(" ")}"` : ""}/>\n`,
+      ({ currencies, ...s }) =>
+        `    <Source${sourceXml(s)}${currencies ? ` currencies="${currencies.join(" ")}"` : ""}/>\n`,
     )
     .join("");
 

@@ -61,10 +61,27 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:attribute name="from" type="xs:date" use="required"/>
     <xs:attribute name="to" type="xs:date" use="required"/>
   </xs:attributeGroup>
-  <!-- ?provenance=true: a bank's answer the date's figures came from (URL with secrets masked). -->
+  <!-- Where figures came from: kind="fetch", the bank's answer (url with secrets masked, fetchedAt), or
+       kind="import", a file an operator imported (file, importedBy, importedAt, and declaredUrl: the URL
+       the importer declared, never fetched). Older documents carry no kind: each was a fetch. -->
+  <xs:simpleType name="SourceKindType">
+    <xs:restriction base="xs:string">
+      <xs:enumeration value="fetch"/>
+      <xs:enumeration value="import"/>
+    </xs:restriction>
+  </xs:simpleType>
+  <xs:attributeGroup name="ImportAttributes">
+    <xs:attribute name="kind" type="SourceKindType" use="optional"/>
+    <xs:attribute name="file" type="xs:string" use="optional"/>
+    <xs:attribute name="importedBy" type="xs:string" use="optional"/>
+    <xs:attribute name="importedAt" type="xs:dateTime" use="optional"/>
+    <xs:attribute name="declaredUrl" type="xs:string" use="optional"/>
+  </xs:attributeGroup>
+  <!-- ?provenance=true: a bank's answer or an imported file the date's figures came from. -->
   <xs:complexType name="SourceType">
-    <xs:attribute name="url" type="xs:string" use="required"/>
-    <xs:attribute name="fetchedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="url" type="xs:string" use="optional"/>
+    <xs:attribute name="fetchedAt" type="xs:dateTime" use="optional"/>
+    <xs:attributeGroup ref="ImportAttributes"/>
     <xs:attribute name="sha256" use="optional">
       <xs:simpleType>
         <xs:restriction base="xs:string">
@@ -152,8 +169,9 @@ export const EXCHANGE_RATES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
     <xs:attribute name="value" type="RateValueType" use="required"/>
     <xs:attribute name="unitMultiplier" type="UnitMultiplierType" use="optional"/>
     <xs:attribute name="storedAt" type="xs:dateTime" use="required"/>
-    <xs:attribute name="source" type="xs:string" use="required"/>
-    <xs:attribute name="fetchedAt" type="xs:dateTime" use="required"/>
+    <xs:attribute name="source" type="xs:string" use="optional"/>
+    <xs:attribute name="fetchedAt" type="xs:dateTime" use="optional"/>
+    <xs:attributeGroup ref="ImportAttributes"/>
     <xs:attribute name="sha256" type="xs:hexBinary" use="optional"/>
   </xs:complexType>
   <xs:element name="Corrections">

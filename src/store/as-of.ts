@@ -19,12 +19,22 @@ export interface KnownRow extends HistoryRow {
   fetchId: number;
 }
 
-/** Where a figure came from: the bank's answer (URL with secrets masked, when fetched, its sha256). */
+/**
+ * Where a figure came from: the bank's answer (`fetch`: the URL asked, secrets masked) or a file given to
+ * `exrates import` (`import`: its base name, who imported it, and the URL the importer declared, "" when
+ * none); when it was fetched or imported (`at`), and the sha256 of its bytes.
+ */
 export interface Provenance {
   fetchId: number;
+  kind: "fetch" | "import";
   url: string;
-  fetchedAt: string;
+  /** When the answer was fetched, or the file imported. */
+  at: string;
   sha256: string | null;
+  /** An import's file name (null: imported before file names were kept, migration 009). */
+  file?: string | null;
+  /** Who imported the file (null: imported before migration 009). */
+  importedBy?: string | null;
 }
 
 /** One revision of a stored figure, with the provenance of both figures. */
@@ -88,10 +98,12 @@ const CORRECTIONS = `
   select r.effective_date as "effectiveDate", r.currency, r.old_rate as "oldRate",
          r.old_unit_multiplier as "oldUnit", r.old_stored_at as "oldStoredAt", r.new_rate as "newRate",
          r.new_unit_multiplier as "newUnit", r.revised_at as "revisedAt",
-         o.id as "oldFetchId", o.url as "oldUrl", coalesce(o.finished_at, o.started_at) as "oldFetchedAt",
-         o.sha256 as "oldSha256",
-         n.id as "newFetchId", n.url as "newUrl", coalesce(n.finished_at, n.started_at) as "newFetchedAt",
-         n.sha256 as "newSha256"
+         o.id as "oldFetchId", o.kind as "oldKind", o.url as "oldUrl",
+         coalesce(o.finished_at, o.started_at) as "oldAt", o.sha256 as "oldSha256",
+         o.file_name as "oldFile", o.imported_by as "oldImportedBy",
+         n.id as "newFetchId", n.kind as "newKind", n.url as "newUrl",
+         coalesce(n.finished_at, n.started_at) as "newAt", n.sha256 as "newSha256",
+         n.file_name as "newFile", n.imported_by as "newImportedBy"
     from rate_revisions r join fetches o on o.id = r.old_fetch_id join fetches n on n.id = r.new_fetch_id
    where r.bank_id = ? and r.revised_at >= ? and r.revised_at < ?
    order by r.revised_at, r.effective_date, r.currency, r.id`;
@@ -226,17 +238,12 @@ export class AsOfReader {
     const out = new Map<number, Provenance>();
     if (ids.length === 0) return out;
     const rows = await this.run(
-      `select id, url, coalesce(finished_at, started_at) as "fetchedAt", sha256 from fetches
-        where id in (${ids.map(() => "?").join(", ")})`,
+      `select id as "Id", kind as "Kind", url as "Url", coalesce(finished_at, started_at) as "At", sha256 as "Sha256",
+              file_name as "File", imported_by as "ImportedBy"
+         from fetches where id in (${ids.map(() => "?").join(", ")})`,
       ids,
     );
-    for (const r of rows)
-      out.set(Number(r.id), {
-        fetchId: Number(r.id),
-        url: r.url as string,
-        fetchedAt: r.fetchedAt as string,
-        sha256: (r.sha256 as string | null) ?? null,
-      });
+    for (const r of rows) out.set(Number(r.Id), source(r, ""));
     return out;
   }
 
@@ -270,11 +277,22 @@ export class AsOfReader {
   }
 }
 
-const source = (r: Row, side: "old" | "new"): Provenance => ({
-  fetchId: Number(r[`${side}FetchId`]),
-  url: r[`${side}Url`] as string,
-  fetchedAt: r[`${side}FetchedAt`] as string,
-  sha256: (r[`${side}Sha256`] as string | null) ?? null,
-});
+/** A provenance from its columns, named `${prefix}Url` and so on ("old", "new", or "" with `Id`). */
+function source(r: Row, prefix: "old" | "new" | ""): Provenance {
+  const kind = r[`${prefix}Kind`] === "import" ? "import" : "fetch";
+  return {
+    fetchId: Number(r[prefix ? `${prefix}FetchId` : "Id"]),
+    kind,
+    url: r[`${prefix}Url`] as string,
+    at: r[`${prefix}At`] as string,
+    sha256: (r[`${prefix}Sha256`] as string | null) ?? null,
+    ...(kind === "import"
+      ? {
+          file: (r[`${prefix}File`] as string | null) ?? null,
+          importedBy: (r[`${prefix}ImportedBy`] as string | null) ?? null,
+        }
+      : {}),
+  };
+}
 
 const readers = new WeakMap<HistoryStore, AsOfReader>();

@@ -12,8 +12,12 @@ import type { AnomalyInput, AnomalyStatus } from "./anomalies.js";
 export interface Provenance {
   kind: "fetch" | "import";
   method: "GET" | "POST";
-  /** Already redacted. */
+  /** Already redacted. For an import: the URL the importer declared (`--url`), "" when none. */
   url: string;
+  /** An import: the file's base name (never its directory). */
+  file?: string;
+  /** An import: who imported it (`exrates import --by`, default the OS user). */
+  importedBy?: string;
   startedAt: Date;
   finishedAt: Date;
   httpStatus?: number;

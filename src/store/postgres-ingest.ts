@@ -58,6 +58,8 @@ export async function insertFetchPg(
       bytes: p.body ? p.body.length : null,
       sha256: p.body ? sha256(p.body) : null,
       error,
+      file_name: p.file ?? null,
+      imported_by: p.importedBy ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

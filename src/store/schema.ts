@@ -7,7 +7,10 @@ export interface FetchesTable {
   /** `fetch` (live HTTP), `import` (a saved file given to `exrates import`). */
   kind: string;
   method: string;
-  /** Redacted: no credential ever reaches the database. */
+  /**
+   * Redacted: no credential ever reaches the database. For an import: the URL the importer declared
+   * (`--url`), "" when none was (migration 009; older imports keep the URL they were recorded under).
+   */
   url: string;
   started_at: string;
   finished_at: string | null;
@@ -15,6 +18,10 @@ export interface FetchesTable {
   bytes: number | null;
   sha256: string | null;
   error: string | null;
+  /** An import's file, its base name only (migration 009); null for a fetch. */
+  file_name: string | null;
+  /** Who imported the file (`--by`, default the OS user; migration 009); null for a fetch. */
+  imported_by: string | null;
 }
 
 export interface RatesTable {

@@ -44,8 +44,9 @@ const upsertSql = (rows: number, row: string) => `
      or rates.derivation is not excluded.derivation or rates.valid_to is not excluded.valid_to`;
 
 const INSERT_FETCH = `
-  insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  insert into fetches (bank_id, kind, method, url, started_at, finished_at, http_status, bytes, sha256, error,
+                       file_name, imported_by)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const FIGURES = `select bank_id as bankId, effective_date as effectiveDate, currency, rate,
   unit_multiplier as unitMultiplier from rates where bank_id = ? and effective_date between ? and ?`;
@@ -104,6 +105,8 @@ export function insertFetch(
       p.body ? p.body.length : null,
       p.body ? sha256(p.body) : null,
       error,
+      p.file ?? null,
+      p.importedBy ?? null,
     ).lastInsertRowid,
   );
 }

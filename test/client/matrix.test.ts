@@ -236,11 +236,18 @@ type Outcome =
 type Figure = { currency: string; rate: string; unitMultiplier?: number; validFrom?: string; validTo?: string };
 const line = (date: string, f: Figure) =>
   `${date} ${f.currency} ${f.rate} u${f.unitMultiplier ?? 0} ${f.validFrom ?? "-"}..${f.validTo ?? "-"}`;
+type ImportedSource = { kind?: string; file?: unknown; importedBy?: unknown; url?: unknown; fetchedAt?: unknown };
+const imported = (s: ImportedSource) =>
+  s.kind === "import" && s.file === "saved.json" && s.importedBy === "matrix" && !("fetchedAt" in s) && !("url" in s);
 const marksOf = (doc: Record<string, unknown>, days: Array<Record<string, unknown>>): Mark[] =>
   [
     doc.derivedFrom ? ("derivedFrom" as const) : undefined,
     doc.asOf ? ("asOf" as const) : undefined,
-    days.some((d) => Array.isArray(d.provenance) && d.provenance.length) ? ("provenance" as const) : undefined,
+    // Every source here is an imported file: each door must pass on that it was imported, and which file.
+    days.some((d) => Array.isArray(d.provenance) && d.provenance.length) &&
+    days.every((d) => ((d.provenance as ImportedSource[] | undefined) ?? []).every(imported))
+      ? ("provenance" as const)
+      : undefined,
   ].filter((m): m is Mark => m !== undefined);
 
 type Average = Record<"period" | "mean" | "sum" | "first" | "last" | "min" | "max" | "endOfPeriod", string> & {
@@ -389,7 +396,10 @@ let mcp: Client;
 
 function ingest(bankId: string, url: string, at: string, records: RateRecord[], body: Buffer): void {
   const when = new Date(at);
-  const provenance = { kind: "import" as const, method: "GET" as const, url, startedAt: when, finishedAt: when };
+  const provenance = {
+    ...{ kind: "import" as const, method: "GET" as const, url, startedAt: when, finishedAt: when },
+    ...{ file: "saved.json", importedBy: "matrix" },
+  };
   ingestBatches(server.store, bankId, [{ provenance: { ...provenance, httpStatus: 200, body }, records }], when);
 }
 const day = (effectiveDate: string, figures: Array<[string, string, number?]>, validTo?: string): RateRecord[] =>

@@ -33,7 +33,7 @@ const answer = (day: string, eur: string, at: string): FeedDocument => ({
 });
 
 async function ingest(store: Store, day: string, eur: string, at: string) {
-  return storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(day, eur, at)]), "import");
+  return storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(day, eur, at)]), "fetch");
 }
 
 /** Two days stored, then the older one corrected: the correction is not of Latest's date. */

@@ -40,7 +40,7 @@ const plnBank = testBank("PLNB", { bankCurrency: "PLN", quoteType: "Direct" });
 async function storeOther(store: Store, bank: typeof eurBank, records: RateRecord[]): Promise<void> {
   const at = new Date();
   const doc: FeedDocument = { ...answer([]), url: `https://${bank.bank.id}.example/`, startedAt: at, finishedAt: at };
-  await storeParsed(store, bank.bank, [{ doc, records, held: [] }], "import");
+  await storeParsed(store, bank.bank, [{ doc, records, held: [] }], "fetch");
 }
 
 async function othersOn(store: Store, date: string, czkPerEur: string, plnPerCzk: string): Promise<void> {

@@ -50,7 +50,7 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       } catch {
         continue; // a recording the adapter refuses (pinned in the conformance test)
       }
-      await storeParsed(ctx.store, adapter.bank, parsed, "import");
+      await storeParsed(ctx.store, adapter.bank, parsed, "fetch");
     }
     await publish(ctx.store, [...adapters.values()], out);
     for (const adapter of adapters.values()) {

@@ -41,7 +41,7 @@ const sha = (eur: string) => createHash("sha256").update(body(eur)).digest("hex"
 
 async function importAt(store: Store, eur: string, at: string): Promise<void> {
   vi.setSystemTime(new Date(at));
-  await storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(eur, at)]), "import");
+  await storeParsed(store, cnb.bank, await parseDocuments(cnb, [answer(eur, at)]), "fetch");
 }
 
 describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
@@ -166,12 +166,12 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
         previous: {
           rate: "24.170",
           storedAt: FIRST_AT,
-          source: { url: answer("", FIRST_AT).url, fetchedAt: FIRST_AT, sha256: sha("24.170") },
+          source: { kind: "fetch", url: answer("", FIRST_AT).url, fetchedAt: FIRST_AT, sha256: sha("24.170") },
         },
         current: {
           rate: "24.185",
           storedAt: CORRECTED_AT,
-          source: { url: answer("", FIRST_AT).url, fetchedAt: CORRECTED_AT, sha256: sha("24.185") },
+          source: { kind: "fetch", url: answer("", FIRST_AT).url, fetchedAt: CORRECTED_AT, sha256: sha("24.185") },
         },
       },
     ]);
@@ -196,8 +196,8 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
 
   describe("?provenance=true", () => {
     const URL_ = answer("", FIRST_AT).url;
-    const first = { url: URL_, fetchedAt: FIRST_AT, sha256: sha("24.170") };
-    const second = { url: URL_, fetchedAt: CORRECTED_AT, sha256: sha("24.185") };
+    const first = { kind: "fetch", url: URL_, fetchedAt: FIRST_AT, sha256: sha("24.170") };
+    const second = { kind: "fetch", url: URL_, fetchedAt: CORRECTED_AT, sha256: sha("24.185") };
     type Doc = { asOf?: string; rates: Record<string, Record<string, unknown>> };
     const provenanceOf = async (path: string) => {
       const res = await get(path);
@@ -226,7 +226,7 @@ describe.each(storeDialects())("asOf and Corrections on $name", (dialect) => {
 
         const xml = await (await get(`${p}.xml?${q ? `${q}&` : ""}provenance=true`)).text();
         expect(xml).toContain(
-          `<Source url="${URL_.replace(/&/g, "&amp;")}" fetchedAt="${FIRST_AT}" sha256="${sha("24.170")}" currencies="HUF"/>`,
+          `<Source kind="fetch" url="${URL_.replace(/&/g, "&amp;")}" fetchedAt="${FIRST_AT}" sha256="${sha("24.170")}" currencies="HUF"/>`,
         );
         expect(xml).toContain(`sha256="${sha("24.185")}" currencies="EUR"/>`);
         const valid = await validateXML({

@@ -26,7 +26,7 @@ const answer = (file: string, contentType: string, at: string): FeedDocument => 
 
 async function importAt(store: Store, doc: FeedDocument): Promise<void> {
   vi.setSystemTime(doc.startedAt);
-  await storeParsed(store, hmrc.bank, await parseDocuments(hmrc, [doc], doc.startedAt), "import");
+  await storeParsed(store, hmrc.bank, await parseDocuments(hmrc, [doc], doc.startedAt), "fetch");
 }
 
 type Entry = { rate: unknown; validFrom?: string; validTo?: string };

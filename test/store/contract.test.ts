@@ -309,7 +309,7 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
         currency: "EUR",
         rate: "2.5",
       };
-      await storeParsed(store, CNB.bank, [{ doc: doc(), records: cnb, held: [held] }], "import", false);
+      await storeParsed(store, CNB.bank, [{ doc: doc(), records: cnb, held: [held] }], "fetch", false);
       const days = ["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"];
       const quoting = { baseCurrency: "EUR", quoteType: "Indirect" as const };
       await storeBatches(
@@ -396,13 +396,13 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
           store,
           EURB.bank,
           parsedOf([rec(date, "USD", "1.0850"), rec(date, "CZK", czkPerEur)]),
-          "import",
+          "fetch",
         );
         await storeParsed(
           store,
           PLNB.bank,
           parsedOf([rec(date, "USD", "3.9500"), rec(date, "CZK", plnPerCzk)]),
-          "import",
+          "fetch",
         );
       };
       await others("2026-03-02", "24.196", "0.1771");

@@ -37,8 +37,16 @@ export interface DailyRates {
   provenance?: ProvenanceSource[];
 }
 
-/** One answer of the bank a date's figures came from (`provenance: true`). */
-export interface ProvenanceSource {
+/**
+ * Where a date's figures came from (`provenance: true`, and each figure of a correction): an answer the
+ * service fetched from the bank, or a file an operator imported (`exrates import`). Tell them by `kind`.
+ */
+export type ProvenanceSource = FetchedSource | ImportedSource;
+
+/** An answer the service fetched from the bank. */
+export interface FetchedSource {
+  /** Absent from servers that predate imported sources: they show every source as fetched. */
+  kind?: "fetch";
   /** The URL asked (secrets masked). */
   url: string;
   fetchedAt: string;
@@ -46,7 +54,25 @@ export interface ProvenanceSource {
   sha256: string | null;
   /** Only when the date's figures came from more than one answer: the currencies from this one. */
   currencies?: string[];
-  /** Anything else the server says of the source (how it came: fetched, imported...). */
+  /** Anything else the server says of the source. */
+  [member: string]: unknown;
+}
+
+/** A saved answer an operator imported: the service fetched nothing; `declaredUrl` is the importer's word. */
+export interface ImportedSource {
+  kind: "import";
+  /** The file's base name; null for imports recorded before file names were kept. */
+  file: string | null;
+  /** Who imported it (`exrates import --by`, default the OS user); null for older imports. */
+  importedBy: string | null;
+  importedAt: string;
+  /** The sha256 of the file's bytes. */
+  sha256: string | null;
+  /** The URL the importer said the file came from (`--url`), unverified; absent when none was given. */
+  declaredUrl?: string;
+  /** Only when the date's figures came from more than one source: the currencies from this one. */
+  currencies?: string[];
+  /** Anything else the server says of the source. */
   [member: string]: unknown;
 }
 

@@ -1,22 +1,31 @@
 // `exrates corrections [<ID>...] [--json] [--from D] [--to D]`: every revision of a stored figure (a
 // bank's correction, or a figure released from the anomalies), oldest first per bank: the previous and
-// the new figure, when each was stored, and the sha256 of the bank's answer each came from.
+// the new figure, when each was stored, and where each came from: the bank's answer (URL, when fetched)
+// or an imported file (its name, who imported it, when, the URL declared), with its sha256.
 import type { Command } from "commander";
 
 import { adapterFor } from "../../feed/registry.js";
 import { isIsoDate } from "../../feed/dates.js";
 import { UserError } from "../../errors.js";
+import { sourceJson, sourceText } from "../../publish/provenance.js";
 import { AsOfReader, type Correction } from "../../store/as-of.js";
 import { action, type CliContext } from "../context.js";
 
 function line(bankId: string, c: Correction): string {
   const unit = (u: number) => (u ? ` per ${10 ** u}` : "");
+  const [previous, current] = [sourceJson(c.previous.source), sourceJson(c.current.source)];
   return (
     `${bankId.padEnd(6)} ${c.effectiveDate} ${c.currency}  ${c.previous.rate}${unit(c.previous.unitMultiplier)} -> ` +
     `${c.current.rate}${unit(c.current.unitMultiplier)}  corrected ${c.current.storedAt}\n` +
-    `       was stored ${c.previous.storedAt} from sha256 ${c.previous.source.sha256 ?? "-"}\n` +
-    `       now from sha256 ${c.current.source.sha256 ?? "-"} (${c.current.source.url})`
+    `       was stored ${c.previous.storedAt} from sha256 ${previous.sha256 ?? "-"} (${sourceText(previous)})\n` +
+    `       now from sha256 ${current.sha256 ?? "-"} (${sourceText(current)})`
   );
+}
+
+/** A correction as the API's JSON has it: each figure's source as fetched or imported. */
+function correctionJson(bankId: string, c: Correction) {
+  const figure = (f: Correction["previous"]) => ({ ...f, source: sourceJson(f.source) });
+  return { bankId, ...c, previous: figure(c.previous), current: figure(c.current) };
 }
 
 function dateOption(name: string, value: string | undefined, fallback: string): string {
@@ -44,7 +53,14 @@ export function registerCorrections(program: Command, ctx: CliContext & { close(
         const all: Array<{ bankId: string } & Correction> = [];
         for (const bankId of banks)
           for (const c of await reader.corrections(bankId, from, to)) all.push({ bankId, ...c });
-        if (options.json) return ctx.print(JSON.stringify(all, null, 2));
+        if (options.json)
+          return ctx.print(
+            JSON.stringify(
+              all.map(({ bankId, ...c }) => correctionJson(bankId, c)),
+              null,
+              2,
+            ),
+          );
         if (all.length === 0) return ctx.print("no corrections");
         ctx.print(all.map(({ bankId, ...c }) => line(bankId, c)).join("\n"));
       }),

@@ -1,12 +1,14 @@
-// `exrates import <ID> <file> [--url URL] [--method POST] [--form key=value ...] [--no-publish]`: parse a
-// saved feed answer as the daemon would, store it (one transaction) and re-publish the bank when the tree
-// does not show what is stored, as backfill and ingest do; with --no-publish it says how to publish. An
-// answer that yields nothing without saying that nothing was published is refused ("no rates found").
+// `exrates import <ID> <file> [--url URL] [--method POST] [--form key=value ...] [--by NAME] [--no-publish]`:
+// parse a saved feed answer as the daemon would, store it (one transaction) and re-publish the bank when
+// the tree does not show what is stored, as backfill and ingest do; with --no-publish it says how to
+// publish. An answer that yields nothing without saying that nothing was published is refused ("no rates
+// found"). The figures' provenance says it was imported: the file's base name, its sha256, who (--by,
+// default the OS user) and when; a --url is shown as declared by the importer, never as fetched.
 import type { Command } from "commander";
 
 import { unpublishedBanks } from "../../backfill/backfill.js";
 import { adapterFor, loadAdapters } from "../../feed/registry.js";
-import { importFile, logNewAnomalies } from "../../ingest/ingest.js";
+import { importer, importFile, logNewAnomalies } from "../../ingest/ingest.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
@@ -21,11 +23,13 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
       .description("parse a saved feed response and store its rates (nothing is stored if it does not parse)")
       .argument("<bank>", "bank id, e.g. CNB")
       .argument("<file>", "a saved response of the bank's feed")
+      .option("--by <name>", "who imports it, as the provenance names them (default: the OS user)")
       .option("--no-publish", "store only; `exrates publish <bank>` publishes later"),
   ).action(
-    action(ctx, async (bankId: string, file: string, options: SavedRequestOptions & { publish: boolean }) => {
+    action(ctx, async (bankId: string, file: string, options: ImportOptions) => {
       const adapter = await adapterFor(bankId);
-      const result = await importFile(() => ctx.store(), adapter, file, savedRequest(options));
+      const by = options.by?.trim() || importer();
+      const result = await importFile(() => ctx.store(), adapter, file, savedRequest(options), by);
       logNewAnomalies(ctx.log(), adapter.bank.id, result);
       ctx.log().info(
         {
@@ -57,6 +61,8 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
     }),
   );
 }
+
+type ImportOptions = SavedRequestOptions & { publish: boolean; by?: string };
 
 /** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
 async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {

@@ -71,7 +71,7 @@ export const provenanceParameter = {
   in: "query",
   required: false,
   description:
-    "true: each date names the bank's answers its figures came from: the source URL (secrets masked), when it was fetched and the sha256 of the answer (JSON: a `provenance` array in the date's object; XML: `Source` elements after the date's `Rate`s; with `currencies` when the date's figures came from more than one answer). JSON and XML only (400 for CSV and XLSX); answered from the store, as known now or at `asOf`; not with `base`.",
+    "true: each date names where its figures came from, each source with its `kind`: a bank's answer (`fetch`: the URL asked, secrets masked, and when it was fetched) or a file an operator imported (`import`: its base name, who imported it, when, and `declaredUrl`, the URL the importer declared, never fetched), and the sha256 of its bytes (JSON: a `provenance` array in the date's object; XML: `Source` elements after the date's `Rate`s; with `currencies` when the date's figures came from more than one source). JSON and XML only (400 for CSV and XLSX); answered from the store, as known now or at `asOf`; not with `base`.",
   schema: { type: "string", enum: ["true", "false"] },
 };
 

@@ -9,6 +9,7 @@ import { migration005Events } from "./005_events.js";
 import { migration006Scale } from "./006_scale.js";
 import { migration007AsOf } from "./007_as_of.js";
 import { migration008Periods } from "./008_periods.js";
+import { migration009ImportProvenance } from "./009_import_provenance.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "006_scale": migration006Scale,
   "007_as_of": migration007AsOf,
   "008_periods": migration008Periods,
+  "009_import_provenance": migration009ImportProvenance,
 };

@@ -10,10 +10,16 @@ const figure = {
     storedAt: { type: "string", format: "date-time", description: "When this figure was first stored." },
     source: {
       type: "object",
-      description: "The bank's answer the figure came from.",
+      description:
+        'Where the figure came from. `kind` "fetch": the bank\'s answer, its `url` (secrets masked) and `fetchedAt`. `kind` "import": a file an operator imported with `exrates import`, never fetched by the service: its `file` (base name), `importedBy`, `importedAt`, and `declaredUrl` when the importer declared one (unverified). Both: `sha256` of the bytes.',
       properties: {
-        url: { type: "string", description: "Its URL, secrets masked." },
+        kind: { type: "string", enum: ["fetch", "import"] },
+        url: { type: "string", description: "A fetch: its URL, secrets masked." },
         fetchedAt: { type: "string", format: "date-time" },
+        file: { type: ["string", "null"], description: "An import: the file's base name (null: not recorded)." },
+        importedBy: { type: ["string", "null"], description: "An import: who imported it (null: not recorded)." },
+        importedAt: { type: "string", format: "date-time" },
+        declaredUrl: { type: "string", description: "An import: the URL its importer declared, unverified." },
         sha256: { type: ["string", "null"], description: "The sha256 of the answer's bytes, hex." },
       },
     },

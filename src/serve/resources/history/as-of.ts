@@ -10,7 +10,7 @@ import { LRUCache } from "lru-cache";
 
 import { isIsoDate, rfc3339Millis } from "../../../feed/dates.js";
 import type { DaySource, HistoryDay } from "../../../publish/render-history.js";
-import { redactSecrets } from "../../../secrets.js";
+import { sourceJson } from "../../../publish/provenance.js";
 import type { WarnedFigure } from "../../../store/anomalies.js";
 import { AsOfReader, type KnownRow, type Provenance } from "../../../store/as-of.js";
 import { historyEtag, inForceAmong, type HistoryStore } from "../../../store/history.js";
@@ -380,7 +380,7 @@ export async function sendAsOfRange(
 const fetchIds = (rows: readonly KnownRow[]) => [...new Set(rows.map((r) => r.fetchId))];
 
 /**
- * A date's sources: the answers its figures came from (URL with secrets masked), oldest fetch first;
+ * A date's sources: the answers or imported files its figures came from (secrets masked), oldest first;
  * each names its currencies only when there are several.
  */
 export function sourcesOf(rows: readonly KnownRow[], provenance: ReadonlyMap<number, Provenance>): DaySource[] {
@@ -389,13 +389,8 @@ export function sourcesOf(rows: readonly KnownRow[], provenance: ReadonlyMap<num
   const several = byFetch.size > 1;
   return [...byFetch]
     .sort(([a], [b]) => a - b)
-    .map(([fetchId, currencies]) => {
-      const p = provenance.get(fetchId);
-      return {
-        url: redactSecrets(p?.url ?? ""),
-        fetchedAt: p?.fetchedAt ?? "",
-        sha256: p?.sha256 ?? null,
-        ...(several ? { currencies } : {}),
-      };
-    });
+    .map(([fetchId, currencies]) => ({
+      ...sourceJson(provenance.get(fetchId) ?? { kind: "fetch", url: "", at: "", sha256: null }),
+      ...(several ? { currencies } : {}),
+    }));
 }
