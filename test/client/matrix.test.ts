@@ -322,7 +322,8 @@ const DOORS = {
     // keep-alive timeout (a CLI cell can take that long on a loaded machine) can be closed just as it is reused.
     const get = () => fetch(`${server.url}${query.http(s)}`, { headers: auth });
     const res = await get().catch((error: Error) => {
-      if ((error.cause as { code?: string } | undefined)?.code !== "UND_ERR_SOCKET") throw error;
+      const code = (error.cause as { code?: string } | undefined)?.code;
+      if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw error;
       return get();
     });
     const text = await res.text();
