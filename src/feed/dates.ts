@@ -39,7 +39,43 @@ function toUtc(date: IsoDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
+/** Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+function dayNumber(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
+/** The date of a day number (civil_from_days), as YYYY-MM-DD; undefined outside the years 0000-9999. */
+function fromDayNumber(n: number): IsoDate | undefined {
+  const z = n + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return undefined;
+  return `${String(year).padStart(4, "0")}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
+}
+
 export function addDays(date: IsoDate, days: number): IsoDate {
+  // Arithmetic on day numbers: the cross-bank check steps back through days for every figure it judges,
+  // and parsing and printing a Date each time was a fifth of a large import's time. Anything else (not
+  // a real date, a fraction of a day, a year beyond four digits) goes through Date as before.
+  if (Number.isInteger(days) && isIsoDate(date)) {
+    const moved = fromDayNumber(
+      dayNumber(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))) + days,
+    );
+    if (moved !== undefined) return moved;
+  }
   const d = toUtc(date);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);

@@ -42,6 +42,24 @@ describe("dates", () => {
     expect(weekday("2026-04-26")).toBe(7);
   });
 
+  it("adds days as Date's calendar does, on every day from 1990 to 2040 and outside the four-digit years", () => {
+    const byDate = (date: string, days: number) => {
+      const d = new Date(`${date}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + days);
+      return d.toISOString().slice(0, 10);
+    };
+    const differ: string[] = [];
+    for (let t = Date.UTC(1990, 0, 1); t <= Date.UTC(2040, 11, 31); t += 86_400_000) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      for (const days of [1, -1, -366, 1461])
+        if (addDays(date, days) !== byDate(date, days)) differ.push(`${date} ${days}`);
+    }
+    expect(differ).toEqual([]);
+    expect(addDays("9999-12-31", 1)).toBe("+010000-01");
+    expect(addDays("0100-01-01", -1)).toBe("0099-12-31");
+    expect(addDays("2024-02-30", 1)).toBe("2024-03-02");
+  });
+
   it("tells today's date in a zone", () => {
     const now = new Date("2026-03-01T23:30:00Z");
     expect(todayIn("Europe/Prague", now)).toBe("2026-03-02");

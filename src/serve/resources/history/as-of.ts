@@ -78,7 +78,7 @@ const cacheOf = (store: HistoryStore) => {
 };
 
 /** What an asOf request has read before it parts: the request, the store, the bank's facts, the instant. */
-interface AsOfContext {
+export interface AsOfContext {
   request: HistoryRequest;
   store: HistoryStore;
   facts: BankFacts;
@@ -101,7 +101,7 @@ export function provenanceParameter(params: Map<string, string>, format: Format)
 }
 
 /** The shared start of the three: undefined when answered already (a bad format, no store, no bank). */
-async function beginAsOf(
+export async function beginAsOf(
   ctx: ServeContext,
   req: IncomingMessage,
   res: ServerResponse,
@@ -126,90 +126,6 @@ async function beginAsOf(
   return { request, store, facts, asOf, asked: asked !== undefined, final, provenance };
 }
 
-/**
- * A set found in force as known at the instant, or what the 404 says when none was: `detail`, and
- * `extra` (the instant and the dates known then).
- */
-type FoundAsOf<Set> = { set: Set } | { none: { detail: string; extra: Record<string, unknown> } };
-
-/**
- * How a set is in force on a date as known at an instant: the one thing the two asOf answers read
- * differently. A daily set is in force on its own date (and across a gap the bank's calendar bridges);
- * a period set is in force over its figures' validity. `onDate` finds Latest's set (`latest`: the
- * newest date known then) or a date's, among the dates known then (`dates`); `overRange` reads what a
- * range needs before its first byte.
- */
-export interface InForceAsOf<Day, Range> {
-  onDate(
-    reader: AsOfReader,
-    id: string,
-    date: IsoDate,
-    latest: boolean,
-    dates: readonly IsoDate[],
-    asOf: string,
-  ): Promise<FoundAsOf<Day>>;
-  overRange(reader: AsOfReader, id: string, from: IsoDate, to: IsoDate, asOf: string): Promise<Range>;
-}
-
-/** What the asOf reader found: Latest's or a date's set, or a range and what it read of it. */
-type ReadAsOf<Day, Range> = AsOfContext & { reader: AsOfReader; id: string } & (
-    { kind: "day"; day: Day } | { kind: "range"; from: IsoDate; to: IsoDate; range: Range }
-  );
-
-/**
- * The asOf reader of Latest, a date and a range, daily and period sources alike (`inForce` says how a
- * set is in force): the date checked, the shared start (beginAsOf), the range's bounds, the dates known
- * at the instant (a 404 when none was yet), then the set in force (a 404 when none was). Undefined when
- * answered already; a BadRequest is thrown.
- */
-export async function readAsOf<Day, Range>(
-  ctx: ServeContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  head: boolean,
-  route: MatchedRoute,
-  query: string,
-  inForce: InForceAsOf<Day, Range>,
-): Promise<ReadAsOf<Day, Range> | undefined> {
-  if (route.kind === "dated" && !isIsoDate(route.date!))
-    throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
-  const begun = await beginAsOf(ctx, req, res, head, route, query);
-  if (!begun) return undefined;
-  const { asOf } = begun;
-  const id = route.id!;
-  const span =
-    route.kind === "range" ? rangeParameters(begun.request.params, todayAnywhere(Date.parse(asOf))) : undefined;
-  const reader = AsOfReader.of(begun.store);
-  const { dates, since } = await reader.datesKnown(id, asOf);
-  if (dates.length === 0) return void notYet(res, head, id, asOf, since);
-  if (span) {
-    const range = await inForce.overRange(reader, id, span.from, span.to, asOf);
-    return { ...begun, reader, id, kind: "range", ...span, range };
-  }
-  const latest = route.kind === "latest";
-  const found = await inForce.onDate(reader, id, latest ? dates[dates.length - 1]! : route.date!, latest, dates, asOf);
-  if ("none" in found) return void sendProblem(res, 404, { ...found.none, head });
-  return { ...begun, reader, id, kind: "day", day: found.set };
-}
-
-/**
- * A daily set as known at the instant: Latest's is the newest date known then; a date's is the newest
- * date known then on or before it, within the same reach as the dated lookup's (the bank's weekly gap
- * plus the holiday allowance). A range's rows are read as they are sent.
- */
-const dailyInForce = (ctx: ServeContext): InForceAsOf<IsoDate, undefined> => ({
-  async onDate(_reader, id, date, latest, dates, asOf) {
-    if (latest) return { set: date };
-    const spec = await ctx.descriptor(id);
-    const reach = (before: IsoDate, on: IsoDate) => bridges(spec, before, on);
-    const found = inForceAmong(dates, date, todayAnywhere(Date.parse(asOf)), reach);
-    if (found.kind === "found") return { set: found.effectiveDate };
-    const detail = `${id} had no set in force on ${date} as known at ${asOf}; stored dates then ran from ${found.first} to ${found.latest}`;
-    return { none: { detail, extra: { asOf, firstDate: found.first, latestDate: found.latest } } };
-  },
-  overRange: () => Promise.resolve(undefined),
-});
-
 /** Latest or a date, as known at `?asOf=`. */
 export async function sendAsOfDay(
   ctx: ServeContext,
@@ -220,9 +136,29 @@ export async function sendAsOfDay(
   query: string,
 ): Promise<void> {
   try {
-    const read = await readAsOf(ctx, req, res, head, route, query, dailyInForce(ctx));
-    if (read?.kind !== "day") return;
-    const { request, store, facts, asOf, asked, final, provenance, reader, id, day: date } = read;
+    if (route.kind !== "latest" && !isIsoDate(route.date!))
+      throw new BadRequest(`${quoted(route.date!)} is not a date (YYYY-MM-DD)`);
+    const begun = await beginAsOf(ctx, req, res, head, route, query);
+    if (!begun) return;
+    const { request, store, facts, asOf, asked, final, provenance } = begun;
+    const id = route.id!;
+    const reader = AsOfReader.of(store);
+    const { dates, since } = await reader.datesKnown(id, asOf);
+    if (dates.length === 0) return notYet(res, head, id, asOf, since);
+    let date: IsoDate;
+    if (route.kind === "latest") date = dates[dates.length - 1]!;
+    else {
+      // The same reach as the dated lookup's: the bank's weekly gap plus the holiday allowance.
+      const spec = await ctx.descriptor(id);
+      const reach = (before: IsoDate, on: IsoDate) => bridges(spec, before, on);
+      const found = inForceAmong(dates, route.date!, todayAnywhere(Date.parse(asOf)), reach);
+      if (found.kind === "none") {
+        const extra = { asOf, firstDate: found.first, latestDate: found.latest };
+        const detail = `${id} had no set in force on ${route.date} as known at ${asOf}; stored dates then ran from ${found.first} to ${found.latest}`;
+        return sendProblem(res, 404, { detail, extra, head });
+      }
+      date = found.effectiveDate;
+    }
     const { format, currencies } = request;
     const instant = asked ? asOf : "now";
     const key = [route.kind, id, date, instant, format, currencies?.join(",") ?? "*", facts.factsKey, provenance].join(
@@ -283,7 +219,7 @@ function sendCached(req: IncomingMessage, res: ServerResponse, head: boolean, fo
 }
 
 /** 404: nothing of the bank was stored yet at the instant; says since when it has data. */
-function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, since: string | undefined): void {
+export function notYet(res: ServerResponse, head: boolean, id: string, asOf: string, since: string | undefined): void {
   const detail = since
     ? `Nothing of bank ${id} was stored yet at ${asOf}: it has data since ${since}`
     : `No rates are stored for bank ${id}`;
@@ -333,10 +269,15 @@ export async function sendAsOfRange(
   query: string,
 ): Promise<void> {
   try {
-    const read = await readAsOf(ctx, req, res, head, route, query, dailyInForce(ctx));
-    if (read?.kind !== "range") return;
-    const { request, store, facts, asOf, asked, final, provenance, reader, id, from, to } = read;
-    const { format, currencies } = request;
+    const begun = await beginAsOf(ctx, req, res, head, route, query);
+    if (!begun) return;
+    const { request, store, facts, asOf, asked, final, provenance } = begun;
+    const { format, params, currencies } = request;
+    const id = route.id!;
+    const { from, to } = rangeParameters(params, todayAnywhere(Date.parse(asOf)));
+    const reader = AsOfReader.of(store);
+    const { dates, since } = await reader.datesKnown(id, asOf);
+    if (dates.length === 0) return notYet(res, head, id, asOf, since);
     const keep = currencies ? new Set(currencies) : undefined;
     const present = new Set<string>();
     const sources = new Map<number, Provenance>();
