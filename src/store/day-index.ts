@@ -24,8 +24,6 @@ export function rateText(digits: number, decimals: number): string {
 
 /** The largest count of digits that is always an exact integer in a double. */
 const EXACT_DIGITS = 15;
-/** Rows a sliced build (BankDays.buildInTurns) adds between two turns of the event loop: ~5 ms on a quiet core. */
-const BUILD_SLICE = 4096;
 
 /** The digits of the last text splitRate split. */
 let splitDigits = 0;
@@ -115,32 +113,6 @@ export class BankDays {
    * warned figures; `rows` may come in another order, they are sorted.
    */
   static build(rows: Iterable<IndexRow>, warnings: readonly RateWarning[]): BankDays {
-    const steps = BankDays.steps(rows, warnings);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
-  }
-
-  /**
-   * The same index, made a slice of rows per turn of the event loop (`turn`, between slices of
-   * BUILD_SLICE rows): a server building it answers other requests in between.
-   */
-  static async buildInTurns(
-    rows: IndexRow[],
-    warnings: readonly RateWarning[],
-    turn: () => Promise<void>,
-  ): Promise<BankDays> {
-    const steps = BankDays.steps(rows, warnings);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-      await turn();
-    }
-  }
-
-  /** The build, pausing (yield) after every BUILD_SLICE rows. */
-  private static *steps(rows: Iterable<IndexRow>, warnings: readonly RateWarning[]): Generator<void, BankDays> {
     const all = Array.isArray(rows) ? (rows as IndexRow[]) : [...rows];
     if (!inKeyOrder(all)) all.sort(byKey);
     const days: number[] = [];
@@ -161,7 +133,6 @@ export class BankDays {
     // Neighbours mostly share a shape and a version: the last ones are reused without a lookup.
     let last = { decimals: -1, unit: NaN, shape: 0, storedAt: "", fetchId: NaN, version: 0 };
     for (let i = 0; i < n; i++) {
-      if (i > 0 && i % BUILD_SLICE === 0) yield;
       const [date, code, rate, unitMultiplier, storedAt, fetchId] = all[i]!;
       if (date !== previous) {
         days.push(dayNumber(date));

@@ -9,14 +9,7 @@
 import { LRUCache } from "lru-cache";
 
 import { BankDays, bankFingerprint } from "../../../store/day-index.js";
-import type {
-  Eventually,
-  HistoryReader,
-  HistoryStore,
-  IndexRow,
-  RateWarning,
-  RowsVersion,
-} from "../../../store/history.js";
+import type { Eventually, HistoryReader, HistoryStore, RateWarning, RowsVersion } from "../../../store/history.js";
 
 /** At most this many bytes of indexes are kept by default. */
 export const DAY_INDEX_BYTES = 160 * 1024 * 1024;
@@ -34,9 +27,6 @@ export function dayIndexBytes(env: Readonly<Record<string, string | undefined>> 
 }
 
 const FIRST = "0000-01-01";
-/** Rows read from SQLite per turn of a build in turns: ~10 ms on a quiet core, ~35 ms with the core shared ten ways. */
-const READ_SLICE = 4096;
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const LAST = "9999-12-31";
 
 interface Entry {
@@ -71,61 +61,9 @@ export class DayIndexes {
     return { banks: this.banks?.size ?? 0, bytes: this.banks?.calculatedSize ?? 0 };
   }
 
-  /**
-   * The bank's index on SQLite, when one is current; undefined when it is too large to keep, or while it
-   * is being built or checked: that is done in turns of the event loop (a slice of rows read and indexed
-   * per turn), the miss that starts it and those meanwhile reading the store, so that no request waits
-   * behind a whole bank's build (~290 ms for 182,630 figures on a quiet core).
-   */
+  /** The bank's index on SQLite (every read synchronous); undefined when it is too large to keep. */
   now(store: HistoryReader, id: string): BankDays | undefined {
-    if (!this.banks || this.tooLarge.has(id)) return undefined;
-    const generation = store.generation();
-    const entry = this.banks.get(id);
-    if (entry && entry.generation === generation) return entry.days;
-    if (!this.building.has(id)) {
-      this.building.add(id);
-      void this.madeInTurns(store, id, entry, generation)
-        .catch(() => undefined)
-        .finally(() => this.building.delete(id));
-    }
-    return undefined;
-  }
-
-  /** Banks whose index is being made in turns (SQLite). */
-  private readonly building = new Set<string>();
-
-  /** The entry checked against the store, else built again, in turns; dropped if the store changes meanwhile. */
-  private async madeInTurns(store: HistoryReader, id: string, entry: Entry | undefined, generation: number) {
-    await turn();
-    if (store.generation() !== generation) return;
-    if (entry) {
-      const version = store.versionOf(id, FIRST, LAST);
-      const warnings = store.warnings(id, FIRST, LAST);
-      if (bankFingerprint(version, warnings) === entry.days.fingerprint) {
-        entry.generation = generation;
-        return;
-      }
-      await turn();
-    }
-    const rows: IndexRow[] = [];
-    let after: [string, string] | undefined = ["", ""];
-    while (after) {
-      if (store.generation() !== generation) return;
-      const slice = store.bankRowsAfter(id, after[0], after[1], READ_SLICE);
-      for (const row of slice.rows) rows.push(row);
-      after = slice.next;
-      await turn();
-    }
-    if (store.generation() !== generation) return;
-    const warnings = store.warnings(id, FIRST, LAST);
-    const days = await BankDays.buildInTurns(rows, warnings, turn);
-    if (store.generation() !== generation) return;
-    if (days.bytes > this.maxBytes) {
-      this.banks!.delete(id);
-      this.tooLarge.add(id);
-      return;
-    }
-    this.banks!.set(id, { days, generation });
+    return this.of(store, id) as BankDays | undefined;
   }
 
   /** The bank's index, current for the store's generation; undefined when it is too large to keep. */
