@@ -86,6 +86,18 @@ describe("docs/API.md samples are what the service writes", () => {
     expect(sampleAfter(API, "**CSV** (`Latest.csv`)")).toBe(text(historyCsv(CNB, [day])));
   });
 
+  it("a period source's figure with its validity (HMRC)", () => {
+    const header: HistoryHeader = { bankId: "HMRC", baseCurrency: "GBP", quoteType: "Indirect", periodic: true };
+    const jpy = {
+      ...row("JPY", "196.34"),
+      effectiveDate: "2026-08-01",
+      validFrom: "2026-08-01",
+      validTo: "2026-08-31",
+    };
+    const real = parseLossless(text(historyJson(header, [{ date: "2026-08-01", rows: [jpy] }])));
+    expectMatch(real, parseLossless(sampleAfter(API, "through the published Latest.")));
+  });
+
   const URL_ = "https://api.cnb.cz/cnbapi/exrates/daily?date=2026-03-02";
   const fetched = (fetchId: number, at: string, sha: string): Provenance => ({
     fetchId,

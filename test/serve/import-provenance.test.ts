@@ -60,10 +60,10 @@ describe.each(storeDialects())("an imported file's provenance on $name", (dialec
     await storeParsed(store, cnb.bank, await parseDocuments(cnb, [doc]), "fetch");
     vi.setSystemTime(new Date(IMPORTED_AT));
     await writeFile(join(dir, "home", "alice", "edited.json"), edited);
-    await importFile(async () => store, cnb, join(dir, "home", "alice", "edited.json"), {}, "alice");
+    await importFile(() => Promise.resolve(store), cnb, join(dir, "home", "alice", "edited.json"), {}, "alice");
     vi.setSystemTime(new Date(DECLARED_AT));
     await writeFile(join(dir, "declared.json"), declared);
-    await importFile(async () => store, cnb, join(dir, "declared.json"), { url: DECLARED }, "bob");
+    await importFile(() => Promise.resolve(store), cnb, join(dir, "declared.json"), { url: DECLARED }, "bob");
     vi.setSystemTime(new Date("2026-03-03T16:00:00Z"));
     server = await startTestServer({ store, publish: [{ id: "CNB", date: "2026-03-03" }] });
     auth = { authorization: `Bearer ${await server.token()}` };
