@@ -35,7 +35,7 @@ import {
   type GenerationSink,
   type TreeTarget,
 } from "./target.js";
-import { etagOf, newGenerationName, sha256Hex, type Manifest, type ManifestFile } from "./tree.js";
+import { etagOf, newGenerationName, sha256Hex, sharedRootOf, type Manifest, type ManifestFile } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
 /** Bump when a renderer's output changes, so every bank is re-rendered once. */
@@ -107,46 +107,91 @@ export async function compressSiblings(data: Buffer): Promise<{ br: Buffer; gzip
   return { br, gzip: gz };
 }
 
-/** Builds the manifest of a generation while its files go to the target's sink. */
+/**
+ * Builds the manifest of a generation while its files go to the target's sink. A file is listed at
+ * once, in the order given; its siblings are compressed in the thread pool while the publish goes on
+ * (reading, rendering and carrying the next banks on the main thread), and it is written when they are
+ * done: `settled` waits for every write.
+ */
 class GenerationWriter {
   readonly files: Manifest["files"] = {};
+  /** Writes under way (each with a handler: a failure is reported by `settled`, never unhandled). */
+  private readonly pending: Array<Promise<void>> = [];
+  /** The previous generation's paths under each shared root (v1/Banks/<ID>). */
+  private readonly previousRoots = new Map<string, Set<string>>();
   constructor(
     private readonly sink: GenerationSink,
     private readonly timer: PhaseTimer,
     /** The previous generation's files: one rendered to the same bytes is carried, not written again. */
     private readonly previous: Manifest["files"] = {},
-  ) {}
+  ) {
+    for (const path of Object.keys(previous)) {
+      const root = sharedRootOf(path);
+      if (root === undefined) continue;
+      let paths = this.previousRoots.get(root);
+      if (!paths) this.previousRoots.set(root, (paths = new Set()));
+      paths.add(path);
+    }
+  }
 
-  /** Writes rendered files (compressing them together), listed in the manifest in the order given. */
+  /** Lists rendered files in the manifest in the order given and starts writing them (with siblings). */
   async write(rendered: RenderedFile[]): Promise<void> {
-    const entries = rendered.map((f) => {
+    for (const f of rendered) {
       const sha256 = sha256Hex(f.data);
       const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
       const { contentType, lastModified } = f;
       const file = { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
-      return { path: f.path, file, same: sameFile(this.previous[f.path], file) };
-    });
-    const bodies = await this.timer.time("compress", () =>
-      Promise.all(
-        rendered.map(async (f, i): Promise<FileBodies | undefined> => {
-          if (entries[i]!.same) return undefined;
-          return f.compress ? { identity: f.data, ...(await compressSiblings(f.data)) } : { identity: f.data };
-        }),
-      ),
-    );
-    for (const [i, { path, file, same }] of entries.entries()) {
-      if (same) await this.carry(path, this.previous[path]!);
+      if (sameFile(this.previous[f.path], file)) await this.carry(f.path, this.previous[f.path]!);
       else {
-        await this.timer.time("write", () => this.sink.write(path, file, bodies[i]!));
-        this.files[path] = file;
+        this.files[f.path] = file;
+        const written = this.writeFile(f, file);
+        written.catch(() => undefined);
+        this.pending.push(written);
       }
     }
+  }
+
+  private async writeFile(f: RenderedFile, file: ManifestFile): Promise<void> {
+    const bodies: FileBodies = f.compress
+      ? { identity: f.data, ...(await this.timer.time("compress (thread pool)", () => compressSiblings(f.data))) }
+      : { identity: f.data };
+    await this.timer.time("write", () => this.sink.write(f.path, file, bodies));
+  }
+
+  /** Waits for every write started; throws the first failure. */
+  async settled(): Promise<void> {
+    const results = await Promise.allSettled(this.pending);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** Takes a file (and its siblings) over from the previous generation. */
   async carry(path: string, entry: Manifest["files"][string]): Promise<void> {
     await this.timer.time("links", () => this.sink.carry(path, entry));
     this.files[path] = entry;
+  }
+
+  /**
+   * Takes files over from the previous generation, listed in the order given: a shared root whose
+   * files are all among them by one link where the target can (its files are the previous
+   * generation's, whole), the rest file by file.
+   */
+  async carryAll(paths: string[]): Promise<void> {
+    const linked = new Set<string>();
+    if (this.sink.carryDir)
+      for (const root of new Set(paths.map(sharedRootOf))) {
+        const before = root === undefined ? undefined : this.previousRoots.get(root);
+        if (!root || !before) continue;
+        const under = paths.filter((p) => sharedRootOf(p) === root);
+        if (under.length !== before.size || !under.every((p) => before.has(p))) continue;
+        const files = under.map((p) => [p, this.previous[p]!] as const);
+        if (await this.timer.time("links", () => this.sink.carryDir!(root, files))) linked.add(root);
+      }
+    for (const path of paths) {
+      const root = sharedRootOf(path);
+      if (root !== undefined && linked.has(root)) this.files[path] = this.previous[path]!;
+      else await this.carry(path, this.previous[path]!);
+    }
   }
 
   finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
@@ -281,85 +326,94 @@ async function writeGeneration(
   timer: PhaseTimer,
 ) {
   const writer = new GenerationWriter(await target.begin(generation, previous, timer), timer, previous?.manifest.files);
-  const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
+  try {
+    const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
 
-  const banks: Manifest["banks"] = {};
-  const list: BankListEntry[] = [];
-  const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
-  /** The re-rendered banks' documents, for the events once the switch is done. */
-  const renderedDocs: LatestRatesDocument[] = [];
+    const banks: Manifest["banks"] = {};
+    const list: BankListEntry[] = [];
+    const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
+    /** The re-rendered banks' documents, for the events once the switch is done. */
+    const renderedDocs: LatestRatesDocument[] = [];
 
-  for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
-    const id = adapter.bank.id;
-    const frequency = frequencyOf(adapter.bank);
-    const before = previous?.manifest.banks[id];
-    const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
-    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
-    const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
-    if (only && !only.has(id)) {
-      if (carriable) {
-        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-        banks[id] = before;
-        list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
-        result.carried.push(id);
+    for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
+      const id = adapter.bank.id;
+      const frequency = frequencyOf(adapter.bank);
+      const before = previous?.manifest.banks[id];
+      const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
+      const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
+      const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
+      if (only && !only.has(id)) {
+        if (carriable) {
+          await writer.carryAll(paths);
+          banks[id] = before;
+          list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
+          result.carried.push(id);
+        }
+        continue;
       }
-      continue;
+      const input = await timer.time("read", () => bankInput(store, adapter));
+      if (!input) {
+        result.empty.push(id);
+        continue;
+      }
+      const { doc, resource, inputHash } = input;
+      const lastModified = doc.publishedAt;
+      if (carriable && before.inputHash === inputHash) {
+        await writer.carryAll(paths);
+        banks[id] = before;
+        result.carried.push(id);
+      } else {
+        await writer.write(await timer.time("render", () => renderBankFiles(doc, resource, latestOf)));
+        const warned = doc.rates.filter((r) => r.warning !== undefined).length;
+        banks[id] = {
+          effectiveDate: doc.effectiveDate,
+          inputHash,
+          lastModified,
+          ...(warned ? { warnings: warned } : {}),
+        };
+        result.rendered.push(id);
+        renderedDocs.push(doc);
+      }
+      list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
     }
-    const input = await timer.time("read", () => bankInput(store, adapter));
-    if (!input) {
-      result.empty.push(id);
-      continue;
-    }
-    const { doc, resource, inputHash } = input;
-    const lastModified = doc.publishedAt;
-    if (carriable && before.inputHash === inputHash) {
-      for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
-      banks[id] = before;
-      result.carried.push(id);
-    } else {
-      await writer.write(await timer.time("render", () => renderBankFiles(doc, resource, latestOf)));
-      const warned = doc.rates.filter((r) => r.warning !== undefined).length;
-      banks[id] = {
-        effectiveDate: doc.effectiveDate,
-        inputHash,
-        lastModified,
-        ...(warned ? { warnings: warned } : {}),
-      };
-      result.rendered.push(id);
-      renderedDocs.push(doc);
-    }
-    list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+
+    const listModified = Object.values(banks).reduce(
+      (max, b) => (b.lastModified > max ? b.lastModified : max),
+      XSD_LAST_MODIFIED,
+    );
+    await writer.write([
+      {
+        path: BANK_LIST_PATH,
+        data: renderBankList(list),
+        contentType: CONTENT_TYPES.json,
+        lastModified: listModified,
+        compress: true,
+      },
+      {
+        path: XSD_PATH,
+        data: Buffer.from(EXCHANGE_RATES_XSD, "utf8"),
+        contentType: CONTENT_TYPES.xsd,
+        lastModified: XSD_LAST_MODIFIED,
+        compress: true,
+      },
+    ]);
+
+    const manifest: Manifest = {
+      generation,
+      publishedAt: (options.now ?? new Date()).toISOString(),
+      files: writer.files,
+      banks,
+    };
+    const keys = options.signing;
+    const signature =
+      keys === UNSIGNED ? undefined : await timer.time("signature", () => signatureFiles(manifest, keys));
+    // The last compressions and writes (the signature above was made while they ran).
+    await timer.time("compress wait", () => writer.settled());
+    await timer.time("finish", () => writer.finish(manifest, signature));
+    return { manifest, renderedDocs, result };
+  } catch (error) {
+    // No write of it may still be under way when the caller removes what was written.
+    await writer.settled().catch(() => undefined);
+    throw error;
   }
-
-  const listModified = Object.values(banks).reduce(
-    (max, b) => (b.lastModified > max ? b.lastModified : max),
-    XSD_LAST_MODIFIED,
-  );
-  await writer.write([
-    {
-      path: BANK_LIST_PATH,
-      data: renderBankList(list),
-      contentType: CONTENT_TYPES.json,
-      lastModified: listModified,
-      compress: true,
-    },
-    {
-      path: XSD_PATH,
-      data: Buffer.from(EXCHANGE_RATES_XSD, "utf8"),
-      contentType: CONTENT_TYPES.xsd,
-      lastModified: XSD_LAST_MODIFIED,
-      compress: true,
-    },
-  ]);
-
-  const manifest: Manifest = {
-    generation,
-    publishedAt: (options.now ?? new Date()).toISOString(),
-    files: writer.files,
-    banks,
-  };
-  const keys = options.signing;
-  const signature = keys === UNSIGNED ? undefined : await timer.time("signature", () => signatureFiles(manifest, keys));
-  await timer.time("finish", () => writer.finish(manifest, signature));
-  return { manifest, renderedDocs, result };
 }

@@ -3,20 +3,24 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { chmodSync, copyFileSync, linkSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { chmodSync, copyFileSync, linkSync, readlinkSync, symlinkSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
   FILE_MODE,
   GENERATIONS_DIR,
   MANIFEST,
+  SHARED_DIR,
   lastGoodGeneration,
   makeTreeDir,
   makeTreeDirSync,
   prunedRemoved,
   pruneGenerations,
   readCurrentGeneration,
+  sharedLinkTarget,
+  sharedName,
+  sharedRootOf,
   switchTo,
   syncFiles,
   verifyGeneration,
@@ -41,6 +45,11 @@ export interface GenerationSink {
   write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
   /** Takes a file of the current generation over unchanged. */
   carry(path: string, file: ManifestFile): Promise<void>;
+  /**
+   * Takes a directory of the current generation over whole (`v1/Banks/<ID>`: every file the current
+   * manifest lists under it, `files`), where the target can do that at once; false: carry each file.
+   */
+  carryDir?(root: string, files: ReadonlyArray<readonly [string, ManifestFile]>): Promise<boolean>;
   /**
    * Writes the manifest, durably: the generation is complete (not yet current). `beside`: files written
    * next to it, not listed in it (its signature and the public keys, src/publish/signing.ts).
@@ -104,6 +113,7 @@ export class LocalTreeTarget implements TreeTarget {
     timer?: PhaseTimer,
   ): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
+    const sharedDir = join(this.outDir, SHARED_DIR);
     // The previous publish's pruned generations are gone before this one takes space.
     await prunedRemoved(this.outDir);
     await makeTreeDir(dir);
@@ -122,11 +132,32 @@ export class LocalTreeTarget implements TreeTarget {
       makeTreeDirSync(parent);
       for (let d = parent; d.length > dir.length && !dirs.has(d); d = dirname(d)) dirs.add(d);
     };
+    /** Shared roots of this generation: linked whole from the previous one, or made anew by it. */
+    const linked = new Set<string>();
+    const made = new Set<string>();
+    /** Links `root` (v1/Banks/<ID>) of this generation to `name` in SHARED_DIR. */
+    const link = (root: string, name: string) => {
+      const at = join(dir, root);
+      dirFor(at);
+      symlinkSync(sharedLinkTarget(name), at);
+    };
+    /** A root this generation writes files into: a new shared directory of its own, linked. */
+    const openShared = (path: string) => {
+      const root = sharedRootOf(path);
+      if (root === undefined || made.has(root)) return;
+      if (linked.has(root)) throw new Error(`${root} is linked whole from the previous generation`);
+      const name = sharedName(root, generation);
+      makeTreeDirSync(join(sharedDir, name));
+      dirs.add(sharedDir);
+      link(root, name);
+      made.add(root);
+    };
     const timed = <T>(phase: string, work: () => Promise<T>) => (timer ? timer.time(phase, work) : work());
     return {
       write: (path, _file, bodies) =>
         settle(() => {
           const full = join(dir, path);
+          openShared(path);
           dirFor(full);
           for (const [suffix, body] of [
             ["", bodies.identity],
@@ -143,10 +174,26 @@ export class LocalTreeTarget implements TreeTarget {
         settle(() => {
           if (!fromDir) throw new Error(`nothing to carry ${path} from`);
           const target = join(dir, path);
+          openShared(path);
           dirFor(target);
           for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])])
             linkOrCopy(join(fromDir, path + s), target + s);
         }),
+      // The previous generation's link of a shared directory, made again (one symlink for the bank's
+      // files); a directory of an earlier layout (hard links per file) is carried file by file.
+      carryDir: (root) => {
+        if (!fromDir || made.has(root) || linked.has(root)) return Promise.resolve(false);
+        let target: string;
+        try {
+          target = readlinkSync(join(fromDir, root));
+        } catch {
+          return Promise.resolve(false);
+        }
+        return settle(() => {
+          link(root, target.split("/").pop()!);
+          linked.add(root);
+        }).then(() => true);
+      },
       async finish(manifest, beside = {}) {
         for (const [name, text] of Object.entries(beside)) {
           writeDurable(join(dir, name), text, { sync: false });
@@ -163,7 +210,7 @@ export class LocalTreeTarget implements TreeTarget {
           await syncFiles([dir, dirname(dir)]);
         });
         // Only a generation found whole may become current.
-        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text)));
+        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text, linked)));
       },
     };
   }
@@ -177,7 +224,11 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   async discard(generation: string): Promise<void> {
+    // rm never follows the links: the shared directories this generation made go by their names.
     await rm(join(this.outDir, GENERATIONS_DIR, generation), { recursive: true, force: true });
+    const shared = join(this.outDir, SHARED_DIR);
+    for (const name of await readdir(shared).catch(() => [] as string[]))
+      if (name.endsWith(`.${generation}`)) await rm(join(shared, name), { recursive: true, force: true });
   }
 }
 
