@@ -117,6 +117,8 @@ class GenerationWriter {
   readonly files: Manifest["files"] = {};
   /** Writes under way (each with a handler: a failure is reported by `settled`, never unhandled). */
   private readonly pending: Array<Promise<void>> = [];
+  /** Siblings started before their file was written (compressEarly), by the file's bytes. */
+  private readonly early = new Map<Buffer, Promise<{ br: Buffer; gzip: Buffer }>>();
   /** The previous generation's paths under each shared root (v1/Banks/<ID>). */
   private readonly previousRoots = new Map<string, Set<string>>();
   constructor(
@@ -137,10 +139,7 @@ class GenerationWriter {
   /** Lists rendered files in the manifest in the order given and starts writing them (with siblings). */
   async write(rendered: RenderedFile[]): Promise<void> {
     for (const f of rendered) {
-      const sha256 = sha256Hex(f.data);
-      const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
-      const { contentType, lastModified } = f;
-      const file = { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
+      const file = entryOf(f);
       if (sameFile(this.previous[f.path], file)) await this.carry(f.path, this.previous[f.path]!);
       else {
         this.files[f.path] = file;
@@ -151,9 +150,21 @@ class GenerationWriter {
     }
   }
 
+  /** Starts compressing a file that `write` will be given later (unless it is carried then). */
+  compressEarly(f: RenderedFile): void {
+    if (!f.compress || sameFile(this.previous[f.path], entryOf(f))) return;
+    const siblings = this.compress(f.data);
+    siblings.catch(() => undefined);
+    this.early.set(f.data, siblings);
+  }
+
+  private compress(data: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
+    return this.timer.time("compress (thread pool)", () => compressSiblings(data));
+  }
+
   private async writeFile(f: RenderedFile, file: ManifestFile): Promise<void> {
     const bodies: FileBodies = f.compress
-      ? { identity: f.data, ...(await this.timer.time("compress (thread pool)", () => compressSiblings(f.data))) }
+      ? { identity: f.data, ...(await (this.early.get(f.data) ?? this.compress(f.data))) }
       : { identity: f.data };
     await this.timer.time("write", () => this.sink.write(f.path, file, bodies));
   }
@@ -199,6 +210,14 @@ class GenerationWriter {
   }
 }
 
+/** A rendered file's manifest entry. */
+function entryOf(f: RenderedFile): ManifestFile {
+  const sha256 = sha256Hex(f.data);
+  const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
+  const { contentType, lastModified } = f;
+  return { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
+}
+
 /** The same file as before: same bytes, dates, type and siblings (its manifest entry unchanged). */
 function sameFile(before: ManifestFile | undefined, file: ManifestFile): boolean {
   return (
@@ -217,6 +236,17 @@ function sameFile(before: ManifestFile | undefined, file: ManifestFile): boolean
  * same rates render the same bytes (null for a historical-only source).
  */
 function nextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
+  // Asked of every bank at every publish: kept per descriptor until its newest date changes.
+  const known = nextPublications.get(bank);
+  if (known?.newest === newest) return known.next;
+  const next = findNextPublication(bank, newest);
+  nextPublications.set(bank, { newest, next });
+  return next;
+}
+
+const nextPublications = new WeakMap<BankDescriptor, { newest: IsoDate; next: NextPublication | null }>();
+
+function findNextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
   const date = bank.historicalOnly ? undefined : nextPublicationDay(bank, newest);
   if (!date) return null;
   const at = zonedInstant(date, bank.dailyUpdateTime, bank.timeZone).toISOString();
@@ -335,6 +365,9 @@ async function writeGeneration(
     /** The re-rendered banks' documents, for the events once the switch is done. */
     const renderedDocs: LatestRatesDocument[] = [];
 
+    // First every bank's inputs (and which banks changed), then the list, whose siblings compress
+    // while the changed banks are rendered and the others carried.
+    const plan: Array<{ paths: string[]; render?: () => Promise<RenderedFile[]> }> = [];
     for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
       const id = adapter.bank.id;
       const frequency = frequencyOf(adapter.bank);
@@ -344,7 +377,7 @@ async function writeGeneration(
       const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
       if (only && !only.has(id)) {
         if (carriable) {
-          await writer.carryAll(paths);
+          plan.push({ paths });
           banks[id] = before;
           list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
           result.carried.push(id);
@@ -359,11 +392,11 @@ async function writeGeneration(
       const { doc, resource, inputHash } = input;
       const lastModified = doc.publishedAt;
       if (carriable && before.inputHash === inputHash) {
-        await writer.carryAll(paths);
+        plan.push({ paths });
         banks[id] = before;
         result.carried.push(id);
       } else {
-        await writer.write(await timer.time("render", () => renderBankFiles(doc, resource, latestOf)));
+        plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf) });
         const warned = doc.rates.filter((r) => r.warning !== undefined).length;
         banks[id] = {
           effectiveDate: doc.effectiveDate,
@@ -381,7 +414,7 @@ async function writeGeneration(
       (max, b) => (b.lastModified > max ? b.lastModified : max),
       XSD_LAST_MODIFIED,
     );
-    await writer.write([
+    const common: RenderedFile[] = [
       {
         path: BANK_LIST_PATH,
         data: renderBankList(list),
@@ -396,12 +429,21 @@ async function writeGeneration(
         lastModified: XSD_LAST_MODIFIED,
         compress: true,
       },
-    ]);
+    ];
+    for (const f of common) writer.compressEarly(f);
+    // The changed banks first, their siblings compressing while the unchanged ones are carried.
+    for (const { render } of plan) if (render) await writer.write(await timer.time("render", render));
+    for (const { paths, render } of plan) if (!render) await writer.carryAll(paths);
+    await writer.write(common);
 
+    // Listed in the manifest as before: bank by bank, then the list and the schema.
+    const files: Manifest["files"] = {};
+    for (const path of [...plan.flatMap((p) => p.paths), ...common.map((f) => f.path)])
+      files[path] = writer.files[path]!;
     const manifest: Manifest = {
       generation,
       publishedAt: (options.now ?? new Date()).toISOString(),
-      files: writer.files,
+      files,
       banks,
     };
     const keys = options.signing;

@@ -179,20 +179,25 @@ export class LocalTreeTarget implements TreeTarget {
           for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])])
             linkOrCopy(join(fromDir, path + s), target + s);
         }),
-      // The previous generation's link of a shared directory, made again (one symlink for the bank's
-      // files); a directory of an earlier layout (hard links per file) is carried file by file.
+      // The previous generation's link of a shared directory, taken over: hard-linked (Linux links the
+      // symlink itself: no new inode, as cheap as a file's link), else made again with its target. A
+      // directory of an earlier layout (hard links per file) is carried file by file (false).
       carryDir: (root) => {
         if (!fromDir || made.has(root) || linked.has(root)) return Promise.resolve(false);
-        let target: string;
-        try {
-          target = readlinkSync(join(fromDir, root));
-        } catch {
-          return Promise.resolve(false);
-        }
+        const from = join(fromDir, root);
+        const at = join(dir, root);
         return settle(() => {
-          link(root, target.split("/").pop()!);
+          dirFor(at);
+          try {
+            linkSync(from, at);
+          } catch {
+            symlinkSync(readlinkSync(from), at);
+          }
           linked.add(root);
-        }).then(() => true);
+        }).then(
+          () => true,
+          () => false,
+        );
       },
       async finish(manifest, beside = {}) {
         for (const [name, text] of Object.entries(beside)) {

@@ -39,8 +39,9 @@ export const SHARED_DIR = ".shared";
 
 /** The directory of a generation shared between generations (`v1/Banks/<ID>`) that holds `path`, if any. */
 export function sharedRootOf(path: string): string | undefined {
-  const m = /^v1\/Banks\/[^/]+(?=\/)/.exec(path);
-  return m?.[0];
+  if (!path.startsWith("v1/Banks/")) return undefined;
+  const end = path.indexOf("/", 9);
+  return end > 9 ? path.slice(0, end) : undefined;
 }
 
 /** The name in SHARED_DIR of `root`'s directory as `generation` writes it. */
