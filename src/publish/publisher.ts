@@ -345,6 +345,78 @@ async function publishLocked(
   });
 }
 
+/** A bank's files as a generation takes them: carried (no `render`), or rendered anew. */
+interface PlannedBank {
+  paths: string[];
+  render?: () => Promise<RenderedFile[]>;
+}
+
+/**
+ * Reads every bank's inputs (the store, once a bank) and decides which banks are rendered anew and which
+ * carried; their manifest entries, the list's entries and the result, in the banks' order.
+ */
+async function planBanks(
+  store: Store,
+  adapters: BankAdapter[],
+  generation: string,
+  previous: CurrentGeneration | undefined,
+  options: PublishOptions,
+  timer: PhaseTimer,
+) {
+  const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
+
+  const banks: Manifest["banks"] = {};
+  const list: BankListEntry[] = [];
+  const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
+  /** The re-rendered banks' documents, for the events once the switch is done. */
+  const renderedDocs: LatestRatesDocument[] = [];
+
+  const plan: PlannedBank[] = [];
+  for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
+    const id = adapter.bank.id;
+    const frequency = frequencyOf(adapter.bank);
+    const before = previous?.manifest.banks[id];
+    const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
+    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
+    const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
+    if (only && !only.has(id)) {
+      if (carriable) {
+        plan.push({ paths });
+        banks[id] = before;
+        list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
+        result.carried.push(id);
+      }
+      continue;
+    }
+    const input = await timer.time("read", () => bankInput(store, adapter));
+    if (!input) {
+      result.empty.push(id);
+      continue;
+    }
+    const { doc, resource, inputHash } = input;
+    const lastModified = doc.publishedAt;
+    if (carriable && before.inputHash === inputHash) {
+      plan.push({ paths });
+      banks[id] = before;
+      result.carried.push(id);
+    } else {
+      plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf) });
+      const warned = doc.rates.filter((r) => r.warning !== undefined).length;
+      banks[id] = {
+        effectiveDate: doc.effectiveDate,
+        inputHash,
+        lastModified,
+        ...(warned ? { warnings: warned } : {}),
+      };
+      result.rendered.push(id);
+      renderedDocs.push(doc);
+    }
+    list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+  }
+
+  return { plan, banks, list, result, renderedDocs };
+}
+
 /** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
 async function writeGeneration(
   store: Store,
@@ -357,58 +429,16 @@ async function writeGeneration(
 ) {
   const writer = new GenerationWriter(await target.begin(generation, previous, timer), timer, previous?.manifest.files);
   try {
-    const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
-
-    const banks: Manifest["banks"] = {};
-    const list: BankListEntry[] = [];
-    const result: PublishResult = { generation, rendered: [], carried: [], empty: [], files: 0 };
-    /** The re-rendered banks' documents, for the events once the switch is done. */
-    const renderedDocs: LatestRatesDocument[] = [];
-
     // First every bank's inputs (and which banks changed), then the list, whose siblings compress
     // while the changed banks are rendered and the others carried.
-    const plan: Array<{ paths: string[]; render?: () => Promise<RenderedFile[]> }> = [];
-    for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
-      const id = adapter.bank.id;
-      const frequency = frequencyOf(adapter.bank);
-      const before = previous?.manifest.banks[id];
-      const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
-      const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
-      const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
-      if (only && !only.has(id)) {
-        if (carriable) {
-          plan.push({ paths });
-          banks[id] = before;
-          list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
-          result.carried.push(id);
-        }
-        continue;
-      }
-      const input = await timer.time("read", () => bankInput(store, adapter));
-      if (!input) {
-        result.empty.push(id);
-        continue;
-      }
-      const { doc, resource, inputHash } = input;
-      const lastModified = doc.publishedAt;
-      if (carriable && before.inputHash === inputHash) {
-        plan.push({ paths });
-        banks[id] = before;
-        result.carried.push(id);
-      } else {
-        plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf) });
-        const warned = doc.rates.filter((r) => r.warning !== undefined).length;
-        banks[id] = {
-          effectiveDate: doc.effectiveDate,
-          inputHash,
-          lastModified,
-          ...(warned ? { warnings: warned } : {}),
-        };
-        result.rendered.push(id);
-        renderedDocs.push(doc);
-      }
-      list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
-    }
+    const { plan, banks, list, result, renderedDocs } = await planBanks(
+      store,
+      adapters,
+      generation,
+      previous,
+      options,
+      timer,
+    );
 
     const listModified = Object.values(banks).reduce(
       (max, b) => (b.lastModified > max ? b.lastModified : max),

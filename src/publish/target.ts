@@ -132,32 +132,13 @@ export class LocalTreeTarget implements TreeTarget {
       makeTreeDirSync(parent);
       for (let d = parent; d.length > dir.length && !dirs.has(d); d = dirname(d)) dirs.add(d);
     };
-    /** Shared roots of this generation: linked whole from the previous one, or made anew by it. */
-    const linked = new Set<string>();
-    const made = new Set<string>();
-    /** Links `root` (v1/Banks/<ID>) of this generation to `name` in SHARED_DIR. */
-    const link = (root: string, name: string) => {
-      const at = join(dir, root);
-      dirFor(at);
-      symlinkSync(sharedLinkTarget(name), at);
-    };
-    /** A root this generation writes files into: a new shared directory of its own, linked. */
-    const openShared = (path: string) => {
-      const root = sharedRootOf(path);
-      if (root === undefined || made.has(root)) return;
-      if (linked.has(root)) throw new Error(`${root} is linked whole from the previous generation`);
-      const name = sharedName(root, generation);
-      makeTreeDirSync(join(sharedDir, name));
-      dirs.add(sharedDir);
-      link(root, name);
-      made.add(root);
-    };
+    const shared = sharedRoots({ dir, sharedDir, generation, fromDir, dirs, dirFor });
     const timed = <T>(phase: string, work: () => Promise<T>) => (timer ? timer.time(phase, work) : work());
     return {
       write: (path, _file, bodies) =>
         settle(() => {
           const full = join(dir, path);
-          openShared(path);
+          shared.open(path);
           dirFor(full);
           for (const [suffix, body] of [
             ["", bodies.identity],
@@ -174,31 +155,12 @@ export class LocalTreeTarget implements TreeTarget {
         settle(() => {
           if (!fromDir) throw new Error(`nothing to carry ${path} from`);
           const target = join(dir, path);
-          openShared(path);
+          shared.open(path);
           dirFor(target);
           for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])])
             linkOrCopy(join(fromDir, path + s), target + s);
         }),
-      // The previous generation's link of a shared directory, taken over: hard-linked (Linux links the
-      // symlink itself: no new inode, as cheap as a file's link), else made again with its target. A
-      // directory of an earlier layout (hard links per file) is carried file by file (false).
-      carryDir: (root) => {
-        if (!fromDir || made.has(root) || linked.has(root)) return Promise.resolve(false);
-        const from = join(fromDir, root);
-        const at = join(dir, root);
-        return settle(() => {
-          dirFor(at);
-          try {
-            linkSync(from, at);
-          } catch {
-            symlinkSync(readlinkSync(from), at);
-          }
-          linked.add(root);
-        }).then(
-          () => true,
-          () => false,
-        );
-      },
+      carryDir: (root) => shared.carry(root),
       async finish(manifest, beside = {}) {
         for (const [name, text] of Object.entries(beside)) {
           writeDurable(join(dir, name), text, { sync: false });
@@ -215,7 +177,7 @@ export class LocalTreeTarget implements TreeTarget {
           await syncFiles([dir, dirname(dir)]);
         });
         // Only a generation found whole may become current.
-        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text, linked)));
+        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text, shared.linked)));
       },
     };
   }
@@ -235,6 +197,59 @@ export class LocalTreeTarget implements TreeTarget {
     for (const name of await readdir(shared).catch(() => [] as string[]))
       if (name.endsWith(`.${generation}`)) await rm(join(shared, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * The shared roots (`v1/Banks/<ID>`, src/publish/tree.ts) of a generation being written: `open` makes a
+ * root this generation writes into a shared directory of its own, linked; `carry` takes the previous
+ * generation's link over; `linked` holds the roots carried whole.
+ */
+function sharedRoots(g: {
+  dir: string;
+  sharedDir: string;
+  generation: string;
+  fromDir: string | undefined;
+  dirs: Set<string>;
+  dirFor: (full: string) => void;
+}) {
+  const linked = new Set<string>();
+  const made = new Set<string>();
+  return {
+    linked,
+    open(path: string): void {
+      const root = sharedRootOf(path);
+      if (root === undefined || made.has(root)) return;
+      if (linked.has(root)) throw new Error(`${root} is linked whole from the previous generation`);
+      const name = sharedName(root, g.generation);
+      makeTreeDirSync(join(g.sharedDir, name));
+      g.dirs.add(g.sharedDir);
+      const at = join(g.dir, root);
+      g.dirFor(at);
+      symlinkSync(sharedLinkTarget(name), at);
+      made.add(root);
+    },
+    // The previous generation's link, taken over: hard-linked (Linux links the symlink itself: no new
+    // inode, as cheap as a file's link), else made again with its target. A directory of an earlier
+    // layout (hard links per file) is carried file by file (false).
+    carry(root: string): Promise<boolean> {
+      const { fromDir } = g;
+      if (!fromDir || made.has(root) || linked.has(root)) return Promise.resolve(false);
+      const from = join(fromDir, root);
+      const at = join(g.dir, root);
+      return settle(() => {
+        g.dirFor(at);
+        try {
+          linkSync(from, at);
+        } catch {
+          symlinkSync(readlinkSync(from), at);
+        }
+        linked.add(root);
+      }).then(
+        () => true,
+        () => false,
+      );
+    },
+  };
 }
 
 /** Runs synchronous work as a promise: what it throws, rejected. */

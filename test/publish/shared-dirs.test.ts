@@ -38,11 +38,12 @@ afterEach(async () => {
 
 /** A publish after AAA's rates of a new day (BBB unchanged). */
 async function publishDay(day: number) {
+  const date = `2026-03-${String(day).padStart(2, "0")}`;
   storeRates(
     ctx.store,
     "AAA",
-    [{ effectiveDate: `2026-03-${day}`, currency: "EUR", rate: `24.${day}` }],
-    new Date(`2026-03-${day}T13:31:00Z`),
+    [{ effectiveDate: date, currency: "EUR", rate: `24.${day}` }],
+    new Date(`${date}T13:31:00Z`),
   );
   return publish(ctx.store, [AAA, BBB], out);
 }
