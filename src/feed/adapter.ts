@@ -25,6 +25,16 @@ export function defineAdapter<Output extends ParseOutput>(adapter: BankAdapter<O
  * mapping does not know yet (Europe/Kyiv) is looked up by the alias ICU resolves it to (Europe/Kiev).
  */
 export function windowsZoneOf(iana: string): string | undefined {
+  // Looked up once per zone: a publish asks for every bank's (the mapping's search is not free).
+  if (windowsZones.has(iana)) return windowsZones.get(iana);
+  const zone = findWindowsZone(iana);
+  windowsZones.set(iana, zone);
+  return zone;
+}
+
+const windowsZones = new Map<string, string | undefined>();
+
+function findWindowsZone(iana: string): string | undefined {
   const direct = findWindows(iana)?.[0];
   if (direct) return direct;
   try {

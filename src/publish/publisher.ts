@@ -35,7 +35,7 @@ import {
   type GenerationSink,
   type TreeTarget,
 } from "./target.js";
-import { etagOf, newGenerationName, sha256Hex, type Manifest, type ManifestFile } from "./tree.js";
+import { etagOf, newGenerationName, sha256Hex, sharedRootOf, type Manifest, type ManifestFile } from "./tree.js";
 import { EXCHANGE_RATES_XSD, XSD_PATH } from "./xsd.js";
 
 /** Bump when a renderer's output changes, so every bank is re-rendered once. */
@@ -107,40 +107,73 @@ export async function compressSiblings(data: Buffer): Promise<{ br: Buffer; gzip
   return { br, gzip: gz };
 }
 
-/** Builds the manifest of a generation while its files go to the target's sink. */
+/**
+ * Builds the manifest of a generation while its files go to the target's sink. A file is listed at
+ * once, in the order given; its siblings are compressed in the thread pool while the publish goes on
+ * (reading, rendering and carrying the next banks on the main thread), and it is written when they are
+ * done: `settled` waits for every write.
+ */
 class GenerationWriter {
   readonly files: Manifest["files"] = {};
+  /** Writes under way (each with a handler: a failure is reported by `settled`, never unhandled). */
+  private readonly pending: Array<Promise<void>> = [];
+  /** Siblings started before their file was written (compressEarly), by the file's bytes. */
+  private readonly early = new Map<Buffer, Promise<{ br: Buffer; gzip: Buffer }>>();
+  /** The previous generation's paths under each shared root (v1/Banks/<ID>). */
+  private readonly previousRoots = new Map<string, Set<string>>();
   constructor(
     private readonly sink: GenerationSink,
     private readonly timer: PhaseTimer,
     /** The previous generation's files: one rendered to the same bytes is carried, not written again. */
     private readonly previous: Manifest["files"] = {},
-  ) {}
+  ) {
+    for (const path of Object.keys(previous)) {
+      const root = sharedRootOf(path);
+      if (root === undefined) continue;
+      let paths = this.previousRoots.get(root);
+      if (!paths) this.previousRoots.set(root, (paths = new Set()));
+      paths.add(path);
+    }
+  }
 
-  /** Writes rendered files (compressing them together), listed in the manifest in the order given. */
+  /** Lists rendered files in the manifest in the order given and starts writing them (with siblings). */
   async write(rendered: RenderedFile[]): Promise<void> {
-    const entries = rendered.map((f) => {
-      const sha256 = sha256Hex(f.data);
-      const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
-      const { contentType, lastModified } = f;
-      const file = { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
-      return { path: f.path, file, same: sameFile(this.previous[f.path], file) };
-    });
-    const bodies = await this.timer.time("compress", () =>
-      Promise.all(
-        rendered.map(async (f, i): Promise<FileBodies | undefined> => {
-          if (entries[i]!.same) return undefined;
-          return f.compress ? { identity: f.data, ...(await compressSiblings(f.data)) } : { identity: f.data };
-        }),
-      ),
-    );
-    for (const [i, { path, file, same }] of entries.entries()) {
-      if (same) await this.carry(path, this.previous[path]!);
+    for (const f of rendered) {
+      const file = entryOf(f);
+      if (sameFile(this.previous[f.path], file)) await this.carry(f.path, this.previous[f.path]!);
       else {
-        await this.timer.time("write", () => this.sink.write(path, file, bodies[i]!));
-        this.files[path] = file;
+        this.files[f.path] = file;
+        const written = this.writeFile(f, file);
+        written.catch(() => undefined);
+        this.pending.push(written);
       }
     }
+  }
+
+  /** Starts compressing a file that `write` will be given later (unless it is carried then). */
+  compressEarly(f: RenderedFile): void {
+    if (!f.compress || sameFile(this.previous[f.path], entryOf(f))) return;
+    const siblings = this.compress(f.data);
+    siblings.catch(() => undefined);
+    this.early.set(f.data, siblings);
+  }
+
+  private compress(data: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
+    return this.timer.time("compress (thread pool)", () => compressSiblings(data));
+  }
+
+  private async writeFile(f: RenderedFile, file: ManifestFile): Promise<void> {
+    const bodies: FileBodies = f.compress
+      ? { identity: f.data, ...(await (this.early.get(f.data) ?? this.compress(f.data))) }
+      : { identity: f.data };
+    await this.timer.time("write", () => this.sink.write(f.path, file, bodies));
+  }
+
+  /** Waits for every write started; throws the first failure. */
+  async settled(): Promise<void> {
+    const results = await Promise.allSettled(this.pending);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** Takes a file (and its siblings) over from the previous generation. */
@@ -149,9 +182,40 @@ class GenerationWriter {
     this.files[path] = entry;
   }
 
+  /**
+   * Takes files over from the previous generation, listed in the order given: a shared root whose
+   * files are all among them by one link where the target can (its files are the previous
+   * generation's, whole), the rest file by file.
+   */
+  async carryAll(paths: string[]): Promise<void> {
+    const linked = new Set<string>();
+    if (this.sink.carryDir)
+      for (const root of new Set(paths.map(sharedRootOf))) {
+        const before = root === undefined ? undefined : this.previousRoots.get(root);
+        if (!root || !before) continue;
+        const under = paths.filter((p) => sharedRootOf(p) === root);
+        if (under.length !== before.size || !under.every((p) => before.has(p))) continue;
+        const files = under.map((p) => [p, this.previous[p]!] as const);
+        if (await this.timer.time("links", () => this.sink.carryDir!(root, files))) linked.add(root);
+      }
+    for (const path of paths) {
+      const root = sharedRootOf(path);
+      if (root !== undefined && linked.has(root)) this.files[path] = this.previous[path]!;
+      else await this.carry(path, this.previous[path]!);
+    }
+  }
+
   finish(manifest: Manifest, beside?: Record<string, string>): Promise<void> {
     return this.sink.finish(manifest, beside);
   }
+}
+
+/** A rendered file's manifest entry. */
+function entryOf(f: RenderedFile): ManifestFile {
+  const sha256 = sha256Hex(f.data);
+  const encodings: Array<"br" | "gzip"> = f.compress ? ["br", "gzip"] : [];
+  const { contentType, lastModified } = f;
+  return { bytes: f.data.length, sha256, etag: etagOf(sha256), lastModified, contentType, encodings };
 }
 
 /** The same file as before: same bytes, dates, type and siblings (its manifest entry unchanged). */
@@ -172,6 +236,17 @@ function sameFile(before: ManifestFile | undefined, file: ManifestFile): boolean
  * same rates render the same bytes (null for a historical-only source).
  */
 function nextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
+  // Asked of every bank at every publish: kept per descriptor until its newest date changes.
+  const known = nextPublications.get(bank);
+  if (known?.newest === newest) return known.next;
+  const next = findNextPublication(bank, newest);
+  nextPublications.set(bank, { newest, next });
+  return next;
+}
+
+const nextPublications = new WeakMap<BankDescriptor, { newest: IsoDate; next: NextPublication | null }>();
+
+function findNextPublication(bank: BankDescriptor, newest: IsoDate): NextPublication | null {
   const date = bank.historicalOnly ? undefined : nextPublicationDay(bank, newest);
   if (!date) return null;
   const at = zonedInstant(date, bank.dailyUpdateTime, bank.timeZone).toISOString();
@@ -270,17 +345,24 @@ async function publishLocked(
   });
 }
 
-/** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
-async function writeGeneration(
+/** A bank's files as a generation takes them: carried (no `render`), or rendered anew. */
+interface PlannedBank {
+  paths: string[];
+  render?: () => Promise<RenderedFile[]>;
+}
+
+/**
+ * Reads every bank's inputs (the store, once a bank) and decides which banks are rendered anew and which
+ * carried; their manifest entries, the list's entries and the result, in the banks' order.
+ */
+async function planBanks(
   store: Store,
   adapters: BankAdapter[],
-  target: TreeTarget,
   generation: string,
   previous: CurrentGeneration | undefined,
   options: PublishOptions,
   timer: PhaseTimer,
 ) {
-  const writer = new GenerationWriter(await target.begin(generation, previous, timer), timer, previous?.manifest.files);
   const only = options.only ? new Set(options.only.map((id) => id.toUpperCase())) : undefined;
 
   const banks: Manifest["banks"] = {};
@@ -289,6 +371,7 @@ async function writeGeneration(
   /** The re-rendered banks' documents, for the events once the switch is done. */
   const renderedDocs: LatestRatesDocument[] = [];
 
+  const plan: PlannedBank[] = [];
   for (const adapter of [...adapters].sort((a, b) => a.bank.id.localeCompare(b.bank.id))) {
     const id = adapter.bank.id;
     const frequency = frequencyOf(adapter.bank);
@@ -298,7 +381,7 @@ async function writeGeneration(
     const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
     if (only && !only.has(id)) {
       if (carriable) {
-        for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+        plan.push({ paths });
         banks[id] = before;
         list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
         result.carried.push(id);
@@ -313,11 +396,11 @@ async function writeGeneration(
     const { doc, resource, inputHash } = input;
     const lastModified = doc.publishedAt;
     if (carriable && before.inputHash === inputHash) {
-      for (const p of paths) await writer.carry(p, previous.manifest.files[p]!);
+      plan.push({ paths });
       banks[id] = before;
       result.carried.push(id);
     } else {
-      await writer.write(await timer.time("render", () => renderBankFiles(doc, resource, latestOf)));
+      plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf) });
       const warned = doc.rates.filter((r) => r.warning !== undefined).length;
       banks[id] = {
         effectiveDate: doc.effectiveDate,
@@ -331,35 +414,78 @@ async function writeGeneration(
     list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
   }
 
-  const listModified = Object.values(banks).reduce(
-    (max, b) => (b.lastModified > max ? b.lastModified : max),
-    XSD_LAST_MODIFIED,
-  );
-  await writer.write([
-    {
-      path: BANK_LIST_PATH,
-      data: renderBankList(list),
-      contentType: CONTENT_TYPES.json,
-      lastModified: listModified,
-      compress: true,
-    },
-    {
-      path: XSD_PATH,
-      data: Buffer.from(EXCHANGE_RATES_XSD, "utf8"),
-      contentType: CONTENT_TYPES.xsd,
-      lastModified: XSD_LAST_MODIFIED,
-      compress: true,
-    },
-  ]);
+  return { plan, banks, list, result, renderedDocs };
+}
 
-  const manifest: Manifest = {
-    generation,
-    publishedAt: (options.now ?? new Date()).toISOString(),
-    files: writer.files,
-    banks,
-  };
-  const keys = options.signing;
-  const signature = keys === UNSIGNED ? undefined : await timer.time("signature", () => signatureFiles(manifest, keys));
-  await timer.time("finish", () => writer.finish(manifest, signature));
-  return { manifest, renderedDocs, result };
+/** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
+async function writeGeneration(
+  store: Store,
+  adapters: BankAdapter[],
+  target: TreeTarget,
+  generation: string,
+  previous: CurrentGeneration | undefined,
+  options: PublishOptions,
+  timer: PhaseTimer,
+) {
+  const writer = new GenerationWriter(await target.begin(generation, previous, timer), timer, previous?.manifest.files);
+  try {
+    // First every bank's inputs (and which banks changed), then the list, whose siblings compress
+    // while the changed banks are rendered and the others carried.
+    const { plan, banks, list, result, renderedDocs } = await planBanks(
+      store,
+      adapters,
+      generation,
+      previous,
+      options,
+      timer,
+    );
+
+    const listModified = Object.values(banks).reduce(
+      (max, b) => (b.lastModified > max ? b.lastModified : max),
+      XSD_LAST_MODIFIED,
+    );
+    const common: RenderedFile[] = [
+      {
+        path: BANK_LIST_PATH,
+        data: renderBankList(list),
+        contentType: CONTENT_TYPES.json,
+        lastModified: listModified,
+        compress: true,
+      },
+      {
+        path: XSD_PATH,
+        data: Buffer.from(EXCHANGE_RATES_XSD, "utf8"),
+        contentType: CONTENT_TYPES.xsd,
+        lastModified: XSD_LAST_MODIFIED,
+        compress: true,
+      },
+    ];
+    for (const f of common) writer.compressEarly(f);
+    // The changed banks first, their siblings compressing while the unchanged ones are carried.
+    for (const { render } of plan) if (render) await writer.write(await timer.time("render", render));
+    for (const { paths, render } of plan) if (!render) await writer.carryAll(paths);
+    await writer.write(common);
+
+    // Listed in the manifest as before: bank by bank, then the list and the schema.
+    const files: Manifest["files"] = {};
+    for (const path of [...plan.flatMap((p) => p.paths), ...common.map((f) => f.path)])
+      files[path] = writer.files[path]!;
+    const manifest: Manifest = {
+      generation,
+      publishedAt: (options.now ?? new Date()).toISOString(),
+      files,
+      banks,
+    };
+    const keys = options.signing;
+    const signature =
+      keys === UNSIGNED ? undefined : await timer.time("signature", () => signatureFiles(manifest, keys));
+    // The last compressions and writes (the signature above was made while they ran).
+    await timer.time("compress wait", () => writer.settled());
+    await timer.time("finish", () => writer.finish(manifest, signature));
+    return { manifest, renderedDocs, result };
+  } catch (error) {
+    // No write of it may still be under way when the caller removes what was written.
+    await writer.settled().catch(() => undefined);
+    throw error;
+  }
 }

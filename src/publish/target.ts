@@ -3,20 +3,24 @@
 // (src/publish/s3-target.ts) is the other. Both keep the same contract: a generation is written
 // whole, its manifest last, then one atomic switch makes it current; older generations are pruned
 // keeping a few for readers in flight.
-import { chmodSync, copyFileSync, linkSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { chmodSync, copyFileSync, linkSync, readlinkSync, symlinkSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
   FILE_MODE,
   GENERATIONS_DIR,
   MANIFEST,
+  SHARED_DIR,
   lastGoodGeneration,
   makeTreeDir,
   makeTreeDirSync,
   prunedRemoved,
   pruneGenerations,
   readCurrentGeneration,
+  sharedLinkTarget,
+  sharedName,
+  sharedRootOf,
   switchTo,
   syncFiles,
   verifyGeneration,
@@ -41,6 +45,11 @@ export interface GenerationSink {
   write(path: string, file: ManifestFile, bodies: FileBodies): Promise<void>;
   /** Takes a file of the current generation over unchanged. */
   carry(path: string, file: ManifestFile): Promise<void>;
+  /**
+   * Takes a directory of the current generation over whole (`v1/Banks/<ID>`: every file the current
+   * manifest lists under it, `files`), where the target can do that at once; false: carry each file.
+   */
+  carryDir?(root: string, files: ReadonlyArray<readonly [string, ManifestFile]>): Promise<boolean>;
   /**
    * Writes the manifest, durably: the generation is complete (not yet current). `beside`: files written
    * next to it, not listed in it (its signature and the public keys, src/publish/signing.ts).
@@ -104,6 +113,7 @@ export class LocalTreeTarget implements TreeTarget {
     timer?: PhaseTimer,
   ): Promise<GenerationSink> {
     const dir = join(this.outDir, GENERATIONS_DIR, generation);
+    const sharedDir = join(this.outDir, SHARED_DIR);
     // The previous publish's pruned generations are gone before this one takes space.
     await prunedRemoved(this.outDir);
     await makeTreeDir(dir);
@@ -122,11 +132,13 @@ export class LocalTreeTarget implements TreeTarget {
       makeTreeDirSync(parent);
       for (let d = parent; d.length > dir.length && !dirs.has(d); d = dirname(d)) dirs.add(d);
     };
+    const shared = sharedRoots({ dir, sharedDir, generation, fromDir, dirs, dirFor });
     const timed = <T>(phase: string, work: () => Promise<T>) => (timer ? timer.time(phase, work) : work());
     return {
       write: (path, _file, bodies) =>
         settle(() => {
           const full = join(dir, path);
+          shared.open(path);
           dirFor(full);
           for (const [suffix, body] of [
             ["", bodies.identity],
@@ -143,10 +155,12 @@ export class LocalTreeTarget implements TreeTarget {
         settle(() => {
           if (!fromDir) throw new Error(`nothing to carry ${path} from`);
           const target = join(dir, path);
+          shared.open(path);
           dirFor(target);
           for (const s of ["", ...file.encodings.map((e) => SUFFIX[e])])
             linkOrCopy(join(fromDir, path + s), target + s);
         }),
+      carryDir: (root) => shared.carry(root),
       async finish(manifest, beside = {}) {
         for (const [name, text] of Object.entries(beside)) {
           writeDurable(join(dir, name), text, { sync: false });
@@ -163,7 +177,7 @@ export class LocalTreeTarget implements TreeTarget {
           await syncFiles([dir, dirname(dir)]);
         });
         // Only a generation found whole may become current.
-        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text)));
+        await timed("check", () => Promise.resolve(verifyGeneration(dir, manifest, text, shared.linked)));
       },
     };
   }
@@ -177,8 +191,65 @@ export class LocalTreeTarget implements TreeTarget {
   }
 
   async discard(generation: string): Promise<void> {
+    // rm never follows the links: the shared directories this generation made go by their names.
     await rm(join(this.outDir, GENERATIONS_DIR, generation), { recursive: true, force: true });
+    const shared = join(this.outDir, SHARED_DIR);
+    for (const name of await readdir(shared).catch(() => [] as string[]))
+      if (name.endsWith(`.${generation}`)) await rm(join(shared, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * The shared roots (`v1/Banks/<ID>`, src/publish/tree.ts) of a generation being written: `open` makes a
+ * root this generation writes into a shared directory of its own, linked; `carry` takes the previous
+ * generation's link over; `linked` holds the roots carried whole.
+ */
+function sharedRoots(g: {
+  dir: string;
+  sharedDir: string;
+  generation: string;
+  fromDir: string | undefined;
+  dirs: Set<string>;
+  dirFor: (full: string) => void;
+}) {
+  const linked = new Set<string>();
+  const made = new Set<string>();
+  return {
+    linked,
+    open(path: string): void {
+      const root = sharedRootOf(path);
+      if (root === undefined || made.has(root)) return;
+      if (linked.has(root)) throw new Error(`${root} is linked whole from the previous generation`);
+      const name = sharedName(root, g.generation);
+      makeTreeDirSync(join(g.sharedDir, name));
+      g.dirs.add(g.sharedDir);
+      const at = join(g.dir, root);
+      g.dirFor(at);
+      symlinkSync(sharedLinkTarget(name), at);
+      made.add(root);
+    },
+    // The previous generation's link, taken over: hard-linked (Linux links the symlink itself: no new
+    // inode, as cheap as a file's link), else made again with its target. A directory of an earlier
+    // layout (hard links per file) is carried file by file (false).
+    carry(root: string): Promise<boolean> {
+      const { fromDir } = g;
+      if (!fromDir || made.has(root) || linked.has(root)) return Promise.resolve(false);
+      const from = join(fromDir, root);
+      const at = join(g.dir, root);
+      return settle(() => {
+        g.dirFor(at);
+        try {
+          linkSync(from, at);
+        } catch {
+          symlinkSync(readlinkSync(from), at);
+        }
+        linked.add(root);
+      }).then(
+        () => true,
+        () => false,
+      );
+    },
+  };
 }
 
 /** Runs synchronous work as a promise: what it throws, rejected. */

@@ -5,12 +5,17 @@
 //   out/current -> .generations/<gen>      (replaced atomically)
 //   out/v1      -> current/v1              (static, created once)
 //   out/.generations/<gen>/manifest.json   (every file's size, sha256, ETag, Last-Modified, type)
+//   out/.generations/<gen>/v1/Banks/<ID> -> ../../../../.shared/<ID>.<gen that rendered it>
+//
+// A bank's directory of Latest files is written once, into out/.shared/, and every generation that
+// carries the bank unchanged links it by one relative symlink (instead of a hard link per file).
 import { createHash } from "node:crypto";
 import {
   chmodSync,
   closeSync,
   fchmodSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -29,6 +34,21 @@ export const CURRENT_LINK = "current";
 export const MANIFEST = "manifest.json";
 /** Pruned generations, moved out of GENERATIONS_DIR in one rename each, on their way out. */
 export const PRUNED_DIR = ".pruned";
+/** Banks' directories shared by the generations that link them (`<ID>.<generation that wrote it>`). */
+export const SHARED_DIR = ".shared";
+
+/** The directory of a generation shared between generations (`v1/Banks/<ID>`) that holds `path`, if any. */
+export function sharedRootOf(path: string): string | undefined {
+  if (!path.startsWith("v1/Banks/")) return undefined;
+  const end = path.indexOf("/", 9);
+  return end > 9 ? path.slice(0, end) : undefined;
+}
+
+/** The name in SHARED_DIR of `root`'s directory as `generation` writes it. */
+export const sharedName = (root: string, generation: string) => `${root.split("/").pop()}.${generation}`;
+
+/** A shared root's symlink target, relative to the generation's `v1/Banks/` where the link lives. */
+export const sharedLinkTarget = (name: string) => join("..", "..", "..", "..", SHARED_DIR, name);
 
 export interface ManifestFile {
   bytes: number;
@@ -139,7 +159,12 @@ export function writeDurable(path: string, data: Uint8Array | string, { sync = t
  * every file it lists is there with its size (its compressed siblings too). Throws naming the first
  * problem. (The files and directories were synced before the manifest: syncFiles.)
  */
-export function verifyGeneration(dir: string, manifest: Manifest, manifestText: string): void {
+export function verifyGeneration(
+  dir: string,
+  manifest: Manifest,
+  manifestText: string,
+  linked: ReadonlySet<string> = new Set(),
+): void {
   const fail = (what: string) => {
     throw new UserError(
       `publish stopped: generation ${manifest.generation} is incomplete (${what}); the published tree is unchanged`,
@@ -153,11 +178,24 @@ export function verifyGeneration(dir: string, manifest: Manifest, manifestText: 
       return -1;
     }
   };
+  // A shared directory linked whole was found whole by the generation that wrote it, and nothing
+  // writes into it after: its link is checked to lead to it.
+  for (const root of linked) if (!isDirectory(join(dir, root))) fail(`${root}: its shared directory is missing`);
   for (const [path, file] of Object.entries(manifest.files)) {
+    const root = sharedRootOf(path);
+    if (root !== undefined && linked.has(root)) continue;
     const bytes = size(path);
     if (bytes !== file.bytes) fail(`${path}: ${bytes < 0 ? "missing" : `${bytes} of ${file.bytes} bytes`}`);
     for (const suffix of file.encodings.map((e) => (e === "br" ? ".br" : ".gz")))
       if (size(path + suffix) <= 0) fail(`${path}${suffix}: missing or empty`);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -294,6 +332,15 @@ export async function pruneGenerations(outDir: string, keep = 2, { background = 
   const pruned = join(outDir, PRUNED_DIR);
   if (doomed.length) await makeTreeDir(pruned);
   for (const n of doomed) await rename(join(root, n), join(pruned, n));
+  // The shared directories no generation left links (those only the doomed ones did, any a crash left).
+  const unlinked = doomed.length
+    ? await unlinkedShared(
+        outDir,
+        names.filter((n) => !doomed.includes(n)),
+      )
+    : [];
+  if (unlinked.length) await makeTreeDir(pruned);
+  for (const n of unlinked) await rename(join(outDir, SHARED_DIR, n), join(pruned, `${SHARED_DIR}${n}`));
   const removal = prunedRemoved(outDir).then(() => removePruned(pruned));
   // Never a rejection nobody waits for: what a failed removal leaves, the next prune takes.
   const settled = removal.catch(() => undefined);
@@ -302,6 +349,22 @@ export async function pruneGenerations(outDir: string, keep = 2, { background = 
     if (removals.get(outDir) === settled) removals.delete(outDir);
   });
   if (!background) await removal;
+}
+
+/** The entries of SHARED_DIR that none of `generations` (names in GENERATIONS_DIR) links. */
+async function unlinkedShared(outDir: string, generations: string[]): Promise<string[]> {
+  const shared = await readdir(join(outDir, SHARED_DIR)).catch(() => [] as string[]);
+  if (shared.length === 0) return [];
+  const linked = new Set<string>();
+  for (const name of generations) {
+    const banks = join(outDir, GENERATIONS_DIR, name, "v1", "Banks");
+    for (const entry of await readdir(banks, { withFileTypes: true }).catch(() => []))
+      if (entry.isSymbolicLink()) {
+        const target = await readlink(join(banks, entry.name)).catch(() => undefined);
+        if (target !== undefined) linked.add(target.split("/").pop()!);
+      }
+  }
+  return shared.filter((n) => !linked.has(n));
 }
 
 /** Removes every generation in PRUNED_DIR (those of this prune, and any a crash left there). */
@@ -321,8 +384,26 @@ export async function removeGeneration(dir: string): Promise<void> {
   const manifest = await readManifest(dir);
   if (manifest) {
     const dirs = new Set<string>();
+    // A shared directory's link goes, never the files through it (other generations link them too).
+    const links = new Set<string>();
+    for (const path of Object.keys(manifest.files)) {
+      const root = sharedRootOf(path);
+      if (root === undefined || links.has(root)) continue;
+      let link = false;
+      try {
+        link = lstatSync(join(dir, root)).isSymbolicLink();
+      } catch {
+        // Missing: nothing to remove through it.
+      }
+      if (link) {
+        links.add(root);
+        unlinkSync(join(dir, root));
+      }
+    }
     let count = 0;
     for (const [path, file] of Object.entries(manifest.files)) {
+      const root = sharedRootOf(path);
+      if (root !== undefined && links.has(root)) continue;
       for (let d = dirname(path); d !== "."; d = dirname(d)) dirs.add(d);
       for (const suffix of ["", ...(file.encodings ?? []).map((e) => (e === "br" ? ".br" : ".gz"))]) {
         try {

@@ -5,7 +5,7 @@
 // be there with its size and sha256, its precompressed siblings must decompress to it, and no other
 // file may be there. Each problem names its file.
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { readdir, readFile, readlink, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
@@ -39,11 +39,22 @@ async function generationDir(dir: string): Promise<string> {
   return current ? join(dir, current) : dir;
 }
 
-async function* walk(root: string, dir = root): AsyncGenerator<string> {
+/**
+ * Every file under `dir`, relative to `root`. A symlink to a directory is walked (a bank's directory
+ * shared between generations, src/publish/tree.ts), each directory once (a loop of links ends).
+ */
+async function* walk(root: string, dir = root, seen = new Set<string>()): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(root, full);
-    else yield relative(root, full).split("\\").join("/");
+    const linked = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
+    if (entry.isDirectory() || linked?.isDirectory()) {
+      if (linked) {
+        const id = `${linked.dev}:${linked.ino}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      yield* walk(root, full, seen);
+    } else yield relative(root, full).split("\\").join("/");
   }
 }
 
