@@ -208,7 +208,7 @@ const withinDefaultGap: Bridges = (before, date) => dayNumber(date) - dayNumber(
 /** Rows read per statement while a range is streamed. */
 const CHUNK_ROWS = 2048;
 
-const ROW_COLUMNS = "effective_date as effectiveDate, currency, rate, unit_multiplier as unitMultiplier";
+const ROW_COLUMNS = `effective_date as effectiveDate, currency, ${boundedRate()} as rate, unit_multiplier as unitMultiplier`;
 /** A currency filter as one parameter: a JSON array, or null for every currency. */
 const FILTER = "(? is null or currency in (select value from json_each(?)))";
 
@@ -396,7 +396,7 @@ export class HistoryReader implements HistoryStore {
   /** The rows of one effective date, sorted by currency; `currencies` keeps only those. */
   ratesOn(bankId: string, date: IsoDate, currencies?: readonly string[]): HistoryRow[] {
     const filter = currencies ? JSON.stringify(currencies) : null;
-    return this.statements.on.all(bankId, date, filter, filter) as HistoryRow[];
+    return withinTextBound(bankId, this.statements.on.all(bankId, date, filter, filter) as HistoryRow[]);
   }
 
   /**
@@ -706,11 +706,17 @@ const pack = (...columns: string[]) =>
   `group_concat(${columns.map((c) => (c === "rate" ? BOUNDED_RATE : c)).join(` || '${SEPARATOR}' || `)}, '${SEPARATOR}')`;
 
 /**
- * A rate is read at most one character beyond the figure bounds' length: a figure stored before the
- * bounds existed (ten million digits) costs no more to read than any other, and its cut text, longer
- * than any figure within the bounds, is then left out by withinTextBound, never served cut.
+ * A rate longer than the figure bounds allow is read as a stand-in one character too long: a figure
+ * stored before the bounds existed (ten million digits) costs no more to read than any other, and the
+ * stand-in, longer than any figure within the bounds, is then left out by withinTextBound, never served.
+ * octet_length reads the value's length from its header, not its text (SQLite 3.43 on, PostgreSQL's
+ * TOAST header): `substr` would read all ten million characters (SQLite walks the value's overflow
+ * pages) at every statement of every request.
  */
-export const BOUNDED_RATE = `substr(rate, 1, ${FIGURE_BOUNDS.maxTextLength + 1})`;
+export const BOUNDED_RATE = boundedRate();
+function boundedRate(): string {
+  return `(case when octet_length(rate) > ${FIGURE_BOUNDS.maxTextLength} then '${"9".repeat(FIGURE_BOUNDS.maxTextLength + 1)}' else rate end)`;
+}
 
 /** The rows whose rate text is within the bounds' length; the others are logged and left out. */
 export function withinTextBound(bankId: string, rows: HistoryRow[]): HistoryRow[] {

@@ -17,6 +17,11 @@ import type { RateRecord } from "../../src/types.js";
 import { startHarness, type Harness } from "../serve/support.js";
 
 const HUGE = `2${"7".repeat(9_999_999)}`;
+/**
+ * A range with the planted row, best of three: still above 100 ms on a loaded machine (113 ms measured
+ * with a load average of 17 on two cores), where its cost comes from is not yet found (issue 37).
+ */
+const RANGE_MS = 250;
 let h: Harness;
 let auth: Record<string, string>;
 const logged: Array<Record<string, unknown>> = [];
@@ -73,42 +78,39 @@ describe("a stored figure beyond the bounds", () => {
     expect(JSON.stringify(logged)).not.toContain("7".repeat(100));
   });
 
-  it("makes base= and Convert answer or refuse within 100 ms, another client served meanwhile", async () => {
+  it("makes base= and Convert answer or refuse within 100 ms, ranges within 250 ms, another client served meanwhile", async () => {
     const asks = [
-      ["/v1/Banks/CNB/DailyRates/Latest?base=USD", 404],
-      ["/v1/Banks/CNB/DailyRates/2026-01-02?base=USD", 404],
-      ["/v1/Banks/CNB/DailyRates/2026-01-02?base=EUR&currencies=USD,JPY", 200],
-      ["/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=100", 404],
-      ["/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=100&date=2026-01-02", 404],
-      ["/v1/Banks/CNB/Convert?from=JPY&to=EUR&amount=100&date=2026-01-02", 200],
+      ["/v1/Banks/CNB/DailyRates/Latest?base=USD", 404, 100],
+      ["/v1/Banks/CNB/DailyRates/2026-01-02?base=USD", 404, 100],
+      ["/v1/Banks/CNB/DailyRates/2026-01-02?base=EUR&currencies=USD,JPY", 200, 100],
+      ["/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=100", 404, 100],
+      ["/v1/Banks/CNB/Convert?from=USD&to=EUR&amount=100&date=2026-01-02", 404, 100],
+      ["/v1/Banks/CNB/Convert?from=JPY&to=EUR&amount=100&date=2026-01-02", 200, 100],
+      // A range reads the planted rows in several statements (its version, its currencies, its rows); the
+      // rate is read as its length first (BOUNDED_RATE), so none of them reads the ten million digits.
+      ["/v1/Banks/CNB/DailyRates?from=2026-01-02&to=2026-01-05&base=EUR&currencies=JPY", 200, RANGE_MS],
+      ["/v1/Banks/CNB/DailyRates?from=2026-01-02&to=2026-01-05&base=EUR", 200, RANGE_MS],
+      ["/v1/Banks/CNB/DailyRates?from=2026-01-02&to=2026-01-05", 200, RANGE_MS],
     ] as const;
     // Once each first: the routes' modules are loaded at their first request.
     for (const [path] of asks) await timed(path);
     // The fastest of three tries: a loaded test machine can stall any one request, while the cost this
-    // guards against (tens of seconds of arithmetic on the planted digits) is in every try.
-    for (const [path, status] of asks) {
+    // guards against (tens of seconds of arithmetic on the planted digits, or reading them) is in every try.
+    for (const [path, status, limit] of asks) {
       let best = { answer: Infinity, health: Infinity };
       for (let attempt = 0; attempt < 3; attempt++) {
         const [answer, health] = await Promise.all([timed(path), timed("/healthz")]);
         expect(answer.status, `${path}: ${answer.text.slice(0, 200)}`).toBe(status);
         expect(health.status).toBe(200);
         expect(answer.text).not.toContain("7777777");
+        expect(answer.text).not.toContain("9".repeat(65));
         best = { answer: Math.min(best.answer, answer.ms), health: Math.min(best.health, health.ms) };
       }
-      // Quiet, these take 3-50 ms; CI with four workers on two cores has taken 110 ms. 250 ms still
-      // lies two orders of magnitude below the unbounded cost (35 s for one request).
-      expect(best.answer, path).toBeLessThan(250);
-      expect(best.health, `/healthz beside ${path}`).toBeLessThan(250);
+      // Quiet, these take 3-20 ms; 100 ms lies more than two orders of magnitude below the unbounded
+      // cost (35 s for one request).
+      expect(best.answer, path).toBeLessThan(limit);
+      expect(best.health, `/healthz beside ${path}`).toBeLessThan(limit);
     }
-    // A range reads the planted rows in several statements (its version, its currencies, its rows), and
-    // SQLite walks each 10 MB value's overflow pages to reach the columns after it: bounded, but not 100 ms.
-    const range = await Promise.all([
-      timed("/v1/Banks/CNB/DailyRates?from=2026-01-02&to=2026-01-05&base=EUR&currencies=JPY"),
-      timed("/healthz"),
-    ]);
-    expect(range[0].status).toBe(200);
-    expect(range[0].ms).toBeLessThan(400);
-    expect(range[1].ms).toBeLessThan(400);
     const day = JSON.parse((await timed("/v1/Banks/CNB/DailyRates/2026-01-02?base=EUR")).text) as {
       rates: Record<string, Record<string, unknown>>;
     };
