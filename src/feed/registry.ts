@@ -101,7 +101,6 @@ export async function sourcesForBank(key: string, frequency?: Frequency): Promis
   return [chosen];
 }
 
-
 /** The sources of the banks a command names (each bank's every table, or those of `frequency`), or all. */
 export async function sourcesFor(ids: string[], all: boolean, frequency?: Frequency): Promise<BankAdapter[]> {
   if (all) {

@@ -58,9 +58,7 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
       if (result.navigation)
         return ctx.print(`${label}: a page that only leads to the data (never parsed): nothing to store`);
       if (result.noPublication)
-        return ctx.print(
-          `${label}: no publication in this answer (${result.noPublication}): nothing to store`,
-        );
+        return ctx.print(`${label}: no publication in this answer (${result.noPublication}): nothing to store`);
       ctx.print(
         `${label}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
           (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +

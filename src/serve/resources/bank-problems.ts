@@ -29,7 +29,11 @@ export async function sendNoRates(ctx: ServeContext, res: ServerResponse, head: 
   sendProblem(res, 404, {
     type: PROBLEM_TYPES.noRatesYet,
     detail: `Bank ${sourceLabel(id)} is known but has no rates published yet${when}${needsKey(key)}`,
-    extra: { bank: publicIdOf(id), ...(status?.state ? { state: status.state } : {}), ...(key ? { credential: key } : {}) },
+    extra: {
+      bank: publicIdOf(id),
+      ...(status?.state ? { state: status.state } : {}),
+      ...(key ? { credential: key } : {}),
+    },
     head,
   });
 }

@@ -121,11 +121,7 @@ async function calendarDocument(
 }
 
 /** One source's cadence over a year: its days, closings and what was observed against them. */
-async function cadenceOf(
-  ctx: Parameters<Handler>[0],
-  bank: BankDescriptor,
-  year: number,
-): Promise<FrequencyCalendar> {
+async function cadenceOf(ctx: Parameters<Handler>[0], bank: BankDescriptor, year: number): Promise<FrequencyCalendar> {
   const history = ctx.history();
   const stored = history ? await history.dates(bank.id) : [];
   const now = new Date();
