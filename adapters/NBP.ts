@@ -13,7 +13,10 @@ import {
   FeedError,
   GRAMS_PER_TROY_OUNCE,
   defineAdapter,
+  isHttpNotFound,
+  isJsonObject,
   isIsoDate,
+  jsonFieldText,
   jsonNumberText,
   multiply,
   noPublication,
@@ -31,10 +34,8 @@ const TIME_ZONE = "Europe/Warsaw";
 const API = "https://api.nbp.pl/api";
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
-/** What a field said, as text (numbers with their digits); undefined when absent. */
-const raw = (x: unknown) =>
-  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
+const isNode = isJsonObject;
+const raw = jsonFieldText;
 const iso = (date: string | undefined) => (date !== undefined && isIsoDate(date) ? date : undefined);
 
 /** Every rate of every table in the answer; a bad rate, or every rate of a table with a bad date, is held. */
@@ -87,9 +88,6 @@ function parseGold(prices: unknown[]): ParsedAnswer {
   return rows.result();
 }
 
-const isNotFound = (error: unknown) =>
-  error instanceof Error && error.name === "HttpError" && (error as { status?: number }).status === 404;
-
 const nbp = defineAdapter({
   bank: {
     id: ID,
@@ -125,7 +123,7 @@ const nbp = defineAdapter({
         const doc = await http.get(url, { accept: "application/json" });
         if (doc.status !== 404) docs.push(doc);
       } catch (error) {
-        if (!isNotFound(error)) throw error; // 404: no working day in the window
+        if (!isHttpNotFound(error)) throw error; // 404: no working day in the window
       }
     }
     return docs;

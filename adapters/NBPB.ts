@@ -1,5 +1,6 @@
 // Narodowy Bank Polski's Table B: the weekly mid rates of about 115 less-traded currencies (AFN ... ZWG),
-// NBP's `Weekly` frequency beside its daily Table A (adapters/NBP.ts). A period source: each table's
+// NBP's `Weekly` frequency beside its daily Table A (adapters/NBP.ts); `NBPB` is the source's internal id
+// (store, scheduler), never shown: the rates are served as /v1/Banks/NBP/WeeklyRates (src/feed/sources.ts). A period source: each table's
 // figures are valid from its effective date until the next table's.
 // - Endpoint: GET https://api.nbp.pl/api/exchangerates/tables/B/{from}/{to}/?format=json (at most 93 days
 //   per call; from 2002-01-02). A window without a table answers 404: no document, not an error.
@@ -16,7 +17,10 @@ import {
   FeedError,
   addDays,
   defineAdapter,
+  isHttpNotFound,
+  isJsonObject,
   isIsoDate,
+  jsonFieldText,
   jsonNumberText,
   noPublication,
   parseJsonExact,
@@ -33,12 +37,8 @@ const TIME_ZONE = "Europe/Warsaw";
 const API = "https://api.nbp.pl/api/exchangerates/tables/B";
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === "object" && x !== null && !Array.isArray(x);
-const raw = (x: unknown) =>
-  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
-
-const isNotFound = (error: unknown) =>
-  error instanceof Error && error.name === "HttpError" && (error as { status?: number }).status === 404;
+const isNode = isJsonObject;
+const raw = jsonFieldText;
 
 /** Checks every table is a Table B with rates; their effective dates, in the answer's order. */
 function tableDates(tables: unknown[]): Array<string | undefined> {
@@ -82,7 +82,9 @@ function parseTables(tables: unknown[]) {
 
 const nbpb = defineAdapter({
   bank: {
+    // An internal source id: the rates are NBP's `Weekly` ones, under /v1/Banks/NBP/WeeklyRates.
     id: ID,
+    bankId: "NBP",
     names: [
       { languageCode: "en", name: "National Bank of Poland (Table B, weekly)", abbreviatedName: "NBP" },
       { languageCode: "pl", name: "Narodowy Bank Polski (tabela B)", abbreviatedName: "NBP" },
@@ -110,7 +112,7 @@ const nbpb = defineAdapter({
     try {
       docs.push(await http.get(`${API}/${from}/${to}/?format=json`, { accept: "application/json" }));
     } catch (error) {
-      if (!isNotFound(error)) throw error; // 404: no table in the window
+      if (!isHttpNotFound(error)) throw error; // 404: no table in the window
     }
     return docs;
   },

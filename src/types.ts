@@ -100,6 +100,11 @@ export interface BankDescriptor {
    * `/v1/Banks/{id}/{Frequency}Rates`. A non-daily source's records carry `validTo`.
    */
   supportedFrequencies?: Frequency[];
+  /**
+   * Set on a source that publishes one more frequency of another bank (NBP's weekly Table B: `"NBP"`):
+   * its rates are that bank's `{Frequency}Rates`, its id stays internal (src/feed/sources.ts).
+   */
+  bankId?: string;
   /** Set when the live endpoint needs a registered key. */
   credential?: CredentialRequirement;
   /** A historical-only source: used by backfill, never scheduled. */

@@ -82,7 +82,7 @@ export async function recordPublications(
     readPrevious?: ((path: string) => Promise<string | undefined>) | undefined;
     generation: string;
     docs: LatestRatesDocument[];
-    latestPath: (bankId: string, ext: "json" | "xml" | "csv" | "xlsx") => string;
+    latestPath: (doc: LatestRatesDocument, ext: "json" | "xml" | "csv" | "xlsx") => string;
     now?: Date;
     log?: Logger;
   },
@@ -90,7 +90,7 @@ export async function recordPublications(
   try {
     const events: NewEvent[] = [];
     for (const doc of input.docs) {
-      const path = input.latestPath(doc.bankId, "json");
+      const path = input.latestPath(doc, "json");
       const text = input.readPrevious
         ? await input.readPrevious(path).catch(() => undefined)
         : input.previousDir
@@ -99,9 +99,9 @@ export async function recordPublications(
       const before = text === undefined ? undefined : figuresOfLatestJson(text);
       const paths = {
         json: `/${path}`,
-        xml: `/${input.latestPath(doc.bankId, "xml")}`,
-        csv: `/${input.latestPath(doc.bankId, "csv")}`,
-        xlsx: `/${input.latestPath(doc.bankId, "xlsx")}`,
+        xml: `/${input.latestPath(doc, "xml")}`,
+        csv: `/${input.latestPath(doc, "csv")}`,
+        xlsx: `/${input.latestPath(doc, "xlsx")}`,
       };
       const data = publicationOf(doc, before, paths);
       if (data) events.push({ data, generation: input.generation });

@@ -11,6 +11,7 @@ import {
   type ParseOutput,
 } from "../types.js";
 import { isIsoDate } from "./dates.js";
+import { frequenciesOfBank, frequencySourceOf } from "./sources.js";
 
 /**
  * Declares an adapter; `export default defineAdapter({...})` in adapters/<ID>.ts. The adapter's own
@@ -64,7 +65,8 @@ export function toBankResource(bank: BankDescriptor): BankResource {
     countryCode: [...bank.countryCode],
     region: [...bank.region],
     timeZone: { windowsTimeZoneId: windowsZoneOf(bank.timeZone) ?? "UTC", ianaTimeZoneName: bank.timeZone },
-    supportedFrequencies: [...(bank.supportedFrequencies ?? ["Daily"])],
+    // A bank with a second table (NBP's weekly Table B) lists both frequencies.
+    supportedFrequencies: frequenciesOfBank(bank.id, bank.supportedFrequencies ?? ["Daily"]),
     website: bank.website,
   };
 }
@@ -158,6 +160,15 @@ export function descriptorProblems(bank: BankDescriptor): string[] {
   need(
     frequencies.length === 1 && FREQUENCIES.includes(frequencies[0]!),
     `supportedFrequencies must be one of ${FREQUENCIES.join(", ")}`,
+  );
+  const listed = frequencySourceOf(bank.id);
+  need(
+    listed === undefined
+      ? bank.bankId === undefined
+      : bank.bankId === listed.bank && frequencies[0] === listed.frequency,
+    listed
+      ? `a source of ${listed.bank}'s ${listed.frequency} rates must say bankId "${listed.bank}" and that frequency`
+      : "bankId is only for a source listed in src/feed/sources.ts",
   );
   const cadence = bank.cadence;
   if (cadence) {

@@ -103,3 +103,15 @@ export function jsonNumberText(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   return undefined;
 }
+
+/** A JSON object (not an array, not null), to read fields from. */
+export const isJsonObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** What a JSON field said, as text (numbers with their digits); undefined when absent or null. */
+export const jsonFieldText = (x: unknown): string | undefined =>
+  x === undefined || x === null ? undefined : typeof x === "string" ? x : (jsonNumberText(x) ?? JSON.stringify(x));
+
+/** An HTTP 404 thrown by the fetch client (an API's "nothing in this window", for the sources that say so). */
+export const isHttpNotFound = (error: unknown): boolean =>
+  error instanceof Error && error.name === "HttpError" && (error as { status?: number }).status === 404;

@@ -5,8 +5,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { join } from "node:path";
 
 import { UserError } from "../errors.js";
-import type { BankAdapter } from "../types.js";
-import { descriptorProblems } from "./adapter.js";
+import { FREQUENCIES, type BankAdapter, type Frequency } from "../types.js";
+import { descriptorProblems, frequencyOf } from "./adapter.js";
+import { frequencySourceOf, notABankKey, otherSourcesOf } from "./sources.js";
 
 const ADAPTER_FILE = /^([A-Z][A-Z0-9]{1,9})\.(ts|js)$/;
 
@@ -62,14 +63,50 @@ export async function adapterFor(id: string): Promise<BankAdapter> {
   }
   const files = adapterFiles(ADAPTERS_DIR);
   const file = files.find((f) => ADAPTER_FILE.exec(f)![1] === id.toUpperCase());
-  if (!file)
-    throw new UserError(`unknown bank "${id}" (known: ${files.map((f) => ADAPTER_FILE.exec(f)![1]).join(", ")})`);
+  if (!file) throw new UserError(`unknown bank "${id}" (known: ${bankKeys(files).join(", ")})`);
   return loadOne(ADAPTERS_DIR, file);
 }
 
-/** The adapters named by a command's arguments, or all of them. */
-export async function adaptersFor(ids: string[], all: boolean): Promise<BankAdapter[]> {
-  if (all) return [...(await loadAdapters()).values()];
+/** The bank keys a user may type: the adapters' ids but a second table's internal one (NBPB). */
+function bankKeys(files: string[]): string[] {
+  return files.map((f) => ADAPTER_FILE.exec(f)![1]!).filter((id) => frequencySourceOf(id) === undefined);
+}
+
+/** A frequency as typed (`weekly`, `Weekly`); a UserError naming the frequencies otherwise. */
+export function frequencyArgument(text: string): Frequency {
+  const found = FREQUENCIES.find((f) => f.toLowerCase() === text.toLowerCase());
+  if (!found) throw new UserError(`unknown frequency "${text}" (known: ${FREQUENCIES.join(", ").toLowerCase()})`);
+  return found;
+}
+
+/**
+ * The sources of a bank key typed by a user (NBP: its daily and its weekly table), or only the one of
+ * `frequency` (a UserError when the bank does not publish at it). A second table's internal id typed as a
+ * key (NBPB) is refused, naming the bank and frequency to use.
+ */
+export async function sourcesForBank(key: string, frequency?: Frequency): Promise<BankAdapter[]> {
+  const refused = notABankKey(key);
+  if (refused) {
+    const s = frequencySourceOf(key)!;
+    throw new UserError(`${refused} (here: ${s.bank} --frequency ${s.frequency.toLowerCase()})`);
+  }
+  const own = await adapterFor(key);
+  const all = [own, ...(await Promise.all(otherSourcesOf(own.bank.id).map(adapterFor)))];
+  if (frequency === undefined) return all;
+  const chosen = all.find((a) => frequencyOf(a.bank) === frequency);
+  if (!chosen) {
+    const known = all.map((a) => frequencyOf(a.bank).toLowerCase()).join(" and ");
+    throw new UserError(`${own.bank.id} publishes ${known} rates, not ${frequency.toLowerCase()}`);
+  }
+  return [chosen];
+}
+
+/** The sources of the banks a command names (each bank's every table, or those of `frequency`), or all. */
+export async function sourcesFor(ids: string[], all: boolean, frequency?: Frequency): Promise<BankAdapter[]> {
+  if (all) {
+    const every = [...(await loadAdapters()).values()];
+    return frequency === undefined ? every : every.filter((a) => frequencyOf(a.bank) === frequency);
+  }
   if (ids.length === 0) throw new UserError("name at least one bank id, or --all");
-  return Promise.all(ids.map(adapterFor));
+  return (await Promise.all(ids.map((id) => sourcesForBank(id, frequency)))).flat();
 }

@@ -42,9 +42,22 @@ const provenance = z
   .optional()
   .describe("Name the bank's answers (URL, time fetched, sha256) the figures came from");
 
+/** Which of a bank's frequencies (NBP publishes Daily and Weekly rates); absent: the one it publishes at. */
+const frequency = z
+  .enum(["Daily", "Weekly", "Monthly", "Quarterly"])
+  .optional()
+  .describe("Which of the bank's frequencies (NBP: Daily or Weekly); default: the bank's own");
+
 /** The client's options of a set tool's arguments (absent ones left out). */
-function setOptions(args: { currencies?: string[]; asOf?: string; base?: string; provenance?: boolean }): RatesOptions {
+function setOptions(args: {
+  currencies?: string[];
+  asOf?: string;
+  base?: string;
+  provenance?: boolean;
+  frequency?: RatesOptions["frequency"];
+}): RatesOptions {
   const options: RatesOptions = {};
+  if (args.frequency !== undefined) options.frequency = args.frequency;
   if (args.currencies) options.currencies = args.currencies;
   if (args.asOf !== undefined) options.asOf = args.asOf;
   if (args.base !== undefined) options.base = args.base;
@@ -66,7 +79,7 @@ function registerLatest(server: McpServer, client: RatesReader): void {
       title: "Latest official rates of a bank",
       description:
         "The bank's latest published exchange rates (a monthly or quarterly source's: the set in force, each figure with its validity): the effective date, and each currency's exact rate with its unit and direction.",
-      inputSchema: strictInput({ bank: bankId, currencies, base, asOf, provenance }),
+      inputSchema: strictInput({ bank: bankId, currencies, base, asOf, provenance, frequency }),
       outputSchema: ratesOutput,
       annotations: READ_ONLY,
     },
@@ -98,6 +111,7 @@ function registerOnDate(server: McpServer, client: RatesReader): void {
         base,
         asOf,
         provenance,
+        frequency,
       }),
       outputSchema: { ...ratesOutput, requestedDate: isoDate },
       annotations: READ_ONLY,
@@ -134,6 +148,7 @@ function registerHistory(server: McpServer, client: RatesReader): void {
         from: isoDate.describe("First date, YYYY-MM-DD"),
         to: isoDate.optional().describe("Last date, YYYY-MM-DD (default: today)"),
         asOf,
+        frequency,
       }),
       outputSchema: {
         bank: bankRef,
@@ -162,13 +177,25 @@ function registerHistory(server: McpServer, client: RatesReader): void {
 
 async function history(
   client: RatesReader,
-  query: { bank: string; currency: string; from: string; to?: string | undefined; asOf?: string | undefined },
+  query: {
+    bank: string;
+    currency: string;
+    from: string;
+    to?: string | undefined;
+    asOf?: string | undefined;
+    frequency?: RatesOptions["frequency"] | undefined;
+  },
 ): Promise<Answer> {
   const code = query.currency.toUpperCase();
   const detail = await detailOf(client, query.bank);
   const points: Array<{ effectiveDate: string; rate: string; unit: number; reads: string }> = [];
   let shape: Pick<DailyRates, "baseCurrency" | "quoteType" | "frequency"> | undefined;
-  const range = { from: query.from, currencies: [code], ...(query.to ? { to: query.to } : {}) };
+  const range = {
+    from: query.from,
+    currencies: [code],
+    ...(query.to ? { to: query.to } : {}),
+    ...(query.frequency ? { frequency: query.frequency } : {}),
+  };
   for await (const day of client.range(query.bank, query.asOf ? { ...range, asOf: query.asOf } : range)) {
     shape ??= day;
     const r = day.rates.find((x) => x.currency === code);

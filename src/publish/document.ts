@@ -2,6 +2,7 @@
 // source (monthly, quarterly) the latest set is what is in force on its newest effective date, each
 // figure with its validity.
 import { baseCurrencyOf, frequencyOf } from "../feed/adapter.js";
+import { publicIdOf } from "../feed/sources.js";
 
 import { warnedFigures, type WarnedFigure } from "../store/anomalies.js";
 import type { Store } from "../store/database.js";
@@ -23,7 +24,8 @@ export async function dailyInputs(
 export async function latestDocument(store: Store, bank: BankDescriptor): Promise<LatestRatesDocument | undefined> {
   const frequency = frequencyOf(bank);
   const common = {
-    bankId: bank.id,
+    // A bank's second table (NBP's weekly) is published under its bank's key.
+    bankId: publicIdOf(bank.id),
     baseCurrency: baseCurrencyOf(bank),
     quoteType: bank.quoteType,
     sourceUrl: bank.sourceUrl,

@@ -8,6 +8,7 @@ import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { recordPublications } from "../events/publication.js";
 import { nextPublicationDay } from "../calendar/calendar.js";
 import { frequencyOf, toBankResource } from "../feed/adapter.js";
+import { frequencySourceOf, publicIdOf } from "../feed/sources.js";
 import { zonedInstant } from "../schedule/time.js";
 import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
@@ -53,7 +54,7 @@ export const CONTENT_TYPES = {
 
 /** A bank's Latest file: under `{Frequency}Rates`, DailyRates for a daily source. */
 export const latestPath = (bankId: string, ext: "json" | "xml" | "csv" | "xlsx", frequency: Frequency = "Daily") =>
-  `v1/Banks/${bankId}/${frequency}Rates/Latest.${ext}`;
+  `v1/Banks/${publicIdOf(bankId)}/${frequency}Rates/Latest.${ext}`;
 export const bankPath = (bankId: string) => `v1/banks/${bankId}.json`;
 export const BANK_LIST_PATH = "v1/banks.json";
 
@@ -270,6 +271,7 @@ async function renderBankFiles(
   doc: LatestRatesDocument,
   resource: BankResource,
   latestOf: (ext: "json" | "xml" | "csv" | "xlsx") => string,
+  ownBank = true,
 ): Promise<RenderedFile[]> {
   const lastModified = doc.publishedAt;
   const text = (path: string, data: Buffer, contentType: string) => ({
@@ -280,7 +282,7 @@ async function renderBankFiles(
     compress: true,
   });
   return [
-    text(bankPath(doc.bankId), renderBank(resource), CONTENT_TYPES.json),
+    ...(ownBank ? [text(bankPath(doc.bankId), renderBank(resource), CONTENT_TYPES.json)] : []),
     text(latestOf("json"), renderJson(doc), CONTENT_TYPES.json),
     text(latestOf("xml"), renderXml(doc), CONTENT_TYPES.xml),
     text(latestOf("csv"), renderCsv(doc), CONTENT_TYPES.csv),
@@ -330,13 +332,12 @@ async function publishLocked(
     const { manifest, renderedDocs, result } = written;
     await timer.time("switch", () => target.switchTo(generation));
     // Only now can a subscriber told of new rates read them (src/events/publication.ts).
-    const frequencies = new Map(adapters.map((a) => [a.bank.id, frequencyOf(a.bank)]));
     await timer.time("events", () =>
       recordPublications(store, {
         readPrevious: previous?.readText,
         generation,
         docs: renderedDocs,
-        latestPath: (bankId, ext) => latestPath(bankId, ext, frequencies.get(bankId)),
+        latestPath: (doc, ext) => latestPath(doc.bankId, ext, doc.frequency),
       }),
     );
     await timer.time("prune", () => target.prune(options.keep ?? 2));
@@ -377,13 +378,16 @@ async function planBanks(
     const frequency = frequencyOf(adapter.bank);
     const before = previous?.manifest.banks[id];
     const latestOf = (e: "json" | "xml" | "csv" | "xlsx") => latestPath(id, e, frequency);
-    const paths = [bankPath(id), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
+    // A bank's second table (NBP's weekly) has no Bank document or list entry of its own: its bank's lists it.
+    const ownBank = frequencySourceOf(id) === undefined;
+    const paths = [...(ownBank ? [bankPath(id)] : []), ...(["json", "xml", "csv", "xlsx"] as const).map(latestOf)];
     const carriable = before && previous && paths.every((p) => previous.manifest.files[p]);
     if (only && !only.has(id)) {
       if (carriable) {
         plan.push({ paths });
         banks[id] = before;
-        list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
+        if (ownBank)
+          list.push({ id, name: toBankResource(adapter.bank).name, latestEffectiveDate: before.effectiveDate });
         result.carried.push(id);
       }
       continue;
@@ -400,7 +404,7 @@ async function planBanks(
       banks[id] = before;
       result.carried.push(id);
     } else {
-      plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf) });
+      plan.push({ paths, render: () => renderBankFiles(doc, resource, latestOf, ownBank) });
       const warned = doc.rates.filter((r) => r.warning !== undefined).length;
       banks[id] = {
         effectiveDate: doc.effectiveDate,
@@ -411,7 +415,7 @@ async function planBanks(
       result.rendered.push(id);
       renderedDocs.push(doc);
     }
-    list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
+    if (ownBank) list.push({ id, name: resource.name, latestEffectiveDate: doc.effectiveDate });
   }
 
   return { plan, banks, list, result, renderedDocs };

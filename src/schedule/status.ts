@@ -4,6 +4,7 @@
 // today), late (by how much), failing or stale. Computed from the database (so any process can show it)
 // plus what the running daemon knows.
 import { frequencyOf } from "../feed/adapter.js";
+import { publicIdOf } from "../feed/sources.js";
 import { sql } from "kysely";
 
 import { closingOn, lateAfterMs } from "../calendar/calendar.js";
@@ -143,7 +144,8 @@ async function statusOfBank(store: Store, options: StatusOptions): Promise<(adap
     const failure = failures.get(bank.id);
     const run = runs.get(bank.id);
     const base = {
-      id: bank.id,
+      // A bank's second table (NBP's weekly) is a row of its bank, told apart by its frequency.
+      id: publicIdOf(bank.id),
       name: bank.names[0]?.name ?? bank.id,
       timeZone: bank.timeZone,
       dailyUpdateTime: bank.dailyUpdateTime,

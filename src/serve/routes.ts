@@ -6,6 +6,7 @@
 // under resources/ (with its OpenAPI fragment beside it, added to openapi.ts), and add its line here.
 // The first line whose pattern matches wins; Latest comes first among the API's routes, so that its
 // lookup is a direct match.
+import { sourceIdFor } from "../feed/sources.js";
 import type { Frequency } from "../types.js";
 import type { Handler, MatchedRoute } from "./context.js";
 import { RouteTable, type RouteSpec, type Unrouted } from "./http/router.js";
@@ -57,6 +58,18 @@ const publicationFile = lazy(async () => (await import("./resources/publications
 const pairs = lazy(async () => (await import("./resources/pairs/pairs.js")).pairs);
 const statusPage = lazy(async () => (await import("./pages/status-page/page.js")).statusPage);
 
+/**
+ * A rates route of one frequency, answered from the source of that frequency: `NBP/WeeklyRates` is
+ * NBP's weekly table's (src/feed/sources.ts); any other bank's is its own.
+ */
+function atSource(frequency: Frequency, handler: Handler): Handler {
+  return (ctx, req, res, head, route, query) => {
+    const source = sourceIdFor(route.id!, frequency);
+    const at = source === route.id ? route : { ...route, id: source };
+    return handler(ctx, req, res, head, at, query);
+  };
+}
+
 /** The frequencies of period sources, each with its own rates path. */
 const PERIOD_FREQUENCIES = ["Weekly", "Monthly", "Quarterly"] as const;
 
@@ -68,9 +81,9 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: "GET", path: "/v1/Banks/{bankId}/DailyRates{.format}", name: "range", auth: true, handle: range, query: ["format", "from", "to", "currencies", "base", "asOf", "provenance", "group"] },
   // A period source's rates, under the path of its frequency (src/serve/resources/periods/).
   ...PERIOD_FREQUENCIES.flatMap((f): RouteSpec[] => [
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: latestAt(f), query: ["format", "currencies", "base", "asOf"] },
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: periodDatedAt(f), query: ["format", "currencies", "asOf"] },
-    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: periodRangeAt(f), query: ["format", "from", "to", "currencies", "asOf", "group"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/Latest{.format}`, name: "latest", auth: true, handle: atSource(f, latestAt(f)), query: ["format", "currencies", "base", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates/{date}{.format}`, name: "dated", auth: true, handle: atSource(f, periodDatedAt(f)), query: ["format", "currencies", "asOf"] },
+    { method: "GET", path: `/v1/Banks/{bankId}/${f}Rates{.format}`, name: "range", auth: true, handle: atSource(f, periodRangeAt(f)), query: ["format", "from", "to", "currencies", "asOf", "group"] },
   ]),
   { method: "GET", path: "/v1/Banks/{bankId}/Corrections{.format}", name: "corrections", auth: true, handle: corrections, query: ["format", "from", "to"] },
   { method: "GET", path: "/v1/Banks/{bankId}/Convert{.format}", name: "convert", auth: true, handle: convertHandler, query: ["format", "from", "to", "amount", "date"] },

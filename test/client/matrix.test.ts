@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import cnb from "../../adapters/CNB.js";
 import ecb from "../../adapters/ECB.js";
 import hmrc from "../../adapters/HMRC.js";
+import nbp from "../../adapters/NBP.js";
+import nbpWeekly from "../../adapters/NBPB.js";
 import ust from "../../adapters/UST.js";
 import { ExratesClient, ExratesError } from "@exrates/client";
 import { gateRecords } from "../../src/ingest/validate.js";
@@ -34,7 +36,9 @@ import { startTestServer, type InProcessServer } from "../support/server.js";
 interface Source {
   bank: string;
   /** The path of its frequency. */
-  rates: "DailyRates" | "MonthlyRates" | "QuarterlyRates";
+  rates: "DailyRates" | "WeeklyRates" | "MonthlyRates" | "QuarterlyRates";
+  /** Asked of a bank publishing at two frequencies (NBP): the client's and MCP's `frequency`. */
+  frequency?: "Weekly";
   date: string;
   from: string;
   to: string;
@@ -89,6 +93,20 @@ const SOURCES: Record<string, Source> = {
     pair: ["JPY", "USD"],
     asOf: "2026-10-01T00:00:00Z",
   },
+  // NBP's second table: its weekly rates under NBP's key, beside its (here empty) daily ones.
+  "a bank's weekly table (NBP Weekly)": {
+    bank: "NBP",
+    rates: "WeeklyRates",
+    frequency: "Weekly",
+    date: "2026-03-13",
+    from: "2026-03-01",
+    to: "2026-03-31",
+    currency: "AFN",
+    other: "XOF",
+    base: "XOF",
+    convert: ["AFN", "XOF"],
+    asOf: "2026-10-01T00:00:00Z",
+  },
   "a quarterly source (UST)": {
     bank: "UST",
     rates: "QuarterlyRates",
@@ -127,66 +145,68 @@ const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   return out;
 };
 const ratesPath = (s: Source, tail: string) => `/v1/Banks/${s.bank}/${s.rates}${tail}`;
+/** The frequency a source is asked at by the client and MCP, when its bank has two. */
+const at = (s: Source) => (s.frequency ? { frequency: s.frequency } : {});
 
 const QUERIES: Record<string, Query> = {
   Latest: {
     kind: "rates",
     http: (s) => ratesPath(s, "/Latest"),
-    client: (c, s) => c.latest(s.bank),
-    mcp: (s) => ["get_latest_rates", { bank: s.bank }],
+    client: (c, s) => c.latest(s.bank, at(s)),
+    mcp: (s) => ["get_latest_rates", { bank: s.bank, ...at(s) }],
   },
   "a date": {
     kind: "rates",
     http: (s) => ratesPath(s, `/${s.date}`),
-    client: (c, s) => c.onDate(s.bank, s.date),
-    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date }],
+    client: (c, s) => c.onDate(s.bank, s.date, at(s)),
+    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, ...at(s) }],
   },
   "a range": {
     kind: "history",
     http: (s) => ratesPath(s, `?from=${s.from}&to=${s.to}&currencies=${s.currency}`),
-    client: (c, s) => collect(c.range(s.bank, { from: s.from, to: s.to, currencies: [s.currency] })),
-    mcp: (s) => ["get_rate_history", { bank: s.bank, currency: s.currency, from: s.from, to: s.to }],
+    client: (c, s) => collect(c.range(s.bank, { from: s.from, to: s.to, currencies: [s.currency], ...at(s) })),
+    mcp: (s) => ["get_rate_history", { bank: s.bank, currency: s.currency, from: s.from, to: s.to, ...at(s) }],
   },
   asOf: {
     kind: "rates",
     mark: "asOf",
     http: (s) => ratesPath(s, `/${s.date}?asOf=${s.asOf}`),
-    client: (c, s) => c.onDate(s.bank, s.date, { asOf: s.asOf }),
-    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, asOf: s.asOf }],
+    client: (c, s) => c.onDate(s.bank, s.date, { asOf: s.asOf, ...at(s) }),
+    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, asOf: s.asOf, ...at(s) }],
   },
   "asOf, Latest": {
     kind: "rates",
     mark: "asOf",
     http: (s) => ratesPath(s, `/Latest?asOf=${s.asOf}`),
-    client: (c, s) => c.latest(s.bank, { asOf: s.asOf }),
-    mcp: (s) => ["get_latest_rates", { bank: s.bank, asOf: s.asOf }],
+    client: (c, s) => c.latest(s.bank, { asOf: s.asOf, ...at(s) }),
+    mcp: (s) => ["get_latest_rates", { bank: s.bank, asOf: s.asOf, ...at(s) }],
   },
   base: {
     kind: "rates",
     mark: "derivedFrom",
     http: (s) => ratesPath(s, `/Latest?base=${s.base}`),
-    client: (c, s) => c.latest(s.bank, { base: s.base }),
-    mcp: (s) => ["get_latest_rates", { bank: s.bank, base: s.base }],
+    client: (c, s) => c.latest(s.bank, { base: s.base, ...at(s) }),
+    mcp: (s) => ["get_latest_rates", { bank: s.bank, base: s.base, ...at(s) }],
   },
   "base on a date": {
     kind: "rates",
     mark: "derivedFrom",
     http: (s) => ratesPath(s, `/${s.date}?base=${s.base}`),
-    client: (c, s) => c.onDate(s.bank, s.date, { base: s.base }),
-    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, base: s.base }],
+    client: (c, s) => c.onDate(s.bank, s.date, { base: s.base, ...at(s) }),
+    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, base: s.base, ...at(s) }],
   },
   currencies: {
     kind: "rates",
     http: (s) => ratesPath(s, `/Latest?currencies=${s.currency},${s.other}`),
-    client: (c, s) => c.latest(s.bank, { currencies: [s.currency, s.other] }),
-    mcp: (s) => ["get_latest_rates", { bank: s.bank, currencies: [s.currency, s.other] }],
+    client: (c, s) => c.latest(s.bank, { currencies: [s.currency, s.other], ...at(s) }),
+    mcp: (s) => ["get_latest_rates", { bank: s.bank, currencies: [s.currency, s.other], ...at(s) }],
   },
   provenance: {
     kind: "rates",
     mark: "provenance",
     http: (s) => ratesPath(s, `/${s.date}?provenance=true`),
-    client: (c, s) => c.onDate(s.bank, s.date, { provenance: true }),
-    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, provenance: true }],
+    client: (c, s) => c.onDate(s.bank, s.date, { provenance: true, ...at(s) }),
+    mcp: (s) => ["get_rates_on_date", { bank: s.bank, date: s.date, provenance: true, ...at(s) }],
   },
   Convert: {
     kind: "convert",
@@ -462,7 +482,18 @@ async function seed(): Promise<void> {
   );
   ingest("UST", ustUrl, "2026-04-02T12:00:00Z", quarter, Buffer.from("ust q2"));
   recordQuoting(server.store, "UST", "USD", "Indirect");
-  await publish(server.store, [cnb, ecb, hmrc, ust], server.config.outDir);
+  const nbpFile = "NBPB/tables.json";
+  const nbpUrl = "https://api.nbp.pl/api/exchangerates/tables/B/2026-03-01/2026-03-14/?format=json";
+  const tables = await nbpWeekly.parse(fixture(nbpFile), { url: nbpUrl });
+  ingest(
+    "NBPB",
+    nbpUrl,
+    "2026-03-11T11:30:00Z",
+    gateRecords("PLN", tables.records, tables.held).records,
+    fixture(nbpFile),
+  );
+  recordQuoting(server.store, "NBPB", "PLN", "Direct");
+  await publish(server.store, [cnb, ecb, hmrc, nbp, nbpWeekly, ust], server.config.outDir);
 }
 
 beforeAll(async () => {
@@ -497,7 +528,11 @@ afterAll(async () => {
  * Cells that do not hold yet, each with the work that makes it hold: vitest runs them expecting a
  * failure, so a cell that starts to hold fails here until it is taken off this list.
  */
-const AWAITING: Record<string, string> = {};
+const AWAITING: Record<string, string> = {
+  // HTTP's Corrections of NBP read its daily source (none stored here: a no-rates refusal) while the CLI
+  // lists the bank's corrections (none): Corrections over both of a bank's tables is still to do.
+  "a bank's weekly table (NBP Weekly) | Corrections": "Corrections covering both of NBP's tables",
+};
 
 async function cell(source: Source, query: Query): Promise<void> {
   const http = await DOORS.http(query, source);

@@ -1,5 +1,5 @@
-// NBP's Table B through the CLI: imported as NBPB it is published as Weekly rates with their validity;
-// handed to the daily NBP adapter it is refused whole, nothing stored.
+// NBP's Table B through the CLI: `import NBP` recognises the weekly table and publishes it as NBP's Weekly
+// rates with their validity; given as NBP's daily table (--frequency daily) it is refused whole, nothing stored.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,20 +17,36 @@ describe.skipIf(!sharedFeedsPresent)("NBP's weekly Table B", { timeout: 120_000 
   const tableB = join(FEEDS_DIR, "NBPB", "001.json");
 
   it("is refused by the daily adapter, whole", async () => {
-    const run = await cli(["import", "NBP", tableB], env, 60_000);
+    const run = await cli(["import", "NBP", tableB, "--frequency", "daily"], env, 60_000);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/NBP: table 009\/B\/NBP\/2026 is Table B, NBP's weekly table, not the daily table A/);
     expect(existsSync(join(root, "out", "v1", "Banks", "NBP"))).toBe(false);
   });
 
-  it("is published as NBPB's WeeklyRates, the 2026-03-18 table valid to the 24th", async () => {
-    const run = await cli(["import", "NBPB", tableB], env, 60_000);
+  it("is published as NBP's WeeklyRates, the 2026-03-18 table valid to the 24th", async () => {
+    const run = await cli(["import", "NBP", tableB], env, 60_000);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/NBPB: 348 added/);
-    const latest = JSON.parse(
-      readFileSync(join(root, "out", "v1", "Banks", "NBPB", "WeeklyRates", "Latest.json"), "utf8"),
-    ) as { rates: Record<string, Record<string, { rate: number; validFrom: string; validTo: string }>> };
+    expect(run.stdout).toMatch(/NBP \(Weekly\): 348 added/);
+    expect(run.stdout).not.toMatch(/NBPB/);
+    const weekly = join(root, "out", "v1", "Banks", "NBP", "WeeklyRates", "Latest.json");
+    const latest = JSON.parse(readFileSync(weekly, "utf8")) as {
+      bankId: string;
+      rates: Record<string, Record<string, { rate: number; validFrom: string; validTo: string }>>;
+    };
+    expect(latest.bankId).toBe("NBP");
     expect(Object.keys(latest.rates)).toEqual(["2026-03-18"]);
     expect(latest.rates["2026-03-18"]!.AFN).toEqual({ rate: 0.057745, validFrom: "2026-03-18", validTo: "2026-03-24" });
+  });
+
+  it("lists no NBPB: the banks list and the published tree name NBP only", () => {
+    const list = readFileSync(join(root, "out", "v1", "banks.json"), "utf8");
+    expect(list).not.toMatch(/NBPB/);
+    expect(existsSync(join(root, "out", "v1", "Banks", "NBPB"))).toBe(false);
+  });
+
+  it("refuses NBPB as a bank key, naming NBP's weekly rates", async () => {
+    const run = await cli(["import", "NBPB", tableB], env, 60_000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/NBPB is not a bank key: NBP's Weekly rates are under \/v1\/Banks\/NBP\/WeeklyRates/);
   });
 });

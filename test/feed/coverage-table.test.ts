@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 
+import { sourceLabel } from "../../src/feed/sources.js";
 import { describe, expect, it } from "vitest";
 
 import { coverageTable, coverageTableIn, dayRun, withCoverageTable } from "../../src/feed/coverage-table.js";
@@ -13,7 +14,8 @@ describe("the README's coverage table", () => {
     const banks = [...(await loadAdapters()).values()].map((a) => a.bank);
     expect(coverageTableIn(README)).toBe(coverageTable(banks));
     // Every registered source has its row.
-    for (const bank of banks) expect(README).toContain(`| ${bank.id} | `);
+    // A bank's second table is listed under its bank's key: `| NBP (Weekly) | `.
+    for (const bank of banks) expect(README).toContain(`| ${sourceLabel(bank.id)} | `);
   });
 
   const bank: BankDescriptor = {

@@ -13,7 +13,7 @@ import {
 import { createProgress, formatDuration, type Progress } from "../../backfill/progress.js";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
-import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { frequencyArgument, loadAdapters, sourcesFor } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
@@ -30,6 +30,7 @@ interface Options {
   json?: boolean;
   publish: boolean;
   force?: boolean;
+  frequency?: string;
 }
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
@@ -124,7 +125,9 @@ export function stoppingMessage(
 
 /** The adapters of the banks asked for, checked before anything opens; a named bank lacking its key is refused. */
 async function chosenBanks(ids: string[], options: Options) {
-  const chosen = await adaptersFor(ids, options.all === true);
+  // A bank with two tables (NBP) is backfilled whole, or only the table of --frequency.
+  const frequency = options.frequency === undefined ? undefined : frequencyArgument(options.frequency);
+  const chosen = await sourcesFor(ids, options.all === true, frequency);
   const missing = chosen.filter((a) => a.bank.credential && !process.env[a.bank.credential.env]);
   if (!options.all && missing.length) {
     const a = missing[0]!;
@@ -296,5 +299,6 @@ export function registerBackfill(program: Command, ctx: CliContext & { close(): 
     .option("--json", "print the summary as JSON")
     .option("--force", "fetch again the ranges recorded as done (and forget those records)")
     .option("--no-publish", "do not re-publish the banks whose data changed")
+    .option("--frequency <frequency>", "only the tables of this frequency (NBP: daily or weekly; default: every one)")
     .action(action(ctx, (ids: string[], options: Options) => backfillAction(ctx, ids, options)));
 }

@@ -7,14 +7,23 @@
 import type { Command } from "commander";
 
 import { unpublishedBanks } from "../../backfill/backfill.js";
-import { adapterFor, loadAdapters } from "../../feed/registry.js";
-import { importer, importFile, logNewAnomalies } from "../../ingest/ingest.js";
+import { frequencyArgument, loadAdapters, sourcesForBank } from "../../feed/registry.js";
+import { publicIdOf, sourceLabel } from "../../feed/sources.js";
+import {
+  importer,
+  importFile,
+  logNewAnomalies,
+  parseDocuments,
+  readSavedResponse,
+  type SavedRequest,
+} from "../../ingest/ingest.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
 import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
+import type { BankAdapter } from "../../types.js";
 
 export function registerImport(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   savedRequestOptions(
@@ -24,12 +33,19 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
       .argument("<bank>", "bank id, e.g. CNB")
       .argument("<file>", "a saved response of the bank's feed")
       .option("--by <name>", "who imports it, as the provenance names them (default: the OS user)")
-      .option("--no-publish", "store only; `exrates publish <bank>` publishes later"),
+      .option("--no-publish", "store only; `exrates publish <bank>` publishes later")
+      .option(
+        "--frequency <frequency>",
+        "which of the bank's tables the answer is (daily, weekly...); default: the one whose parser accepts it",
+      ),
   ).action(
     action(ctx, async (bankId: string, file: string, options: ImportOptions) => {
-      const adapter = await adapterFor(bankId);
+      const frequency = options.frequency === undefined ? undefined : frequencyArgument(options.frequency);
+      const request = savedRequest(options);
+      const adapter = await sourceOf(await sourcesForBank(bankId, frequency), file, request);
+      const label = sourceLabel(adapter.bank.id);
       const by = options.by?.trim() || importer();
-      const result = await importFile(() => ctx.store(), adapter, file, savedRequest(options), by);
+      const result = await importFile(() => ctx.store(), adapter, file, request, by);
       logNewAnomalies(ctx.log(), adapter.bank.id, result);
       ctx.log().info(
         {
@@ -45,13 +61,11 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
         "imported",
       );
       if (result.navigation)
-        return ctx.print(`${adapter.bank.id}: a page that only leads to the data (never parsed): nothing to store`);
+        return ctx.print(`${label}: a page that only leads to the data (never parsed): nothing to store`);
       if (result.noPublication)
-        return ctx.print(
-          `${adapter.bank.id}: no publication in this answer (${result.noPublication}): nothing to store`,
-        );
+        return ctx.print(`${label}: no publication in this answer (${result.noPublication}): nothing to store`);
       ctx.print(
-        `${adapter.bank.id}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
+        `${label}: ${result.inserted} added, ${result.revised} revised, ${result.unchanged} unchanged` +
           (result.changedDates.length ? ` (${result.changedDates[0]} to ${result.changedDates.at(-1)})` : "") +
           `, ${result.held} held` +
           (result.warned ? `, ${result.warned} published with a warning` : "") +
@@ -62,19 +76,37 @@ export function registerImport(program: Command, ctx: CliContext & { close(): Pr
   );
 }
 
-type ImportOptions = SavedRequestOptions & { publish: boolean; by?: string };
+type ImportOptions = SavedRequestOptions & { publish: boolean; by?: string; frequency?: string };
+
+/**
+ * Which of a bank's sources an answer is for: the only one, else the first whose parser accepts it (NBP:
+ * a Table B answer is the weekly table's); when none does, the first, which then says why it refuses.
+ */
+async function sourceOf(sources: BankAdapter[], file: string, request: SavedRequest): Promise<BankAdapter> {
+  if (sources.length === 1) return sources[0]!;
+  for (const source of sources) {
+    try {
+      await parseDocuments(source, [await readSavedResponse(source, file, request)]);
+      return source;
+    } catch {
+      // not this table's answer: the next source is tried
+    }
+  }
+  return sources[0]!;
+}
 
 /** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
 async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {
   const store = await ctx.store();
-  if ((await newestDate(store, bankId)) === undefined) return `${bankId}: no rates stored, nothing to publish`;
+  const label = sourceLabel(bankId);
+  if ((await newestDate(store, bankId)) === undefined) return `${label}: no rates stored, nothing to publish`;
   const target = await treeTargetFor(ctx.config());
   if ((await unpublishedBanks(store, target, [bankId])).length === 0)
-    return `${bankId}: the published tree is up to date`;
-  if (!wanted) return `${bankId}: not published (--no-publish); \`exrates publish ${bankId}\` publishes it`;
+    return `${label}: the published tree is up to date`;
+  if (!wanted) return `${label}: not published (--no-publish); \`exrates publish ${publicIdOf(bankId)}\` publishes it`;
   const result = await publish(store, [...(await loadAdapters()).values()], target, {
     only: [bankId],
     signing: await publicationSigning(ctx.config()),
   });
-  return `${bankId}: published in generation ${result.generation}`;
+  return `${label}: published in generation ${result.generation}`;
 }

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
-import { adaptersFor, loadAdapters } from "../../feed/registry.js";
+import { frequencyArgument, loadAdapters, sourcesFor } from "../../feed/registry.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { createScheduler, type RunOutcome } from "../../schedule/daemon.js";
@@ -19,11 +19,13 @@ export function registerIngest(program: Command, ctx: CliContext & { close(): Pr
     .argument("[banks...]", "bank ids")
     .option("--all", "every bank that can be fetched (skips historical-only banks and banks missing a credential)")
     .option("--json", "print the outcomes as JSON")
+    .option("--frequency <frequency>", "only the tables of this frequency (NBP: daily or weekly; default: every one)")
     .action(
-      action(ctx, async (ids: string[], options: { all?: boolean; json?: boolean }) => {
+      action(ctx, async (ids: string[], options: { all?: boolean; json?: boolean; frequency?: string }) => {
         if (options.all && ids.length) throw new UserError("give bank ids or --all, not both");
         const config = ctx.config();
-        const chosen = await adaptersFor(ids, options.all === true);
+        const frequency = options.frequency === undefined ? undefined : frequencyArgument(options.frequency);
+        const chosen = await sourcesFor(ids, options.all === true, frequency);
         const runnable = chosen.filter((a) => !notScheduledBecause(a, process.env));
         if (!options.all) {
           const blocked = chosen.find((a) => notScheduledBecause(a, process.env));

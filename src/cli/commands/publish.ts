@@ -1,7 +1,7 @@
 // `exrates publish [<ID>...]`: render the tree (only banks whose data changed, or the ones named).
 import type { Command } from "commander";
 
-import { adapterFor, loadAdapters } from "../../feed/registry.js";
+import { loadAdapters, sourcesFor } from "../../feed/registry.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
@@ -16,13 +16,14 @@ export function registerPublish(program: Command, ctx: CliContext & { close(): P
     .argument("[banks...]", "only these banks (default: every bank whose data changed)")
     .action(
       action(ctx, async (ids: string[]) => {
-        for (const id of ids) await adapterFor(id); // unknown ids fail before anything is written
+        // Unknown ids fail before anything is written; a bank with two tables (NBP) publishes both.
+        const only = ids.length ? (await sourcesFor(ids, false)).map((a) => a.bank.id) : undefined;
         const adapters = [...(await loadAdapters()).values()];
         const target = await treeTargetFor(ctx.config());
         const signing = await publicationSigning(ctx.config());
         const result = await publish(await ctx.store(), adapters, target, {
           signing,
-          ...(ids.length ? { only: ids } : {}),
+          ...(only ? { only } : {}),
         });
         ctx.log().info(
           {

@@ -10,7 +10,8 @@ import { closeAfterAnswer } from "../../auth/token-endpoint.js";
 import type { Handler, MatchedRoute, ServeContext } from "../context.js";
 import { authorize } from "./bearer.js";
 import { unknownParameters } from "./query.js";
-import { sendProblem } from "./respond.js";
+import { PROBLEM_TYPES, sendProblem } from "./respond.js";
+import { notABankKey } from "../../feed/sources.js";
 import { clipped } from "../../quote.js";
 
 /** Unknown query parameters a 400 names at most. */
@@ -314,6 +315,9 @@ export function createRouter(table: RouteTable, ctx: ServeContext) {
       if (route.kind === "bad") return sendProblem(res, route.status, { detail: route.detail, head });
       return sendProblem(res, 404, { detail: "No such resource", head });
     }
+    // A second table's internal source id (NBPB) is no bank key: a 404 naming where its rates are.
+    const notKey = route.id === undefined ? undefined : notABankKey(route.id);
+    if (notKey !== undefined) return sendProblem(res, 404, { type: PROBLEM_TYPES.unknownBank, detail: notKey, head });
     if (!isReadOnly(method))
       return sendProblem(res, 405, { detail: `${method} is not allowed here`, headers: { allow: API_ALLOW } });
     if (entry.auth) {

@@ -3,6 +3,7 @@
 // scheduler's state and next run when `exrates start` serves.
 import type { ServerResponse } from "node:http";
 
+import { publicIdOf, sourceLabel } from "../../feed/sources.js";
 import { redactSecrets } from "../../secrets.js";
 import type { ServeContext } from "../context.js";
 import { PROBLEM_TYPES, sendProblem } from "../http/respond.js";
@@ -27,8 +28,12 @@ export async function sendNoRates(ctx: ServeContext, res: ServerResponse, head: 
   const key = await credentialOf(ctx, id);
   sendProblem(res, 404, {
     type: PROBLEM_TYPES.noRatesYet,
-    detail: `Bank ${id} is known but has no rates published yet${when}${needsKey(key)}`,
-    extra: { bank: id, ...(status?.state ? { state: status.state } : {}), ...(key ? { credential: key } : {}) },
+    detail: `Bank ${sourceLabel(id)} is known but has no rates published yet${when}${needsKey(key)}`,
+    extra: {
+      bank: publicIdOf(id),
+      ...(status?.state ? { state: status.state } : {}),
+      ...(key ? { credential: key } : {}),
+    },
     head,
   });
 }
@@ -50,7 +55,7 @@ export async function sendNoBank(
   sendProblem(res, 404, {
     type: known ? PROBLEM_TYPES.noRatesYet : PROBLEM_TYPES.unknownBank,
     detail: known ? `${detail}${needsKey(key)}` : `Unknown bank ${id}`,
-    extra: { bank: id, ...(key ? { credential: key } : {}) },
+    extra: { bank: publicIdOf(id), ...(key ? { credential: key } : {}) },
     head,
   });
 }

@@ -3,6 +3,7 @@
 // and a request under another is a 404 naming the one it publishes.
 import type { ServerResponse } from "node:http";
 
+import { frequenciesOfBank, publicIdOf } from "../../feed/sources.js";
 import type { Frequency } from "../../types.js";
 import type { ServeContext } from "../context.js";
 import { PROBLEM_TYPES, sendProblem } from "../http/respond.js";
@@ -28,10 +29,14 @@ export function sendOtherFrequency(
   asked: Frequency,
   actual: Frequency,
 ): void {
+  // A source of a bank's second table (NBP's weekly) is named by its bank, which lists every frequency.
+  const shown = publicIdOf(id);
+  const all = frequenciesOfBank(shown, [actual]);
+  const where = all.map((f) => `/v1/Banks/${shown}/${f}Rates`);
   sendProblem(res, 404, {
     type: PROBLEM_TYPES.otherFrequency,
-    detail: `Bank ${id} publishes ${actual} rates, not ${asked}: its rates are under /v1/Banks/${id}/${actual}Rates`,
-    extra: { bank: id, supportedFrequencies: [actual], path: `/v1/Banks/${id}/${actual}Rates` },
+    detail: `Bank ${shown} publishes ${all.join(" and ")} rates, not ${asked}: its rates are under ${where.join(" and ")}`,
+    extra: { bank: shown, supportedFrequencies: all, path: where[0] },
     head,
   });
 }

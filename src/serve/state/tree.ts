@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 import { isIsoDate } from "../../feed/dates.js";
+import { sourceIdFor } from "../../feed/sources.js";
 import { JWKS_FILE, SIGNATURE_FILE } from "../../publish/signature-names.js";
 import type { Manifest, ManifestFile } from "../../publish/tree.js";
 import { rateWarningsHeader } from "../http/rate-warnings.js";
@@ -218,14 +219,16 @@ export async function buildTree(
     } else if ((m = PATTERNS.bank.exec(path))) {
       rep = bankEntry(m[1]!).bank = await loadRepresentation(read, path, file, undefined);
     } else if ((m = PATTERNS.latest.exec(path))) {
-      const id = m[1]!;
+      // NBP's WeeklyRates are its weekly source's (src/feed/sources.ts): the entry is keyed by the source.
+      const shown = m[1]!;
+      const id = sourceIdFor(shown, m[2] as Frequency);
       const format = m[3] as Format;
       const entry = bankEntry(id);
       entry.frequency = m[2] as Frequency;
       const date = entry.effectiveDate;
       const disposition =
         format === "csv" || format === "xlsx"
-          ? `attachment; filename="${id}${date && isIsoDate(date) ? `-${date}` : ""}.${format}"`
+          ? `attachment; filename="${shown}${date && isIsoDate(date) ? `-${date}` : ""}.${format}"`
           : undefined;
       // Latest figures published with a warning: how many, on every format (absent for none).
       const extra = rateWarningsHeader(Number(manifest.banks?.[id]?.warnings ?? 0));

@@ -3,6 +3,7 @@
 // (USD, else EUR), from the store: a SQLite file read-only, or a shared PostgreSQL store.
 import Database from "better-sqlite3";
 
+import { publicIdOf } from "../../../feed/sources.js";
 import type { Store } from "../../../store/database.js";
 import type { BankResource } from "../../../types.js";
 import type { LoadedTree } from "../../state/tree.js";
@@ -45,7 +46,7 @@ export async function bankRows(
     return (await status()).map((r) => {
       const row = r as Partial<Row> & { id: string };
       return {
-        id: row.id,
+        id: publicIdOf(row.id),
         name: row.name ?? known.get(row.id)?.name[0]?.name ?? row.id,
         state: row.state ?? "unknown",
         summary: row.summary ?? null,
@@ -61,7 +62,7 @@ export async function bankRows(
   return ids.map((id) => {
     const published = tree?.banks.get(id)?.effectiveDate ?? null;
     return {
-      id,
+      id: publicIdOf(id),
       name: known.get(id)?.name[0]?.name ?? id,
       state: published ? "published" : "not published",
       summary: null,

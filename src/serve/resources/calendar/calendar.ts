@@ -14,7 +14,9 @@ import {
 } from "../../../calendar/calendar.js";
 import { todayIn } from "../../../feed/dates.js";
 import { expectedNewestDate } from "../../../schedule/time.js";
-import type { BankDescriptor, Cadence } from "../../../types.js";
+import { frequencyOf } from "../../../feed/adapter.js";
+import { otherSourcesOf } from "../../../feed/sources.js";
+import type { BankDescriptor, Cadence, Frequency } from "../../../types.js";
 import type { Handler } from "../../context.js";
 import { negotiate } from "../../http/negotiate.js";
 import { BadRequest, formatValues, parameters } from "../../http/query.js";
@@ -29,6 +31,21 @@ export interface CalendarDocument extends CalendarYear {
   timeZone: string;
   publicationTime: string;
   /** A period source's cadence (the scheduler's rule its publicationDays follow); absent for a daily bank. */
+  cadence?: Cadence;
+  observed: ObservedExceptions;
+  /** The frequency the days above are for: Daily, or a period source's. */
+  frequency: Frequency;
+  /**
+   * A bank's other cadences (NBP's weekly Table B, published on Wednesdays): each frequency's own days,
+   * closings, time and what was observed. Absent for a bank with one frequency.
+   */
+  otherFrequencies?: FrequencyCalendar[];
+}
+
+/** One more cadence of a bank publishing at two frequencies. */
+export interface FrequencyCalendar extends CalendarYear {
+  frequency: Frequency;
+  publicationTime: string;
   cadence?: Cadence;
   observed: ObservedExceptions;
 }
@@ -84,13 +101,33 @@ async function calendarDocument(
   bank: BankDescriptor,
   year: number,
 ): Promise<CalendarDocument> {
+  const own = await cadenceOf(ctx, bank, year);
+  const others: FrequencyCalendar[] = [];
+  for (const source of otherSourcesOf(bank.id)) {
+    const other = await ctx.descriptor(source);
+    if (other) others.push(await cadenceOf(ctx, other, year));
+  }
+  const { frequency, publicationTime, cadence, observed, ...days } = own;
+  return {
+    bankId: bank.id,
+    timeZone: bank.timeZone,
+    publicationTime,
+    ...(cadence ? { cadence } : {}),
+    ...days,
+    observed,
+    frequency,
+    ...(others.length ? { otherFrequencies: others } : {}),
+  };
+}
+
+/** One source's cadence over a year: its days, closings and what was observed against them. */
+async function cadenceOf(ctx: Parameters<Handler>[0], bank: BankDescriptor, year: number): Promise<FrequencyCalendar> {
   const history = ctx.history();
   const stored = history ? await history.dates(bank.id) : [];
   const now = new Date();
   const upTo = bank.historicalOnly ? todayIn(bank.timeZone, now) : expectedNewestDate(bank, now);
   return {
-    bankId: bank.id,
-    timeZone: bank.timeZone,
+    frequency: frequencyOf(bank),
     publicationTime: bank.dailyUpdateTime,
     ...(bank.cadence ? { cadence: bank.cadence } : {}),
     ...calendarYear(bank, year),
@@ -123,6 +160,18 @@ export function toCsv(doc: CalendarDocument): string {
   for (const date of [...rows.keys()].sort()) {
     const [day, name] = rows.get(date)!;
     lines.push([doc.bankId, date, day, csvField(name)].join(","));
+  }
+  // Another cadence's days (NBP's weekly table) follow, named by their frequency.
+  for (const other of doc.otherFrequencies ?? []) {
+    const f = other.frequency.toLowerCase();
+    const more = new Map<string, [string, string]>();
+    for (const d of other.publicationDays) more.set(d, [`${f} publication`, ""]);
+    for (const c of other.closings) more.set(c.date, [`${f} closed`, c.name]);
+    for (const d of other.observed.notPublished) more.set(d, [`${f} not published`, ""]);
+    for (const date of [...more.keys()].sort()) {
+      const [day, name] = more.get(date)!;
+      lines.push([doc.bankId, date, day, csvField(name)].join(","));
+    }
   }
   return `${lines.join("\r\n")}\r\n`;
 }
@@ -175,6 +224,9 @@ export function toICalendar(doc: CalendarDocument, stamp = new Date()): string {
   };
   // A period source publishes a dozen days a year (not every working day): each is an event too.
   if (doc.cadence) for (const d of doc.publicationDays) event(d, `${doc.bankId} publishes`, "publication");
+  for (const other of doc.otherFrequencies ?? [])
+    for (const d of other.publicationDays)
+      event(d, `${doc.bankId} publishes its ${other.frequency.toLowerCase()} rates`, other.frequency.toLowerCase());
   for (const c of doc.closings) event(c.date, `${doc.bankId} closed: ${c.name}`, "closed");
   for (const c of doc.observed.publishedOnClosing)
     event(c.date, `${doc.bankId} published although closed (${c.name})`, "observed");

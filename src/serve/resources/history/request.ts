@@ -4,6 +4,7 @@
 // promise), so a cached date costs no turn of the event loop; PostgreSQL's reads are promises.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import { publicIdOf } from "../../../feed/sources.js";
 import type { HistoryHeader } from "../../../publish/render-history.js";
 import type { Eventually, HistoryStore, InForce } from "../../../store/history.js";
 import type { IsoDate, QuoteType } from "../../../types.js";
@@ -128,8 +129,10 @@ function factsOf(
   dates: readonly IsoDate[],
 ): BankFacts | NoFacts {
   if (dates.length === 0) return { none: true, seen: true };
-  const resource = bankResource(tree?.banks.get(id)?.bank);
-  const names = { bankName: resource?.name[0]?.name ?? id, website: resource?.website ?? "" };
+  // A bank's second table (NBP's weekly) is named by its bank's resource.
+  const shown = publicIdOf(id);
+  const resource = bankResource(tree?.banks.get(shown)?.bank);
+  const names = { bankName: resource?.name[0]?.name ?? shown, website: resource?.website ?? "" };
   const factsKey = [
     header.baseCurrency,
     header.quoteType,
@@ -153,7 +156,7 @@ function headerFrom(
   tree: LoadedTree | undefined,
   id: string,
 ): HistoryHeader | undefined {
-  if (quoting) return { bankId: id, ...quoting };
+  if (quoting) return { bankId: publicIdOf(id), ...quoting };
   const rep = tree?.banks.get(id)?.latest.json;
   return rep ? parsedLatest(rep).header : undefined;
 }

@@ -7,6 +7,7 @@
 import type { ServerResponse } from "node:http";
 
 import { isIsoDate } from "../../../feed/dates.js";
+import { publicIdOf, sourceLabel } from "../../../feed/sources.js";
 import { historyEtag, type PeriodFigure } from "../../../store/history.js";
 import { inForceOn, setsInRange, versionOfFigures, type PeriodSet } from "../../../store/periods.js";
 import type { Frequency, IsoDate } from "../../../types.js";
@@ -45,7 +46,7 @@ export const periodDatedAt =
       if (!opened) return;
       const { id, facts, figures, currencies, format } = opened;
       const set = inForceOn(figures, date);
-      if (!set) return notInForce(ctx, res, head, id, date, opened.dates);
+      if (!set) return notInForce(ctx, res, head, sourceLabel(id), date, opened.dates);
       const sets = [filtered(set, currencies)];
       const version = versionOfFigures(figures);
       const suffix = route.suffix ? `.${route.suffix}` : "";
@@ -55,8 +56,8 @@ export const periodDatedAt =
         lastModified: version.maxStoredAt,
         headers: {
           ...notQuotedHeader(currencies, new Set(set.rows.map((r) => r.currency))),
-          ...disposition(format, `${id}-${set.date}`),
-          "content-location": `/v1/Banks/${id}/${frequency}Rates/${date}${suffix}${query ? `?${query}` : ""}`,
+          ...disposition(format, `${publicIdOf(id)}-${set.date}`),
+          "content-location": `/v1/Banks/${publicIdOf(id)}/${frequency}Rates/${date}${suffix}${query ? `?${query}` : ""}`,
         },
         body: render(format, { ...facts.header, periodic: true }, () => sets, {
           ...facts.names,
@@ -96,7 +97,7 @@ export const periodRangeAt =
         headers: {
           ...notQuotedHeader(currencies, present),
           ...grouped,
-          ...disposition(format, `${id}-${from}-${to}`),
+          ...disposition(format, `${publicIdOf(id)}-${from}-${to}`),
         },
         body: render(format, { ...facts.header, periodic: true }, () => sets, {
           ...facts.names,
@@ -123,7 +124,7 @@ async function open(
   const id = route.id!;
   const actual = await frequencyOfBank(ctx, id);
   if (actual && actual !== frequency) {
-    sendOtherFrequency(res, head, id, frequency, actual);
+    sendOtherFrequency(res, head, publicIdOf(id), frequency, actual);
     return undefined;
   }
   const request = readRequest(req, res, head, route, query);
@@ -137,7 +138,7 @@ async function open(
   let facts = bankFacts(ctx, reader, id, request.format);
   if (facts instanceof Promise) facts = await facts;
   if ("none" in facts) {
-    await sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${id}`);
+    await sendNoBank(ctx, res, head, id, facts.seen, `No rates stored for bank ${sourceLabel(id)}`);
     return undefined;
   }
   const datesRead = reader.dates(id);
