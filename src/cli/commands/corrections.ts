@@ -6,6 +6,7 @@ import type { Command } from "commander";
 
 import { adapterFor } from "../../feed/registry.js";
 import { isIsoDate } from "../../feed/dates.js";
+import { otherSourcesOf, publicIdOf } from "../../feed/sources.js";
 import { UserError } from "../../errors.js";
 import { sourceJson, sourceText } from "../../publish/provenance.js";
 import { AsOfReader, type Correction } from "../../store/as-of.js";
@@ -48,11 +49,14 @@ export function registerCorrections(program: Command, ctx: CliContext & { close(
         const to = dateOption("to", options.to, new Date().toISOString().slice(0, 10));
         const reader = AsOfReader.ofStore(await ctx.store({ readonly: true }));
         const banks = ids.length
-          ? await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id))
+          ? (await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id))).flatMap((id) => [
+              id,
+              ...otherSourcesOf(id),
+            ])
           : await reader.correctedBanks();
         const all: Array<{ bankId: string } & Correction> = [];
         for (const bankId of banks)
-          for (const c of await reader.corrections(bankId, from, to)) all.push({ bankId, ...c });
+          for (const c of await reader.corrections(bankId, from, to)) all.push({ bankId: publicIdOf(bankId), ...c });
         if (options.json)
           return ctx.print(
             JSON.stringify(

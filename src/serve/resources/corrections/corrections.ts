@@ -11,6 +11,7 @@ import {
   correctionsXml,
   type CorrectionsDocument,
 } from "../../../publish/render-corrections.js";
+import { otherSourcesOf } from "../../../feed/sources.js";
 import { redactSecrets } from "../../../secrets.js";
 import { AsOfReader } from "../../../store/as-of.js";
 import { historyEtag } from "../../../store/history.js";
@@ -32,9 +33,14 @@ export const corrections: Handler = async (ctx, req, res, head, route, query) =>
     if (from > to) throw new BadRequest(`from (${from}) is after to (${to})`);
     const store = await currentStore(ctx);
     if (!store) return sendNoStore(res, head);
-    if ((await store.dates(id)).length === 0)
-      return sendNoBank(ctx, res, head, id, false, `No rates stored for bank ${id}`);
-    const list = await AsOfReader.of(store).corrections(id, from, to);
+    // Every table of the bank (NBP: its daily and its weekly one), in the order the revisions were stored.
+    const sources = [id, ...otherSourcesOf(id)];
+    const stored = await Promise.all(sources.map(async (s) => (await store.dates(s)).length > 0));
+    if (!stored.includes(true)) return sendNoBank(ctx, res, head, id, false, `No rates stored for bank ${id}`);
+    const reader = AsOfReader.of(store);
+    const list = (await Promise.all(sources.filter((_, i) => stored[i]).map((s) => reader.corrections(s, from, to))))
+      .flat()
+      .sort((a, b) => (a.current.storedAt < b.current.storedAt ? -1 : a.current.storedAt > b.current.storedAt ? 1 : 0));
     for (const c of list)
       for (const f of [c.previous, c.current]) f.source = { ...f.source, url: redactSecrets(f.source.url) };
     const doc: CorrectionsDocument = { bankId: id, from, to, corrections: list };
