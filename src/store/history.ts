@@ -570,7 +570,7 @@ function rangeStatements(sqlite: BetterSqlite3.Database) {
     chunk: sqlite
       .prepare(
         `select ${pack("effective_date", "currency", "rate", "unit_multiplier")} from (
-           select effective_date, currency, rate, unit_multiplier from rates
+           select effective_date, currency, ${BOUNDED_RATE} as rate, unit_multiplier from rates
            where bank_id = ? and (effective_date, currency) > (?, ?) and effective_date <= ? and ${FILTER}
            order by effective_date, currency limit ${CHUNK_ROWS})`,
       )
