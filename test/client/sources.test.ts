@@ -25,7 +25,7 @@ let client: ExratesClient;
 
 function ingest(bankId: string, url: string, at: string, records: RateRecord[], body: Buffer): void {
   const when = new Date(at);
-  const provenance = { kind: "import" as const, method: "GET" as const, url, startedAt: when, finishedAt: when };
+  const provenance = { kind: "fetch" as const, method: "GET" as const, url, startedAt: when, finishedAt: when };
   ingestBatches(server.store, bankId, [{ provenance: { ...provenance, httpStatus: 200, body }, records }], when);
 }
 
@@ -160,7 +160,7 @@ describe("the client on a daily bank with units (CNB)", () => {
   it("names the bank's answers each date's figures came from", async () => {
     const answer = await client.onDate("CNB", "2026-01-05", { provenance: true });
     expect(answer.provenance).toHaveLength(1);
-    expect(answer.provenance![0]).toMatchObject({ url: "https://api.cnb.cz/cnbapi/exrates/daily" });
+    expect(answer.provenance![0]).toMatchObject({ kind: "fetch", url: "https://api.cnb.cz/cnbapi/exrates/daily" });
     expect(answer.rates.map((r) => r.currency)).toEqual(["EUR", "HUF", "USD"]);
   });
 

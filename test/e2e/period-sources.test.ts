@@ -5,7 +5,7 @@
 // so the figures are those of the recordings. InforEuro's one recording is of December 1998 and its
 // answer names no month, so every month of the range is a 404: those chunks fail (exit code 1), nothing
 // of InforEuro is stored as another month's figures and nothing of it is published.
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
@@ -17,10 +17,12 @@ import { testSite, type TestSite } from "../support/server.js";
 
 const BANKS = ["HMRC", "UST", "INFOREURO", "BIS"];
 
-/** Every file under a directory, as paths relative to it. */
+/** Every file under a directory, as paths relative to it (a bank's directory is a link to a shared one). */
 function filesUnder(dir: string, prefix = ""): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)],
+    e.isDirectory() || (e.isSymbolicLink() && statSync(join(dir, prefix, e.name)).isDirectory())
+      ? filesUnder(dir, join(prefix, e.name))
+      : [join(prefix, e.name)],
   );
 }
 

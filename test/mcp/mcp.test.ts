@@ -85,13 +85,13 @@ describe("exrates mcp", { timeout: 180_000 }, () => {
         list_banks: [[], []],
         list_currencies: [["bank"], []],
         get_calendar: [["bank", "year"], ["bank"]],
-        get_latest_rates: [["asOf", "bank", "base", "currencies", "provenance"], ["bank"]],
+        get_latest_rates: [["asOf", "bank", "base", "currencies", "frequency", "provenance"], ["bank"]],
         get_rates_on_date: [
-          ["asOf", "bank", "base", "currencies", "date", "provenance"],
+          ["asOf", "bank", "base", "currencies", "date", "frequency", "provenance"],
           ["bank", "date"],
         ],
         get_rate_history: [
-          ["asOf", "bank", "currency", "from", "to"],
+          ["asOf", "bank", "currency", "frequency", "from", "to"],
           ["bank", "currency", "from"],
         ],
         convert: [

@@ -11,6 +11,7 @@ import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
 
 import { loadAdapters } from "../../src/feed/registry.js";
+import { publicIdOf } from "../../src/feed/sources.js";
 import { parseDocuments, storeParsed } from "../../src/ingest/ingest.js";
 import { latestDocument } from "../../src/publish/document.js";
 import { latestPath, publish } from "../support/unsigned.js";
@@ -74,7 +75,8 @@ describe.skipIf(!sharedFeedsPresent)("every bank's recordings, imported and publ
       if (manifest.banks[id]?.effectiveDate !== doc.effectiveDate) problems.push(`${id}: manifest date`);
       const jsonText = read("json").toString();
       const json = JSON.parse(jsonText) as LatestJson;
-      if (json.bankId !== id || Object.keys(json.rates).join() !== doc.effectiveDate)
+      // A bank's second table (NBP's weekly, source NBPB) is published under its bank's id.
+      if (json.bankId !== publicIdOf(id) || Object.keys(json.rates).join() !== doc.effectiveDate)
         problems.push(`${id}: JSON header`);
       for (const r of doc.rates)
         if (!jsonText.includes(`"rate": ${r.rate}`)) problems.push(`${id}: JSON lost ${r.currency} ${r.rate}`);

@@ -64,14 +64,15 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
         const wanted = new Set(await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id)));
         const adapters = [...(await loadAdapters()).values()].filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
         const store = await storeOrNothing(ctx);
-        let statuses: Map<string, Awaited<ReturnType<typeof bankStatuses>>[number]>;
+        // One row per adapter, in their order (a bank's second table has its bank's id: NBP twice).
+        let statuses: Awaited<ReturnType<typeof bankStatuses>>;
         try {
-          statuses = new Map((await bankStatuses(store, adapters)).map((s) => [s.id, s]));
+          statuses = await bankStatuses(store, adapters);
         } finally {
           if (store.nothing) await store.close();
         }
-        const rows = adapters.map((a) => {
-          const status = statuses.get(a.bank.id)!;
+        const rows = adapters.map((a, i) => {
+          const status = statuses[i]!;
           const lastAt = [status.lastSuccessAt, status.lastErrorAt]
             .filter((x): x is string => x !== null)
             .sort()
