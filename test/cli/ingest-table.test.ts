@@ -2,6 +2,8 @@
 // "not yet" with the revision only in a log line.
 import { describe, expect, it } from "vitest";
 
+import type { BankSummary } from "../../src/backfill/backfill.js";
+import { formatSummary } from "../../src/cli/commands/backfill.js";
 import { ingestTable } from "../../src/cli/commands/ingest.js";
 
 describe("the ingest table", () => {
@@ -35,5 +37,38 @@ describe("the ingest table", () => {
     );
     // A run that fetched nothing has no counts of what was sent: "-", not 0.
     expect(table[2]).toMatch(/^ECB\s+FAILED\s+-\s+0\s+0\s+-\s+-\s+HTTP 503$/);
+  });
+});
+
+describe("a bank's second table in the CLI's tables", () => {
+  it("is named by its frequency, never by its internal source id", () => {
+    const table = ingestTable([
+      { bankId: "NBP", state: "ok", message: "stored", newest: "2026-03-13", inserted: 32, revised: 0, tries: 1 },
+      { bankId: "NBPB", state: "ok", message: "stored", newest: "2026-03-11", inserted: 116, revised: 0, tries: 1 },
+    ]).split("\n");
+    expect(table.map((l) => l.split(/\s{2,}|\s(?=ok|STATE)/)[0])).toEqual(["BANK", "NBP", "NBP (Weekly)"]);
+    expect(table[2]).toMatch(/^NBP \(Weekly\) ok\s+2026-03-11\s+116\s+0\s+-\s+-\s+stored$/);
+  });
+
+  it("backfill's summary names it the same way, the columns kept aligned", () => {
+    const bank = (bankId: string, notDone: BankSummary["notDone"]) => ({
+      ...{ bankId, from: "2026-03-01", to: "2026-03-24", chunks: 1, stored: notDone.length ? 0 : 1 },
+      ...{ unfinished: notDone.length, skipped: 0, failed: 0, inserted: 3, revised: 0, unchanged: 0 },
+      ...{ daysWithoutPublication: 0, notDone, errors: [] },
+    });
+    const banks = [
+      bank("NBP", []),
+      bank("NBPB", [{ from: "2026-03-18", to: "2026-03-18", reason: "the answer contained none of these dates" }]),
+    ];
+    const totals = { chunks: 2, stored: 1, unfinished: 1, skipped: 0, failed: 0, inserted: 6, revised: 0 };
+    const lines = formatSummary({
+      banks,
+      totals: { ...totals, unchanged: 0, daysWithoutPublication: 0, errors: 0, notDone: 1 },
+      interrupted: false,
+    }).split("\n");
+    expect(lines[2]).toMatch(/^NBP \(Weekly\) 2026-03-01 2026-03-24 1 /);
+    expect(lines.map((l) => l.indexOf("2026-03-01")).slice(1, 3)).toEqual([13, 13]);
+    expect(lines).toContain("  NBP (Weekly) 2026-03-18..2026-03-18: the answer contained none of these dates");
+    expect(lines.join("\n")).not.toMatch(/NBPB/);
   });
 });

@@ -44,6 +44,28 @@ describe.skipIf(!sharedFeedsPresent)("NBP's weekly Table B", { timeout: 120_000 
     expect(existsSync(join(root, "out", "v1", "Banks", "NBPB"))).toBe(false);
   });
 
+  it("is a row of its own in `exrates banks NBP`, named by its frequency", async () => {
+    const run = await cli(["banks", "NBP"], env, 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.split(/\s{2,}|\s(?=PLN)/)[0]),
+    ).toEqual(["BANK", "NBP", "NBP (Weekly)"]);
+    expect(run.stdout).not.toMatch(/NBPB/);
+  });
+
+  it("is named by Convert when the daily table lacks the currency", async () => {
+    const daily = await cli(["import", "NBP", join(FEEDS_DIR, "NBP", "001.json")], env, 60_000);
+    expect(daily.code, daily.stderr).toBe(0);
+    const run = await cli(["convert", "NBP", "100", "AFN", "PLN", "--date", "2026-03-03"], env, 60_000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "NBP quoted no rate of AFN (not in NBP's daily rates; NBP's Weekly rates quote it, newest 2026-03-18) on 2026-03-03",
+    );
+  });
+
   it("refuses NBPB as a bank key, naming NBP's weekly rates", async () => {
     const run = await cli(["import", "NBPB", tableB], env, 60_000);
     expect(run.code).toBe(1);

@@ -14,6 +14,7 @@ import { createProgress, formatDuration, type Progress } from "../../backfill/pr
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { frequencyArgument, loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { sourceLabel } from "../../feed/sources.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
@@ -55,16 +56,18 @@ export function formatSummary(summary: BackfillSummary): string {
     "UNCHANGED",
     "NO-PUBLICATION",
   ];
+  // The bank column fits its longest name (`NBP (Weekly)`), eight wide at least.
+  const bankWidth = Math.max(8, ...summary.banks.map((b) => sourceLabel(b.bankId).length + 1));
   const row = (cells: Array<string | number>) =>
     cells
-      .map((c, i) => String(c).padEnd(i < 3 ? (i === 0 ? 8 : 11) : head[i]!.length + 2))
+      .map((c, i) => String(c).padEnd(i < 3 ? (i === 0 ? bankWidth : 11) : head[i]!.length + 2))
       .join("")
       .trimEnd();
   const lines = [row(head)];
   for (const b of summary.banks) {
     lines.push(
       row([
-        b.bankId,
+        sourceLabel(b.bankId),
         b.from,
         b.to,
         b.chunks,
@@ -96,13 +99,15 @@ export function formatSummary(summary: BackfillSummary): string {
       t.daysWithoutPublication,
     ]),
   );
-  const notDone = summary.banks.flatMap((b) => b.notDone.map((n) => `  ${b.bankId} ${n.from}..${n.to}: ${n.reason}`));
+  const notDone = summary.banks.flatMap((b) =>
+    b.notDone.map((n) => `  ${sourceLabel(b.bankId)} ${n.from}..${n.to}: ${n.reason}`),
+  );
   if (notDone.length)
     lines.push(
       "not done (fetched, but the answer did not contain these dates; the next run fetches them again):",
       ...notDone,
     );
-  const errors = summary.banks.flatMap((b) => b.errors.map((e) => `  ${b.bankId} ${e}`));
+  const errors = summary.banks.flatMap((b) => b.errors.map((e) => `  ${sourceLabel(b.bankId)} ${e}`));
   if (errors.length) lines.push("errors:", ...errors);
   if (summary.interrupted) lines.push("interrupted: run the same command again to resume where it stopped");
   return lines.join("\n");
@@ -119,7 +124,9 @@ export function stoppingMessage(
   const flying = progress.inFlight();
   const then = willPublish ? "then publishing what was stored" : "then stopping (--no-publish)";
   if (!flying.length) return `stopping; ${then}`;
-  const chunks = flying.map((c) => `${c.bankId} ${c.from}..${c.to} (fetching for ${formatDuration(now - c.since)})`);
+  const chunks = flying.map(
+    (c) => `${sourceLabel(c.bankId)} ${c.from}..${c.to} (fetching for ${formatDuration(now - c.since)})`,
+  );
   return `stopping: waiting for ${flying.length === 1 ? "the chunk" : `${flying.length} chunks`} in flight to finish: ${chunks.join(", ")}; ${then}; again to quit at once`;
 }
 
@@ -192,7 +199,7 @@ function chunkReporter(progress: Progress, stopper: Stopper, tty: boolean, log: 
       // Stopping: each chunk that was in flight says how it ended.
       const left = progress.inFlight().length;
       progress.note(
-        `exrates: ${e.bankId} ${e.from}..${e.to} ${e.status}${e.status === "stored" || e.status === "partial" ? ` (+${e.inserted} rows)` : ""}` +
+        `exrates: ${sourceLabel(e.bankId)} ${e.from}..${e.to} ${e.status}${e.status === "stored" || e.status === "partial" ? ` (+${e.inserted} rows)` : ""}` +
           (left ? `; still waiting for ${left}` : ""),
       );
     }
@@ -280,7 +287,7 @@ async function backfillAction(ctx: CliContext, ids: string[], options: Options):
   ctx.print(
     options.json
       ? JSON.stringify({ ...summary, published }, null, 2)
-      : formatSummary(summary) + (published.length ? `\npublished: ${published.join(", ")}` : ""),
+      : formatSummary(summary) + (published.length ? `\npublished: ${published.map(sourceLabel).join(", ")}` : ""),
   );
   if (summary.interrupted) process.exitCode = 130;
   else if (summary.totals.failed > 0 || summary.totals.notDone > 0) process.exitCode = 1;

@@ -6,8 +6,9 @@ import { statSync } from "node:fs";
 import type { Command } from "commander";
 
 import type { Config } from "../../config.js";
-import { toBankResource } from "../../feed/adapter.js";
-import { adapterFor, loadAdapters } from "../../feed/registry.js";
+import { frequencyOf, toBankResource } from "../../feed/adapter.js";
+import { loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { publicIdOf, sourceLabel } from "../../feed/sources.js";
 import { bankStatuses } from "../../schedule/status.js";
 import { openSqliteStore, type Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
@@ -61,7 +62,8 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
     .action(
       action(ctx, async (ids: string[], options: { json?: boolean }) => {
         // Unknown ids are refused by name, before anything is opened.
-        const wanted = new Set(await Promise.all(ids.map(async (id) => (await adapterFor(id)).bank.id)));
+        // A bank with two tables (NBP) lists both.
+        const wanted = new Set(ids.length ? (await sourcesFor(ids, false)).map((a) => a.bank.id) : []);
         const adapters = [...(await loadAdapters()).values()].filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
         const store = await storeOrNothing(ctx);
         // One row per adapter, in their order (a bank's second table has its bank's id: NBP twice).
@@ -79,6 +81,9 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
             .at(-1);
           return {
             ...toBankResource(a.bank),
+            // A bank's second table is a row of its own, under the bank's key, named by its frequency.
+            id: publicIdOf(a.bank.id),
+            frequency: frequencyOf(a.bank),
             quoteType: a.bank.quoteType,
             newestDate: status.newestDate,
             lastFetch: lastAt
@@ -104,8 +109,8 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
           "HELD",
           "STATE",
         ];
-        const cells = rows.map((r) => [
-          r.id,
+        const cells = rows.map((r, i) => [
+          sourceLabel(adapters[i]!.bank.id),
           r.bankCurrency,
           r.quoteType,
           `${r.dailyUpdateTime} ${r.timeZone.ianaTimeZoneName}`,

@@ -8,6 +8,7 @@ import { baseCurrencyOf, frequencyOf } from "../../feed/adapter.js";
 import { isIsoCurrency } from "../../feed/currency.js";
 import { isIsoDate } from "../../feed/dates.js";
 import { adapterFor } from "../../feed/registry.js";
+import { frequencySourceOf, otherSourcesOf } from "../../feed/sources.js";
 import { amountProblem, convert, missingFrom, type Conversion, type Table } from "../../publish/cross.js";
 import { conversionCsv, conversionJson, conversionXml } from "../../publish/render-conversion.js";
 import type { Store } from "../../store/database.js";
@@ -106,6 +107,16 @@ async function tableDate(store: Store, bankId: string, asked: IsoDate | undefine
 }
 
 /** The error naming each missing currency and the nearest date the bank quoted it. */
+/** `NBP's Weekly rates quote it, newest 2026-03-18` when a bank's other table quotes `currency`; else "". */
+async function otherTable(store: Store, bankId: string, currency: string): Promise<string> {
+  for (const source of otherSourcesOf(bankId)) {
+    const dates = await storedDates(store, source, currency);
+    if (dates.length)
+      return `${bankId}'s ${frequencySourceOf(source)!.frequency} rates quote it, newest ${[...dates].sort().at(-1)!}`;
+  }
+  return "";
+}
+
 async function notQuoted(store: Store, bankId: string, missing: string[], date: IsoDate): Promise<string> {
   const day = (d: IsoDate) => Date.parse(`${d}T00:00:00Z`);
   const said: string[] = [];
@@ -115,7 +126,14 @@ async function notQuoted(store: Store, bankId: string, missing: string[], date: 
       (best, d) => (!best || Math.abs(day(d) - day(date)) < Math.abs(day(best) - day(date)) ? d : best),
       undefined,
     );
-    said.push(nearest ? `${c} (nearest date it did: ${nearest})` : `${c} (${bankId} never quoted it)`);
+    const other = await otherTable(store, bankId, c);
+    said.push(
+      nearest
+        ? `${c} (nearest date it did: ${nearest}${other ? `; ${other}` : ""})`
+        : other
+          ? `${c} (not in ${bankId}'s daily rates; ${other})`
+          : `${c} (${bankId} never quoted it)`,
+    );
   }
   return `${bankId} quoted no rate of ${said.join(" and ")} on ${date}`;
 }

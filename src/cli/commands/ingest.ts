@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { frequencyArgument, loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { sourceLabel } from "../../feed/sources.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { createScheduler, type RunOutcome } from "../../schedule/daemon.js";
@@ -72,12 +73,14 @@ export function ingestTable(outcomes: RunOutcome[]): string {
   const state = (o: RunOutcome) =>
     o.state === "ok" ? "ok" : o.state === "gave-up" ? "not yet" : o.state.toUpperCase();
   const count = (n: number | undefined) => String(n ?? "-").padStart(7);
+  // A bank's second table is named by its frequency (`NBP (Weekly)`), not by its internal source id.
+  const width = Math.max(9, ...outcomes.map((o) => sourceLabel(o.bankId).length + 1));
   const lines = [
-    `${"BANK".padEnd(9)}${"STATE".padEnd(9)}${"NEWEST".padEnd(11)}${["ADDED", "REVISED", "UNCHANGED", "HELD"].map((h) => h.padStart(h.length > 7 ? h.length : 7)).join(" ")}  MESSAGE`,
+    `${"BANK".padEnd(width)}${"STATE".padEnd(9)}${"NEWEST".padEnd(11)}${["ADDED", "REVISED", "UNCHANGED", "HELD"].map((h) => h.padStart(h.length > 7 ? h.length : 7)).join(" ")}  MESSAGE`,
   ];
   for (const o of outcomes)
     lines.push(
-      `${o.bankId.padEnd(9)}${state(o).padEnd(9)}${(o.newest ?? "-").padEnd(11)}${count(o.inserted)} ${count(o.revised)} ${String(o.unchanged ?? "-").padStart(9)} ${count(o.held)}  ${o.message}`,
+      `${sourceLabel(o.bankId).padEnd(width)}${state(o).padEnd(9)}${(o.newest ?? "-").padEnd(11)}${count(o.inserted)} ${count(o.revised)} ${String(o.unchanged ?? "-").padStart(9)} ${count(o.held)}  ${o.message}`,
     );
   return lines.join("\n");
 }

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 
 import { loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { sourceLabel } from "../../feed/sources.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
@@ -36,7 +37,7 @@ export function registerPublish(program: Command, ctx: CliContext & { close(): P
         );
         ctx.print(
           `published generation ${result.generation}: ${result.rendered.length} rendered` +
-            (result.rendered.length ? ` (${result.rendered.join(", ")})` : "") +
+            (result.rendered.length ? ` (${result.rendered.map(sourceLabel).join(", ")})` : "") +
             `, ${result.carried.length} unchanged, ${result.empty.length} without rates`,
         );
       }),

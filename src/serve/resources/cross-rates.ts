@@ -4,6 +4,7 @@
 import type { ServerResponse } from "node:http";
 
 import { isIsoCurrency } from "../../feed/currency.js";
+import { frequencySourceOf, otherSourcesOf } from "../../feed/sources.js";
 import { rebaseDay } from "../../publish/cross.js";
 import type { HistoryDay, HistoryHeader } from "../../publish/render-history.js";
 import type { HistoryStore } from "../../store/history.js";
@@ -138,6 +139,24 @@ export async function nearestQuoted(
 }
 
 /**
+ * Where a bank's other table quotes `currency` (`NBP's Weekly rates quote it: /v1/Banks/NBP/WeeklyRates/2026-03-18`),
+ * the date being that table's nearest to `date`; undefined when no other table of the bank quotes it.
+ */
+async function otherTableQuoting(
+  reader: HistoryStore | undefined,
+  bankId: string,
+  currency: string,
+  date: IsoDate,
+): Promise<string | undefined> {
+  for (const source of otherSourcesOf(bankId)) {
+    const near = await nearestQuoted(reader, source, currency, date);
+    const frequency = frequencySourceOf(source)!.frequency;
+    if (near) return `${bankId}'s ${frequency} rates quote it: /v1/Banks/${bankId}/${frequency}Rates/${near}`;
+  }
+  return undefined;
+}
+
+/**
  * 404: the bank quoted none of `missing` in the set in force on `date` (its own date `effectiveDate`);
  * each currency named with the nearest date the bank did quote it (null: never).
  */
@@ -152,14 +171,28 @@ export async function sendNotQuoted(
 ): Promise<void> {
   const nearest: Record<string, IsoDate | null> = {};
   for (const c of missing) nearest[c] = (await nearestQuoted(reader, bankId, c, date)) ?? null;
-  const said = missing.map((c) =>
-    nearest[c] ? `${c} (nearest date ${bankId} quoted it: ${nearest[c]})` : `${c} (${bankId} never quoted it)`,
-  );
+  // A currency only a bank's other table quotes (NBP's weekly Table B: AFN, VND...) is named with it.
+  const elsewhere: Record<string, string> = {};
+  for (const c of missing) {
+    const other = await otherTableQuoting(reader, bankId, c, date);
+    if (other) elsewhere[c] = other;
+  }
+  const said = missing.map((c) => {
+    const other = elsewhere[c];
+    if (nearest[c]) return `${c} (nearest date ${bankId} quoted it: ${nearest[c]}${other ? `; ${other}` : ""})`;
+    return other ? `${c} (not in ${bankId}'s daily rates; ${other})` : `${c} (${bankId} never quoted it)`;
+  });
   const set = effectiveDate === date ? date : `${effectiveDate}, the set in force on ${date}`;
   sendProblem(res, 404, {
     type: PROBLEM_TYPES.currencyNotQuoted,
     detail: `${bankId} quoted no rate of ${said.join(" and ")} on ${set}`,
-    extra: { bank: bankId, currencies: missing, effectiveDate, nearestDates: nearest },
+    extra: {
+      bank: bankId,
+      currencies: missing,
+      effectiveDate,
+      nearestDates: nearest,
+      ...(Object.keys(elsewhere).length ? { otherFrequencies: elsewhere } : {}),
+    },
     head,
   });
 }
