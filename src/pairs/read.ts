@@ -3,7 +3,8 @@
 // range. Shared by the HTTP resource and the CLI: each door builds a PairQuery and renders the answer.
 import { AsOfReader } from "../store/as-of.js";
 import { inForceAmong, type HistoryRow, type HistoryStore } from "../store/history.js";
-import type { IsoDate, QuoteType } from "../types.js";
+import { publicIdOf, sourceLabel } from "../feed/sources.js";
+import type { Frequency, IsoDate, QuoteType } from "../types.js";
 import type { BankDay } from "./pair.js";
 
 /** A request for one pair: Latest (no date), a date, or a range; some banks or all; now or as known at an instant. */
@@ -31,20 +32,38 @@ interface Quoting {
   quoteType: QuoteType;
 }
 
-/** The banks asked (every stored one when none are named) with how each quotes; unknown ones named. */
+/** A source's frequency (Daily, Weekly, Monthly...) by its id; undefined when unknown (read as daily). */
+export type FrequencyLookup = (sourceId: string) => Frequency | undefined | Promise<Frequency | undefined>;
+
+/**
+ * The banks asked (every stored one when none are named) with how each quotes; unknown ones named. A
+ * source whose figures are in force over a period (a monthly, quarterly or weekly table) is set aside with
+ * the reason and where its rates are: a pair sets the banks' daily fixings side by side (docs/DECISIONS.md).
+ */
 export async function banksOf(
   store: HistoryStore,
   asked: readonly string[] | undefined,
-): Promise<{ banks: Quoting[]; unknown: string[] }> {
+  frequencyOf?: FrequencyLookup,
+): Promise<{ banks: Quoting[]; unknown: string[]; periodic: Array<{ bankId: string; reason: string }> }> {
   const ids = asked ?? (await store.banks()).map((b) => b.bankId);
   const banks: Quoting[] = [];
   const unknown: string[] = [];
+  const periodic: Array<{ bankId: string; reason: string }> = [];
   for (const bankId of ids) {
+    const frequency = await frequencyOf?.(bankId);
+    if (frequency && frequency !== "Daily") {
+      const shown = publicIdOf(bankId);
+      const reason =
+        `${sourceLabel(bankId)} publishes ${frequency.toLowerCase()} rates, each in force over its period, ` +
+        `not daily fixings: its rates are under /v1/Banks/${shown}/${frequency}Rates`;
+      periodic.push({ bankId: shown, reason });
+      continue;
+    }
     const quoting = await store.quoting(bankId);
     if (quoting) banks.push({ bankId, ...quoting });
     else unknown.push(bankId);
   }
-  return { banks, unknown };
+  return { banks, unknown, periodic };
 }
 
 /** The currencies of the pair a bank's rows are read for (its own currency has no row). */

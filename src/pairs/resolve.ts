@@ -6,7 +6,7 @@ import type { HistoryStore } from "../store/history.js";
 import type { IsoDate } from "../types.js";
 import { Averager, type Group } from "./average.js";
 import { pairAcross, type PairAnswer, type PairSettings } from "./pair.js";
-import { banksOf, readBankDays, readRangeDays, type PairQuery } from "./read.js";
+import { banksOf, readBankDays, readRangeDays, type FrequencyLookup, type PairQuery } from "./read.js";
 import {
   AVERAGE_CSV_HEADER,
   averageRows,
@@ -47,20 +47,25 @@ export async function resolvePair(
   q: PairQuery & { group?: Group },
   today: IsoDate,
   settings: PairSettings = pairSettings(),
+  frequencyOf?: FrequencyLookup,
 ): Promise<PairResult> {
-  const { banks, unknown } = await banksOf(store, q.banks);
+  const { banks, unknown, periodic } = await banksOf(store, q.banks, frequencyOf);
   if (unknown.length) return { kind: "unknown", unknown };
   if (!q.range) {
     const { days, missing, version } = await readBankDays(store, banks, q, today);
     const answer = pairAcross(days, q.base, q.quote, settings, q.date);
-    answer.unpriced.push(...missing);
+    answer.unpriced.push(...missing, ...periodic);
     answer.unpriced.sort((a, b) => (a.bankId < b.bankId ? -1 : 1));
     return { kind: "day", answer, version };
   }
   const { from, to } = q.range;
   const { byDate, version } = await readRangeDays(store, banks, { ...q, range: q.range });
   const days: PairAnswer[] = [];
-  for (const [date, list] of byDate) days.push(pairAcross(list, q.base, q.quote, settings, date));
+  for (const [date, list] of byDate) {
+    const day = pairAcross(list, q.base, q.quote, settings, date);
+    day.unpriced.push(...periodic);
+    days.push(day);
+  }
   if (!q.group) return { kind: "range", range: { base: q.base, quote: q.quote, from, to, days }, version };
   const averager = new Averager(q.group, from, to);
   for (const day of days) for (const f of day.figures) averager.add(day.date!, f.bankId, f.rate);

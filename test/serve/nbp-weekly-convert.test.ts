@@ -78,3 +78,25 @@ describe("Convert of NBP and a currency of its weekly table", () => {
     expect(((await res.json()) as { result: string }).result).toBe("367.71");
   });
 });
+
+describe("a pair across banks and NBP's weekly table", () => {
+  it("sets the weekly table aside with the reason, named as NBP's, never NBPB", async () => {
+    const res = await get("/v1/Pairs/USD/PLN/2026-03-12");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain("NBPB");
+    const body = JSON.parse(text) as {
+      banks: Array<{ bankId: string; rate: string }>;
+      unpriced: Array<{ bankId: string; reason: string }>;
+    };
+    expect(body.banks.map((b) => [b.bankId, b.rate])).toEqual([["NBP", "3.6771"]]);
+    expect(body.unpriced).toEqual([
+      {
+        bankId: "NBP",
+        reason:
+          "NBP (Weekly) publishes weekly rates, each in force over its period, not daily fixings: " +
+          "its rates are under /v1/Banks/NBP/WeeklyRates",
+      },
+    ]);
+  });
+});

@@ -5,9 +5,11 @@ import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
 import { isIsoDate } from "../../feed/dates.js";
+import { frequencyOf } from "../../feed/adapter.js";
+import { loadAdapters } from "../../feed/registry.js";
 import { readGroup, type Group } from "../../pairs/average.js";
 import type { PairAnswer } from "../../pairs/pair.js";
-import { renderPairResult, resolvePair, type PairQuery } from "../../pairs/resolve.js";
+import { pairSettings, renderPairResult, resolvePair, type PairQuery } from "../../pairs/resolve.js";
 import { todayAnywhere } from "../../serve/resources/history/request.js";
 import { action, type CliContext } from "../context.js";
 import { formatFlag, historyReaderOf } from "../history-reader.js";
@@ -102,7 +104,11 @@ export function registerPair(program: Command, ctx: CliContext & { close(): Prom
         const q = pairQuery(base, quote, options, todayAnywhere(Date.now()));
         const store = historyReaderOf(await ctx.store({ readonly: true }));
         try {
-          const result = await resolvePair(store, q, todayAnywhere(Date.now()));
+          const adapters = await loadAdapters();
+          const result = await resolvePair(store, q, todayAnywhere(Date.now()), pairSettings(), (id) => {
+            const adapter = adapters.get(id);
+            return adapter && frequencyOf(adapter.bank);
+          });
           if (result.kind === "unknown") throw new UserError(`No rates stored for ${result.unknown.join(", ")}`);
           const format = formatFlag(options);
           if (format || result.kind === "averages") {

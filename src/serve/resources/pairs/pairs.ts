@@ -6,7 +6,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { isIsoDate } from "../../../feed/dates.js";
 import { readGroup, type Group } from "../../../pairs/average.js";
-import { renderPairResult, resolvePair, type PairQuery, type PairResult } from "../../../pairs/resolve.js";
+import {
+  pairSettings,
+  renderPairResult,
+  resolvePair,
+  type PairQuery,
+  type PairResult,
+} from "../../../pairs/resolve.js";
+import { frequencyOfBank } from "../frequency.js";
 import { historyEtag, type HistoryStore } from "../../../store/history.js";
 import type { Handler, ServeContext } from "../../context.js";
 import { disposition, KeptBody, sendKept } from "../../http/dynamic.js";
@@ -133,7 +140,9 @@ async function answerOf(
   const key = [path.base, path.quote, path.at, path.date ?? "", format, query, todayAnywhere(ctx.now())].join("\u0000");
   const kept = byKey.get(key);
   if (kept && kept.generation === generation) return kept;
-  const result = await resolvePair(store, q, todayAnywhere(ctx.now()));
+  const result = await resolvePair(store, q, todayAnywhere(ctx.now()), pairSettings(), (id) =>
+    frequencyOfBank(ctx, id),
+  );
   if (result.kind === "unknown") return { unknown: result.unknown };
   const lastModified = newestOf(result);
   // An XLSX package's entries are dated by the newest figure (a range's, by a fixed day: same bytes each time).
