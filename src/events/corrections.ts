@@ -3,6 +3,7 @@
 // and links to the Corrections resource over the day of the correction, where each figure is listed
 // with the provenance of both answers. The revisions are those whose new figure came from this
 // ingest's answers (`rate_revisions.new_fetch_id`), so the event says exactly what this ingest changed.
+import { publicIdOf } from "../feed/sources.js";
 import { logger, type Logger } from "../log.js";
 import type { Store } from "../store/database.js";
 import { recordCorrectionEvent } from "../store/events.js";
@@ -23,13 +24,15 @@ export function correctionOf(
     .sort()[0]!
     .slice(0, 10);
   const day = correctedAt.slice(0, 10);
+  // A bank's second table (NBP's weekly, source NBPB) is named by its bank: its Corrections are the bank's.
+  const bank = publicIdOf(bankId);
   return {
-    bankId,
+    bankId: bank,
     correctedAt,
     dates: [...new Set(revisions.map((r) => r.effective_date))].sort(),
     currencies: [...new Set(revisions.map((r) => r.currency))].sort(),
     figures: revisions.length,
-    corrections: `/v1/Banks/${bankId}/Corrections?from=${first}&to=${day}`,
+    corrections: `/v1/Banks/${bank}/Corrections?from=${first}&to=${day}`,
   };
 }
 

@@ -5,6 +5,7 @@
 import { lateAfterMs } from "../calendar/calendar.js";
 import { pause } from "../feed/helpers.js";
 import { recordLateEvent } from "../store/events.js";
+import { frequencySourceOf, publicIdOf } from "../feed/sources.js";
 import type { FinishedRunState, RunReason } from "../store/runs.js";
 import type { BankAdapter, IsoDate } from "../types.js";
 import { attemptRun, type AttemptDeps, type BankRun, type NextStep } from "./attempt.js";
@@ -178,8 +179,11 @@ async function announceIfLate(deps: RunDeps, run: BankRun): Promise<void> {
   // The date that run should bring: its own, or for a period source the start of the period it publishes.
   const expected = expectedNewestDate(bank, now);
   if (run.tally.expected !== expected || late < lateAfterMs(bank)) return;
+  // A bank's second table (NBP's weekly, source NBPB) is named by its bank and the table's frequency.
+  const second = frequencySourceOf(bank.id);
   const data = {
-    bankId: bank.id,
+    bankId: publicIdOf(bank.id),
+    ...(second ? { frequency: second.frequency } : {}),
     expectedDate: expected,
     dueAt: slot.at.toISOString(),
     dueLocal: `${wallClock(slot.at, bank.timeZone).replace("T", " ").slice(0, 16)} ${bank.timeZone}`,

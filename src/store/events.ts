@@ -24,6 +24,8 @@ export const LATE_EVENT_TYPE = "rates.late";
 /** A bank past its time (and its usual allowance) on a publication day without the day's rates. */
 export interface RatesLate {
   bankId: string;
+  /** The table awaited, for a bank with more than one (NBP: `Weekly`); absent for a bank's only table. */
+  frequency?: string;
   /** The publication awaited. */
   expectedDate: string;
   /** When it was due (ISO 8601 UTC), and in the bank's local time. */
@@ -122,12 +124,14 @@ export async function recordLateEvent(
   now: Date = new Date(),
 ): Promise<number | undefined> {
   const at = now.toISOString();
+  // Kept once per table: a bank's two tables due the same day are two events.
+  const column = data.frequency ? `${data.bankId}/${data.frequency}` : data.bankId;
   return store.db.transaction().execute(async (tx) => {
     const seen = await tx
       .selectFrom("events")
       .select("id")
       .where("type", "=", LATE_EVENT_TYPE)
-      .where("bank_id", "=", data.bankId)
+      .where("bank_id", "=", column)
       .where("effective_date", "=", data.expectedDate)
       .executeTakeFirst();
     if (seen) return undefined;
@@ -135,7 +139,7 @@ export async function recordLateEvent(
       .insertInto("events")
       .values({
         type: LATE_EVENT_TYPE,
-        bank_id: data.bankId,
+        bank_id: column,
         effective_date: data.expectedDate,
         published_at: data.dueAt,
         generation: "",
