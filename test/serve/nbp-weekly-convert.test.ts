@@ -100,3 +100,19 @@ describe("a pair across banks and NBP's weekly table", () => {
     ]);
   });
 });
+
+describe("/v1/currencies and NBP's weekly table", () => {
+  it("lists a weekly currency under NBP with its frequency, never NBPB", async () => {
+    const res = await get("/v1/currencies");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain("NBPB");
+    const { currencies } = JSON.parse(text) as { currencies: Array<{ code: string; banks: unknown[] }> };
+    expect(currencies.find((c) => c.code === "AFN")?.banks).toEqual([
+      { bankId: "NBP", frequency: "Weekly", since: "2026-03-11", latest: "2026-03-11" },
+    ]);
+    expect(currencies.find((c) => c.code === "USD")?.banks).toEqual([
+      { bankId: "NBP", since: "2026-03-12", latest: "2026-03-13" },
+    ]);
+  });
+});

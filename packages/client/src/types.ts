@@ -200,8 +200,8 @@ export interface CurrencyListing {
   code: string;
   /** The English name (absent when ICU has none). */
   name?: string;
-  /** Each bank quoting it, and the first and latest dates it did. */
-  banks: Array<{ bankId: string; since: IsoDate; latest: IsoDate }>;
+  /** Each bank quoting it, and the first and latest dates it did; `frequency` names a bank's second table (NBP: Weekly). */
+  banks: Array<{ bankId: string; frequency?: string; since: IsoDate; latest: IsoDate }>;
 }
 
 /** `GET /v1/status` (served by `exrates start` only). */

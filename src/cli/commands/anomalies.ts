@@ -12,6 +12,7 @@ import { dateLimit, futureDateProblem } from "../../ingest/validate.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { treeTargetFor } from "../../publish/target-for.js";
+import { sourceLabel } from "../../feed/sources.js";
 import { getAnomaly, listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
 import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
@@ -22,7 +23,7 @@ function line(a: Anomaly): string {
   const figure = [a.effectiveDate, a.currency, a.rate].filter((x) => x !== null).join(" ");
   // How the figure or its currency was derived (a mean, a name resolved by rule), when it was.
   const derived = a.derivation ? `\n       derived: ${a.derivation}` : "";
-  return `${String(a.id).padStart(5)}  ${a.bankId.padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}${derived}`;
+  return `${String(a.id).padStart(5)}  ${sourceLabel(a.bankId).padEnd(6)} ${a.status.padEnd(8)} ${a.kind.padEnd(16)} ${figure}${a.source ? ` (${a.source})` : ""}\n       ${a.reason}${derived}`;
 }
 
 function currentUser(): string {

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { marketCodeFacts } from "../../../feed/market-codes.js";
+import { frequencySourceOf, publicIdOf } from "../../../feed/sources.js";
 import type { HistoryStore } from "../../../store/history.js";
 import type { Handler } from "../../context.js";
 import { sendJsonDocument } from "../../http/dynamic.js";
@@ -30,6 +31,17 @@ export const currencies: Handler = async (ctx, req, res, head, route, query) => 
 };
 
 let displayNames: Intl.DisplayNames | undefined;
+
+/** A bank quoting the currency; a bank's second table (NBP's weekly, source NBPB) as its bank, with its frequency. */
+function bankEntry(b: { bankId: string; since: string; latest: string }) {
+  const second = frequencySourceOf(b.bankId);
+  return {
+    bankId: publicIdOf(b.bankId),
+    ...(second ? { frequency: second.frequency } : {}),
+    since: b.since,
+    latest: b.latest,
+  };
+}
 const currencyBodies = new WeakMap<object, Buffer>();
 
 async function sendCurrencies(reader: HistoryStore, req: IncomingMessage, res: ServerResponse, head: boolean) {
@@ -41,7 +53,7 @@ async function sendCurrencies(reader: HistoryStore, req: IncomingMessage, res: S
       code: c.currency,
       ...(displayNames!.of(c.currency) ? { name: displayNames!.of(c.currency) } : {}),
       ...marketCodeFacts(c.currency),
-      banks: c.banks.map((b) => ({ bankId: b.bankId, since: b.since, latest: b.latest })),
+      banks: c.banks.map(bankEntry),
     }));
     body = Buffer.from(`${JSON.stringify({ currencies }, null, 2)}\n`, "utf8");
     currencyBodies.set(list, body);

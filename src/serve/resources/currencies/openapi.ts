@@ -40,7 +40,15 @@ export function currenciesPaths(p: OpenApiParts): Record<string, unknown> {
                             items: {
                               type: "object",
                               required: ["bankId", "since", "latest"],
-                              properties: { bankId: { type: "string" }, since: dateSchema, latest: dateSchema },
+                              properties: {
+                                bankId: { type: "string" },
+                                frequency: {
+                                  type: "string",
+                                  description: "the bank's table quoting it, when not its only one (NBP: Weekly)",
+                                },
+                                since: dateSchema,
+                                latest: dateSchema,
+                              },
                             },
                           },
                         },
