@@ -15,6 +15,8 @@ import {
   type HistoryDay,
   type HistoryHeader,
 } from "../../src/publish/render-history.js";
+import { convert } from "../../src/publish/cross.js";
+import { conversionJson } from "../../src/publish/render-conversion.js";
 import { sourcesOf } from "../../src/serve/resources/history/as-of.js";
 import type { KnownRow, Provenance } from "../../src/store/as-of.js";
 
@@ -136,5 +138,22 @@ describe("docs/API.md samples are what the service writes", () => {
     const real = parseLossless(text(historyJson(CNB, [day]))) as { rates: Record<string, unknown> };
     const sample = parseLossless(`{${sampleAfter(API, "**Fetched or imported.**")}}`);
     expectMatch({ provenance: (real.rates["2026-03-02"] as { provenance: unknown }).provenance }, sample);
+  });
+
+  it("a conversion (Convert's JSON)", () => {
+    const jan5 = (currency: string, rate: string, unitMultiplier = 0): KnownRow => ({
+      ...row(currency, rate, unitMultiplier),
+      effectiveDate: "2026-01-05",
+    });
+    const table = {
+      header: CNB,
+      date: "2026-01-05",
+      figures: new Map([
+        ["JPY", jan5("JPY", "13.226", 2)],
+        ["EUR", jan5("EUR", "24.195")],
+      ]),
+    };
+    const real = conversionJson(convert(table, "125000", "JPY", "EUR", "2026-01-05"));
+    expectMatch(parseLossless(real), parseLossless(sampleAfter(API, "into a binary float.")));
   });
 });

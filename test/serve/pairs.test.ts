@@ -1,5 +1,7 @@
 // A pair across banks and averages of a period over HTTP: five banks' figures of one day (own small
 // fixtures in the shape the store keeps), and CNB's EUR over some weeks, seeded into a store and served.
+import { readFileSync } from "node:fs";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "@e965/xlsx";
 import { validateXML } from "xmllint-wasm";
@@ -206,5 +208,48 @@ describe("group= on a bank's daily range", () => {
     const res = await get("/v1/Banks/CNB/DailyRates?from=2026-03-01&group=fortnight");
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("week, month, quarter, year");
+  });
+});
+
+// docs/API.md's worked examples, read from the document: each `GET` line and the JSON under it, where
+// `...` stands for members left out and `// ...` is a comment. Every member shown must be the real one.
+describe("the worked examples of docs/API.md", () => {
+  const api = readFileSync(new URL("../../docs/API.md", import.meta.url), "utf8");
+  const section = api.slice(api.indexOf("## A pair across banks and averages of a period"));
+  const examples = [...section.matchAll(/```\nGET (\S+)\n\n([\s\S]*?)```/g)].map((m) => ({
+    path: m[1]!,
+    shown: JSON.parse(
+      m[2]!
+        .replace(/\s*\/\/[^\n]*/g, "")
+        .replace(/,\s*\.\.\.\s*(?=[}\]])/g, "")
+        .replace(/,\s*\.\.\.\s*,/g, ","),
+    ) as unknown,
+  }));
+
+  /** Whether every member `shown` has is in `real` with the same value (arrays: item by item, same length). */
+  function shownIn(real: unknown, shown: unknown, at = "$"): string[] {
+    if (Array.isArray(shown)) {
+      if (!Array.isArray(real) || real.length !== shown.length) return [`${at}: ${JSON.stringify(real)}`];
+      return shown.flatMap((s, i) => shownIn(real[i], s, `${at}[${i}]`));
+    }
+    if (shown && typeof shown === "object") {
+      if (!real || typeof real !== "object") return [`${at}: ${JSON.stringify(real)}`];
+      return Object.entries(shown).flatMap(([k, v]) => shownIn((real as Record<string, unknown>)[k], v, `${at}.${k}`));
+    }
+    return real === shown ? [] : [`${at}: ${JSON.stringify(real)}, shown ${JSON.stringify(shown)}`];
+  }
+
+  it("shows two examples, a pair and a month's averages", () => {
+    expect(examples.map((e) => e.path.split("?")[0])).toEqual([
+      "/v1/Pairs/USD/JPY/2026-03-02",
+      "/v1/Banks/CNB/DailyRates",
+    ]);
+  });
+
+  it.each([0, 1])("example %i is the real answer (the pair asked of the three banks it names)", async (i) => {
+    const { path, shown } = examples[i]!;
+    const asked = path.startsWith("/v1/Pairs/") ? `${path}?banks=ECB,CNB,NBP` : path;
+    const real = await json(asked);
+    expect(shownIn(real, shown)).toEqual([]);
   });
 });
