@@ -15,6 +15,8 @@ import {
   type HistoryDay,
   type HistoryHeader,
 } from "../../src/publish/render-history.js";
+import cnb from "../../adapters/CNB.js";
+import { toBankResource } from "../../src/feed/adapter.js";
 import { convert } from "../../src/publish/cross.js";
 import { conversionJson } from "../../src/publish/render-conversion.js";
 import { sourcesOf } from "../../src/serve/resources/history/as-of.js";
@@ -155,5 +157,10 @@ describe("docs/API.md samples are what the service writes", () => {
     };
     const real = conversionJson(convert(table, "125000", "JPY", "EUR", "2026-01-05"));
     expectMatch(parseLossless(real), parseLossless(sampleAfter(API, "into a binary float.")));
+  });
+
+  it("the Bank resource (CNB's, from its descriptor)", () => {
+    const sample = JSON.parse(sampleAfter(API, "`GET /v1/banks/{id}` (or `/v1/banks/{id}.json`)")) as unknown;
+    expect(toBankResource(cnb.bank)).toEqual(sample);
   });
 });

@@ -1,0 +1,51 @@
+// docs/API.md's token answer and discovery document are the real ones: fetched from a server, its own
+// address written as the documentation's (http://127.0.0.1:8080), and the token itself left out (the
+// sample shows its first characters).
+import { readFileSync } from "node:fs";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startTestServer, type InProcessServer } from "../support/server.js";
+
+const API = readFileSync(new URL("../../docs/API.md", import.meta.url), "utf8");
+
+/** The first fenced JSON block after `marker` in docs/API.md, parsed. */
+function sampleAfter(marker: string): Record<string, unknown> {
+  const at = API.indexOf(marker);
+  if (at < 0) throw new Error(`no "${marker}" in docs/API.md`);
+  return JSON.parse(/```json\n([\s\S]*?)```/.exec(API.slice(at))![1]!) as Record<string, unknown>;
+}
+
+let server: InProcessServer;
+beforeAll(async () => {
+  server = await startTestServer({ publish: false });
+});
+afterAll(() => server?.stop());
+
+describe("docs/API.md's realm samples", () => {
+  it("the token answer", async () => {
+    const res = await fetch(server.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: server.client.id,
+        client_secret: server.client.secret,
+        scope: "exchange-rates",
+      }),
+    });
+    expect(res.status).toBe(200);
+    const real = (await res.json()) as Record<string, unknown>;
+    const sample = sampleAfter("## Getting a token");
+    expect(sample.access_token).toBe("eyJ…");
+    expect(real.access_token).toMatch(/^eyJ/);
+    expect({ ...real, access_token: "eyJ…" }).toEqual(sample);
+  });
+
+  it("the discovery document", async () => {
+    const res = await fetch(`${server.issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const text = (await res.text()).replaceAll(new URL(server.url).origin, "http://127.0.0.1:8080");
+    expect(JSON.parse(text)).toEqual(sampleAfter("`GET /auth/realms/exrates/.well-known/openid-configuration`"));
+  });
+});
