@@ -1,4 +1,4 @@
-// docs/API.md's token answer and discovery document are the real ones: fetched from a server, its own
+// docs/API.md's token answer, discovery document and error problems are the real ones: fetched from a server, its own
 // address written as the documentation's (http://127.0.0.1:8080), and the token itself left out (the
 // sample shows its first characters).
 import { readFileSync } from "node:fs";
@@ -18,11 +18,11 @@ function sampleAfter(marker: string): Record<string, unknown> {
 
 let server: InProcessServer;
 beforeAll(async () => {
-  server = await startTestServer({ publish: false });
+  server = await startTestServer();
 });
 afterAll(() => server?.stop());
 
-describe("docs/API.md's realm samples", () => {
+describe("docs/API.md's realm and error samples", () => {
   it("the token answer", async () => {
     const res = await fetch(server.tokenUrl, {
       method: "POST",
@@ -47,5 +47,18 @@ describe("docs/API.md's realm samples", () => {
     expect(res.status).toBe(200);
     const text = (await res.text()).replaceAll(new URL(server.url).origin, "http://127.0.0.1:8080");
     expect(JSON.parse(text)).toEqual(sampleAfter("`GET /auth/realms/exrates/.well-known/openid-configuration`"));
+  });
+
+  it.each([
+    ["/v1/Bank/CNB", "## Errors"],
+    ["/v1/Banks/XXX/DailyRates/Latest", "and a bank it does not know"],
+  ])("the problem of the Errors section: %s", async (path, marker) => {
+    const sample = sampleAfter(marker);
+    const res = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${await server.token()}` },
+    });
+    expect(res.status).toBe(sample.status);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toEqual(sample);
   });
 });
