@@ -252,4 +252,13 @@ describe("the worked examples of docs/API.md", () => {
     const real = await json(asked);
     expect(shownIn(real, shown)).toEqual([]);
   });
+
+  it("README's averages CSV is the real answer", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const shown = /\n\s*"\$URL(\/v1\/Banks\/CNB\/DailyRates\.csv\?[^"]+)"\n((?:.+\n){2})/.exec(readme);
+    expect(shown, "README's averages example").not.toBeNull();
+    const res = await get(shown![1]!);
+    expect(res.status).toBe(200);
+    expect((await res.text()).replace(/\r\n/g, "\n")).toBe(shown![2]);
+  });
 });
