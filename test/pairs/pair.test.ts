@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
 
+import { pairTable } from "../../src/cli/commands/pair.js";
 import { DEFAULT_CROSS_CHECK } from "../../src/ingest/sanity.js";
 import { bankPairFigure, pairAcross, shiftPoint } from "../../src/pairs/pair.js";
 import { BANK_DAYS, DAY, withFigure } from "./fixture.js";
@@ -108,5 +111,13 @@ describe("a pair across banks", () => {
     expect(shiftPoint("1.230", 2)).toBe("0.01230");
     expect(shiftPoint("1234.5", 2)).toBe("12.345");
     expect(shiftPoint("7", 1)).toBe("0.7");
+  });
+
+  it("prints as README's example of `exrates pair USD JPY --date 2026-03-02` shows", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const shown = /\$ exrates pair USD JPY --date 2026-03-02\n((?:.+\n)+)/.exec(readme);
+    expect(shown, "README's pair example").not.toBeNull();
+    const three = BANK_DAYS.filter((d) => ["CNB", "ECB", "NBP"].includes(d.bankId));
+    expect(pairTable(pairAcross(three, "USD", "JPY", undefined, DAY))).toBe(shown![1]);
   });
 });

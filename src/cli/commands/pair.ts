@@ -69,7 +69,7 @@ export function pairQuery(base: string, quote: string, o: PairOptions, today: st
 }
 
 /** One day's answer as lines for a person. */
-function table(a: PairAnswer): string {
+export function pairTable(a: PairAnswer): string {
   const lines = a.figures.map((f) => {
     const how = f.quote === "direct" ? "as published" : `${f.quote} through ${f.through}`;
     const mark = f.outlier ? `  OUTLIER: ${f.reason}` : f.sameDay ? "" : "  (an earlier day)";
@@ -122,7 +122,7 @@ export function registerPair(program: Command, ctx: CliContext & { close(): Prom
             return;
           }
           const days = result.kind === "day" ? [result.answer] : result.range.days;
-          process.stdout.write(days.map(table).join("\n"));
+          process.stdout.write(days.map(pairTable).join("\n"));
         } finally {
           store.close();
         }
