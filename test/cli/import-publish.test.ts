@@ -156,6 +156,23 @@ describe("exrates import + publish (CNB)", () => {
     for (const h of out.held) expect(h.reason).toMatch(/ISO 4217|neither is taken/);
   });
 
+  it("prints what README shows `parse` printing", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const block = /`parse` prints\n\n```json\n([\s\S]*?)```/.exec(readme);
+    expect(block, "README's parse sample").not.toBeNull();
+    // README leaves the other records out ("…"): the answer below has only the one it shows.
+    const shown = JSON.parse(block![1]!.replace(/,\s*…\s*\]/, "]")) as unknown;
+    const body = JSON.stringify({
+      rates: [
+        { validFor: "2026-03-02", currencyCode: "HUF", amount: 100, rate: 6.304 },
+        { validFor: "2026-02-30", currencyCode: "USD", amount: 1, rate: 20.611 },
+      ],
+    });
+    const r = exrates(["parse", "CNB", write("readme.json", body)]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(shown);
+  });
+
   describe("bad input changes nothing", () => {
     const bad: Array<[string, () => string[]]> = [
       ["an empty body", () => ["import", "CNB", write("empty.json", "")]],
