@@ -163,4 +163,18 @@ describe("docs/API.md samples are what the service writes", () => {
     const sample = JSON.parse(sampleAfter(API, "`GET /v1/banks/{id}` (or `/v1/banks/{id}.json`)")) as unknown;
     expect(toBankResource(cnb.bank)).toEqual(sample);
   });
+
+  it("a figure published with a warning (the date's `warnings` member)", () => {
+    const ecb: HistoryHeader = { bankId: "ECB", baseCurrency: "EUR", quoteType: "Indirect" };
+    const reason = "JPY 170.00 on 2026-03-03 is 4.1% from the median of 3 other banks";
+    const on3 = (currency: string, rate: string): KnownRow => ({ ...row(currency, rate), effectiveDate: "2026-03-03" });
+    const day: HistoryDay = {
+      date: "2026-03-03",
+      rows: [{ ...on3("JPY", "170.00"), warning: reason }, on3("USD", "1.0900")],
+    };
+    const real = parseLossless(text(historyJson(ecb, [day]))) as { rates: unknown };
+    // The sample cuts the reason short with "...": any reason starting so matches.
+    const sample = sampleAfter(API, "### Figures published with a warning").replace(/\.\.\."/g, '…"');
+    expectMatch({ rates: real.rates }, parseLossless(`{${sample}}`));
+  });
 });
