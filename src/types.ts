@@ -20,6 +20,7 @@ export type {
   PublishedRate,
   QuoteType,
   RatesCorrected,
+  RatesLate,
   RatesPublished,
 } from "@exrates/client/api-types";
 

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 
 import type { Transaction } from "kysely";
 
-import type { RatesCorrected, RatesPublished } from "../types.js";
+import type { RatesCorrected, RatesLate, RatesPublished } from "../types.js";
 import type { Store } from "./database.js";
 import type { Database } from "./schema.js";
 
@@ -22,19 +22,7 @@ export const CORRECTED_EVENT_TYPE = "rates.corrected";
 export const LATE_EVENT_TYPE = "rates.late";
 
 /** A bank past its time (and its usual allowance) on a publication day without the day's rates. */
-export interface RatesLate {
-  bankId: string;
-  /** The table awaited, for a bank with more than one (NBP: `Weekly`); absent for a bank's only table. */
-  frequency?: string;
-  /** The publication awaited. */
-  expectedDate: string;
-  /** When it was due (ISO 8601 UTC), and in the bank's local time. */
-  dueAt: string;
-  dueLocal: string;
-  /** How late it was when the event was recorded. */
-  lateByMinutes: number;
-  newestDate: string | null;
-}
+export type { RatesLate };
 
 export interface StoredEvent {
   id: number;

@@ -144,6 +144,21 @@ export interface RatesCorrected {
   corrections: string;
 }
 
+/** What a `rates.late` event says: a bank past its publication time and allowance without the day's rates. */
+export interface RatesLate {
+  bankId: string;
+  /** The table awaited, for a bank with more than one (NBP: `Weekly`); absent for a bank's only table. */
+  frequency?: string;
+  /** The publication awaited. */
+  expectedDate: string;
+  /** When it was due (ISO 8601 UTC), and in the bank's local time. */
+  dueAt: string;
+  dueLocal: string;
+  /** How late it was when the event was recorded. */
+  lateByMinutes: number;
+  newestDate: string | null;
+}
+
 // A pair across banks and averages of a period (`GET /v1/Pairs/...`, `group=` on a daily range).
 
 /** How a bank's figure of a pair was made: as published, its inverse, or crossed through the bank's currency. */

@@ -37,6 +37,8 @@ import type {
   RatesAnswer,
   RatesOnDate,
   RatesOptions,
+  RatesEvent,
+  RatesEventType,
   RatesPublishedEvent,
   ServiceStatus,
 } from "./types.js";
@@ -83,6 +85,9 @@ const FORMAT_TYPES: Record<FileFormat, string> = {
 
 /** The server refuses a range over ten years; the client asks a year at a time and yields as it goes. */
 const RANGE_WINDOW_YEARS = 1;
+
+/** The kinds of event the stream sends (EventsQuery.types). */
+const EVENT_TYPES: readonly RatesEventType[] = ["rates.published", "rates.corrected", "rates.late"];
 
 export class ExratesClient {
   readonly baseUrl: string;
@@ -298,11 +303,19 @@ export class ExratesClient {
    * Each publication of new rates, for as long as the loop runs: the stream is opened again after a
    * drop, a server restart or an expired token, from the last event received (`Last-Event-ID`).
    */
-  events(query: EventsQuery = {}): AsyncGenerator<RatesPublishedEvent> {
-    checkOptions("events", query, ["banks", "lastEventId", "signal"]);
+  events(query?: Omit<EventsQuery, "types">): AsyncGenerator<RatesPublishedEvent>;
+  /** The events of the kinds named in `types`, told apart by their `type`. */
+  events(query: EventsQuery & { types: readonly RatesEventType[] }): AsyncGenerator<RatesEvent>;
+  events(query: EventsQuery = {}): AsyncGenerator<RatesEvent> {
+    checkOptions("events", query, ["banks", "lastEventId", "signal", "types"]);
+    const types = new Set<RatesEventType>(query.types ?? ["rates.published"]);
+    for (const type of types)
+      if (!EVENT_TYPES.includes(type))
+        throw new TypeError(`events: unknown event type "${String(type)}" (known: ${EVENT_TYPES.join(", ")})`);
     const url = this.url("/v1/events", query.banks?.length ? { banks: query.banks.join(",") } : {});
     return rateEvents(this.transport, {
       url,
+      types,
       lastEventId: query.lastEventId === undefined ? undefined : String(query.lastEventId),
       signal: query.signal,
       reconnectMs: this.reconnectMs,

@@ -3,7 +3,7 @@
 // `Last-Event-ID`, so the server replays what was missed and no event is lost in between.
 import { ExratesError } from "./errors.js";
 import { where, type Transport } from "./http.js";
-import type { RatesPublishedEvent } from "./types.js";
+import type { RatesEvent, RatesEventType } from "./types.js";
 
 export interface SseMessage {
   event: string;
@@ -71,16 +71,15 @@ export interface EventLoopOptions {
   url: URL;
   lastEventId: string | undefined;
   signal: AbortSignal | undefined;
+  /** The kinds of event yielded; the others are read and passed over. */
+  types: ReadonlySet<RatesEventType>;
   /** Until the server says otherwise (`retry:`). */
   reconnectMs: number;
   maxReconnectMs: number;
 }
 
 /** The events of the stream, for as long as the caller iterates, across reconnections. */
-export async function* rateEvents(
-  transport: Transport,
-  options: EventLoopOptions,
-): AsyncGenerator<RatesPublishedEvent> {
+export async function* rateEvents(transport: Transport, options: EventLoopOptions): AsyncGenerator<RatesEvent> {
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -115,7 +114,8 @@ export async function* rateEvents(
             expired = true;
             break;
           }
-          if (message.event === "rates.published") yield JSON.parse(message.data) as RatesPublishedEvent;
+          if (options.types.has(message.event as RatesEventType))
+            yield { type: message.event, ...(JSON.parse(message.data) as object) } as RatesEvent;
         }
       } catch (error) {
         if (stop.signal.aborted) return;

@@ -9,6 +9,8 @@ import type {
   IsoDate,
   PublishedRate,
   QuoteType,
+  RatesCorrected,
+  RatesLate,
   RatesPublished,
 } from "./api-types.js";
 
@@ -211,7 +213,16 @@ export interface ServiceStatus {
 }
 
 /** A `rates.published` event of `GET /v1/events`. */
-export type RatesPublishedEvent = RatesPublished & { id: number };
+export type RatesPublishedEvent = RatesPublished & { id: number; type: "rates.published" };
+
+/** The kinds of event the stream sends. */
+export type RatesEventType = "rates.published" | "rates.corrected" | "rates.late";
+
+/** Any event of the stream, told apart by `type`. */
+export type RatesEvent =
+  | (RatesPublished & { id: number; type: "rates.published" })
+  | (RatesCorrected & { id: number; type: "rates.corrected" })
+  | (RatesLate & { id: number; type: "rates.late" });
 
 export type FileFormat = "json" | "xml" | "csv" | "xlsx";
 
@@ -248,6 +259,11 @@ export type FileQuery = RatesOptions & { format: FileFormat } & (
 export interface EventsQuery {
   /** Only these banks' events. */
   banks?: readonly string[];
+  /**
+   * The kinds of event wanted (default `["rates.published"]`): `rates.corrected` (figures already stored
+   * changed) and `rates.late` (a publication past its time) come only when named here.
+   */
+  types?: readonly RatesEventType[];
   /** Start after this event id (events are kept 8 days); without it, from the moment of connecting. */
   lastEventId?: string | number;
   signal?: AbortSignal;
