@@ -28,7 +28,7 @@ import type {
 } from "../types.js";
 import { crossCheckConfig, type CrossCheckConfig } from "./sanity.js";
 import { screenAnswers, screeningQuery, type ScreenedAnswer } from "./screen.js";
-import { parseBudget } from "./parse-budget.js";
+import { parseBudget, tooLargeToParse } from "./parse-budget.js";
 import { dateLimit, gateRecords, holdCrossAnswerConflicts } from "./validate.js";
 
 /**
@@ -50,6 +50,8 @@ export async function parseDocuments(
       parsed.push({ doc, records: [], held: [], navigation: true }); // provenance only
       continue;
     }
+    const tooLarge = tooLargeToParse(doc.body, doc.contentType);
+    if (tooLarge) throw new FeedError(id, `refused ${redactUrl(doc.url)}: ${tooLarge}`);
     let output: ParseOutput;
     try {
       const { url, contentType, method, requestBody } = doc;

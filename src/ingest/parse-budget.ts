@@ -54,3 +54,30 @@ export class ParseBudget {
 
 /** The budget every ingest of this process parses within. */
 export const parseBudget = new ParseBudget(PARSE_BUDGET_BYTES);
+
+/**
+ * The largest HTML answer read. HTML cannot be read in pieces: a page is parsed whole into a tree (cheerio),
+ * which takes about 35 times the page's size (measured: 8 MiB of a bank's table rows, 320 MB peak RSS;
+ * 16 MiB, 532 MB; 32 MiB exhausted a 512 MB heap). Bank pages are under 400 KB (the largest recorded,
+ * BOJA's, is 396 KB), so 8 MiB leaves twenty times that while keeping a parse within the process's
+ * 512 MB. A larger HTML answer is refused whole, before it is parsed.
+ */
+export const HTML_MAX_BYTES = 8 * MiB;
+
+/** Whether an answer is an HTML page: by its declared type, or by its first bytes when none says. */
+export function isHtmlAnswer(body: Buffer, contentType: string | undefined): boolean {
+  if (contentType && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType)) return true;
+  const start = body
+    .subarray(0, 512)
+    .toString("latin1")
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, "")
+    .trimStart();
+  return /^<(!doctype\s+html|html[\s>])/i.test(start);
+}
+
+/** Why an answer is too large to read (an HTML page over HTML_MAX_BYTES); undefined when it is not. */
+export function tooLargeToParse(body: Buffer, contentType: string | undefined): string | undefined {
+  if (body.length <= HTML_MAX_BYTES || !isHtmlAnswer(body, contentType)) return undefined;
+  const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
+  return `an HTML answer of ${mib(body.length)} is over the ${mib(HTML_MAX_BYTES)} an HTML page is read within (a page is parsed whole, about 35 times its size)`;
+}

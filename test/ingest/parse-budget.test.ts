@@ -1,6 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { PARSE_COST_FACTOR, ParseBudget } from "../../src/ingest/parse-budget.js";
+import cnb from "../../adapters/CNB.js";
+import { FeedError } from "../../src/errors.js";
+import { parseDocuments } from "../../src/ingest/ingest.js";
+
+import {
+  HTML_MAX_BYTES,
+  isHtmlAnswer,
+  PARSE_COST_FACTOR,
+  ParseBudget,
+  tooLargeToParse,
+} from "../../src/ingest/parse-budget.js";
+import type { FeedDocument } from "../../src/types.js";
 
 const later = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -29,5 +40,38 @@ describe("the parse budget", () => {
     await expect(budget.run(1_000, () => Promise.reject(new Error("bad answer")))).rejects.toThrow("bad answer");
     expect(budget.inUse()).toBe(0);
     expect(await budget.run(1_000, () => "parsed")).toBe("parsed");
+  });
+});
+
+describe("an HTML answer over the size an HTML page is read within", () => {
+  const doc = (body: Buffer, contentType?: string): FeedDocument => ({
+    url: "https://bank.example/rates.html",
+    method: "GET",
+    status: 200,
+    ...(contentType ? { contentType } : {}),
+    body,
+    startedAt: new Date("2026-03-02T12:00:00Z"),
+    finishedAt: new Date("2026-03-02T12:00:00Z"),
+  });
+  const page = (bytes: number) =>
+    Buffer.concat([Buffer.from("<!DOCTYPE html><html><body><table>"), Buffer.alloc(bytes, "<tr><td>x</td></tr>")]);
+
+  it("is refused whole, naming its size and the bound, before the adapter parses it", async () => {
+    const parse = vi.fn(() => ({ records: [], held: [] }));
+    const big = page(HTML_MAX_BYTES + 1);
+    await expect(parseDocuments({ ...cnb, parse }, [doc(big, "text/html; charset=utf-8")])).rejects.toThrow(
+      /^CNB: refused https:\/\/bank\.example\/rates\.html: an HTML answer of 8\.0 MiB is over the 8\.0 MiB an HTML page is read within/,
+    );
+    // Told by its first bytes when no type is declared.
+    await expect(parseDocuments({ ...cnb, parse }, [doc(big)])).rejects.toBeInstanceOf(FeedError);
+    expect(parse).not.toHaveBeenCalled();
+  });
+
+  it("is read up to the bound, and any size of another format goes to the adapter", () => {
+    expect(isHtmlAnswer(page(10), undefined)).toBe(true);
+    expect(isHtmlAnswer(Buffer.from('{"rates":[]}'), "application/json")).toBe(false);
+    expect(tooLargeToParse(page(HTML_MAX_BYTES - 100), "text/html")).toBeUndefined();
+    expect(tooLargeToParse(Buffer.alloc(HTML_MAX_BYTES * 2, " "), "text/csv")).toBeUndefined();
+    expect(tooLargeToParse(page(HTML_MAX_BYTES), "application/xhtml+xml")).toMatch(/an HTML answer of 8\.0 MiB/);
   });
 });
