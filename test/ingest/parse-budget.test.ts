@@ -44,11 +44,11 @@ describe("the parse budget", () => {
 });
 
 describe("an HTML answer over the size an HTML page is read within", () => {
-  const doc = (body: Buffer, contentType?: string): FeedDocument => ({
+  const doc = (body: Buffer, contentType = "application/octet-stream"): FeedDocument => ({
     url: "https://bank.example/rates.html",
     method: "GET",
     status: 200,
-    ...(contentType ? { contentType } : {}),
+    contentType,
     body,
     startedAt: new Date("2026-03-02T12:00:00Z"),
     finishedAt: new Date("2026-03-02T12:00:00Z"),
@@ -62,7 +62,7 @@ describe("an HTML answer over the size an HTML page is read within", () => {
     await expect(parseDocuments({ ...cnb, parse }, [doc(big, "text/html; charset=utf-8")])).rejects.toThrow(
       /^CNB: refused https:\/\/bank\.example\/rates\.html: an HTML answer of 8\.0 MiB is over the 8\.0 MiB an HTML page is read within/,
     );
-    // Told by its first bytes when no type is declared.
+    // Told by its first bytes when the declared type is not HTML's.
     await expect(parseDocuments({ ...cnb, parse }, [doc(big)])).rejects.toBeInstanceOf(FeedError);
     expect(parse).not.toHaveBeenCalled();
   });
