@@ -27,7 +27,8 @@ describe("events through the client", { timeout: 180_000 }, () => {
     const reading = (async () => {
       for await (const event of client.events({ banks: ["CNB"], signal: stop.signal })) received.push(event);
     })();
-    const until = async (what: string, check: () => boolean, ms = 30_000) => {
+    // Each step waits on a child server starting or publishing: generous under a loaded CI machine.
+    const until = async (what: string, check: () => boolean, ms = 60_000) => {
       const deadline = Date.now() + ms;
       while (!check()) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(debug.slice(-5))}`);
@@ -54,7 +55,8 @@ describe("events through the client", { timeout: 180_000 }, () => {
       await until("the next live event", () => received.length === 3);
     } finally {
       stop.abort();
-      await reading.catch(() => undefined);
+      // Bounded, so that a step that failed above is reported rather than hidden behind the test's timeout.
+      await Promise.race([reading.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
     }
     expect(received.map((e) => [e.bankId, e.effectiveDate, e.revision])).toEqual([
       ["CNB", "2026-03-04", false],
