@@ -1,44 +1,23 @@
 // docs/API.md's Convert samples are the real answers over HTTP: the conversion of 125,000 JPY to EUR
 // through CNB's set of 2026-01-05, and the 404 of a currency that set does not quote (IDR, last quoted on
 // 2026-01-02), asked for 2026-01-06, a day whose set in force is the 5th's.
-import { readFileSync } from "node:fs";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import cnb from "../../adapters/CNB.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
-import { ingestBatches } from "../../src/store/rates.js";
-import type { RateRecord } from "../../src/types.js";
+import { apiSample } from "../support/api-docs.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
+import { storeFigures, type Figures } from "../support/store.js";
 import { publish } from "../support/unsigned.js";
 
-const API = readFileSync(new URL("../../docs/API.md", import.meta.url), "utf8");
-
-/** The first fenced JSON block after `marker` in docs/API.md, parsed. */
-function sampleAfter(marker: string): unknown {
-  const at = API.indexOf(marker);
-  if (at < 0) throw new Error(`no "${marker}" in docs/API.md`);
-  return JSON.parse(/```json\n([\s\S]*?)```/.exec(API.slice(at))![1]!) as unknown;
-}
+const CNB_URL = "https://api.cnb.cz/cnbapi/exrates/daily";
 
 let server: InProcessServer;
 let auth: Record<string, string>;
 const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth });
 
-function ingest(effectiveDate: string, figures: Array<[string, string, number?]>): void {
-  const when = new Date(`${effectiveDate}T13:31:00Z`);
-  const records: RateRecord[] = figures.map(([currency, rate, unitMultiplier]) => ({
-    effectiveDate,
-    currency,
-    rate,
-    ...(unitMultiplier ? { unitMultiplier } : {}),
-  }));
-  const provenance = {
-    ...{ kind: "fetch" as const, method: "GET" as const, url: `https://api.cnb.cz/cnbapi/exrates/daily` },
-    ...{ startedAt: when, finishedAt: when, httpStatus: 200, body: Buffer.from(`cnb ${effectiveDate}`) },
-  };
-  ingestBatches(server.store, "CNB", [{ provenance, records }], when);
-}
+const ingest = (effectiveDate: string, figures: Figures) =>
+  storeFigures(server.store, "CNB", effectiveDate, figures, `${effectiveDate}T13:31:00Z`, CNB_URL);
 
 beforeAll(async () => {
   server = await startTestServer({ publish: false });
@@ -61,12 +40,12 @@ describe("docs/API.md's Convert samples over HTTP", () => {
   it("the conversion", async () => {
     const res = await get("/v1/Banks/CNB/Convert?from=JPY&to=EUR&amount=125000&date=2026-01-05");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(sampleAfter("into a binary float."));
+    expect(await res.json()).toEqual(apiSample("into a binary float."));
   });
 
   it("the currency-not-quoted problem", async () => {
     const res = await get("/v1/Banks/CNB/Convert?from=IDR&to=EUR&amount=1&date=2026-01-06");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(sampleAfter("quoted it, the earlier on a tie"));
+    expect(await res.json()).toEqual(apiSample("quoted it, the earlier on a tie"));
   });
 });

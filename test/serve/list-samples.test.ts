@@ -2,38 +2,22 @@
 // show: CNB's USD from 1991-01-02 to 2026-03-02, ECB's from 1999-01-04, and NBC's offshore yuan (CNH, a
 // market code) in May 2026. The banks sample leaves the other Bank fields out ("…"): the fields it shows
 // must be the real ones.
-import { readFileSync } from "node:fs";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import cnb from "../../adapters/CNB.js";
 import ecb from "../../adapters/ECB.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
-import { ingestBatches } from "../../src/store/rates.js";
+import { apiSample } from "../support/api-docs.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
+import { storeFigures } from "../support/store.js";
 import { publish } from "../support/unsigned.js";
-
-const API = readFileSync(new URL("../../docs/API.md", import.meta.url), "utf8");
-
-/** The first fenced JSON block after `marker` in docs/API.md, parsed. */
-function sampleAfter(marker: string): Record<string, unknown> {
-  const at = API.indexOf(marker);
-  if (at < 0) throw new Error(`no "${marker}" in docs/API.md`);
-  return JSON.parse(/```json\n([\s\S]*?)```/.exec(API.slice(at))![1]!) as Record<string, unknown>;
-}
 
 let server: InProcessServer;
 let auth: Record<string, string>;
 const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth });
 
-function ingest(bankId: string, effectiveDate: string, currency: string, rate: string): void {
-  const when = new Date(`${effectiveDate}T12:00:00Z`);
-  const provenance = {
-    ...{ kind: "fetch" as const, method: "GET" as const, url: `https://example.test/${bankId}` },
-    ...{ startedAt: when, finishedAt: when, httpStatus: 200, body: Buffer.from(`${bankId} ${effectiveDate}`) },
-  };
-  ingestBatches(server.store, bankId, [{ provenance, records: [{ effectiveDate, currency, rate }] }], when);
-}
+const ingest = (bankId: string, effectiveDate: string, currency: string, rate: string) =>
+  storeFigures(server.store, bankId, effectiveDate, [[currency, rate]], `${effectiveDate}T12:00:00Z`);
 
 beforeAll(async () => {
   server = await startTestServer({ publish: false });
@@ -57,14 +41,14 @@ describe("docs/API.md's list samples", () => {
   it("/v1/currencies", async () => {
     const res = await get("/v1/currencies");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(sampleAfter("`GET /v1/currencies` (JSON only)"));
+    expect(await res.json()).toEqual(apiSample("`GET /v1/currencies` (JSON only)"));
   });
 
   it("/v1/banks: CNB's entry, the fields shown", async () => {
     const res = await get("/v1/banks");
     expect(res.status).toBe(200);
     const { banks } = (await res.json()) as { banks: Array<Record<string, unknown>> };
-    const [shown] = (sampleAfter("## Banks") as { banks: Array<Record<string, unknown>> }).banks;
+    const [shown] = (apiSample("## Banks") as { banks: Array<Record<string, unknown>> }).banks;
     const { "…": elided, ...fields } = shown!;
     expect(elided).toBe("the other Bank fields");
     expect(banks.find((b) => b.id === "CNB")).toMatchObject(fields);

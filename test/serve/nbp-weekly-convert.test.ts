@@ -6,29 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import nbp from "../../adapters/NBP.js";
 import nbpWeekly from "../../adapters/NBPB.js";
 import { recordQuoting } from "../../src/store/anomalies.js";
-import { ingestBatches } from "../../src/store/rates.js";
-import type { RateRecord } from "../../src/types.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
+import { storeFigures, type Figures } from "../support/store.js";
 import { publish } from "../support/unsigned.js";
 
 let server: InProcessServer;
 let auth: Record<string, string>;
 const get = (path: string) => fetch(`${server.url}${path}`, { headers: auth });
 
-function ingest(source: string, effectiveDate: string, figures: Array<[string, string]>, at: string): void {
-  const when = new Date(at);
-  const records: RateRecord[] = figures.map(([currency, rate]) => ({ effectiveDate, currency, rate }));
-  const provenance = {
-    kind: "fetch" as const,
-    method: "GET" as const,
-    url: `https://api.nbp.pl/${source}`,
-    startedAt: when,
-    finishedAt: when,
-    httpStatus: 200,
-    body: Buffer.from(`${source} ${effectiveDate}`),
-  };
-  ingestBatches(server.store, source, [{ provenance, records }], when);
-}
+const ingest = (source: string, effectiveDate: string, figures: Figures, at: string) =>
+  storeFigures(server.store, source, effectiveDate, figures, at, `https://api.nbp.pl/${source}`);
 
 beforeAll(async () => {
   server = await startTestServer({ publish: false });

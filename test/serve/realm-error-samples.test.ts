@@ -1,20 +1,10 @@
 // docs/API.md's token answer, discovery document and error problems are the real ones: fetched from a server, its own
 // address written as the documentation's (http://127.0.0.1:8080), and the token itself left out (the
 // sample shows its first characters).
-import { readFileSync } from "node:fs";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { apiSample } from "../support/api-docs.js";
 import { startTestServer, type InProcessServer } from "../support/server.js";
-
-const API = readFileSync(new URL("../../docs/API.md", import.meta.url), "utf8");
-
-/** The first fenced JSON block after `marker` in docs/API.md, parsed. */
-function sampleAfter(marker: string): Record<string, unknown> {
-  const at = API.indexOf(marker);
-  if (at < 0) throw new Error(`no "${marker}" in docs/API.md`);
-  return JSON.parse(/```json\n([\s\S]*?)```/.exec(API.slice(at))![1]!) as Record<string, unknown>;
-}
 
 let server: InProcessServer;
 beforeAll(async () => {
@@ -36,7 +26,7 @@ describe("docs/API.md's realm and error samples", () => {
     });
     expect(res.status).toBe(200);
     const real = (await res.json()) as Record<string, unknown>;
-    const sample = sampleAfter("## Getting a token");
+    const sample = apiSample("## Getting a token");
     expect(sample.access_token).toBe("eyJ…");
     expect(real.access_token).toMatch(/^eyJ/);
     expect({ ...real, access_token: "eyJ…" }).toEqual(sample);
@@ -46,14 +36,14 @@ describe("docs/API.md's realm and error samples", () => {
     const res = await fetch(`${server.issuer}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     const text = (await res.text()).replaceAll(new URL(server.url).origin, "http://127.0.0.1:8080");
-    expect(JSON.parse(text)).toEqual(sampleAfter("`GET /auth/realms/exrates/.well-known/openid-configuration`"));
+    expect(JSON.parse(text)).toEqual(apiSample("`GET /auth/realms/exrates/.well-known/openid-configuration`"));
   });
 
   it.each([
     ["/v1/Bank/CNB", "## Errors"],
     ["/v1/Banks/XXX/DailyRates/Latest", "and a bank it does not know"],
   ])("the problem of the Errors section: %s", async (path, marker) => {
-    const sample = sampleAfter(marker);
+    const sample = apiSample(marker);
     const res = await fetch(`${server.url}${path}`, {
       headers: { authorization: `Bearer ${await server.token()}` },
     });
