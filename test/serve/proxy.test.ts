@@ -4,7 +4,7 @@ import { createConnection } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { negotiate, parseAccept, pickByAccept, pickEncoding, qualityOf } from "../../src/serve/http/negotiate.js";
 import { publishGeneration, rawRequest, startHarness, XLSX, type Harness } from "./support.js";
@@ -360,8 +360,8 @@ describe("generations", () => {
         ],
         "2026-04-03T12:00:00.000Z",
       );
-      await new Promise((r) => setTimeout(r, 200));
-      expect(g.server.tree()?.generation).toBe("g2");
+      // The server's own poll (every 20 ms) finds it; a loaded machine may take longer than a fixed wait.
+      await vi.waitFor(() => expect(g.server.tree()?.generation).toBe("g2"), { timeout: 10_000, interval: 20 });
       expect(await read(`${LATEST}.csv`)).toContain("CNB,USD,CZK,2026-04-03,21.000,1");
       expect(await read(`${LATEST}.json`)).toContain("2026-04-03");
       expect((await fetch(`${g.url}/v1/banks/NBP`, { headers })).status).toBe(200);
@@ -371,7 +371,8 @@ describe("generations", () => {
       const { writeFileSync } = await import("node:fs");
       publishGeneration(g.config.outDir, "g3", [{ id: "CNB", date: "2026-04-04", rate: "22.000" }]);
       writeFileSync(`${g.config.outDir}/.generations/g3/v1/Banks/CNB/DailyRates/Latest.csv`, "tampered\n");
-      await new Promise((r) => setTimeout(r, 200));
+      // A check of the new generation made now, rather than hoping the poll has looked at it in time.
+      await g.server.refresh();
       expect(g.server.tree()?.generation).toBe("g2");
       expect(await read(`${LATEST}.csv`)).toContain("21.000");
       expect(await read(`${LATEST}.json`)).toContain("2026-04-03");
