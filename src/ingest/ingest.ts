@@ -160,7 +160,7 @@ export async function storeParsed(
 ): Promise<IngestOutcome> {
   const now = new Date();
   const quoting = { baseCurrency: baseCurrencyOf(bank), quoteType: bank.quoteType };
-  const { result, decision } = await ingestTransaction(store, screeningQuery(bank.id, parsed, check), (snapshot) => {
+  const { result, decision } = await ingestTransaction(store, screeningQuery(bank, parsed, check), (snapshot) => {
     const screened = screenAnswers(bank, parsed, snapshot, check);
     return { write: { batches: toBatches(parsed, screened, origin), now, quoting }, decision: screened };
   });

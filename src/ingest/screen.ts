@@ -9,6 +9,7 @@ import { baseCurrencyOf } from "../feed/adapter.js";
 import { figureKey, type AnomalyInput } from "../store/anomalies.js";
 import type { ScreeningQuery, ScreeningSnapshot } from "../store/ingest-data.js";
 import type { BankDescriptor, HeldRow, RateRecord } from "../types.js";
+import { COMMON_CURRENCIES } from "./consensus.js";
 import { crossCheck, type CrossCheckConfig } from "./sanity.js";
 import { settleUnits } from "./units.js";
 
@@ -60,12 +61,14 @@ function figureAnomaly(r: RateRecord, kind: AnomalyInput["kind"], reason: string
  * the cross-bank check (kept for tests of other stages; never for real feeds).
  */
 export function screeningQuery(
-  bankId: string,
+  bank: BankDescriptor,
   answers: readonly GatedAnswer[],
   check: CrossCheckConfig | false,
 ): ScreeningQuery {
+  const bankId = bank.id;
+  const measures = [...new Set([baseCurrencyOf(bank), ...COMMON_CURRENCIES])];
   const query: ScreeningQuery = check
-    ? { bankId, answers, ownDaysBefore: check.jumpWindowDays, othersDaysBefore: check.lagDays }
+    ? { bankId, answers, ownDaysBefore: check.jumpWindowDays, othersDaysBefore: check.lagDays, measures }
     : { bankId, answers, ownDaysBefore: 0 };
   const unitless = answers.flatMap((a) => a.held.flatMap((h) => (h.unitless ? [h.unitless] : [])));
   if (unitless.length) query.unitless = unitless;

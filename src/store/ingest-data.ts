@@ -75,6 +75,12 @@ export interface ScreeningQuery {
    * bank's own window, and those not stored already widen the other banks' window.
    */
   unitless?: readonly UnitlessFigure[];
+  /**
+   * The currencies the bank's figures are measured in (its base, the common currencies). Of the other
+   * banks' figures the check can use only these and the currencies of the bank's own figures and
+   * answers; undefined: every currency of theirs is read.
+   */
+  measures?: readonly string[];
 }
 
 /** Everything screening decides over, read in one go inside the ingest's transaction. */
@@ -138,6 +144,20 @@ export const screeningWindows = {
     const unsettled = stored ? query.unitless!.filter((f) => !stored(f)) : [];
     const span = dateSpan([...changed, unsettled]);
     return span && { from: addDays(span.from, -query.othersDaysBefore), to: span.to };
+  },
+  /**
+   * The currencies of the other banks' figures that can judge this ingest (undefined: all): a consensus
+   * needs another bank's figure of the judged currency or of the measure, the other being that bank's
+   * base or a figure of it too. Reading only these cut a first import's reading of the other banks'
+   * history several times over.
+   */
+  othersCurrencies(query: ScreeningQuery, own: readonly StoredFigure[]): string[] | undefined {
+    if (!query.measures) return undefined;
+    const currencies = new Set(query.measures);
+    for (const f of own) currencies.add(f.currency);
+    for (const answer of query.answers) for (const r of answer.records) currencies.add(r.currency);
+    for (const f of query.unitless ?? []) currencies.add(f.currency);
+    return [...currencies].sort();
   },
 };
 

@@ -150,7 +150,8 @@ export async function loadScreeningPg(db: Db, query: ScreeningQuery): Promise<Sc
   if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
   const banks = await quotingOfBanksPg(db);
   banks.delete(query.bankId);
-  const others = banks.size ? await figuresOfBanksPg(db, banks.keys(), window.from, window.to) : [];
+  const currencies = screeningWindows.othersCurrencies(query, ownFigures);
+  const others = banks.size ? await figuresOfBanksPg(db, banks.keys(), window.from, window.to, currencies) : [];
   return { own: ownFigures, changed, decided, banks, others };
 }
 
@@ -226,12 +227,14 @@ export async function figuresOfBanksPg(
   bankIds: Iterable<string>,
   from: IsoDate,
   to: IsoDate,
+  currencies?: readonly string[],
 ): Promise<StoredFigure[]> {
   const ids = [...bankIds];
   if (ids.length === 0) return [];
+  const inCurrencies = currencies ? sql`and currency = any(${[...currencies]}::text[])` : sql``;
   const { rows } = await sql<StoredFigure>`
     select bank_id as "bankId", effective_date as "effectiveDate", currency, rate, unit_multiplier as "unitMultiplier"
-    from rates where bank_id = any(${ids}::text[]) and effective_date between ${from} and ${to}
+    from rates where bank_id = any(${ids}::text[]) and effective_date between ${from} and ${to} ${inCurrencies}
     order by array_position(${ids}::text[], bank_id), effective_date collate "C", currency collate "C"`.execute(db);
   return rows;
 }

@@ -66,6 +66,9 @@ function prepare(store: SqliteStore) {
     },
     insertFetch: sqlite.prepare(INSERT_FETCH),
     figures: sqlite.prepare(FIGURES),
+    figuresIn: sqlite.prepare(
+      `${FIGURES} and currency in (select value from json_each(?)) order by effective_date, currency`,
+    ),
     anyStored: sqlite
       .prepare("select 1 from rates where bank_id = ? and effective_date between ? and ? limit 1")
       .pluck(),
@@ -125,7 +128,8 @@ export function loadScreening(store: SqliteStore, query: ScreeningQuery): Screen
   if (!window) return { own: ownFigures, changed, decided, banks: new Map(), others: [] };
   const banks = quotingOfBanks(store);
   banks.delete(query.bankId);
-  const others = banks.size ? figuresOfBanks(store, banks.keys(), window.from, window.to) : [];
+  const currencies = screeningWindows.othersCurrencies(query, ownFigures);
+  const others = banks.size ? figuresOfBanks(store, banks.keys(), window.from, window.to, currencies) : [];
   return { own: ownFigures, changed, decided, banks, others };
 }
 
@@ -272,10 +276,15 @@ export function figuresOfBanks(
   bankIds: Iterable<string>,
   from: IsoDate,
   to: IsoDate,
+  currencies?: readonly string[],
 ): StoredFigure[] {
-  const { figures } = statements(store);
+  const { figures, figuresIn } = statements(store);
+  const read = (id: string) =>
+    (currencies
+      ? figuresIn.all(id, from, to, JSON.stringify(currencies))
+      : figures.all(id, from, to)) as StoredFigure[];
   const out: StoredFigure[] = [];
-  for (const id of bankIds) for (const f of figures.all(id, from, to) as StoredFigure[]) out.push(f);
+  for (const id of bankIds) for (const f of read(id)) out.push(f);
   return out;
 }
 

@@ -38,13 +38,15 @@ const OTHERS: Pick<ScreeningSnapshot, "banks" | "others"> = {
 describe("screeningQuery", () => {
   it("asks for the jump window and the check's lag with the check on, for neither without it", () => {
     const answers: GatedAnswer[] = [{ records: [rec("2026-03-02", "USD", "22.3")], held: [] }];
-    expect(screeningQuery("CNB", answers, DEFAULT_CROSS_CHECK)).toEqual({
+    expect(screeningQuery(CNB, answers, DEFAULT_CROSS_CHECK)).toEqual({
       bankId: "CNB",
       answers,
       ownDaysBefore: DEFAULT_CROSS_CHECK.jumpWindowDays,
       othersDaysBefore: DEFAULT_CROSS_CHECK.lagDays,
+      // The bank's base first, then the common currencies a figure may be measured through.
+      measures: ["CZK", "USD", "EUR", "GBP", "CHF", "JPY", "CNY"],
     });
-    expect(screeningQuery("CNB", answers, false)).toEqual({ bankId: "CNB", answers, ownDaysBefore: 0 });
+    expect(screeningQuery(CNB, answers, false)).toEqual({ bankId: "CNB", answers, ownDaysBefore: 0 });
   });
 });
 
@@ -131,7 +133,7 @@ describe("screenAnswers", () => {
       banks: OTHERS.banks,
       others,
     };
-    const query = screeningQuery("CNB", answers, DEFAULT_CROSS_CHECK);
+    const query = screeningQuery(CNB, answers, DEFAULT_CROSS_CHECK);
     expect(query.unitless?.map((f) => `${f.effectiveDate} ${f.currency}`)).toEqual([
       "2026-03-02 JPY",
       "2026-03-02 THB",

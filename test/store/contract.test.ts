@@ -340,6 +340,30 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
         "AAA 2026-03-03",
         "AAA 2026-03-04",
       ]);
+      // With the measures named, only the currencies that can judge this ingest are read: the measures,
+      // and the currencies of the bank's figures and answers (USD, EUR); AAA's THB cannot judge CNB.
+      await storeBatches(
+        store,
+        "AAA",
+        [{ provenance: provenance(), records: [rec("2026-03-03", "THB", "38.5"), rec("2026-03-03", "CZK", "25.1")] }],
+        AT,
+        quoting,
+      );
+      const everything = await loadOnly(store, query);
+      expect(everything.others.map((f) => `${f.effectiveDate} ${f.currency}`)).toEqual([
+        "2026-03-02 USD",
+        "2026-03-03 CZK",
+        "2026-03-03 THB",
+        "2026-03-03 USD",
+        "2026-03-04 USD",
+      ]);
+      const measured = await loadOnly(store, { ...query, measures: ["CZK"] });
+      expect(measured.others.map((f) => `${f.effectiveDate} ${f.currency}`)).toEqual([
+        "2026-03-02 USD",
+        "2026-03-03 CZK",
+        "2026-03-03 USD",
+        "2026-03-04 USD",
+      ]);
       // Nothing changed: nothing of the other banks is read; without the jump window, only the answers' days.
       const unchanged = await loadOnly(store, { ...query, answers: [answers[0]!], ownDaysBefore: 0 });
       expect(unchanged.changed).toEqual([[]]);
