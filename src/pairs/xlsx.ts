@@ -1,9 +1,7 @@
 // A pair's or averages' table as a workbook: the CSV's columns in one sheet (bold, frozen header with
 // an autofilter), figures as numbers where a double carries them digit for digit (else text, never
 // rounded). The package is re-zipped with a fixed timestamp (stableWorkbookBytes) so that the same answer gives the same bytes.
-import ExcelJS from "exceljs";
-
-import { stableWorkbookBytes } from "../publish/render-xlsx.js";
+import { loadExcel, stableWorkbookBytes } from "../publish/render-xlsx.js";
 import { rateCell } from "../publish/xlsx-cell.js";
 
 const DECIMAL = /^\d+\.\d+$|^\d+$/;
@@ -15,7 +13,7 @@ export async function tableXlsx(
   rows: readonly string[][],
   stamp: Date,
 ): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   wb.creator = "exrates";
   wb.created = wb.modified = stamp;
   const sheet = wb.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });

@@ -2,7 +2,7 @@
 // autofilter; a real date cell; numeric rate; integer unit) and sheet "Bank" (key/value rows).
 // The bytes are deterministic: exceljs stamps the current time into the zip entries, so the package
 // is re-zipped with the data's own timestamp.
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 
 import { ZipArchive } from "../feed/archive.js";
 import type { LatestRatesDocument } from "../types.js";
@@ -10,9 +10,20 @@ import { CSV_HEADER, hasWarnings, isPeriodic, rateRows, VALIDITY_HEADER, WARNING
 import { rateCell, WARNINGS_WIDTH } from "./xlsx-cell.js";
 import { zipStream } from "./zip.js";
 
+let excel: Promise<typeof ExcelJS> | undefined;
+
+/**
+ * exceljs, loaded at the first workbook: it takes 0.6 s to load, which every command that imports the
+ * publisher paid before (an `exrates import` refusing its file, `exrates anomalies`...), and memory a
+ * server that never writes a workbook does not need.
+ */
+export function loadExcel(): Promise<typeof ExcelJS> {
+  return (excel ??= import("exceljs").then((module) => module.default));
+}
+
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {
   const stamp = new Date(doc.publishedAt);
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   wb.creator = "exrates";
   wb.lastModifiedBy = "exrates";
   wb.created = stamp;

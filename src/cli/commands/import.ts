@@ -6,7 +6,6 @@
 // default the OS user) and when; a --url is shown as declared by the importer, never as fetched.
 import type { Command } from "commander";
 
-import { unpublishedBanks } from "../../backfill/backfill.js";
 import { frequencyArgument, loadAdapters, sourcesForBank } from "../../feed/registry.js";
 import { publicIdOf, sourceLabel } from "../../feed/sources.js";
 import {
@@ -17,9 +16,6 @@ import {
   readSavedResponse,
   type SavedRequest,
 } from "../../ingest/ingest.js";
-import { publish } from "../../publish/publisher.js";
-import { publicationSigning } from "../../publish/signing.js";
-import { treeTargetFor } from "../../publish/target-for.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
 import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
@@ -95,11 +91,26 @@ async function sourceOf(sources: BankAdapter[], file: string, request: SavedRequ
   return sources[0]!;
 }
 
+/**
+ * The publishing side, loaded once an answer is stored: an import refused on its file (most refusals)
+ * does not load the publisher, its renderers and the bucket client.
+ */
+async function publishing() {
+  const [{ unpublishedBanks }, { publish }, { publicationSigning }, { treeTargetFor }] = await Promise.all([
+    import("../../backfill/backfill.js"),
+    import("../../publish/publisher.js"),
+    import("../../publish/signing.js"),
+    import("../../publish/target-for.js"),
+  ]);
+  return { unpublishedBanks, publish, publicationSigning, treeTargetFor };
+}
+
 /** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
 async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {
   const store = await ctx.store();
   const label = sourceLabel(bankId);
   if ((await newestDate(store, bankId)) === undefined) return `${label}: no rates stored, nothing to publish`;
+  const { unpublishedBanks, publish, publicationSigning, treeTargetFor } = await publishing();
   const target = await treeTargetFor(ctx.config());
   if ((await unpublishedBanks(store, target, [bankId])).length === 0)
     return `${label}: the published tree is up to date`;
