@@ -5,17 +5,15 @@ import { userInfo } from "node:os";
 import type { Command } from "commander";
 
 import { UserError } from "../../errors.js";
-import { adapterFor, loadAdapters } from "../../feed/registry.js";
+import { adapterFor } from "../../feed/registry.js";
 import { isIsoDate } from "../../feed/dates.js";
 import { releaseAnomaly } from "../../ingest/release.js";
 import { dateLimit, futureDateProblem } from "../../ingest/validate.js";
-import { publish } from "../../publish/publisher.js";
-import { publicationSigning } from "../../publish/signing.js";
-import { treeTargetFor } from "../../publish/target-for.js";
 import { sourceLabel } from "../../feed/sources.js";
 import { getAnomaly, listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
 import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
+import { publishBanks } from "../publish-banks.js";
 
 const STATUSES: readonly AnomalyStatus[] = ["held", "released", "warned"];
 
@@ -89,10 +87,7 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
         if (!options.allowFuture) await refuseFutureDate(store, Number(idText));
         const by = options.by ?? currentUser();
         const released = await releaseAnomaly(store, Number(idText), by);
-        const result = await publish(store, [...(await loadAdapters()).values()], await treeTargetFor(ctx.config()), {
-          only: [released.bankId],
-          signing: await publicationSigning(ctx.config()),
-        });
+        const result = await publishBanks(ctx, store, [released.bankId]);
         ctx.log().info({ anomaly: released.id, bank: released.bankId, by, generation: result.generation }, "released");
         ctx.print(
           `released anomaly ${released.id}: ${released.bankId} ${released.currency} ${released.rate} on ${released.effectiveDate}, published in generation ${result.generation}`,

@@ -6,7 +6,7 @@
 // default the OS user) and when; a --url is shown as declared by the importer, never as fetched.
 import type { Command } from "commander";
 
-import { frequencyArgument, loadAdapters, sourcesForBank } from "../../feed/registry.js";
+import { frequencyArgument, sourcesForBank } from "../../feed/registry.js";
 import { publicIdOf, sourceLabel } from "../../feed/sources.js";
 import {
   importer,
@@ -18,6 +18,7 @@ import {
 } from "../../ingest/ingest.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
+import { publishBanks, unpublishedOf } from "../publish-banks.js";
 import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
 import type { BankAdapter } from "../../types.js";
 
@@ -91,33 +92,13 @@ async function sourceOf(sources: BankAdapter[], file: string, request: SavedRequ
   return sources[0]!;
 }
 
-/**
- * The publishing side, loaded once an answer is stored: an import refused on its file (most refusals)
- * does not load the publisher, its renderers and the bucket client.
- */
-async function publishing() {
-  const [{ unpublishedBanks }, { publish }, { publicationSigning }, { treeTargetFor }] = await Promise.all([
-    import("../../backfill/backfill.js"),
-    import("../../publish/publisher.js"),
-    import("../../publish/signing.js"),
-    import("../../publish/target-for.js"),
-  ]);
-  return { unpublishedBanks, publish, publicationSigning, treeTargetFor };
-}
-
 /** Publishes the bank when the tree does not show what is stored; the line that says what happened. */
 async function publishImported(ctx: CliContext, bankId: string, wanted: boolean): Promise<string> {
   const store = await ctx.store();
   const label = sourceLabel(bankId);
   if ((await newestDate(store, bankId)) === undefined) return `${label}: no rates stored, nothing to publish`;
-  const { unpublishedBanks, publish, publicationSigning, treeTargetFor } = await publishing();
-  const target = await treeTargetFor(ctx.config());
-  if ((await unpublishedBanks(store, target, [bankId])).length === 0)
-    return `${label}: the published tree is up to date`;
+  if ((await unpublishedOf(ctx, store, [bankId])).length === 0) return `${label}: the published tree is up to date`;
   if (!wanted) return `${label}: not published (--no-publish); \`exrates publish ${publicIdOf(bankId)}\` publishes it`;
-  const result = await publish(store, [...(await loadAdapters()).values()], target, {
-    only: [bankId],
-    signing: await publicationSigning(ctx.config()),
-  });
+  const result = await publishBanks(ctx, store, [bankId]);
   return `${label}: published in generation ${result.generation}`;
 }
