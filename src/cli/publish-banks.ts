@@ -5,25 +5,30 @@ import type { PublishResult } from "../publish/publisher.js";
 import type { Store } from "../store/database.js";
 import type { CliContext } from "./context.js";
 
-/** Re-publishes these banks (the others carried), signed as configured; the new generation. */
-export async function publishBanks(ctx: CliContext, store: Store, bankIds: string[]): Promise<PublishResult> {
-  const [{ loadAdapters }, { publish }, { publicationSigning }, { treeTargetFor }] = await Promise.all([
-    import("../feed/registry.js"),
-    import("../publish/publisher.js"),
-    import("../publish/signing.js"),
-    import("../publish/target-for.js"),
-  ]);
-  return publish(store, [...(await loadAdapters()).values()], await treeTargetFor(ctx.config()), {
-    only: bankIds,
-    signing: await publicationSigning(ctx.config()),
-  });
+/** The configured tree, once: which banks it lags behind the store on, and a publish of some banks. */
+export interface Publishing {
+  /** The banks among these whose published tree does not show what is stored. */
+  unpublished(bankIds: string[]): Promise<string[]>;
+  /** Re-publishes these banks (the others carried), signed as configured; the new generation. */
+  publish(bankIds: string[]): Promise<PublishResult>;
 }
 
-/** The banks among these whose published tree does not show what is stored. */
-export async function unpublishedOf(ctx: CliContext, store: Store, bankIds: string[]): Promise<string[]> {
-  const [{ unpublishedBanks }, { treeTargetFor }] = await Promise.all([
-    import("../backfill/backfill.js"),
-    import("../publish/target-for.js"),
-  ]);
-  return unpublishedBanks(store, await treeTargetFor(ctx.config()), bankIds);
+export async function publishing(ctx: CliContext, store: Store): Promise<Publishing> {
+  const [{ unpublishedBanks }, { loadAdapters }, { publish }, { publicationSigning }, { treeTargetFor }] =
+    await Promise.all([
+      import("../backfill/backfill.js"),
+      import("../feed/registry.js"),
+      import("../publish/publisher.js"),
+      import("../publish/signing.js"),
+      import("../publish/target-for.js"),
+    ]);
+  const target = await treeTargetFor(ctx.config());
+  return {
+    unpublished: (bankIds) => unpublishedBanks(store, target, bankIds),
+    publish: async (bankIds) =>
+      publish(store, [...(await loadAdapters()).values()], target, {
+        only: bankIds,
+        signing: await publicationSigning(ctx.config()),
+      }),
+  };
 }

@@ -66,9 +66,14 @@ export function screeningQuery(
   check: CrossCheckConfig | false,
 ): ScreeningQuery {
   const bankId = bank.id;
-  const measures = [...new Set([baseCurrencyOf(bank), ...COMMON_CURRENCIES])];
   const query: ScreeningQuery = check
-    ? { bankId, answers, ownDaysBefore: check.jumpWindowDays, othersDaysBefore: check.lagDays, measures }
+    ? {
+        bankId,
+        answers,
+        ownDaysBefore: check.jumpWindowDays,
+        othersDaysBefore: check.lagDays,
+        measures: [...new Set([baseCurrencyOf(bank), ...COMMON_CURRENCIES])],
+      }
     : { bankId, answers, ownDaysBefore: 0 };
   const unitless = answers.flatMap((a) => a.held.flatMap((h) => (h.unitless ? [h.unitless] : [])));
   if (unitless.length) query.unitless = unitless;

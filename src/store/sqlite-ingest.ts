@@ -279,10 +279,9 @@ export function figuresOfBanks(
   currencies?: readonly string[],
 ): StoredFigure[] {
   const { figures, figuresIn } = statements(store);
+  const list = currencies && JSON.stringify(currencies);
   const read = (id: string) =>
-    (currencies
-      ? figuresIn.all(id, from, to, JSON.stringify(currencies))
-      : figures.all(id, from, to)) as StoredFigure[];
+    (list === undefined ? figures.all(id, from, to) : figuresIn.all(id, from, to, list)) as StoredFigure[];
   const out: StoredFigure[] = [];
   for (const id of bankIds) for (const f of read(id)) out.push(f);
   return out;

@@ -13,7 +13,7 @@ import { sourceLabel } from "../../feed/sources.js";
 import { getAnomaly, listAnomalies, type Anomaly, type AnomalyStatus } from "../../store/anomalies.js";
 import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
-import { publishBanks } from "../publish-banks.js";
+import { publishing } from "../publish-banks.js";
 
 const STATUSES: readonly AnomalyStatus[] = ["held", "released", "warned"];
 
@@ -87,7 +87,7 @@ export function registerAnomalies(program: Command, ctx: CliContext & { close():
         if (!options.allowFuture) await refuseFutureDate(store, Number(idText));
         const by = options.by ?? currentUser();
         const released = await releaseAnomaly(store, Number(idText), by);
-        const result = await publishBanks(ctx, store, [released.bankId]);
+        const result = await (await publishing(ctx, store)).publish([released.bankId]);
         ctx.log().info({ anomaly: released.id, bank: released.bankId, by, generation: result.generation }, "released");
         ctx.print(
           `released anomaly ${released.id}: ${released.bankId} ${released.currency} ${released.rate} on ${released.effectiveDate}, published in generation ${result.generation}`,

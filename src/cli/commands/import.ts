@@ -18,7 +18,7 @@ import {
 } from "../../ingest/ingest.js";
 import { newestDate } from "../../store/rates.js";
 import { action, type CliContext } from "../context.js";
-import { publishBanks, unpublishedOf } from "../publish-banks.js";
+import { publishing } from "../publish-banks.js";
 import { savedRequest, savedRequestOptions, type SavedRequestOptions } from "../saved-request.js";
 import type { BankAdapter } from "../../types.js";
 
@@ -97,8 +97,9 @@ async function publishImported(ctx: CliContext, bankId: string, wanted: boolean)
   const store = await ctx.store();
   const label = sourceLabel(bankId);
   if ((await newestDate(store, bankId)) === undefined) return `${label}: no rates stored, nothing to publish`;
-  if ((await unpublishedOf(ctx, store, [bankId])).length === 0) return `${label}: the published tree is up to date`;
+  const tree = await publishing(ctx, store);
+  if ((await tree.unpublished([bankId])).length === 0) return `${label}: the published tree is up to date`;
   if (!wanted) return `${label}: not published (--no-publish); \`exrates publish ${publicIdOf(bankId)}\` publishes it`;
-  const result = await publishBanks(ctx, store, [bankId]);
+  const result = await tree.publish([bankId]);
   return `${label}: published in generation ${result.generation}`;
 }
