@@ -37,14 +37,19 @@ export function expectFeedText(bankId: string, text: string, what: string): stri
   return text;
 }
 
-const xmlParser = new XMLParser({
+/** How every XML answer is read: values kept as text, attributes as `@name`. */
+export const XML_PARSER_OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: "@",
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
+  // No callback reads the element's path: without this the parser builds the path's text at every tag.
+  jPath: false,
   // Feeds repeat elements; callers use asArray() to read one-or-many uniformly.
-});
+} as const;
+
+const xmlParser = new XMLParser(XML_PARSER_OPTIONS);
 
 /** Parses XML with every value kept as text. A malformed or truncated document is a FeedError. */
 export function parseXml(bankId: string, text: string): Record<string, unknown> {

@@ -57,7 +57,7 @@ function nameAt(text: string, from: number): string {
   return text.slice(from, i);
 }
 
-/** Past a comment, CDATA section, processing instruction or declaration starting at `lt`, or -1. */
+/** Past the comment, CDATA section, processing instruction or declaration starting at `lt` (`<!` or `<?`). */
 function skipMarkup(text: string, lt: number): number {
   const close = text.startsWith("<!--", lt)
     ? "-->"
@@ -65,10 +65,7 @@ function skipMarkup(text: string, lt: number): number {
       ? "]]>"
       : text.startsWith("<?", lt)
         ? "?>"
-        : text.startsWith("<!", lt)
-          ? ">"
-          : undefined;
-  if (close === undefined) return -1;
+        : ">";
   const at = text.indexOf(close, lt);
   if (at < 0) throw new Error("unclosed markup");
   return at + close.length;
@@ -76,30 +73,41 @@ function skipMarkup(text: string, lt: number): number {
 
 /**
  * The elements directly inside [from, to) (an element's content), or undefined when text or CDATA stands
- * among them (mixed content, parsed whole).
+ * among them (mixed content, parsed whole). Only the direct children's bounds and names are kept: deeper
+ * tags are counted, not recorded, so a scan of a large answer allocates one span per child.
  */
 function childrenOf(text: string, from: number, to: number): Span[] | undefined {
   const out: Span[] = [];
-  const open: Array<{ start: number; openEnd: number; name: string }> = [];
+  let depth = 0;
+  let start = 0;
+  let openEnd = 0;
+  let name = "";
   let i = from;
   for (;;) {
     const lt = text.indexOf("<", i);
-    if (lt < 0 || lt >= to) return open.length === 0 && !hasText(text, i, to) ? out : undefined;
-    if (open.length === 0 && hasText(text, i, lt)) return undefined;
-    if (text.startsWith("<![CDATA[", lt) && open.length === 0) return undefined;
-    const skipped = skipMarkup(text, lt);
-    if (skipped >= 0) {
-      i = skipped;
+    if (lt < 0 || lt >= to) return depth === 0 && !hasText(text, i, to) ? out : undefined;
+    if (depth === 0 && hasText(text, i, lt)) return undefined;
+    const next = text.charCodeAt(lt + 1);
+    if (next === 0x21 || next === 0x3f) {
+      // `<!` or `<?`: a comment, CDATA section, declaration or processing instruction.
+      if (depth === 0 && text.startsWith("<![CDATA[", lt)) return undefined;
+      i = skipMarkup(text, lt);
       continue;
     }
     const end = tagEnd(text, lt);
-    if (text.charCodeAt(lt + 1) === 0x2f) {
-      const element = open.pop();
-      if (element === undefined) throw new Error("a close tag without its open tag");
-      if (open.length === 0) out.push({ ...element, closeStart: lt, end });
+    if (next === 0x2f) {
+      if (depth === 0) throw new Error("a close tag without its open tag");
+      if (--depth === 0) out.push({ start, openEnd, closeStart: lt, end, name });
     } else if (text.charCodeAt(end - 2) === 0x2f) {
-      if (open.length === 0) out.push({ start: lt, openEnd: end, closeStart: end, end, name: nameAt(text, lt + 1) });
-    } else open.push({ start: lt, openEnd: end, name: nameAt(text, lt + 1) });
+      if (depth === 0) out.push({ start: lt, openEnd: end, closeStart: end, end, name: nameAt(text, lt + 1) });
+    } else {
+      if (depth === 0) {
+        start = lt;
+        openEnd = end;
+        name = nameAt(text, lt + 1);
+      }
+      depth++;
+    }
     i = end;
   }
 }
@@ -202,7 +210,37 @@ export function xmlRoot(text: string, parse: ParseWhole, piece = XML_PIECE_CHARS
     name: root.name,
     attributes,
     *elements(name: string) {
-      for (const child of children) if (child.name === name) yield elementValue(text, child, parse, piece);
+      // Runs of small elements are parsed together, a piece's worth at a time: one parse per element
+      // would cost the parser's set-up half a million times in a large history.
+      let run: Span[] = [];
+      let runChars = 0;
+      for (const child of children) {
+        if (child.name !== name) continue;
+        if (child.end - child.start > piece) {
+          yield* valuesOfRun(text, root.name, name, run, parse);
+          run = [];
+          runChars = 0;
+          yield elementValue(text, child, parse, piece);
+          continue;
+        }
+        run.push(child);
+        runChars += child.end - child.start;
+        if (runChars >= piece) {
+          yield* valuesOfRun(text, root.name, name, run, parse);
+          run = [];
+          runChars = 0;
+        }
+      }
+      yield* valuesOfRun(text, root.name, name, run, parse);
     },
   };
+}
+
+/** The values of a run of sibling elements named `name`, parsed as one text inside their parent's tags. */
+function valuesOfRun(text: string, parent: string, name: string, run: readonly Span[], parse: ParseWhole): unknown[] {
+  if (run.length === 0) return [];
+  const inner = run.map((span) => text.slice(span.start, span.end)).join("");
+  const parsed = parse(`<${parent}>${inner}</${parent}>`)[parent] as Tree;
+  const value = parsed[name];
+  return run.length === 1 ? [value] : (value as unknown[]);
 }

@@ -6,18 +6,11 @@ import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 
-import { parseXml, readXmlRoot } from "../../src/feed/body.js";
+import { parseXml, readXmlRoot, XML_PARSER_OPTIONS } from "../../src/feed/body.js";
 import { parseXmlInPieces, xmlRoot } from "../../src/feed/xml-pieces.js";
 import { FIXTURES_DIR } from "../support/fixtures.js";
 
-// The options of src/feed/body.ts.
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-});
+const parser = new XMLParser(XML_PARSER_OPTIONS);
 const parse = (xml: string) => parser.parse(xml) as Record<string, unknown>;
 
 const walk = (d: string): string[] =>
@@ -54,6 +47,23 @@ describe("XML read in pieces", () => {
     ]);
     expect(readXmlRoot("X", "<a><b>1</b><b>2</b></a>").attributes).toEqual({});
   });
+
+  it.each([1, 60, 200, 100_000])(
+    "reads runs of elements together (pieces of %i characters) with the whole parse's values, in order",
+    (piece) => {
+      const record = (i: number) =>
+        i % 7 === 3
+          ? `<Record Date="0${i}.03.2026"/>`
+          : `<Record Date="0${i}.03.2026" Id="R${i}"><Nominal>1</Nominal><Value>9${i},5</Value></Record>`;
+      const big = `<Record Date="big"><Value>${"9".repeat(150)}</Value><Value>2</Value></Record>`;
+      const records = Array.from({ length: 9 }, (_, i) => record(i));
+      const text = `<ValCurs ID="x">${records.slice(0, 4).join("")}<Other a="1"/>${big}${records.slice(4).join("\n")}</ValCurs>`;
+      const whole = parse(text).ValCurs as Record<string, unknown>;
+      expect([...xmlRoot(text, parse, piece).elements("Record")]).toEqual(whole.Record);
+      expect([...xmlRoot(text, parse, piece).elements("Other")]).toEqual([whole.Other]);
+      expect([...xmlRoot(text, parse, piece).elements("Absent")]).toEqual([]);
+    },
+  );
 
   it("refuses malformed XML with the bank's name, whole or by elements", () => {
     expect(() => readXmlRoot("X", "<a><b>1</b>")).toThrow(/^X: malformed XML/);
