@@ -9,7 +9,7 @@ import { chmod, link, mkdir, open, readFile, rename, rm, stat } from "node:fs/pr
 import { join } from "node:path";
 
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
-import type { Kysely } from "kysely";
+import type { Kysely } from "../store/kysely.js";
 
 import { UserError } from "../errors.js";
 import { registerSecret } from "../secrets.js";

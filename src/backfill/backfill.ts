@@ -18,7 +18,7 @@ import { asParsedAnswer } from "../feed/rows.js";
 import { fetchAndStore } from "../ingest/ingest.js";
 import { asTreeTarget, type TreeTarget } from "../publish/target.js";
 import { expectedNewestDate, isPublicationDay, publicationDaysBetween } from "../schedule/time.js";
-import type { Insertable } from "kysely";
+import type { Insertable } from "../store/kysely.js";
 
 import type { Store } from "../store/database.js";
 import type { BackfillChunksTable } from "../store/schema.js";

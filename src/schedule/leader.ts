@@ -6,7 +6,7 @@
 // connection at the same interval: when the connection is lost, it stops scheduling at once (another
 // instance may be taking over) and goes back to contending. On SQLite there is no election: the
 // data directory's daemon lock (daemon-lock.ts) lets only one daemon run at all.
-import type { Kysely } from "kysely";
+import type { Kysely } from "../store/kysely.js";
 import type { Pool, PoolClient } from "pg";
 
 import { describeError } from "../errors.js";

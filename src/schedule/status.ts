@@ -5,7 +5,7 @@
 // plus what the running daemon knows.
 import { frequencyOf } from "../feed/adapter.js";
 import { publicIdOf } from "../feed/sources.js";
-import { sql } from "kysely";
+import { sql } from "../store/kysely.js";
 
 import { closingOn, lateAfterMs } from "../calendar/calendar.js";
 import { todayIn } from "../feed/dates.js";

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 
 import Database from "better-sqlite3";
-import { sql } from "kysely";
+import { sql } from "../store/kysely.js";
 import { Counter, Gauge, Registry, type Metric } from "prom-client";
 
 import type { Logger } from "../log.js";

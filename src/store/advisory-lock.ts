@@ -1,7 +1,7 @@
 // PostgreSQL advisory locks of exrates: session-level, so the server releases one when its
 // connection ends, however the holder ended (kill -9 included). Keys are pairs (class, lock): the
 // class is constant ("exrt") so that the application's locks stand apart from any other's.
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "./kysely.js";
 
 import type { Database } from "./schema.js";
 

@@ -3,7 +3,7 @@
 // `times_seen`, and adds nothing. A held figure is never published until a person releases it.
 import type { AnomalyKind, IsoDate, QuoteType } from "../types.js";
 import type { SqliteStore, Store } from "./database.js";
-import type { Selectable } from "kysely";
+import type { Selectable } from "./kysely.js";
 
 import type { AnomaliesTable } from "./schema.js";
 

@@ -4,7 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "./kysely.js";
 import type pg from "pg";
 
 import { installSecretRedaction } from "../secrets.js";

@@ -1,6 +1,6 @@
 // Which database engine a store or a kysely instance talks to, and the PostgreSQL dialect the store
 // uses. Kept apart from database.ts so that migrations can ask without importing the opener.
-import { PostgresAdapter, PostgresDialect, PostgresQueryCompiler, type Kysely, type QueryCompiler } from "kysely";
+import { PostgresAdapter, PostgresDialect, PostgresQueryCompiler, type Kysely, type QueryCompiler } from "./kysely.js";
 
 export type Dialect = "sqlite" | "postgres";
 

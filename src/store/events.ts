@@ -4,7 +4,7 @@
 // are kept RETENTION_DAYS (a reconnecting SSE client replays from them), deliveries as long as their event.
 import { randomBytes, randomUUID } from "node:crypto";
 
-import type { Transaction } from "kysely";
+import type { Transaction } from "./kysely.js";
 
 import type { RatesCorrected, RatesLate, RatesPublished } from "../types.js";
 import type { Store } from "./database.js";

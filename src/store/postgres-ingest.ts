@@ -3,7 +3,7 @@
 // arrays (`unnest`): one round trip per few thousand rows instead of one per row. Which rows were
 // inserted and which revised comes back from the upsert itself (`xmax = 0` marks a fresh row), so
 // concurrent ingests of other banks cannot skew the counts.
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "./kysely.js";
 
 import type { BankQuoting, IsoDate, QuoteType, RateRecord } from "../types.js";
 import { fingerprintOf, figureKey, type AnomalyInput, type AnomalyStatus } from "./anomalies.js";

@@ -1,6 +1,6 @@
 // Opening a PostgreSQL store (EXRATES_DATABASE_URL=postgres://...): a pg pool behind kysely, migrated
 // on open with the same migrations as SQLite (each branches on the dialect where the engines differ).
-import { Kysely, type PostgresPool, type PostgresPoolClient } from "kysely";
+import { Kysely, type PostgresPool, type PostgresPoolClient } from "./kysely.js";
 import pg from "pg";
 
 import { redactWriteParameters, registerSecret } from "../secrets.js";

@@ -1,7 +1,7 @@
 // The run log: one `bank_runs` row per bank, the state of its latest daemon run. The daemon writes it
 // as a run starts, waits to poll and ends; `exrates banks` and `GET /v1/status` read it, from any
 // process. Written rarely, so it goes through kysely like everything but the rates upsert.
-import type { Selectable } from "kysely";
+import type { Selectable } from "./kysely.js";
 
 import type { IsoDate } from "../types.js";
 import type { Store } from "./database.js";

@@ -1,5 +1,5 @@
 // The database's tables as kysely sees them. Migrations in ./migrations create them.
-import type { Generated } from "kysely";
+import type { Generated } from "./kysely.js";
 
 export interface FetchesTable {
   id: Generated<number>;

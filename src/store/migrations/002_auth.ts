@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely, Migration } from "../kysely.js";
 
 import { dialectOf } from "../dialect.js";
 

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely, Migration } from "../kysely.js";
 
 // The daemon's and backfill's own state. `bank_runs`: one row per bank, the outcome of its latest
 // scheduled (or catch-up, or manual) run, so that status survives restarts and is visible to other

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration } from "kysely";
+import { type Kysely, type Migration } from "../kysely.js";
 
 // Rows held at ingest (a bad row of an answer, or a figure the cross-bank check doubts) and figures
 // published with a warning: one row per distinct figure and reason, so that an answer re-sent every

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "../kysely.js";
 
 // Events (one row per publication of a bank's new or corrected Latest rates, kept at least 7 days so a
 // reconnecting client can replay what it missed), the webhooks subscribed to them, and their

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely, Migration } from "../kysely.js";
 
 // What several instances on one PostgreSQL database share beyond rates and clients: the embedded
 // SSO's signing keys (one row holding the same JSON document SQLite installations keep in

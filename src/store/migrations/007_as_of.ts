@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "../kysely.js";
 
 import { dialectOf } from "../dialect.js";
 

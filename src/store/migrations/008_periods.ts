@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely, Migration } from "../kysely.js";
 
 // A period source's figures (a month's, a quarter's) carry the last day they are valid for; they are
 // valid from their effective date. Null for a daily source's figures. An added nullable column: no

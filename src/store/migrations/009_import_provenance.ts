@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely, Migration } from "../kysely.js";
 
 // An imported file is recorded as an import, not as an answer of the bank: its base name (`file_name`)
 // and who imported it (`imported_by`), beside the sha256 and the time already kept. For an import the

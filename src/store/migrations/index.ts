@@ -1,5 +1,5 @@
 // Every migration, in order. Add a new file and one line here; never edit a released migration.
-import type { Migration } from "kysely";
+import type { Migration } from "../kysely.js";
 
 import { migration001Rates } from "./001_rates.js";
 import { migration002Auth } from "./002_auth.js";
