@@ -2,8 +2,6 @@
 // run with its position, and the runs grouped into visual lines. Figures stay the text the PDF
 // draws; nothing here turns them into numbers. A body that is not a PDF, or that pdfjs cannot
 // open (truncated, damaged), is a FeedError naming the bank.
-import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs";
-
 import { FeedError } from "../errors.js";
 import { looksLikeHtml } from "./body.js";
 
@@ -40,6 +38,9 @@ export async function pdfTextRuns(bankId: string, body: Uint8Array): Promise<Pdf
       throw new FeedError(bankId, "an HTML page where a PDF was expected (an error or WAF page?)");
     throw new FeedError(bankId, "not a PDF document (no %PDF- header)");
   }
+  // pdfjs (and the canvas it loads) is imported at the first PDF read, not with the adapters that may
+  // read one: every command that loads the adapters would otherwise pay for it.
+  const { getDocument, VerbosityLevel } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   let doc;
   try {
     // pdfjs takes ownership of (and detaches) the buffer it is given: hand it a copy.
