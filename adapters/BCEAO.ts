@@ -9,7 +9,7 @@
 //   only. The recorded pages carry accented letters as literal `\xC3\xA9` text (an artefact of how they were
 //   saved); the live page is real UTF-8: both are read.
 // - The bank states no publication time; the page is polled from 10:00 Dakar time (UTC).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -11,7 +11,7 @@
 //   the title's, checked against `anho`. A page of another currency or year than asked is refused.
 // - The site sits behind Cloudflare: a challenge page has no rates matrix and is refused.
 // - Weekdays; the bank states no publication time (polled from 16:00 Asunción time).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

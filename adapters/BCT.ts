@@ -10,7 +10,7 @@
 // - A day without data answers "Exhausted Resultset", or silently shows a nearby day: the page's own "Journée
 //   du DD/MM/YYYY" is the effective date, and fetch drops an answer whose date is not the day asked for.
 // - Weekdays; the bank states no publication time (polled from 18:00 Tunis time).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

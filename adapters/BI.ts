@@ -15,7 +15,7 @@
 //   (`1.00`, `100.00` for JPY). IDR per Value units (Direct). The official figure is the exact mean of
 //   Sell and Buy (flagged "mean"); a Value of 100 or 1000 is kept as unitMultiplier.
 // - Published on business days from about 08:00 Jakarta time (01:00-03:30 UTC).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

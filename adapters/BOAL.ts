@@ -24,7 +24,7 @@
 //   (`Last update 22.05.2026 12:12:23`), Monday to Friday. Cloudflare sits in front of the site.
 // A row whose code, figure or date cannot be read is held; a page without the `Last update` tables, or a
 // workbook without the day headers over `Lek për njësi` columns, is not this feed and is refused whole.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

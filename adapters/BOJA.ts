@@ -12,7 +12,7 @@
 // - Currency names: read by the kit's resolver (ICU's English names, "AUSTRALIAN DOLLAR", "EURO"; then
 //   its rules: "CAYMAN DOLLAR", "DOMINICAN REP. PESO" by territory), the one alias below aside. The Northern Ireland pound is left out on purpose (see LEFT_OUT).
 // - Published on business days, checked from 13:00 Kingston time (18:00-20:30 UTC).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

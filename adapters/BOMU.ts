@@ -13,7 +13,7 @@
 // - Published on Mauritian working days; the hour is not established (polled in the evening).
 // A row whose code, units, day or figures cannot be read is held; a row of a day outside the dates
 // asked (an answer to another request) refuses the answer, as does a page without the rates table.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

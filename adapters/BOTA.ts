@@ -12,7 +12,7 @@
 //   digits and the one point kept. Dates are `19-May-26`.
 // - GOLD and withdrawn codes (ATS, NLG, MZM, ZWD, CUC, RUR) are left out; SDR is written XDR.
 // - Published seven days a week; polled from 11:00 Dar es Salaam time (the bank states no time).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

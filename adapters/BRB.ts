@@ -12,7 +12,7 @@
 //   the bank's own spellings below. An asterisk marks a currency "not accepted by exchange bureaus" and
 //   is dropped with the other punctuation when names are folded. DTS is the IMF's XDR.
 // - Published on business days, polled from 09:00 Bujumbura time (the bank states no time).
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

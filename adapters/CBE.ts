@@ -18,7 +18,7 @@
 // Buy/Sell that is not a number holds it; rows without Buy and Sell are days without figures (skipped).
 // Every sheet, and every `Date | Currency | Buy | Sell` table in a sheet, is read; a workbook without
 // such a header is not this bank's and is refused whole.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

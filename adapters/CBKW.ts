@@ -31,7 +31,7 @@
 // table have no day is the bank saying it published nothing in that window (noPublication).
 import { createRequire } from "node:module";
 
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -9,7 +9,7 @@
 // Each table row is one row: a row of the wrong width, a date attribute that is not a date, or a figure
 // not written as `L$<rate>/US$1.00` holds it. Every table with a Buying column is read; a page without
 // one, or with the table cut off, is refused whole.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -13,7 +13,7 @@
 // Every table is read, each row on its own: a date that is not YYYY-MM-DD or a figure that is not a
 // number holds it. A table without the `Date` and `1 XXX -> LKR` headers, a page cut short (no closing
 // </html>) or a page with neither tables nor the CSV button is refused whole.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -13,7 +13,7 @@
 // Each table row is one row: a row of the wrong width, an unknown label or a figure that is not a number
 // holds it; a "Last updated" date that does not exist holds every row. A page without the heading, the
 // date line or a complete table, or without the Transfer columns, is refused whole.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -15,7 +15,7 @@
 // with no "S$ Per ..." column (the layout changed), or cut inside its last row, is refused; so is the
 // form page answering a POST (a download the site did not run). "No Results Found" is the bank saying
 // that the window holds no publication.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import { readCsv } from "../src/feed/csv.js";
 import {

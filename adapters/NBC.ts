@@ -12,7 +12,7 @@
 // market code, published as such and never mapped to CNY. A CloudFront WAF sometimes answers 403.
 // A row whose symbol, unit or figure cannot be read is held; a page without its date, headline or a
 // complete table with the Symbol/Unit/Average labels (an error page, a changed layout) is refused.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -13,7 +13,7 @@
 // A currency or row whose code, date, nominal or figure cannot be read is held (every row of a history
 // page whose valuta_id the table does not know too); a document without CurrencyRates, or a page that is
 // neither a rate history nor an NBKR page, is refused.
-import { load } from "cheerio";
+import { load } from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

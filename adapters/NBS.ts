@@ -10,7 +10,7 @@
 // list, IndexByDate?Date=DD.MM.YYYY for the list in force on a day; one session carries the cookies):
 // those pages are navigation, recorded but never parsed. Old lists (2015) still carry the legacy
 // euro-area currencies (DEM, FRF...), which are ISO 4217 historical codes and are taken as given.
-import { load } from "cheerio";
+import { load } from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -22,7 +22,7 @@
 // - Published Sunday to Thursday (Friday and Saturday are absent). The hour is not established; the
 //   daemon runs at 12:00 Hebron time (an estimate) and polls until the day is there.
 // - The site's terms allow non-commercial use with the source acknowledged.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

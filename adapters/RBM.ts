@@ -7,7 +7,7 @@
 // from 16:00 Malawi time on working days. Two rows are not rates to publish: CMD (the COMESA dollar,
 // a unit of account that is not ISO 4217, quoted at the USD figure) is skipped; IEP (the Irish pound,
 // withdrawn in 2002) carries a figure that no longer follows the euro's fixed rate, and is held.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -7,7 +7,7 @@
 // figure. The list is not filtered by date: a range fetch reads the whole list (the store folds
 // repeats). TLS: the server leaves its Trustico intermediate certificate out of the chain; give it to
 // Node through NODE_EXTRA_CA_CERTS, or a live fetch fails verification.
-import * as cheerio from "cheerio";
+import * as cheerio from "../src/feed/cheerio.js";
 
 import {
   AnswerRows,

@@ -2,7 +2,7 @@
 // its closings, which are the public holidays of its country (date-holidays) and any closing days of
 // its own declared in its adapter (`calendar.closings`: TARGET2's for the ECB). The scheduler, the
 // status and the API all ask this module, so they agree on what a holiday is.
-import Holidays from "date-holidays";
+import Holidays from "./date-holidays.js";
 
 import { addDays, weekday } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";

@@ -1,6 +1,6 @@
 // Landing pages that link to a bank's data file (a workbook whose name changes with each upload):
 // find the link with cheerio, resolve it against the page, and escape its path.
-import * as cheerio from "cheerio";
+import * as cheerio from "./cheerio.js";
 
 import { FeedError } from "../errors.js";
 import type { FeedDocument, HttpClient } from "../types.js";

@@ -15,8 +15,8 @@ export default function setup(): void {
     spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-b", config], { cwd, encoding: "utf8" });
   const client = tsc(`${root}/packages/client`, "tsconfig.json");
   const server = tsc(root, "tsconfig.build.json");
-  // As `npm run build`: kysely's re-export becomes one bundle of the package (scripts/bundle-kysely.mjs).
-  const bundle = spawnSync(process.execPath, [`${root}/scripts/bundle-kysely.mjs`], { cwd: root, encoding: "utf8" });
+  // As `npm run build`: kysely's re-export becomes one bundle of the package (scripts/bundle-vendor.mjs).
+  const bundle = spawnSync(process.execPath, [`${root}/scripts/bundle-vendor.mjs`], { cwd: root, encoding: "utf8" });
   if (bundle.status !== 0) throw new Error(`bundling kysely failed:\n${bundle.stderr}`);
   const missing = built.filter((file) => !existsSync(file));
   if (missing.length)

@@ -1,0 +1,55 @@
+// The build's last step (`npm run build`, and the tests' build in test/support/build.ts): a few packages
+// that ship as hundreds of small ES modules are loaded as one module each. Each is imported through one
+// re-export module of ours (src/store/kysely.ts, ...); this replaces tsc's output for that module with a
+// bundle of the installed package. kysely alone is 262 modules: loading them was most of every CLI
+// command's start-up. The code is the package's own, unchanged; only how it is loaded differs. Each file
+// is written beside and renamed over, so a crash leaves tsc's re-export (correct, only slower) or the bundle.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { build } from "rolldown";
+
+/** Each bundled package, the module of ours that re-exports it, and what stays outside the bundle. */
+const VENDORED = [
+  { name: "kysely", module: "src/store/kysely", external: [] },
+  // cheerio's fromURL imports undici, which the feed client (src/feed/http.ts) loads anyway: one copy.
+  { name: "cheerio", module: "src/feed/cheerio", external: ["undici"] },
+  { name: "date-holidays", module: "src/calendar/date-holidays", external: [] },
+];
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** The package's version: its package.json, found above its ES entry. */
+function versionOf(entry, name) {
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      if (pkg.name === name) return pkg.version;
+    } catch {
+      // no package.json at this level
+    }
+  }
+  throw new Error(`no package.json of ${name} above ${entry}`);
+}
+
+async function bundle({ name, module, external }) {
+  // The package's ES entry, as this project's imports resolve it.
+  const entry = fileURLToPath(import.meta.resolve(name));
+  const target = join(root, "dist", `${module}.js`);
+  const marker = `// ${name} ${versionOf(entry, name)}, bundled by scripts/bundle-vendor.mjs\n`;
+  if (readFileSync(target, "utf8").startsWith(marker)) return;
+  const { output } = await build({
+    input: entry,
+    platform: "node",
+    external,
+    write: false,
+    logLevel: "warn",
+    output: { format: "esm" },
+  });
+  if (output.length !== 1 || output[0].type !== "chunk") throw new Error(`${name} did not bundle to one module`);
+  writeFileSync(`${target}.tmp`, marker + output[0].code);
+  renameSync(`${target}.tmp`, target);
+}
+
+for (const vendored of VENDORED) await bundle(vendored);

@@ -1,0 +1,96 @@
+// The build replaces the output of our re-export modules of kysely, cheerio and date-holidays with one
+// bundle of each installed package (scripts/bundle-vendor.mjs), so that the CLI and the servers load one
+// module instead of hundreds. Each bundle must be the package: its exports, and the same answers.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import * as cheerio from "cheerio";
+import Holidays from "date-holidays";
+import * as kysely from "kysely";
+import { describe, expect, it } from "vitest";
+
+const DIST = fileURLToPath(new URL("../../dist/src/", import.meta.url));
+const VENDORED = [
+  { name: "kysely", built: "store/kysely.js", imports: [] },
+  { name: "cheerio", built: "feed/cheerio.js", imports: ["node:module", "node:stream", "undici"] },
+  { name: "date-holidays", built: "calendar/date-holidays.js", imports: ["node:module"] },
+];
+
+const builtFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? builtFiles(join(dir, entry.name)) : entry.name.endsWith(".js") ? [join(dir, entry.name)] : [],
+  );
+
+const versionOf = (name: string) =>
+  (
+    JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), "utf8")) as {
+      version: string;
+    }
+  ).version;
+
+describe.each(VENDORED)("$name as built", ({ name, built, imports }) => {
+  it("is one module of the installed package's code, importing only what stays outside", () => {
+    const text = readFileSync(join(DIST, built), "utf8");
+    expect(text.startsWith(`// ${name} ${versionOf(name)}, bundled by scripts/bundle-vendor.mjs\n`)).toBe(true);
+    const imported = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect([...new Set(imported)].sort()).toEqual(imports);
+    expect(text).not.toMatch(/^export \* from/m);
+  });
+
+  it("is the only copy the built code imports", () => {
+    const direct = builtFiles(DIST).filter((file) =>
+      new RegExp(`from "${name}"|import\\("${name}"\\)`).test(readFileSync(file, "utf8")),
+    );
+    expect(direct).toEqual([]);
+  });
+});
+
+describe("the bundles answer as the packages do", () => {
+  it("kysely: every export, and the same SQL", async () => {
+    const built = (await import(join(DIST, "store/kysely.js"))) as typeof kysely;
+    expect(Object.keys(built).sort()).toEqual(Object.keys(kysely).sort());
+    const query = (k: typeof kysely) => {
+      const db = new k.Kysely<{ rates: { bank: string; rate: string } }>({
+        dialect: {
+          createAdapter: () => new k.SqliteAdapter(),
+          createDriver: () => new k.DummyDriver(),
+          createIntrospector: (d) => new k.SqliteIntrospector(d),
+          createQueryCompiler: () => new k.SqliteQueryCompiler(),
+        },
+      });
+      return db
+        .selectFrom("rates")
+        .select(["rate"])
+        .where("bank", "=", "ECB")
+        .where(k.sql<boolean>`rate > ${"1"}`)
+        .compile();
+    };
+    const [ours, theirs] = [query(built), query(kysely)];
+    expect([ours.sql, ours.parameters]).toEqual([theirs.sql, theirs.parameters]);
+    expect(ours.sql).toBe('select "rate" from "rates" where "bank" = ? and rate > ?');
+  });
+
+  it("cheerio: every export, and the same reading of a page", async () => {
+    const built = (await import(join(DIST, "feed/cheerio.js"))) as typeof cheerio;
+    expect(Object.keys(built).sort()).toEqual(Object.keys(cheerio).sort());
+    const page = `<table><tr><td>USD</td><td>1,0842</td></tr><tr><td>JPY &amp; co</td><td>161,20</td></tr></table>`;
+    const cells = (c: typeof cheerio) => {
+      const $ = c.load(page);
+      return $("td")
+        .map((_, td) => $(td).text())
+        .get();
+    };
+    expect(cells(built)).toEqual(cells(cheerio));
+    expect(cells(built)).toEqual(["USD", "1,0842", "JPY & co", "161,20"]);
+  });
+
+  it("date-holidays: the same holidays, lunar calendars included", async () => {
+    const built = ((await import(join(DIST, "calendar/date-holidays.js"))) as { default: typeof Holidays }).default;
+    for (const country of ["CN", "KR", "DE", "IL", "SA"]) {
+      const days = (H: typeof Holidays) => new H(country, { languages: ["en"] }).getHolidays(2027);
+      expect(days(built), country).toEqual(days(Holidays));
+      expect(days(built).length, country).toBeGreaterThan(2);
+    }
+  });
+});
