@@ -91,9 +91,17 @@ export function weekday(date: IsoDate): Weekday {
   return (day === 0 ? 7 : day) as Weekday;
 }
 
+/** One date formatter per zone: making one costs far more than formatting with it (the daemon asks often). */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date in an IANA zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): IsoDate {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let format = dayFormatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormatters.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** Splits an inclusive range into chunks of at most `maxDays` days. */
