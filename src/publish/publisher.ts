@@ -96,13 +96,23 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
+ * Brotli's quality for the precompressed siblings: 10, not the maximum 11. Measured on a tree of 106
+ * banks (every text file): 11 took 1,680 ms of CPU for 168,498 bytes, 10 takes 827 ms for 172,593 (2.4%
+ * more); `v1/banks.json`, compressed again at every publish, 91 ms -> 30 ms for 91 more bytes. 9 and
+ * below cost 11-14% more bytes. See docs/DECISIONS.md.
+ */
+const BROTLI_QUALITY = 10;
+
+/**
  * The precompressed siblings, in the thread pool (several files' at once, across the cores). The
  * asynchronous zlib runs the same encoder with the same parameters over the whole buffer as the
  * synchronous one: the same bytes (test/publish/compress.test.ts).
  */
 export async function compressSiblings(data: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
   const [br, gz] = await Promise.all([
-    brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+    brotli(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    }),
     gzipAsync(data, { level: 9 }),
   ]);
   return { br, gzip: gz };
