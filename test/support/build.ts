@@ -15,9 +15,10 @@ export default function setup(): void {
     spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-b", config], { cwd, encoding: "utf8" });
   const client = tsc(`${root}/packages/client`, "tsconfig.json");
   const server = tsc(root, "tsconfig.build.json");
-  // As `npm run build`: kysely's re-export becomes one bundle of the package (scripts/bundle-vendor.mjs).
+  // As `npm run build`: the re-exports of kysely, cheerio and date-holidays become one bundle of each
+  // package (scripts/bundle-vendor.mjs).
   const bundle = spawnSync(process.execPath, [`${root}/scripts/bundle-vendor.mjs`], { cwd: root, encoding: "utf8" });
-  if (bundle.status !== 0) throw new Error(`bundling kysely failed:\n${bundle.stderr}`);
+  if (bundle.status !== 0) throw new Error(`bundling the vendored packages failed:\n${bundle.stderr}`);
   const missing = built.filter((file) => !existsSync(file));
   if (missing.length)
     throw new Error(`build failed (${missing.join(", ")}):\n${client.stdout}\n${server.stdout}\n${server.stderr}`);
