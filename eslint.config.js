@@ -5,6 +5,8 @@ import prettier from "eslint-config-prettier";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+import { VENDORED } from "./scripts/vendored.mjs";
+
 export default tseslint.config(
   {
     ignores: ["dist/", "packages/*/dist/", "node_modules/", "data/", "out/", "coverage/", "test-results/", ".build-*/"],
@@ -29,21 +31,20 @@ export default tseslint.config(
     files: ["src/**/*.ts", "adapters/**/*.ts"],
     rules: { "max-lines-per-function": ["error", { max: 100, skipBlankLines: false, skipComments: false }] },
   },
-  // kysely, cheerio and date-holidays are imported through one module of ours each, whose output the build
-  // makes one bundle of the package (scripts/bundle-vendor.mjs): importing the package itself would load
-  // its hundreds of modules again.
+  // Each bundled package (scripts/vendored.mjs) is imported through one module of ours, whose output the
+  // build makes one bundle of the package (scripts/bundle-vendor.mjs): importing the package itself would
+  // load its hundreds of modules again.
   {
     files: ["src/**/*.ts", "adapters/**/*.ts"],
-    ignores: ["src/store/kysely.ts", "src/feed/cheerio.ts", "src/calendar/date-holidays.ts"],
+    ignores: VENDORED.map((v) => `${v.module}.ts`),
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            { name: "kysely", message: "Import it from src/store/kysely.ts (bundled by the build)." },
-            { name: "cheerio", message: "Import it from src/feed/cheerio.ts (bundled by the build)." },
-            { name: "date-holidays", message: "Import it from src/calendar/date-holidays.ts (bundled by the build)." },
-          ],
+          paths: VENDORED.map((v) => ({
+            name: v.name,
+            message: `Import it from ${v.module}.ts (bundled by the build).`,
+          })),
         },
       ],
     },

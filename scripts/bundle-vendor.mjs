@@ -1,6 +1,6 @@
 // The build's last step (`npm run build`, and the tests' build in test/support/build.ts): a few packages
 // that ship as hundreds of small ES modules are loaded as one module each. Each is imported through one
-// re-export module of ours (src/store/kysely.ts, ...); this replaces tsc's output for that module with a
+// re-export module of ours (the list: scripts/vendored.mjs); this replaces tsc's output for that module with a
 // bundle of the installed package. kysely alone is 262 modules: loading them was most of every CLI
 // command's start-up. The code is the package's own, unchanged; only how it is loaded differs. Each file
 // is written beside and renamed over, so a crash leaves tsc's re-export (correct, only slower) or the bundle.
@@ -10,13 +10,7 @@ import { fileURLToPath } from "node:url";
 
 import { build } from "rolldown";
 
-/** Each bundled package, the module of ours that re-exports it, and what stays outside the bundle. */
-const VENDORED = [
-  { name: "kysely", module: "src/store/kysely", external: [] },
-  // cheerio's fromURL imports undici, which the feed client (src/feed/http.ts) loads anyway: one copy.
-  { name: "cheerio", module: "src/feed/cheerio", external: ["undici"] },
-  { name: "date-holidays", module: "src/calendar/date-holidays", external: [] },
-];
+import { VENDORED } from "./vendored.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 

@@ -91,17 +91,28 @@ export function weekday(date: IsoDate): Weekday {
   return (day === 0 ? 7 : day) as Weekday;
 }
 
-/** One date formatter per zone: making one costs far more than formatting with it (the daemon asks often). */
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+/** Formatters by zone and form: making one costs far more than formatting with it (the daemon asks often). */
+const zonedFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The `en-CA` formatter of a zone (`YYYY-MM-DD`), with the 24-hour time of day when `withTime`; made once
+ * per zone and form. The one place the project keeps such formatters (src/schedule/time.ts reads clocks
+ * with it).
+ */
+export function zonedFormatter(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${withTime ? "T" : "D"}${timeZone}`;
+  let format = zonedFormatters.get(key);
+  if (!format) {
+    const time = withTime ? ({ hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit" } as const) : {};
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", ...time });
+    zonedFormatters.set(key, format);
+  }
+  return format;
+}
 
 /** Today's date in an IANA zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): IsoDate {
-  let format = dayFormatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormatters.set(timeZone, format);
-  }
-  return format.format(now);
+  return zonedFormatter(timeZone, false).format(now);
 }
 
 /** Splits an inclusive range into chunks of at most `maxDays` days. */

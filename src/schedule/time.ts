@@ -3,7 +3,7 @@
 // effective date should be stored by now, and how long to wait before polling again.
 import { CADENCE_LOOKAHEAD_DAYS, coveredBy } from "../calendar/cadence.js";
 import { isPublicationDay } from "../calendar/calendar.js";
-import { addDays, todayIn } from "../feed/dates.js";
+import { addDays, todayIn, zonedFormatter } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
 
 /** What the schedule of a bank depends on (its calendar: src/calendar/). */
@@ -25,30 +25,10 @@ const LOOKAHEAD_DAYS = 21;
 /** The same for a period source's cadence (a quarter and room). */
 const lookahead = (spec: ScheduleSpec) => (spec.cadence ? CADENCE_LOOKAHEAD_DAYS : LOOKAHEAD_DAYS);
 
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = partsFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partsFormatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The wall-clock reading of an instant in a zone: `YYYY-MM-DDTHH:MM:SS`. */
 export function wallClock(instant: Date, timeZone: string): string {
   const p: Record<string, string> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) p[part.type] = part.value;
+  for (const part of zonedFormatter(timeZone, true).formatToParts(instant)) p[part.type] = part.value;
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 
