@@ -1,7 +1,7 @@
 // The one HTTP client every adapter fetches through: timeouts, polite retries with backoff and
 // jitter (network errors, 429, 5xx, honouring Retry-After), redirects and other non-2xx answers
 // as errors, a real User-Agent, and EXRATES_FEED_MIRROR rewriting for machines without internet.
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 
 import { HttpError } from "../errors.js";
 import type { FeedDocument, HttpClient, HttpRequestInit } from "../types.js";
@@ -75,7 +75,7 @@ interface Settings {
   backoffMs: number;
   maxDelayMs: number;
   maxBodyBytes: number;
-  dispatcher: Dispatcher;
+  dispatcher: () => Promise<Dispatcher>;
   sleep: (ms: number) => Promise<void>;
   onRetry: HttpClientOptions["onRetry"];
 }
@@ -85,13 +85,36 @@ type Method = "GET" | "POST";
 /** One try's outcome: the bank's document, or why to try again (and how long the server asked to wait). */
 type Attempt = { document: FeedDocument } | { reason: string; serverDelay?: number };
 
-export function createHttpClient(options: HttpClientOptions = {}, jar?: CookieJar): HttpClient {
-  const settings = settingsOf(options);
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  return clientOf(settingsOf(options), undefined);
+}
+
+function clientOf(settings: Settings, jar: CookieJar | undefined): HttpClient {
   return {
     get: (url, init) => send(settings, jar, "GET", url, undefined, init),
     post: (url, body, init) => send(settings, jar, "POST", url, body, init),
-    session: () => createHttpClient({ ...options, dispatcher: settings.dispatcher }, new CookieJar()),
+    session: () => clientOf(settings, new CookieJar()),
   };
+}
+
+/** undici, loaded at the first request: a command that reads a file, publishes or serves never loads it. */
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => (undici ??= import("undici"));
+
+/** The client's one dispatcher (its sessions share it), made at its first request. */
+function dispatcherOf(options: HttpClientOptions): () => Promise<Dispatcher> {
+  const given = options.dispatcher;
+  if (given) return () => Promise.resolve(given);
+  let made: Promise<Dispatcher> | undefined;
+  return () =>
+    (made ??= loadUndici().then(
+      ({ Agent }) =>
+        new Agent({
+          connect: { timeout: options.connectTimeoutMs ?? 15_000 },
+          headersTimeout: options.readTimeoutMs ?? 60_000,
+          bodyTimeout: options.readTimeoutMs ?? 60_000,
+        }),
+    ));
 }
 
 function settingsOf(options: HttpClientOptions): Settings {
@@ -103,13 +126,7 @@ function settingsOf(options: HttpClientOptions): Settings {
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
     sleep: options.sleep ?? pause,
     onRetry: options.onRetry,
-    dispatcher:
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? 15_000 },
-        headersTimeout: options.readTimeoutMs ?? 60_000,
-        bodyTimeout: options.readTimeoutMs ?? 60_000,
-      }),
+    dispatcher: dispatcherOf(options),
   };
 }
 
@@ -158,11 +175,12 @@ async function once(
   body: string | undefined,
   init: HttpRequestInit,
 ) {
+  const [{ request }, dispatcher] = await Promise.all([loadUndici(), s.dispatcher()]);
   const res = await request(mirrorUrl(url, s.mirror), {
     method,
     headers: requestHeaders(init, body, jar),
     body,
-    dispatcher: s.dispatcher,
+    dispatcher,
     signal: init.signal,
   });
   jar?.store(res.headers["set-cookie"]);
