@@ -369,6 +369,12 @@ export interface BankAdapter<Output extends ParseOutput = ParseOutput> {
   parse(body: Uint8Array, ctx: ParseContext): Output | Promise<Output>;
 }
 
+/**
+ * What publishing a bank needs of its adapter: the descriptor alone (its fetch and parse are not), which
+ * the registry's `loadBanks` gives without loading the adapters' code when the build has listed them.
+ */
+export type BankEntry = Pick<BankAdapter, "bank">;
+
 /** A parser returns its records alone (nothing held) or a ParsedAnswer. */
 export type ParseOutput = RateRecord[] | ParsedAnswer;
 

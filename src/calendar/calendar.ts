@@ -7,6 +7,7 @@ import Holidays from "./date-holidays.js";
 import { addDays, weekday } from "../feed/dates.js";
 import type { BankDescriptor, IsoDate } from "../types.js";
 import { CADENCE_LOOKAHEAD_DAYS, coveredBy, onCadence } from "./cadence.js";
+import { tabledClosings } from "./closings-table.js";
 
 /** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
 export type CalendarSpec = Pick<BankDescriptor, "publicationDays"> &
@@ -24,8 +25,17 @@ export const DEFAULT_LATE_AFTER_MINUTES = 60;
 /** Holiday types that close a bank for the day (not "optional", "school" or "observance"). */
 const CLOSING_TYPES = ["public", "bank"] as const;
 
-/** The zones of a country, from ICU (`new Intl.Locale("und-CH").timeZones`). */
+/** The zones of a country, from ICU (`new Intl.Locale("und-CH").timeZones`), asked once per country. */
 function zonesOf(country: string): readonly string[] {
+  let zones = zonesByCountry.get(country);
+  if (!zones) zonesByCountry.set(country, (zones = icuZonesOf(country)));
+  return zones;
+}
+
+/** The euro area's banks name the same twenty countries: ICU is asked once for each. */
+const zonesByCountry = new Map<string, readonly string[]>();
+
+function icuZonesOf(country: string): readonly string[] {
   const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & {
     timeZones?: string[];
     getTimeZones?: () => string[];
@@ -63,12 +73,16 @@ function findHolidayCountry(spec: CalendarSpec): string | undefined {
 /** One year's closings of one set of rules, by date (built once per bank, rule set and year). */
 const closingsCache = new Map<string, ReadonlyMap<IsoDate, string>>();
 
+/** A country's closings of a year: from the build's table (src/calendar/closings-table.ts), else live. */
 function holidaysOf(country: string | undefined, year: number): Map<IsoDate, string> {
+  if (!country) return new Map();
+  return tabledClosings(country, year) ?? liveHolidaysOf(country, year);
+}
+
+/** A country's closings of a year as date-holidays works them out (the build's table holds these). */
+export function liveHolidaysOf(country: string, year: number): Map<IsoDate, string> {
   const days = new Map<IsoDate, string>();
-  if (!country) return days;
-  const [code, state] = country.split("-");
-  const library = new Holidays(code!, state ?? "", { languages: ["en"], types: [...CLOSING_TYPES] });
-  for (const h of library.getHolidays(year) || []) {
+  for (const h of countryLibrary(country).getHolidays(year) || []) {
     // A half day (Christmas Eve from 14:00) is still a publication day.
     if (!h.date.endsWith("00:00:00") || !CLOSING_TYPES.includes(h.type as never)) continue;
     const date = h.date.slice(0, 10);
@@ -76,6 +90,19 @@ function holidaysOf(country: string | undefined, year: number): Map<IsoDate, str
   }
   return days;
 }
+
+/** date-holidays set up for a country once: setting up reads and merges the country's rules. */
+function countryLibrary(country: string): Holidays {
+  let library = libraries.get(country);
+  if (!library) {
+    const [code, state] = country.split("-");
+    library = new Holidays(code!, state ?? "", { languages: ["en"], types: [...CLOSING_TYPES] });
+    libraries.set(country, library);
+  }
+  return library;
+}
+
+const libraries = new Map<string, Holidays>();
 
 function ownClosingsOf(spec: CalendarSpec, year: number): Map<IsoDate, string> {
   const days = new Map<IsoDate, string>();

@@ -14,7 +14,7 @@ export interface Publishing {
 }
 
 export async function publishing(ctx: CliContext, store: Store): Promise<Publishing> {
-  const [{ unpublishedBanks }, { loadAdapters }, { publish }, { publicationSigning }, { treeTargetFor }] =
+  const [{ unpublishedBanks }, { loadBanks }, { publish }, { publicationSigning }, { treeTargetFor }] =
     await Promise.all([
       import("../backfill/backfill.js"),
       import("../feed/registry.js"),
@@ -26,7 +26,7 @@ export async function publishing(ctx: CliContext, store: Store): Promise<Publish
   return {
     unpublished: (bankIds) => unpublishedBanks(store, target, bankIds),
     publish: async (bankIds) =>
-      publish(store, [...(await loadAdapters()).values()], target, {
+      publish(store, await loadBanks(), target, {
         only: bankIds,
         signing: await publicationSigning(ctx.config()),
       }),

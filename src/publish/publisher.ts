@@ -13,7 +13,7 @@ import { zonedInstant } from "../schedule/time.js";
 import { timedPublish } from "../metrics.js";
 import type { Store } from "../store/database.js";
 import type {
-  BankAdapter,
+  BankEntry,
   BankDescriptor,
   BankResource,
   Frequency,
@@ -265,7 +265,7 @@ function findNextPublication(bank: BankDescriptor, newest: IsoDate): NextPublica
 }
 
 /** What a bank's files are rendered from, and its hash; undefined for a bank without rates. */
-async function bankInput(store: Store, adapter: BankAdapter) {
+async function bankInput(store: Store, adapter: BankEntry) {
   const doc = await latestDocument(store, adapter.bank);
   if (!doc) return undefined;
   const resource = {
@@ -309,7 +309,7 @@ async function renderBankFiles(
 /** Publishes to `target`: an out/ directory (as callers gave it before targets), or a tree target. */
 export async function publish(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   target: string | TreeTarget,
   options: PublishOptions,
 ): Promise<PublishResult> {
@@ -323,7 +323,7 @@ export async function publish(
 
 async function publishLocked(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   target: TreeTarget,
   options: PublishOptions,
 ): Promise<PublishResult> {
@@ -368,7 +368,7 @@ interface PlannedBank {
  */
 async function planBanks(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   generation: string,
   previous: CurrentGeneration | undefined,
   options: PublishOptions,
@@ -434,7 +434,7 @@ async function planBanks(
 /** Writes a whole generation (not yet current): the changed banks rendered, the others carried over. */
 async function writeGeneration(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   target: TreeTarget,
   generation: string,
   previous: CurrentGeneration | undefined,

@@ -15,7 +15,7 @@ import { isPostgres, rawSqlite, type Store } from "../store/database.js";
 import { newestDates } from "../store/rates.js";
 import { latestRuns, type BankRunRow } from "../store/runs.js";
 import { anomalyCounts } from "../store/anomalies.js";
-import type { BankAdapter, BankState, BankStatus, IsoDate } from "../types.js";
+import type { BankEntry, BankState, BankStatus, IsoDate } from "../types.js";
 import {
   DEFAULT_POLL,
   expectedAfter,
@@ -40,7 +40,7 @@ export interface StatusOptions {
 
 /** Why a bank is not scheduled, or undefined when it is. */
 export function notScheduledBecause(
-  adapter: BankAdapter,
+  adapter: BankEntry,
   env: Readonly<Record<string, string | undefined>>,
 ): { state: BankState; summary: string; needs?: string } | undefined {
   const { bank } = adapter;
@@ -99,7 +99,7 @@ function lastRunView(run: BankRunRow | undefined, runningHere: boolean, localPid
 
 export async function bankStatuses(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   options: StatusOptions = {},
 ): Promise<BankStatus[]> {
   return adapters.map(await statusOfBank(store, options));
@@ -112,7 +112,7 @@ export async function bankStatuses(
  */
 export async function bankStatusesInTurns(
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   options: StatusOptions = {},
 ): Promise<BankStatus[]> {
   const statusOf = await statusOfBank(store, options);
@@ -125,7 +125,7 @@ export async function bankStatusesInTurns(
 }
 
 /** What the database says of every bank, read once, and the status row of one bank from it. */
-async function statusOfBank(store: Store, options: StatusOptions): Promise<(adapter: BankAdapter) => BankStatus> {
+async function statusOfBank(store: Store, options: StatusOptions): Promise<(adapter: BankEntry) => BankStatus> {
   const env = options.env ?? process.env;
   const now = options.now ?? new Date();
   const poll = options.poll ?? DEFAULT_POLL;

@@ -19,6 +19,9 @@ export default function setup(): void {
   // package (scripts/bundle-vendor.mjs).
   const bundle = spawnSync(process.execPath, [`${root}/scripts/bundle-vendor.mjs`], { cwd: root, encoding: "utf8" });
   if (bundle.status !== 0) throw new Error(`bundling the vendored packages failed:\n${bundle.stderr}`);
+  // As `npm run build`: the bank list and the closings table (scripts/build-tables.mjs).
+  const tables = spawnSync(process.execPath, [`${root}/scripts/build-tables.mjs`], { cwd: root, encoding: "utf8" });
+  if (tables.status !== 0) throw new Error(`the build's tables failed:\n${tables.stderr}`);
   const missing = built.filter((file) => !existsSync(file));
   if (missing.length)
     throw new Error(`build failed (${missing.join(", ")}):\n${client.stdout}\n${server.stdout}\n${server.stderr}`);

@@ -13,7 +13,7 @@ import {
 import { createProgress, formatDuration, type Progress } from "../../backfill/progress.js";
 import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
-import { frequencyArgument, loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { frequencyArgument, loadBanks, sourcesFor } from "../../feed/registry.js";
 import { sourceLabel } from "../../feed/sources.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
@@ -238,7 +238,7 @@ async function publishChanged(
   if (!banks.length) return [];
   if (stopping) process.stderr.write(`exrates: publishing ${banks.join(", ")}\n`);
   const signing = await publicationSigning(config);
-  const result = await publish(store, [...(await loadAdapters()).values()], target, { only: banks, signing });
+  const result = await publish(store, await loadBanks(), target, { only: banks, signing });
   return result.rendered;
 }
 

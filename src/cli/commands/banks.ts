@@ -7,7 +7,7 @@ import type { Command } from "commander";
 
 import type { Config } from "../../config.js";
 import { frequencyOf, toBankResource } from "../../feed/adapter.js";
-import { loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { loadBanks, sourcesFor } from "../../feed/registry.js";
 import { publicIdOf, sourceLabel } from "../../feed/sources.js";
 import { bankStatuses } from "../../schedule/status.js";
 import { openSqliteStore, type Store } from "../../store/database.js";
@@ -64,7 +64,7 @@ export function registerBanks(program: Command, ctx: CliContext & { close(): Pro
         // Unknown ids are refused by name, before anything is opened.
         // A bank with two tables (NBP) lists both.
         const wanted = new Set(ids.length ? (await sourcesFor(ids, false)).map((a) => a.bank.id) : []);
-        const adapters = [...(await loadAdapters()).values()].filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
+        const adapters = (await loadBanks()).filter((a) => wanted.size === 0 || wanted.has(a.bank.id));
         const store = await storeOrNothing(ctx);
         // One row per adapter, in their order (a bank's second table has its bank's id: NBP twice).
         let statuses: Awaited<ReturnType<typeof bankStatuses>>;

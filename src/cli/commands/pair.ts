@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { UserError } from "../../errors.js";
 import { isIsoDate } from "../../feed/dates.js";
 import { frequencyOf } from "../../feed/adapter.js";
-import { loadAdapters } from "../../feed/registry.js";
+import { loadBanks } from "../../feed/registry.js";
 import { readGroup, type Group } from "../../pairs/average.js";
 import type { PairAnswer } from "../../pairs/pair.js";
 import { pairSettings, renderPairResult, resolvePair, type PairQuery } from "../../pairs/resolve.js";
@@ -104,10 +104,10 @@ export function registerPair(program: Command, ctx: CliContext & { close(): Prom
         const q = pairQuery(base, quote, options, todayAnywhere(Date.now()));
         const store = historyReaderOf(await ctx.store({ readonly: true }));
         try {
-          const adapters = await loadAdapters();
+          const banks = new Map((await loadBanks()).map(({ bank }) => [bank.id, bank]));
           const result = await resolvePair(store, q, todayAnywhere(Date.now()), pairSettings(), (id) => {
-            const adapter = adapters.get(id);
-            return adapter && frequencyOf(adapter.bank);
+            const bank = banks.get(id);
+            return bank && frequencyOf(bank);
           });
           if (result.kind === "unknown") throw new UserError(`No rates stored for ${result.unknown.join(", ")}`);
           const format = formatFlag(options);

@@ -1,7 +1,7 @@
 // `exrates publish [<ID>...]`: render the tree (only banks whose data changed, or the ones named).
 import type { Command } from "commander";
 
-import { loadAdapters, sourcesFor } from "../../feed/registry.js";
+import { loadBanks, sourcesFor } from "../../feed/registry.js";
 import { sourceLabel } from "../../feed/sources.js";
 import { publish } from "../../publish/publisher.js";
 import { publicationSigning } from "../../publish/signing.js";
@@ -19,10 +19,10 @@ export function registerPublish(program: Command, ctx: CliContext & { close(): P
       action(ctx, async (ids: string[]) => {
         // Unknown ids fail before anything is written; a bank with two tables (NBP) publishes both.
         const only = ids.length ? (await sourcesFor(ids, false)).map((a) => a.bank.id) : undefined;
-        const adapters = [...(await loadAdapters()).values()];
+        const banks = await loadBanks();
         const target = await treeTargetFor(ctx.config());
         const signing = await publicationSigning(ctx.config());
-        const result = await publish(await ctx.store(), adapters, target, {
+        const result = await publish(await ctx.store(), banks, target, {
           signing,
           ...(only ? { only } : {}),
         });

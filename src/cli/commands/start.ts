@@ -17,6 +17,7 @@ import { UserError } from "../../errors.js";
 import { createHttpClient } from "../../feed/http.js";
 import { loadAdapters } from "../../feed/registry.js";
 import type { Logger } from "../../log.js";
+import type { BankAdapter } from "../../types.js";
 import { publicationSigning } from "../../publish/signing.js";
 import { bucketPublisher } from "../../publish/target-for.js";
 import { acquireDaemonLock } from "../../schedule/daemon-lock.js";
@@ -35,7 +36,7 @@ const FIRST_CLIENT = "exrates-client";
 
 type StartContext = CliContext & { close(): Promise<void> };
 type FirstClient = { clientId: string; clientSecret: string; scope: string };
-type Adapters = Parameters<typeof bankStatuses>[1];
+type Adapters = BankAdapter[];
 type Webhooks = ReturnType<typeof createWebhookWorker>;
 
 export function registerStart(program: Command, ctx: StartContext): void {
