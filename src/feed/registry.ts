@@ -60,8 +60,14 @@ let listed: BankEntry[] | null | undefined;
 export async function loadBanks(dir: string = ADAPTERS_DIR): Promise<BankEntry[]> {
   // Adapters already loaded by this process answer as well as the list, and share their objects.
   if (dir === ADAPTERS_DIR && cache) return [...(await cache).values()];
-  const list = dir === ADAPTERS_DIR ? (listed ??= bankList(dir) ?? null) : bankList(dir);
+  const list = dir === ADAPTERS_DIR ? listedBanks() : bankList(dir);
   return list ?? [...(await loadAdapters(dir)).values()];
+}
+
+/** The build's list of the banks (see loadBanks), read once; undefined without a current one. */
+export function listedBanks(): BankEntry[] | undefined {
+  listed ??= bankList(ADAPTERS_DIR) ?? null;
+  return listed ?? undefined;
 }
 
 function bankList(dir: string): BankEntry[] | undefined {

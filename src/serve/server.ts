@@ -13,7 +13,7 @@ import { RepeatSummary, type Logger } from "../log.js";
 import type { SchedulerRole } from "../schedule/leader.js";
 import { isPostgres, type Store } from "../store/database.js";
 import type { Eventually } from "../store/history.js";
-import type { BankAdapter, BankDescriptor, BankResource } from "../types.js";
+import type { BankDescriptor, BankEntry, BankResource } from "../types.js";
 import type { ServeContext, SsoEndpoints } from "./context.js";
 import { boundAddress } from "./http/bind.js";
 import { clientAddressOf, isTrusted, parseTrustedProxies } from "./http/client-address.js";
@@ -339,16 +339,16 @@ function withoutTokens(unreadable: string | undefined, sso: SsoEndpoints): SsoEn
 }
 
 /**
- * The adapters' descriptors, loaded on first use (a failed load is logged and tried again next time);
- * the registry and its checks are imported then too.
+ * The banks' descriptors, read on first use (a failed load is logged and tried again next time): the
+ * build's list, else the adapters; the registry and its checks are imported then too.
  */
 function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
   let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
     (descriptors ??= import("../feed/registry.js")
-      .then((registry) => registry.loadAdapters())
+      .then((registry) => registry.loadBanks())
       .then(
-        (adapters) => new Map([...adapters].map(([id, a]) => [id, a.bank])),
+        (banks) => new Map(banks.map(({ bank }) => [bank.id, bank])),
         (error: Error) => {
           log.error({ err: error.message }, "cannot load the adapters; only published banks are known");
           descriptors = undefined;
@@ -398,16 +398,16 @@ function noticeSource(options: ServerOptions, tree: () => LoadedTree | undefined
 
 /**
  * The status rows of the banks the tree serves (Latest and Convert answer no other), one bank per turn
- * of the event loop. Only those banks' adapters are imported, once: all of them cost ~110 MiB of
- * resident memory and seconds of a core, every bank's calendar at once blocked the requests ~0.5 s a
- * minute (BENCHMARKS.md, Serve, issue 39).
+ * of the event loop. Their descriptors come from the build's list; without one, only those banks'
+ * adapters are imported, once: all of them cost ~110 MiB of resident memory and seconds of a core, every
+ * bank's calendar at once blocked the requests ~0.5 s a minute (BENCHMARKS.md, Serve, issue 39).
  */
 function servedBankStatuses(
   store: Store,
   tree: () => LoadedTree | undefined,
   now: (() => number) | undefined,
 ): () => Promise<unknown[]> {
-  const adapters = new Map<string, BankAdapter>();
+  const adapters = new Map<string, BankEntry>();
   return async () => {
     const [{ bankStatusesInTurns }, registry] = await Promise.all([
       import("../schedule/status.js"),
@@ -415,6 +415,7 @@ function servedBankStatuses(
     ]);
     const known = new Set(registry.knownBankIds());
     const served = [...(tree()?.banks.keys() ?? [])].filter((id) => known.has(id)).sort();
+    if (adapters.size === 0) for (const entry of registry.listedBanks() ?? []) adapters.set(entry.bank.id, entry);
     for (const id of served) if (!adapters.has(id)) adapters.set(id, await registry.adapterFor(id));
     return bankStatusesInTurns(
       store,
