@@ -57,17 +57,34 @@ export function quoteFigure(raw: string): string {
   return raw.length <= FIGURE_BOUNDS.maxTextLength ? raw : `${raw.slice(0, 32)}... (${raw.length} characters)`;
 }
 
+const HAS_DIGIT = /\d/;
+
+/** The thousands separators a syntax accepts (its own, and the no-break spaces), by syntax. */
+const separatorSets = new Map<string, readonly string[]>();
+
+function separatorsOf(thousands: string, point: string): readonly string[] {
+  const key = `${thousands}|${point}`;
+  let separators = separatorSets.get(key);
+  if (!separators) {
+    separators = [...new Set([...thousands, "\u00a0", "\u202f"])].filter((s) => s !== point);
+    separatorSets.set(key, separators);
+  }
+  return separators;
+}
+
 /** The plain text of a feed's decimal, bounds aside. */
 function plainDecimal(raw: string, syntax: DecimalSyntax): string | undefined {
   // Fast path, most feeds' common case: already a plain decimal without a leading zero to drop.
   if (PLAIN.test(raw) && (raw.charCodeAt(0) !== 48 || raw.length === 1 || raw.charCodeAt(1) === 46)) return raw;
+  // Nothing below adds a digit, and a decimal has one: an empty cell or a word is refused at once (most
+  // of a spreadsheet's cells, read by cellDecimal).
+  if (!HAS_DIGIT.test(raw)) return undefined;
   const point = syntax.decimalComma ? "," : ".";
   const pieces = raw.trim().replace(/^\+/, "").split(point);
   if (pieces.length > 2) return undefined;
   let int = pieces[0]!;
   const frac = pieces[1];
-  const separators = [...new Set([...(syntax.thousands ?? ""), "\u00a0", "\u202f"])].filter((s) => s !== point);
-  const used = separators.filter((s) => int.includes(s));
+  const used = separatorsOf(syntax.thousands ?? "", point).filter((s) => int.includes(s));
   if (used.length > 1) return undefined;
   if (used.length === 1) {
     if (!new RegExp(`^\\d{1,3}(?:${escape(used[0]!)}\\d{3})+$`).test(int)) return undefined;

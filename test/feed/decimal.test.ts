@@ -18,7 +18,7 @@ describe("readDecimal", () => {
     expect(readDecimal(raw, syntax)).toBe(expected);
   });
 
-  it.each(["", ".", "N/E", "ND", "-", "1e3", "1.2.3", "12,5", "-1.5", "0x10", "NaN", "Infinity"])(
+  it.each(["", "   ", ",", "\u00a0", ".", "N/E", "ND", "-", "1e3", "1.2.3", "12,5", "-1.5", "0x10", "NaN", "Infinity"])(
     "refuses %j",
     (raw) => {
       expect(readDecimal(raw)).toBeUndefined();
@@ -33,6 +33,16 @@ describe("readDecimal", () => {
     ["1 234.567,8", { thousands: " .", decimalComma: true }],
   ])("refuses %j with %j rather than misreading a separator", (raw, syntax) => {
     expect(readDecimal(raw, syntax)).toBeUndefined();
+  });
+
+  it("reads each text by its own syntax's separators, one syntax after another", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(readDecimal("1 234,5", { decimalComma: true, thousands: " " })).toBe("1234.5");
+      expect(readDecimal("1 234,5", { decimalComma: true, thousands: "." })).toBeUndefined();
+      expect(readDecimal("1.234,5", { decimalComma: true, thousands: "." })).toBe("1234.5");
+      expect(readDecimal("1.234,5", { decimalComma: true, thousands: " " })).toBeUndefined();
+      expect(readDecimal(",5", { decimalComma: true })).toBe("0.5");
+    }
   });
 });
 
