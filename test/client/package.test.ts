@@ -172,8 +172,12 @@ describe("the server package", () => {
     const paths = packed!.files.map((f) => f.path);
     expect(paths).toContain("dist/src/cli/main.js");
     expect(paths).toContain("package.json");
+    // The build's two tables (scripts/build-tables.mjs): without them the installed code works their
+    // answers out at every start.
+    expect(paths).toContain("dist/adapters/banks.json");
+    expect(paths).toContain("dist/src/calendar/closings-table.json");
     const allowed =
-      /^(dist\/(src|adapters)\/.+\.js|package\.json|README\.md|SECURITY\.md|LICENSE|docs\/[\w-]+\.md|deploy\/.+)$/;
+      /^(dist\/(src|adapters)\/.+\.js|dist\/adapters\/banks\.json|dist\/src\/calendar\/closings-table\.json|package\.json|README\.md|SECURITY\.md|LICENSE|docs\/[\w-]+\.md|deploy\/.+)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
   });
 });
