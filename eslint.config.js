@@ -41,8 +41,10 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
+          // A type import loads nothing: `import type ExcelJS from "exceljs"` names the package's types.
           paths: VENDORED.map((v) => ({
             name: v.name,
+            allowTypeImports: true,
             message: `Import it from ${v.module}.ts (bundled by the build).`,
           })),
         },

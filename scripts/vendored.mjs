@@ -6,4 +6,6 @@ export const VENDORED = [
   // cheerio's fromURL imports undici, which our cheerio module leaves out: an import the bundle drops.
   { name: "cheerio", module: "src/feed/cheerio", external: ["undici"] },
   { name: "date-holidays", module: "src/calendar/date-holidays", external: [] },
+  { name: "exceljs", module: "src/publish/exceljs", external: [] },
+  { name: "xmlbuilder2", module: "src/publish/xmlbuilder2", external: [] },
 ];

@@ -18,7 +18,7 @@ let excel: Promise<typeof ExcelJS> | undefined;
  * server that never writes a workbook does not need.
  */
 export function loadExcel(): Promise<typeof ExcelJS> {
-  return (excel ??= import("exceljs").then((module) => module.default));
+  return (excel ??= import("./exceljs.js").then((module) => module.default));
 }
 
 export async function renderXlsx(doc: LatestRatesDocument, bankName: string): Promise<Buffer> {

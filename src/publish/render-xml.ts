@@ -1,7 +1,6 @@
 // Latest.xml: the rates as XML in the exrates namespace, valid against xsd.ts.
-import { create } from "xmlbuilder2";
-
 import type { LatestRatesDocument } from "../types.js";
+import { create } from "./xmlbuilder2.js";
 import { XML_NAMESPACE } from "./xsd.js";
 
 export function renderXml(doc: LatestRatesDocument): Buffer {

@@ -1,15 +1,18 @@
-// The build replaces the output of our re-export modules of kysely, cheerio and date-holidays with one
-// bundle of each installed package (scripts/bundle-vendor.mjs), so that the CLI and the servers load one
+// The build replaces the output of our re-export modules of kysely, cheerio, date-holidays, exceljs and
+// xmlbuilder2 with one bundle of each installed package (scripts/bundle-vendor.mjs), so that the CLI and the servers load one
 // module instead of hundreds. Each bundle must be the package as our module re-exports it: the same
 // exports, and the same answers.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import * as cheerio from "cheerio";
 import Holidays from "date-holidays";
+import ExcelJS from "exceljs";
 import * as kysely from "kysely";
+import * as xmlbuilder2 from "xmlbuilder2";
 import { describe, expect, it } from "vitest";
 
 import { VENDORED } from "../../scripts/vendored.mjs";
@@ -42,7 +45,7 @@ describe.each(VENDORED)("$name as built", ({ name, module, external }) => {
     const imported = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]!);
     // Besides Node's own modules, a bundle imports only externals the list leaves out of it (and those only
     // when what our module re-exports uses them: cheerio's undici is dropped with fromURL).
-    const others = [...new Set(imported.filter((spec) => !spec.startsWith("node:")))];
+    const others = [...new Set(imported.filter((spec) => !spec.startsWith("node:") && !isBuiltin(spec)))];
     for (const spec of others) expect(external).toContain(spec);
     if (name === "cheerio") expect(others).toEqual([]);
     expect(text).not.toMatch(/^export \* from/m);
@@ -103,5 +106,39 @@ describe("the bundles answer as the packages do", () => {
       expect(days(built), country).toEqual(days(Holidays));
       expect(days(built).length, country).toBeGreaterThan(2);
     }
+  });
+
+  it("exceljs: a workbook written by the bundle reads back, by the package, as the package's own", async () => {
+    const built = ((await import(join(DIST, "publish/exceljs.js"))) as { default: typeof ExcelJS }).default;
+    const write = async (E: typeof ExcelJS) => {
+      const wb = new E.Workbook();
+      const ws = wb.addWorksheet("Rates");
+      ws.addRow(["Currency", "Rate", "Date"]).font = { bold: true };
+      ws.addRow(["USD", 1.0842, new Date(Date.UTC(2026, 11, 3))]);
+      ws.getCell("B2").numFmt = "0.0000";
+      return Buffer.from(await wb.xlsx.writeBuffer());
+    };
+    const read = async (bytes: Buffer) => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(bytes as unknown as ArrayBuffer);
+      const ws = wb.getWorksheet("Rates")!;
+      return [1, 2].map((r) => [1, 2, 3].map((c) => [ws.getCell(r, c).value, ws.getCell(r, c).numFmt]));
+    };
+    expect(await read(await write(built))).toEqual(await read(await write(ExcelJS)));
+    expect((await read(await write(built)))[1]![1]).toEqual([1.0842, "0.0000"]);
+  });
+
+  it("xmlbuilder2: the same document, byte for byte", async () => {
+    const built = (await import(join(DIST, "publish/xmlbuilder2.js"))) as typeof xmlbuilder2;
+    const xml = (x: typeof xmlbuilder2) =>
+      x
+        .create({ version: "1.0", encoding: "UTF-8" })
+        .ele("urn:example", "Rates", { bank: "CNB & co" })
+        .ele("Rate", { currency: "USD" })
+        .txt("1.0842")
+        .up()
+        .end({ prettyPrint: true });
+    expect(xml(built)).toBe(xml(xmlbuilder2));
+    expect(xml(built)).toContain('<Rates xmlns="urn:example" bank="CNB &amp; co">');
   });
 });
