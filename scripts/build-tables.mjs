@@ -1,4 +1,4 @@
-// The build's last step (`npm run build`, and the tests' build in test/support/build.ts): two tables the
+// A step of the build (scripts/build.mjs, run by `npm run build` and by the tests' build): two tables the
 // built code would otherwise work out in every process that starts, worked out once here by the built
 // code itself and written beside it. Each is only a faster way to the same answers: without it (run from
 // source, or a table missing), the code works them out as before.

@@ -1,4 +1,4 @@
-// The build's last step (`npm run build`, and the tests' build in test/support/build.ts): a few packages
+// A step of the build (scripts/build.mjs, run by `npm run build` and by the tests' build): a few packages
 // that ship as hundreds of small ES modules are loaded as one module each. Each is imported through one
 // re-export module of ours (the list: scripts/vendored.mjs); this replaces tsc's output for that module with a
 // bundle of the installed package. kysely alone is 262 modules: loading them was most of every CLI

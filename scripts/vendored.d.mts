@@ -4,7 +4,7 @@ export interface Vendored {
   name: string;
   /** Our re-export module, without extension (`src/store/kysely`). */
   module: string;
-  /** Imports left outside the bundle. */
+  /** Imports left outside the bundle; nothing our module re-exports uses them, so the bundle drops them. */
   external: string[];
 }
 

@@ -1,7 +1,7 @@
 // Which tree target the configuration names (src/publish/target.ts).
 import type { Config } from "../config.js";
 import type { Store } from "../store/database.js";
-import type { BankAdapter } from "../types.js";
+import type { BankEntry } from "../types.js";
 import { publish, type PublishResult } from "./publisher.js";
 import type { PublicationSigning } from "./signing.js";
 import { LocalTreeTarget, type TreeTarget } from "./target.js";
@@ -23,7 +23,7 @@ export async function treeTargetFor(config: Pick<Config, "outDir" | "publishUrl"
 export async function bucketPublisher(
   config: Pick<Config, "outDir" | "publishUrl">,
   store: Store,
-  adapters: BankAdapter[],
+  adapters: readonly BankEntry[],
   signing: () => Promise<PublicationSigning>,
 ): Promise<((bankIds: string[]) => Promise<PublishResult>) | undefined> {
   if (!config.publishUrl) return undefined;

@@ -407,7 +407,7 @@ function servedBankStatuses(
   tree: () => LoadedTree | undefined,
   now: (() => number) | undefined,
 ): () => Promise<unknown[]> {
-  const adapters = new Map<string, BankEntry>();
+  const banks = new Map<string, BankEntry>();
   return async () => {
     const [{ bankStatusesInTurns }, registry] = await Promise.all([
       import("../schedule/status.js"),
@@ -415,11 +415,11 @@ function servedBankStatuses(
     ]);
     const known = new Set(registry.knownBankIds());
     const served = [...(tree()?.banks.keys() ?? [])].filter((id) => known.has(id)).sort();
-    if (adapters.size === 0) for (const entry of registry.listedBanks() ?? []) adapters.set(entry.bank.id, entry);
-    for (const id of served) if (!adapters.has(id)) adapters.set(id, await registry.adapterFor(id));
+    if (banks.size === 0) for (const entry of registry.listedBanks() ?? []) banks.set(entry.bank.id, entry);
+    for (const id of served) if (!banks.has(id)) banks.set(id, await registry.adapterFor(id));
     return bankStatusesInTurns(
       store,
-      served.map((id) => adapters.get(id)!),
+      served.map((id) => banks.get(id)!),
       { now: new Date(now?.() ?? Date.now()) },
     );
   };
