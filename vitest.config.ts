@@ -50,14 +50,8 @@ if (mockingSlow.length > 0)
 const fast = all.filter((file) => !slow.includes(file) && !mocks.includes(file));
 
 // The files that take longest (their durations in a fresh clone's `npm test`, 2026-12-03), for a run with
-// no durations from an earlier one (every CI run). The all-banks import and the slow tier's long files
-// start first, longest first: the slow tier mostly waits on servers and child processes, which leaves the
-// cores to the type check and the lint running beside it. The fast tier's files use the CPU throughout,
-// so they come after the slow tier, its long ones first, so that none is left running alone at the end.
-// (Measured on a fresh clone: 469 s with this order's first form, 524-533 s with the fast tier's long
-// files among the slow ones, 517 s with this order: within the spread between runs, not a clear gain.)
+// no durations from an earlier one (every CI run): they start first in their tier, longest first.
 const LONG_POLES = [
-  "test/publish/all-banks.test.ts",
   "test/e2e/daemon.test.ts",
   "test/feed/large-answers.test.ts",
   "test/cli/import-publish.test.ts",
@@ -75,17 +69,26 @@ const LONG_POLES = [
   "test/cli/backfill.test.ts",
   "test/mcp/mcp.test.ts",
   "test/cli/anomalies.test.ts",
+  "test/publish/all-banks.test.ts",
+  "test/feed/xlsx-reader.test.ts",
+  "test/conformance.test.ts",
 ];
-const FAST_TIER_LONG = ["test/feed/xlsx-reader.test.ts", "test/conformance.test.ts"];
 
 /**
- * Longest first, whatever its tier: vitest's own order runs the projects one after the other (by name:
- * fast, fast-isolated, slow), which starts the slow tier's long files last and ends a run with one of
- * them alone on a core. A file's duration is the last run's (vitest keeps them under node_modules/.vite);
- * without one, the long poles come first, then the slow tier's files, then the fast tier's long files and
- * the rest.
+ * The tiers in the order they run: the slow tier first (it mostly waits on servers and child processes,
+ * which leaves the cores to the type check and the lint running beside it), then the fast tier, which uses
+ * the CPU throughout, then the isolated files.
  */
-class LongestFirst extends BaseSequencer {
+const TIER_ORDER = ["slow", "fast", "fast-isolated"];
+
+/**
+ * One tier after the other, longest file first within each. vitest keeps a worker for the next file only
+ * when that file is of the same project (tier): a queue that alternates tiers stops a worker after almost
+ * every file and starts another, which loads the whole module graph again (a run ordered by duration alone
+ * started 49 workers, 287 s of their CPU, instead of a few). A file's duration is the last run's (vitest
+ * keeps them under node_modules/.vite); without one, the long poles come first, then the larger files.
+ */
+class TierByTier extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
     const estimate = (spec: TestSpecification) => {
@@ -93,15 +96,13 @@ class LongestFirst extends BaseSequencer {
       const key = `${spec.project.name}:${file}`;
       const last = this.ctx.cache.getFileTestResults(key);
       if (last) return last.duration;
-      const size = this.ctx.cache.getFileStats(key)?.size ?? 0;
       const pole = LONG_POLES.indexOf(file);
       if (pole >= 0) return 1_000_000 - pole * 1000;
-      if (spec.project.name === "slow") return 100_000 + size / 10;
-      const fastLong = FAST_TIER_LONG.indexOf(file);
-      return fastLong >= 0 ? 50_000 - fastLong * 1000 : size / 100;
+      return this.ctx.cache.getFileStats(key)?.size ?? 0;
     };
+    const tier = (spec: TestSpecification) => TIER_ORDER.indexOf(spec.project.name);
     const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
-    return Promise.resolve([...files].sort((a, b) => weights.get(b)! - weights.get(a)!));
+    return Promise.resolve([...files].sort((a, b) => tier(a) - tier(b) || weights.get(b)! - weights.get(a)!));
   }
 }
 
@@ -118,7 +119,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // better-sqlite3 and child processes behave best in forked workers.
     pool: "forks",
-    sequence: { sequencer: LongestFirst },
+    sequence: { sequencer: TierByTier },
     // Most slow tests wait on a child process or a socket, not the CPU: more workers than cores pays.
     maxWorkers: 4,
     projects: [

@@ -4,8 +4,10 @@
 // source, or a table missing), the code works them out as before.
 // - dist/adapters/banks.json: every adapter's descriptor (src/feed/registry.ts's loadBanks), so that
 //   publishing and listing banks need not load a hundred adapters and their parsers (about a second).
-// - dist/src/calendar/closings-table.json: the closings of every bank's country for the build's year,
-//   the year before and the year after (src/calendar/closings-table.ts), about a second more.
+// - dist/src/calendar/closings-table.json: the closings of every bank's country, and those of a bank's own
+//   rules (the ECB's), for the build's year, the year before and the year after
+//   (src/calendar/closings-table.ts), about a second more; a process that finds its closings there does
+//   not load date-holidays at all.
 // Skipped when both are newer than every built file; each is written beside and renamed over, so a
 // crash leaves the old table or none.
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -43,18 +45,20 @@ function write(path, value) {
 if (!upToDate()) {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const { loadAdapters } = await load("src/feed/registry.js");
-  const { holidayCountry, liveHolidaysOf } = await load("src/calendar/calendar.js");
+  const { holidayCountry, liveHolidaysOf, liveOwnClosingsOf } = await load("src/calendar/calendar.js");
+  const { ownRulesKey } = await load("src/calendar/closings-table.js");
   const adapters = [...(await loadAdapters()).values()];
   write(
     bankList,
     adapters.map((adapter) => adapter.bank),
   );
   const countries = new Set(adapters.map((adapter) => holidayCountry(adapter.bank)).filter(Boolean));
-  const table = { years, countries: {} };
-  for (const country of [...countries].sort()) {
-    table.countries[country] = Object.fromEntries(
-      years.map((y) => [String(y), Object.fromEntries(liveHolidaysOf(country, y))]),
-    );
+  const table = { years, countries: {}, rules: {} };
+  const byYear = (closingsOf) => Object.fromEntries(years.map((y) => [String(y), Object.fromEntries(closingsOf(y))]));
+  for (const country of [...countries].sort()) table.countries[country] = byYear((y) => liveHolidaysOf(country, y));
+  for (const { bank } of adapters) {
+    const rules = bank.calendar?.closings ?? [];
+    if (rules.length > 0) table.rules[ownRulesKey(rules)] = byYear((y) => liveOwnClosingsOf(rules, y));
   }
   write(closingsTable, table);
 }

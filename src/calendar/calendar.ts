@@ -2,12 +2,13 @@
 // its closings, which are the public holidays of its country (date-holidays) and any closing days of
 // its own declared in its adapter (`calendar.closings`: TARGET2's for the ECB). The scheduler, the
 // status and the API all ask this module, so they agree on what a holiday is.
-import Holidays from "./date-holidays.js";
+import { createRequire } from "node:module";
 
 import { addDays, weekday } from "../feed/dates.js";
-import type { BankDescriptor, IsoDate } from "../types.js";
+import type { BankDescriptor, ClosingRule, IsoDate } from "../types.js";
 import { CADENCE_LOOKAHEAD_DAYS, coveredBy, onCadence } from "./cadence.js";
-import { tabledClosings } from "./closings-table.js";
+import { tabledClosings, tabledOwnClosings } from "./closings-table.js";
+import type Holidays from "./date-holidays.js";
 
 /** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
 export type CalendarSpec = Pick<BankDescriptor, "publicationDays"> &
@@ -91,12 +92,36 @@ export function liveHolidaysOf(country: string, year: number): Map<IsoDate, stri
   return days;
 }
 
+/**
+ * date-holidays' class, loaded at the first closing the build's table does not hold: most processes find
+ * every closing they ask in the table and never load it (2 MB of code, about 0.2 s of CPU and 16 MiB
+ * resident). The calendar answers synchronously, so it is required, not imported: built, the bundle beside
+ * this module (an ES module, which Node's require loads since 20.19); from source, or on an older Node, the
+ * package's CommonJS build. The same package either way.
+ */
+function holidaysClass(): typeof Holidays {
+  if (!loadedClass) {
+    const require = createRequire(import.meta.url);
+    try {
+      loadedClass = (require("./date-holidays.js") as { default: typeof Holidays }).default;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "MODULE_NOT_FOUND" && code !== "ERR_REQUIRE_ESM") throw error;
+      loadedClass = require("date-holidays") as typeof Holidays;
+    }
+  }
+  return loadedClass;
+}
+
+let loadedClass: typeof Holidays | undefined;
+
 /** date-holidays set up for a country once: setting up reads and merges the country's rules. */
 function countryLibrary(country: string): Holidays {
   let library = libraries.get(country);
   if (!library) {
     const [code, state] = country.split("-");
-    library = new Holidays(code!, state ?? "", { languages: ["en"], types: [...CLOSING_TYPES] });
+    const Library = holidaysClass();
+    library = new Library(code!, state ?? "", { languages: ["en"], types: [...CLOSING_TYPES] });
     libraries.set(country, library);
   }
   return library;
@@ -104,11 +129,18 @@ function countryLibrary(country: string): Holidays {
 
 const libraries = new Map<string, Holidays>();
 
+/** A bank's own closings of a year (its `calendar.closings` rules): from the build's table, else live. */
 function ownClosingsOf(spec: CalendarSpec, year: number): Map<IsoDate, string> {
-  const days = new Map<IsoDate, string>();
   const rules = spec.calendar?.closings ?? [];
-  if (rules.length === 0) return days;
-  const library = new Holidays();
+  if (rules.length === 0) return new Map();
+  return tabledOwnClosings(rules, year) ?? liveOwnClosingsOf(rules, year);
+}
+
+/** The closings a bank's own rules give for a year, as date-holidays works them out (the build's table holds these). */
+export function liveOwnClosingsOf(rules: readonly ClosingRule[], year: number): Map<IsoDate, string> {
+  const days = new Map<IsoDate, string>();
+  const Library = holidaysClass();
+  const library = new Library();
   for (const { rule, name } of rules) library.setHoliday(rule, { name, type: "public" });
   for (const h of library.getHolidays(year) || []) days.set(h.date.slice(0, 10), h.name);
   return days;

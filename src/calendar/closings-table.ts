@@ -10,7 +10,7 @@
 // there is none, and every year is worked out live.
 import { readFileSync } from "node:fs";
 
-import type { IsoDate } from "../types.js";
+import type { ClosingRule, IsoDate } from "../types.js";
 
 /** The table's file name, beside this module. */
 export const CLOSINGS_TABLE_FILE = "closings-table.json";
@@ -21,6 +21,13 @@ export interface ClosingsTable {
   years: number[];
   /** By date-holidays country ("CZ", "US-NY"), by year: date → name, in date-holidays' order. */
   countries: Record<string, Record<string, Record<IsoDate, string>>>;
+  /** A bank's own closing rules (the ECB's TARGET2 days), by `ownRulesKey`, by year: date → name. */
+  rules: Record<string, Record<string, Record<IsoDate, string>>>;
+}
+
+/** The table's key of a bank's own closing rules: the rules themselves, as JSON. */
+export function ownRulesKey(rules: readonly ClosingRule[]): string {
+  return JSON.stringify(rules);
 }
 
 let table: ClosingsTable | null | undefined;
@@ -42,5 +49,11 @@ function closingsTable(): ClosingsTable | null {
 /** A country's closings of a year from the table, or undefined when the table does not hold them. */
 export function tabledClosings(country: string, year: number): Map<IsoDate, string> | undefined {
   const days = closingsTable()?.countries[country]?.[String(year)];
+  return days === undefined ? undefined : new Map(Object.entries(days));
+}
+
+/** The closings a bank's own rules give for a year, from the table, or undefined when it does not hold them. */
+export function tabledOwnClosings(rules: readonly ClosingRule[], year: number): Map<IsoDate, string> | undefined {
+  const days = closingsTable()?.rules?.[ownRulesKey(rules)]?.[String(year)];
   return days === undefined ? undefined : new Map(Object.entries(days));
 }

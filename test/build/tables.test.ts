@@ -2,6 +2,7 @@
 // answers out, so each must hold exactly those answers. The bank list (src/feed/registry.ts's loadBanks)
 // is every adapter's descriptor; the closings table (src/calendar/closings-table.ts) what date-holidays
 // gives for every bank's country, and the built calendar must answer as the source does.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -66,6 +67,58 @@ describe("the built closings table", () => {
       expect(czech).toContain(`${year}-01-01`);
       expect(czech).toContain(`${year}-12-25`);
     }
+  });
+
+  it("holds, for each bank's own closing rules (the ECB's), the closings date-holidays gives", async () => {
+    const owners = [...(await loadAdapters()).values()].filter(
+      ({ bank }) => (bank.calendar?.closings ?? []).length > 0,
+    );
+    expect(owners.map(({ bank }) => bank.id)).toContain("ECB");
+    expect(Object.keys(table.rules).sort()).toEqual(
+      [...new Set(owners.map(({ bank }) => JSON.stringify(bank.calendar!.closings)))].sort(),
+    );
+    for (const { bank } of owners) {
+      const rules = bank.calendar!.closings!;
+      for (const year of table.years) {
+        expect(table.rules[JSON.stringify(rules)]![String(year)]).toEqual(
+          Object.fromEntries(calendar.liveOwnClosingsOf(rules, year)),
+        );
+      }
+    }
+    // TARGET2 closes on Labour Day every year.
+    for (const year of table.years)
+      expect(Object.keys(table.rules[JSON.stringify(owners[0]!.bank.calendar!.closings)]![String(year)]!)).toContain(
+        `${year}-05-01`,
+      );
+  });
+
+  it("spares a process date-holidays while the table answers, and loads it for a year the table lacks", async () => {
+    const ecb = (await loadAdapters()).get("ECB")!.bank;
+    // A fresh process: this worker's module graph may hold date-holidays already.
+    const script = `
+      const { calendarYear } = await import(process.argv[1]);
+      const { createRequire } = await import("node:module");
+      const cache = createRequire(process.argv[1]).cache;
+      const loaded = () => Object.keys(cache).some((file) => file.includes("date-holidays"));
+      const bank = JSON.parse(process.argv[2]);
+      const inside = calendarYear(bank, Number(process.argv[3])).closings.length;
+      const loadedInside = loaded();
+      const outside = calendarYear(bank, Number(process.argv[3]) - 5).closings.length;
+      console.log(JSON.stringify({ inside, loadedInside, outside, loadedOutside: loaded() }));`;
+    const out = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", script, `${BUILT}calendar.js`, JSON.stringify(ecb), String(table.years[1])],
+      { encoding: "utf8" },
+    );
+    const answer = JSON.parse(out) as {
+      inside: number;
+      loadedInside: boolean;
+      outside: number;
+      loadedOutside: boolean;
+    };
+    expect(answer).toMatchObject({ loadedInside: false, loadedOutside: true });
+    expect(answer.inside).toBeGreaterThan(0);
+    expect(answer.outside).toBeGreaterThan(0);
   });
 
   it("the built calendar answers as the source does, inside the table's years and outside them", async () => {
