@@ -17,7 +17,12 @@ const NOT_ISO: ReadonlySet<string> = new Set([
   "XXX", // ISO's "no currency"
 ]);
 
-const englishNames = new Intl.DisplayNames("en", { type: "currency", fallback: "none" });
+/**
+ * ICU's English currency names, made at first use: making them maps ICU's currency data (about 6 MiB
+ * resident), which a server answering Latest never needs.
+ */
+let displayNames: Intl.DisplayNames | undefined;
+const englishNames = () => (displayNames ??= new Intl.DisplayNames("en", { type: "currency", fallback: "none" }));
 
 function allNamedCodes(): Set<string> {
   const codes = new Set<string>(Intl.supportedValuesOf("currency"));
@@ -26,7 +31,7 @@ function allNamedCodes(): Set<string> {
     for (let b = 0; b < 26; b++)
       for (let c = 0; c < 26; c++) {
         const code = String.fromCharCode(A + a, A + b, A + c);
-        if (englishNames.of(code) !== undefined) codes.add(code);
+        if (englishNames().of(code) !== undefined) codes.add(code);
       }
   for (const code of NOT_ISO) codes.delete(code);
   return codes;
@@ -53,7 +58,9 @@ export function isIsoCurrency(code: string): boolean {
   let iso = answered.get(code);
   if (iso === undefined) {
     iso =
-      THREE_LETTERS.test(code) && !NOT_ISO.has(code) && (supported().has(code) || englishNames.of(code) !== undefined);
+      THREE_LETTERS.test(code) &&
+      !NOT_ISO.has(code) &&
+      (supported().has(code) || englishNames().of(code) !== undefined);
     answered.set(code, iso);
   }
   return iso;
