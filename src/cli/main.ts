@@ -6,9 +6,11 @@ import { Command, CommanderError } from "commander";
 
 import { checkLogLevel } from "../config.js";
 import { setDefaultLogLevel } from "../log.js";
+import { keepYoungGenerationSmall } from "../serve/heap.js";
 import { createCliContext, type CliContext } from "./context.js";
 
 const DAEMONS = new Set(["start", "serve"]);
+const named = process.argv[2];
 
 type Register = (program: Command, ctx: CliContext & { close(): Promise<void> }) => void;
 
@@ -57,7 +59,12 @@ if (badLevel) {
 
 // The daemons log their work at info; a one-off command only its warnings and errors, unless LOG_LEVEL
 // says otherwise, so that its output is not interleaved with log lines when stderr is not a terminal.
-setDefaultLogLevel(DAEMONS.has(process.argv[2] ?? "") ? "info" : "warn");
+setDefaultLogLevel(DAEMONS.has(named ?? "") ? "info" : "warn");
+
+// `exrates serve` keeps its young generation at V8's initial size (src/serve/heap.ts). Set before the
+// command's modules load: set once they had (in the command's action), the young generation still grew
+// from 4 to 8 MiB under Latest's load, about 5 MiB more resident (BENCHMARKS.md, Serve).
+if (named === "serve") keepYoungGenerationSmall();
 
 const ctx = createCliContext();
 const program = new Command("exrates")
@@ -66,7 +73,6 @@ const program = new Command("exrates")
   .showHelpAfterError(false)
   .exitOverride();
 
-const named = process.argv[2];
 const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
 for (const register of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) register(program, ctx);
 

@@ -3,7 +3,8 @@
 // few hundred KiB: a request's objects die young. A scavenge costs what survives, not what died, so
 // scavenging a 1 MiB semi-space more often costs the hot path little (BENCHMARKS.md, Serve, issue 39).
 // The size itself is fixed when the heap is made (`--max-semi-space-size` on node's command line);
-// the growth factor is read each time V8 would grow it, so it can be set once the process runs.
+// the growth factor can be set once the process runs, but before the young generation has grown: the CLI
+// sets it first thing for `exrates serve` (src/cli/main.ts), before the command's modules load.
 import { setFlagsFromString } from "node:v8";
 
 /** Stops the young generation's growth, unless node was started with a semi-space flag of its own. */

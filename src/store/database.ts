@@ -81,9 +81,16 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
   return isDatabaseUrl(location) ? openPostgresStore(location, options) : openSqliteStore(location, options);
 }
 
+/**
+ * The migrations in their names' order by code point ("001_rates" < "002_auth"), the order kysely's default
+ * (localeCompare) gives such names, without loading ICU's collation data (about 2 MiB resident in every
+ * process that opens the store).
+ */
+const nameComparator = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Brings the schema to this version; a failure names the migration. */
 async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider, nameComparator }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     await db.destroy();
@@ -96,7 +103,9 @@ async function migrate(db: Kysely<Database>): Promise<void> {
 /** A reader cannot migrate: the database must carry every migration of this version. */
 async function requireMigrated(db: Kysely<Database>, where: string): Promise<void> {
   const applied = new Set(
-    (await new Migrator({ db, provider }).getMigrations()).filter((m) => m.executedAt).map((m) => m.name),
+    (await new Migrator({ db, provider, nameComparator }).getMigrations())
+      .filter((m) => m.executedAt)
+      .map((m) => m.name),
   );
   const missing = Object.keys(migrations).filter((name) => !applied.has(name));
   if (missing.length)

@@ -33,6 +33,12 @@ describe("migrating a SQLite database", () => {
     expect(tables(file)).toEqual(expect.arrayContaining(["rates", "fetches", "anomalies", "webhooks", "clients"]));
   });
 
+  it("orders the migrations by code point as kysely's default (localeCompare) does: databases migrated before agree", () => {
+    const names = Object.keys(migrations);
+    expect(names.length).toBeGreaterThan(8);
+    expect([...names].sort()).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  });
+
   it("applies none of them when one fails: the database is left as it was", async () => {
     const file = join(dir, "exrates.db");
     // A table in the way of 005_events: the migrations before it succeed, that one fails.

@@ -5,7 +5,6 @@ import { startServer } from "../../serve/server.js";
 import type { Store } from "../../store/database.js";
 import { action, type CliContext } from "../context.js";
 import { armShutdownDeadline } from "../../serve/http/shutdown-deadline.js";
-import { keepYoungGenerationSmall } from "../../serve/heap.js";
 
 export function registerServe(program: Command, ctx: CliContext & { close(): Promise<void> }): void {
   program
@@ -15,7 +14,6 @@ export function registerServe(program: Command, ctx: CliContext & { close(): Pro
     )
     .action(
       action(ctx, async () => {
-        keepYoungGenerationSmall();
         const config = ctx.config();
         const log = ctx.log();
         // A shared database is read with an external issuer too (status page, metrics); SQLite only for clients.
