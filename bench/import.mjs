@@ -35,7 +35,7 @@ if (mode === "pipeline") {
   };
   const parsed = await parseDocuments(ecb, [doc]);
   phases.parseMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const result = await storeParsed(store, ecb.bank, parsed, "import");
+  const result = await storeParsed(store, ecb.bank, parsed, { file: "eurofxref-hist.csv", by: "bench" });
   phases.storeMs = Number(process.hrtime.bigint() - started) / 1e6 - phases.parseMs;
   if (result.inserted !== rows) throw new Error(`stored ${result.inserted} of ${rows}`);
   await store.close();
