@@ -12,6 +12,7 @@ import ecb from "../dist/adapters/ECB.js";
 import { parseDocuments, storeParsed } from "../dist/src/ingest/ingest.js";
 import { openStore } from "../dist/src/store/database.js";
 import { generateEcbCsv } from "./lib.mjs";
+import { BENCH_IMPORT } from "./processes.mjs";
 
 const [mode = "pipeline", yearsText = "26"] = process.argv.slice(2);
 const { body, rows } = generateEcbCsv(Number(yearsText));
@@ -35,7 +36,7 @@ if (mode === "pipeline") {
   };
   const parsed = await parseDocuments(ecb, [doc]);
   phases.parseMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const result = await storeParsed(store, ecb.bank, parsed, { file: "eurofxref-hist.csv", by: "bench" });
+  const result = await storeParsed(store, ecb.bank, parsed, BENCH_IMPORT);
   phases.storeMs = Number(process.hrtime.bigint() - started) / 1e6 - phases.parseMs;
   if (result.inserted !== rows) throw new Error(`stored ${result.inserted} of ${rows}`);
   await store.close();

@@ -137,6 +137,19 @@ export function autocannon(url, { bearer, connections = 50, seconds = 2, headers
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, clientCpu };
 }
 
+/**
+ * The registry's daily banks (publish.mjs, store-pg.mjs): the benches' synthetic rates are one day's, which
+ * a monthly or quarterly source would not publish (its publish refuses them).
+ */
+export async function dailyAdapters() {
+  const { frequencyOf } = await import("../dist/src/feed/adapter.js");
+  const { loadAdapters } = await import("../dist/src/feed/registry.js");
+  return [...(await loadAdapters()).values()].filter((a) => frequencyOf(a.bank) === "Daily");
+}
+
+/** What `exrates import` names as an imported file's origin: the benches' imports give the same. */
+export const BENCH_IMPORT = { file: "eurofxref-hist.csv", by: "bench" };
+
 /** The provenance of a bench's synthetic fetch (an import of `url` whose body was `body`). */
 export function benchProvenance(url, body = url, at = new Date()) {
   return {

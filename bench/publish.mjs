@@ -7,16 +7,14 @@
 import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-import { frequencyOf } from "../dist/src/feed/adapter.js";
-import { loadAdapters } from "../dist/src/feed/registry.js";
 import { latestDocument } from "../dist/src/publish/document.js";
 import { publish } from "../dist/src/publish/publisher.js";
 import { loadPublicationKeys } from "../dist/src/publish/signing.js";
 import { prunedRemoved } from "../dist/src/publish/tree.js";
-import { publishStore } from "./processes.mjs";
+import { dailyAdapters, publishStore } from "./processes.mjs";
 
 const mode = process.argv[2] ?? "full";
-const adapters = [...(await loadAdapters()).values()].filter((a) => frequencyOf(a.bank) === "Daily");
+const adapters = await dailyAdapters();
 const CODES = [
   "AED",
   "AUD",

@@ -8,8 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import ecb from "../dist/adapters/ECB.js";
-import { frequencyOf } from "../dist/src/feed/adapter.js";
-import { loadAdapters } from "../dist/src/feed/registry.js";
 import { parseDocuments, storeParsed } from "../dist/src/ingest/ingest.js";
 import { publish } from "../dist/src/publish/publisher.js";
 import { UNSIGNED } from "../dist/src/publish/signing.js";
@@ -17,6 +15,7 @@ import { openStore } from "../dist/src/store/database.js";
 import { storeBatches } from "../dist/src/store/rates.js";
 import { startPostgres } from "../scripts/test-postgres.mjs";
 import { ECB_CURRENCIES, generateEcbCsv } from "./lib.mjs";
+import { BENCH_IMPORT, benchProvenance, dailyAdapters } from "./processes.mjs";
 
 const [what = "import", engine = "sqlite", yearsText = "26"] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), "exrates-bench-store-"));
@@ -48,15 +47,14 @@ async function importHistory() {
   const started = process.hrtime.bigint();
   const parsed = await parseDocuments(ecb, [doc]);
   const parseMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const result = await storeParsed(store, ecb.bank, parsed, { file: "eurofxref-hist.csv", by: "bench" });
+  const result = await storeParsed(store, ecb.bank, parsed, BENCH_IMPORT);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.inserted !== rows) throw new Error(`stored ${result.inserted} of ${rows}`);
   return { rows, ms, parseMs, storeMs: ms - parseMs, rowsPerSecond: rows / (ms / 1000) };
 }
 
 async function publishAll() {
-  // The daily banks: the synthetic rates are one day's, which a monthly or quarterly source would not publish.
-  const adapters = [...(await loadAdapters()).values()].filter((a) => frequencyOf(a.bank) === "Daily");
+  const adapters = await dailyAdapters();
   const at = new Date("2026-03-02T14:00:00Z");
   for (const a of adapters) {
     const records = ECB_CURRENCIES.filter((c) => c !== a.bank.bankCurrency).map((currency, i) => ({
@@ -65,11 +63,10 @@ async function publishAll() {
       rate: (1.2345 + i * 0.731).toFixed(4),
       ...(i % 7 === 0 ? { unitMultiplier: 2 } : {}),
     }));
-    const provenance = { kind: "import", method: "GET", url: "https://bench.example/", startedAt: at, finishedAt: at };
     await storeBatches(
       store,
       a.bank.id,
-      [{ provenance: { ...provenance, body: Buffer.from(a.bank.id) }, records }],
+      [{ provenance: benchProvenance("https://bench.example/", a.bank.id, at), records }],
       at,
     );
   }

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { addDays, weekday } from "../feed/dates.js";
 import type { BankDescriptor, ClosingRule, IsoDate } from "../types.js";
 import { CADENCE_LOOKAHEAD_DAYS, coveredBy, onCadence } from "./cadence.js";
-import { tabledClosings, tabledOwnClosings } from "./closings-table.js";
+import { ownRulesKey, tabledClosings, tabledOwnClosings } from "./closings-table.js";
 import type Holidays from "./date-holidays.js";
 
 /** What a bank's calendar depends on (a test may leave out the country and the rules: working days only). */
@@ -149,7 +149,7 @@ export function liveOwnClosingsOf(rules: readonly ClosingRule[], year: number): 
 /** Every closing of a year, weekends included (the days the bank would not work anyway). */
 function closingsOfYear(spec: CalendarSpec, year: number): ReadonlyMap<IsoDate, string> {
   const country = holidayCountry(spec);
-  const key = `${country ?? ""}|${JSON.stringify(spec.calendar?.closings ?? [])}|${year}`;
+  const key = `${country ?? ""}|${ownRulesKey(spec.calendar?.closings ?? [])}|${year}`;
   let days = closingsCache.get(key);
   if (!days) {
     // The bank's own closings name the day first (TARGET2's "Labour Day" over a national name).

@@ -277,7 +277,7 @@ function serveContext(
     streamsPerToken: options.limits?.streamsPerToken,
     streamsPerAddress: options.limits?.streamsPerAddress,
   });
-  const descriptors = adapterDescriptors(log);
+  const descriptors = bankDescriptors(log);
   const knownBanks = options.banks ?? adapterBanks(descriptors);
   const statusPage = createStatusPage({
     databasePath: config.databasePath,
@@ -342,7 +342,7 @@ function withoutTokens(unreadable: string | undefined, sso: SsoEndpoints): SsoEn
  * The banks' descriptors, read on first use (a failed load is logged and tried again next time): the
  * build's list, else the adapters; the registry and its checks are imported then too.
  */
-function adapterDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
+function bankDescriptors(log: Logger): () => Promise<ReadonlyMap<string, BankDescriptor>> {
   let descriptors: Promise<ReadonlyMap<string, BankDescriptor>> | undefined;
   return () =>
     (descriptors ??= import("../feed/registry.js")
