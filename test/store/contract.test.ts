@@ -255,6 +255,51 @@ describe.each(storeDialects())("store contract on $name", (dialect) => {
       ]);
     });
 
+    it("refuses a rate that names no recorded fetch, and keeps a fetch that rates name", async () => {
+      await storeBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] }]);
+      const fetchId = (await store.db.selectFrom("rates").select("fetch_id").executeTakeFirstOrThrow()).fetch_id;
+      const row = (date: string, fetch: number) => ({
+        bank_id: "CNB",
+        effective_date: date,
+        currency: "USD",
+        rate: "22.300",
+        unit_multiplier: 0,
+        fetch_id: fetch,
+        stored_at: AT.toISOString(),
+      });
+      // Many rows in one statement, one of them naming a fetch never recorded: the whole statement fails.
+      await expect(
+        store.db
+          .insertInto("rates")
+          .values([row("2026-03-03", fetchId), row("2026-03-04", fetchId + 1)])
+          .execute(),
+      ).rejects.toThrow(/foreign key|not recorded/i);
+      await expect(
+        store.db
+          .updateTable("rates")
+          .set({ fetch_id: fetchId + 7 })
+          .where("currency", "=", "EUR")
+          .execute(),
+      ).rejects.toThrow(/foreign key|not recorded/i);
+      await expect(store.db.deleteFrom("fetches").where("id", "=", fetchId).execute()).rejects.toThrow(
+        /foreign key|named by stored rates/i,
+      );
+      await expect(
+        store.db
+          .updateTable("fetches")
+          .set({ id: fetchId + 9 })
+          .where("id", "=", fetchId)
+          .execute(),
+      ).rejects.toThrow(/foreign key|named by stored rates/i);
+      expect(await count(store, "rates")).toBe(1);
+      // A fetch's own columns may change, and a fetch no rate names may go.
+      await store.db.updateTable("fetches").set({ error: null }).where("id", "=", fetchId).execute();
+      await store.db.insertInto("rates").values(row("2026-03-03", fetchId)).execute();
+      const unnamed = await recordFailedFetch(store, "CNB", provenance(), "down");
+      await store.db.deleteFrom("fetches").where("id", "=", unnamed).execute();
+      expect([await count(store, "rates"), await count(store, "fetches")]).toEqual([2, 1]);
+    });
+
     it("records a failed fetch as provenance; lastFetch tells successful from failed", async () => {
       await storeBatches(store, "CNB", [{ provenance: provenance(), records: [rec("2026-03-02", "EUR", "24.170")] }]);
       const id = await recordFailedFetch(

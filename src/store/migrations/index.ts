@@ -10,6 +10,7 @@ import { migration006Scale } from "./006_scale.js";
 import { migration007AsOf } from "./007_as_of.js";
 import { migration008Periods } from "./008_periods.js";
 import { migration009ImportProvenance } from "./009_import_provenance.js";
+import { migration010RatesFetchCheck } from "./010_rates_fetch_check.js";
 
 export const migrations: Record<string, Migration> = {
   "001_rates": migration001Rates,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "007_as_of": migration007AsOf,
   "008_periods": migration008Periods,
   "009_import_provenance": migration009ImportProvenance,
+  "010_rates_fetch_check": migration010RatesFetchCheck,
 };
