@@ -11,7 +11,12 @@
 //    warnings, the path before the index) and from the index (BankDays.day and warnings), in turns,
 //    BENCH_RUNS rounds, medians: microseconds per read.
 //
-// BENCH_BANKS, BENCH_YEARS, BENCH_CURRENCIES size part 1; BENCH_RUNS (default 5) the rounds of part 2.
+// 3. Waits behind a build: the same bank's index made the way a server's first miss makes it, on a fresh
+//    DayIndexes each round: in one go (BankDays.build over the bank's rows, the way before issue 39: every
+//    request waits that long) and in turns (DayIndexes.of: a slice per turn of the event loop); for the latter, the longest
+//    gap between two turns (what a request arriving meanwhile can wait) and the whole build's time.
+//
+// BENCH_BANKS, BENCH_YEARS, BENCH_CURRENCIES size part 1; BENCH_RUNS (default 5) the rounds of parts 2 and 3.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +29,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const { BankDays } = await import(join(ROOT, "dist/src/store/day-index.js"));
 const { HistoryReader } = await import(join(ROOT, "dist/src/store/history.js"));
 const { openStore } = await import(join(ROOT, "dist/src/store/database.js"));
+const { DayIndexes } = await import(join(ROOT, "dist/src/serve/resources/history/day-indexes.js"));
 
 const BANKS = Number(process.env.BENCH_BANKS ?? 90);
 const YEARS = Number(process.env.BENCH_YEARS ?? 20);
@@ -136,10 +142,52 @@ for (let i = 0; i < RUNS; i++) {
   storeRuns.push(perRead(fromStore));
   indexRuns.push(perRead(fromIndex));
 }
+
+// ---- 3. waits behind a build: in one go against in turns
+const oneGo = [];
+const longestTurn = [];
+const longestTurnCpu = [];
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const inTurns = [];
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+for (let i = 0; i < RUNS; i++) {
+  const t1 = performance.now();
+  // What a first miss's request did before issue 39: the bank's rows and warnings read, the index built.
+  if (BankDays.build(reader.bankRows("CNB"), reader.warnings("CNB", "0000-01-01", "9999-12-31")).size === 0)
+    throw new Error("no index built in one go");
+  oneGo.push(performance.now() - t1);
+  const indexes = new DayIndexes();
+  const t2 = performance.now();
+  let last = t2;
+  let lastCpu = cpuMs();
+  let longest = 0;
+  let longestCpu = 0;
+  while (!indexes.of(reader, "CNB")) {
+    await tick();
+    const t = performance.now();
+    const c = cpuMs();
+    longest = Math.max(longest, t - last);
+    longestCpu = Math.max(longestCpu, c - lastCpu);
+    last = t;
+    lastCpu = c;
+  }
+  inTurns.push(performance.now() - t2);
+  longestTurn.push(longest);
+  longestTurnCpu.push(longestCpu);
+}
 reader.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(
   `a date's 39 of 40 currencies and their version (${fmt(index.size)} figures stored): store ${fmt(median(storeRuns), 1)} µs, ` +
     `index ${fmt(median(indexRuns), 1)} µs (${fmt(median(storeRuns) / median(indexRuns), 1)}x); ` +
     `reading the bank from SQLite and building its index: ${fmt(readAndBuild)} ms`,
+);
+console.log(
+  `the bank's index made at a first miss (${fmt(index.size)} figures): in one go ${fmt(median(oneGo), 1)} ms, ` +
+    `every request waiting; in turns ${fmt(median(inTurns), 1)} ms in all, the longest turn ${fmt(median(longestTurn), 1)} ms ` +
+    `(worst of ${RUNS} rounds ${fmt(Math.max(...longestTurn), 1)} ms; CPU time of the longest turn ${fmt(median(longestTurnCpu), 1)} ms, ` +
+    `worst ${fmt(Math.max(...longestTurnCpu), 1)} ms)`,
 );

@@ -24,6 +24,8 @@ export function rateText(digits: number, decimals: number): string {
 
 /** The largest count of digits that is always an exact integer in a double. */
 const EXACT_DIGITS = 15;
+/** Rows a sliced build (BankDays.buildInTurns) adds between two turns of the event loop: ~5 ms on a quiet core. */
+const BUILD_SLICE = 4096;
 
 /** The digits of the last text splitRate split. */
 let splitDigits = 0;
@@ -86,7 +88,8 @@ interface Version {
 }
 
 export class BankDays {
-  private constructor(
+  /** Made by BankDaysBuilder (BankDays.build, buildInTurns, builder). */
+  constructor(
     /** Each stored date as a day number, ascending. */
     private readonly days: Int32Array,
     /** The first figure of each day (and one past the last). */
@@ -113,72 +116,33 @@ export class BankDays {
    * warned figures; `rows` may come in another order, they are sorted.
    */
   static build(rows: Iterable<IndexRow>, warnings: readonly RateWarning[]): BankDays {
-    const all = Array.isArray(rows) ? (rows as IndexRow[]) : [...rows];
-    if (!inKeyOrder(all)) all.sort(byKey);
-    const days: number[] = [];
-    const starts: number[] = [];
-    const currencies = new Table<string>();
-    const shapes = new Table<Shape>();
-    const versions = new Table<Version>();
-    const n = all.length;
-    // Typed from the start: a plain array this long would be a slow dictionary.
-    const currency = new Uint32Array(n);
-    const digits = new Float64Array(n);
-    const shape = new Uint32Array(n);
-    const version = new Uint32Array(n);
-    const verbatim = new Map<number, string>();
-    let previous = "";
-    let maxDigits = 0;
-    const whole: RowsVersion = { rows: 0, maxStoredAt: "", maxFetchId: 0 };
-    // Neighbours mostly share a shape and a version: the last ones are reused without a lookup.
-    let last = { decimals: -1, unit: NaN, shape: 0, storedAt: "", fetchId: NaN, version: 0 };
-    for (let i = 0; i < n; i++) {
-      const [date, code, rate, unitMultiplier, storedAt, fetchId] = all[i]!;
-      if (date !== previous) {
-        days.push(dayNumber(date));
-        starts.push(i);
-        previous = date;
-      }
-      currency[i] = currencies.of(code, code);
-      const split = splitRate(rate);
-      if (split < 0) verbatim.set(i, rate);
-      const decimals = split < 0 ? 0 : split;
-      digits[i] = split < 0 ? 0 : splitDigits;
-      if (digits[i]! > maxDigits) maxDigits = digits[i]!;
-      if (decimals !== last.decimals || unitMultiplier !== last.unit)
-        last = {
-          ...last,
-          decimals,
-          unit: unitMultiplier,
-          shape: shapes.of(`${decimals} ${unitMultiplier}`, { decimals, unitMultiplier }),
-        };
-      shape[i] = last.shape;
-      if (storedAt !== last.storedAt || fetchId !== last.fetchId)
-        last = { ...last, storedAt, fetchId, version: versions.of(`${storedAt} ${fetchId}`, { storedAt, fetchId }) };
-      version[i] = last.version;
-      addVersion(whole, storedAt, fetchId);
+    const all = inKeyOrderArray(rows);
+    const builder = new BankDaysBuilder(all.length);
+    builder.add(all);
+    return builder.finish(warnings);
+  }
+
+  /**
+   * The same index, BUILD_SLICE rows added per turn of the event loop (`turn`, awaited between slices):
+   * a server building it answers other requests in between.
+   */
+  static async buildInTurns(
+    rows: Iterable<IndexRow>,
+    warnings: readonly RateWarning[],
+    turn: () => Promise<void>,
+  ): Promise<BankDays> {
+    const all = inKeyOrderArray(rows);
+    const builder = new BankDaysBuilder(all.length);
+    for (let from = 0; from < all.length; from += BUILD_SLICE) {
+      if (from > 0) await turn();
+      builder.add(all, from, Math.min(all.length, from + BUILD_SLICE));
     }
-    starts.push(n);
-    const warned = new Map<IsoDate, RateWarning[]>();
-    for (const w of warnings) {
-      let list = warned.get(w.effectiveDate);
-      if (!list) warned.set(w.effectiveDate, (list = []));
-      list.push(w);
-    }
-    return new BankDays(
-      Int32Array.from(days),
-      Uint32Array.from(starts),
-      indexArray(currency, currencies.values.length),
-      currencies.values,
-      maxDigits <= 0xffffffff ? Uint32Array.from(digits) : digits,
-      indexArray(shape, shapes.values.length),
-      shapes.values,
-      new Versions(versions.values),
-      ...byDay(version, starts),
-      verbatim,
-      warned,
-      bankFingerprint(whole, warnings),
-    );
+    return builder.finish(warnings);
+  }
+
+  /** A builder fed rows in key order, slice by slice (a reader of slices need not keep them all). */
+  static builder(): BankDaysBuilder {
+    return new BankDaysBuilder(BUILD_SLICE);
   }
 
   /** The figures held. */
@@ -256,6 +220,129 @@ export class BankDays {
       else hi = mid - 1;
     }
     return -1;
+  }
+}
+
+/** Rows as an array in key order: as given when they are (the store's read), else sorted. */
+function inKeyOrderArray(rows: Iterable<IndexRow>): IndexRow[] {
+  const all = Array.isArray(rows) ? (rows as IndexRow[]) : [...rows];
+  if (!inKeyOrder(all)) all.sort(byKey);
+  return all;
+}
+
+/** A typed array of at least `need` entries holding `array`'s first `used`. */
+function grown<T extends Uint32Array | Float64Array>(array: T, used: number, need: number): T {
+  if (need <= array.length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(need, array.length * 2));
+  next.set(array.subarray(0, used));
+  return next;
+}
+
+/**
+ * Builds a BankDays from rows added in key order (by date then currency), in as many slices as the
+ * caller likes: a slice's rows can be dropped once added, so a build read from the store a slice at a
+ * time never holds every row as objects at once. Rows out of key order are refused.
+ */
+export class BankDaysBuilder {
+  private readonly days: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly currencies = new Table<string>();
+  private readonly shapes = new Table<Shape>();
+  private readonly versions = new Table<Version>();
+  // Typed from the start: a plain array this long would be a slow dictionary.
+  private currency: Uint32Array;
+  private digits: Float64Array;
+  private shape: Uint32Array;
+  private version: Uint32Array;
+  private readonly verbatim = new Map<number, string>();
+  private n = 0;
+  private previous: IndexRow | undefined;
+  private maxDigits = 0;
+  private readonly whole: RowsVersion = { rows: 0, maxStoredAt: "", maxFetchId: 0 };
+  // Neighbours mostly share a shape and a version: the last ones are reused without a lookup.
+  private last = { decimals: -1, unit: NaN, shape: 0, storedAt: "", fetchId: NaN, version: 0 };
+
+  constructor(capacity: number) {
+    const size = Math.max(1, capacity);
+    this.currency = new Uint32Array(size);
+    this.digits = new Float64Array(size);
+    this.shape = new Uint32Array(size);
+    this.version = new Uint32Array(size);
+  }
+
+  /** Adds rows[from, to), which follow the rows added before in key order. */
+  add(rows: readonly IndexRow[], from = 0, to = rows.length): void {
+    const need = this.n + (to - from);
+    this.currency = grown(this.currency, this.n, need);
+    this.digits = grown(this.digits, this.n, need);
+    this.shape = grown(this.shape, this.n, need);
+    this.version = grown(this.version, this.n, need);
+    const { currency, digits, shape, version, verbatim } = this;
+    let last = this.last;
+    for (let r = from; r < to; r++) {
+      const row = rows[r]!;
+      const [date, code, rate, unitMultiplier, storedAt, fetchId] = row;
+      const i = this.n++;
+      if (this.previous === undefined || date !== this.previous[0]) {
+        if (this.previous !== undefined && date < this.previous[0])
+          throw new Error(`day index: ${date} after ${this.previous[0]}`);
+        this.days.push(dayNumber(date));
+        this.starts.push(i);
+      } else if (code <= this.previous[1]) throw new Error(`day index: ${date} ${code} after ${this.previous[1]}`);
+      this.previous = row;
+      currency[i] = this.currencies.of(code, code);
+      const split = splitRate(rate);
+      if (split < 0) verbatim.set(i, rate);
+      const decimals = split < 0 ? 0 : split;
+      const figureDigits = split < 0 ? 0 : splitDigits;
+      digits[i] = figureDigits;
+      if (figureDigits > this.maxDigits) this.maxDigits = figureDigits;
+      if (decimals !== last.decimals || unitMultiplier !== last.unit)
+        last = {
+          ...last,
+          decimals,
+          unit: unitMultiplier,
+          shape: this.shapes.of(`${decimals} ${unitMultiplier}`, { decimals, unitMultiplier }),
+        };
+      shape[i] = last.shape;
+      if (storedAt !== last.storedAt || fetchId !== last.fetchId)
+        last = {
+          ...last,
+          storedAt,
+          fetchId,
+          version: this.versions.of(`${storedAt} ${fetchId}`, { storedAt, fetchId }),
+        };
+      version[i] = last.version;
+      addVersion(this.whole, storedAt, fetchId);
+    }
+    this.last = last;
+  }
+
+  /** The index of the rows added, with the bank's warned figures. */
+  finish(warnings: readonly RateWarning[]): BankDays {
+    const n = this.n;
+    const starts = [...this.starts, n];
+    const warned = new Map<IsoDate, RateWarning[]>();
+    for (const w of warnings) {
+      let list = warned.get(w.effectiveDate);
+      if (!list) warned.set(w.effectiveDate, (list = []));
+      list.push(w);
+    }
+    const digits = this.digits.subarray(0, n);
+    return new BankDays(
+      Int32Array.from(this.days),
+      Uint32Array.from(starts),
+      indexArray(this.currency.subarray(0, n), this.currencies.values.length),
+      this.currencies.values,
+      this.maxDigits <= 0xffffffff ? Uint32Array.from(digits) : digits.slice(),
+      indexArray(this.shape.subarray(0, n), this.shapes.values.length),
+      this.shapes.values,
+      new Versions(this.versions.values),
+      ...byDay(this.version.subarray(0, n), starts),
+      this.verbatim,
+      warned,
+      bankFingerprint(this.whole, warnings),
+    );
   }
 }
 

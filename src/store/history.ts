@@ -313,6 +313,12 @@ export class HistoryReader implements HistoryStore {
             where bank_id = ? order by effective_date, currency`,
         )
         .raw(true),
+      bankRowsAfter: sqlite
+        .prepare(
+          `select effective_date, currency, ${BOUNDED_RATE}, unit_multiplier, stored_at, fetch_id from rates
+            where bank_id = ? and (effective_date, currency) > (?, ?) order by effective_date, currency limit ?`,
+        )
+        .raw(true),
     };
   }
 
@@ -440,6 +446,22 @@ export class HistoryReader implements HistoryStore {
   /** Every stored figure of a bank with its version, by date then currency (one statement, one snapshot). */
   bankRows(bankId: string): IndexRow[] {
     return indexRowsWithinTextBound(bankId, this.statements.bankRows.all(bankId) as IndexRow[]);
+  }
+
+  /**
+   * The next `limit` figures of a bank after (date, currency), in bankRows' order, and where the slice after
+   * them starts (undefined: none left): bankRows read a slice at a time (a day index built in turns,
+   * src/serve/resources/history/day-indexes.ts).
+   */
+  bankRowsAfter(
+    bankId: string,
+    date: IsoDate,
+    currency: string,
+    limit: number,
+  ): { rows: IndexRow[]; next: [IsoDate, string] | undefined } {
+    const read = this.statements.bankRowsAfter.all(bankId, date, currency, limit) as IndexRow[];
+    const last = read.length === limit ? read[read.length - 1]! : undefined;
+    return { rows: indexRowsWithinTextBound(bankId, read), next: last && [last[0], last[1]] };
   }
 
   /** A period source's figures that may be in force within [from, to] (src/store/periods.ts). */

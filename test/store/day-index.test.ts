@@ -85,7 +85,11 @@ describe.each(storeDialects())("the day index on $name", (dialect) => {
 
   it("gives every date's rows, version and warnings as the store does, with and without filters", async () => {
     await reader.refresh();
-    const index = (await new DayIndexes().of(reader, "CNB"))!;
+    const indexes = new DayIndexes();
+    // A first miss does not wait for the index: it is made in turns, the store read meanwhile.
+    expect(indexes.of(reader, "CNB")).toBeUndefined();
+    const index = (await indexes.whenBuilt(reader, "CNB"))!;
+    expect(indexes.of(reader, "CNB")).toBe(index);
     expect(index.size).toBe(DATES.length * CURRENCIES.length);
     expect(await compare(index)).toBe(EVERY.length * FILTERS.length);
     // The exact texts, not only equal to the store's: the long one kept whole.
@@ -99,7 +103,7 @@ describe.each(storeDialects())("the day index on $name", (dialect) => {
   it("follows a correction of one figure, a new date and a warning: the same reads as the store's again", async () => {
     const indexes = new DayIndexes();
     await reader.refresh();
-    const before = (await indexes.of(reader, "CNB"))!;
+    const before = (await indexes.whenBuilt(reader, "CNB"))!;
     // A correction of one figure of a past date (a day of mixed versions), a new date, a warned figure.
     await ingest(
       [
@@ -121,7 +125,7 @@ describe.each(storeDialects())("the day index on $name", (dialect) => {
     );
     await new Promise((resolve) => setImmediate(resolve));
     await reader.refresh();
-    const after = (await indexes.of(reader, "CNB"))!;
+    const after = (await indexes.whenBuilt(reader, "CNB"))!;
     expect(after).not.toBe(before);
     EVERY.push("2025-01-03");
     expect(await compare(after)).toBe(EVERY.length * FILTERS.length);
@@ -130,17 +134,62 @@ describe.each(storeDialects())("the day index on $name", (dialect) => {
     // Nothing committed since: the same index, not built again.
     await new Promise((resolve) => setImmediate(resolve));
     await reader.refresh();
-    expect(await indexes.of(reader, "CNB")).toBe(after);
+    expect(indexes.of(reader, "CNB")).toBe(after);
   });
+
+  it("serves the new state after a commit that lands during a build", async () => {
+    const indexes = new DayIndexes();
+    await reader.refresh();
+    // A commit lands between the build's read of the rows and its read of the warnings.
+    let meddle = true;
+    const meddling = new Proxy(reader, {
+      get(target, name) {
+        if (name === "warnings" && meddle)
+          return async (...args: Parameters<HistoryStore["warnings"]>) => {
+            meddle = false;
+            await ingest([{ effectiveDate: "2024-12-20", currency: "USD", rate: "24.777" }]);
+            return target.warnings(...args);
+          };
+        const value = Reflect.get(target, name, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    expect(indexes.of(meddling, "CNB")).toBeUndefined();
+    const days = (await indexes.whenBuilt(meddling, "CNB"))!;
+    expect(meddle).toBe(false);
+    expect(days.day("2024-12-20", ["USD"]).rows[0]!.rate).toBe("24.777");
+    expect(await compare(days)).toBe(EVERY.length * FILTERS.length);
+  });
+
+  it.runIf(dialect.name === "sqlite")(
+    "reads a SQLite bank's rows in slices, together the same rows in the same order",
+    () => {
+      const sqlite = reader as HistoryReader;
+      const all = [...sqlite.bankRows("CNB")];
+      const sliced = [];
+      let after: [string, string] | undefined = ["", ""];
+      let slices = 0;
+      while (after) {
+        const slice = sqlite.bankRowsAfter("CNB", after[0], after[1], 5);
+        sliced.push(...slice.rows);
+        after = slice.next;
+        slices++;
+      }
+      expect(all.length).toBeGreaterThan(10);
+      expect(sliced).toEqual(all);
+      expect(slices).toBe(Math.floor(all.length / 5) + 1);
+    },
+  );
 
   it("keeps no index under a bound of 0 (EXRATES_DAY_INDEX_MB=0), or for a bank larger than the bound", async () => {
     await reader.refresh();
     expect(dayIndexBytes({ EXRATES_DAY_INDEX_MB: "0" })).toBe(0);
     expect(dayIndexBytes({})).toBeGreaterThan(100 * 1024 * 1024);
     expect(() => dayIndexBytes({ EXRATES_DAY_INDEX_MB: "lots" })).toThrow(/EXRATES_DAY_INDEX_MB/);
-    expect(await new DayIndexes(0).of(reader, "CNB")).toBeUndefined();
+    expect(await new DayIndexes(0).whenBuilt(reader, "CNB")).toBeUndefined();
     const tiny = new DayIndexes(64);
-    expect(await tiny.of(reader, "CNB")).toBeUndefined();
+    expect(await tiny.whenBuilt(reader, "CNB")).toBeUndefined();
+    expect(tiny.of(reader, "CNB")).toBeUndefined();
     expect(tiny.size.banks).toBe(0);
   });
 });

@@ -117,7 +117,7 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
             store.generation(),
             () => versionKey(store.versionOf(id, date, date, currencies)),
             () => {
-              const days = indexes.now(store, id);
+              const days = indexes.of(store, id);
               if (days) return made(days.day(date, currencies), days.warnings(date));
               return made(store.ratesWithVersion(id, date, currencies), store.warnings(id, date, date));
             },
@@ -127,7 +127,7 @@ export const dated: Handler = async (ctx, req, res, head, route, query) => {
             store.generation(),
             async () => versionKey(await store.versionOf(id, date, date, currencies)),
             async () => {
-              const days = await indexes.of(store, id);
+              const days = indexes.of(store, id);
               if (days) return made(days.day(date, currencies), days.warnings(date));
               return made(await store.ratesWithVersion(id, date, currencies), await store.warnings(id, date, date));
             },

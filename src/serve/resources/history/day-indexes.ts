@@ -1,15 +1,17 @@
 // The in-memory indexes of banks' stored days (src/store/day-index.ts) that a dated lookup missing the
-// cache of answers reads instead of the store: built on a bank's first miss, from one read of all its
-// rows, and kept current by the store's generation. After a commit, a bank's index is checked once
-// against the version of all its rows and its warned figures (what every dated ETag is made of); an
-// ingest of another bank keeps it, a change to one of its figures builds it again.
+// cache of answers reads instead of the store: made after a bank's first miss from a read of all its
+// rows, in turns of the event loop (misses read the store meanwhile), and kept current by the store's
+// generation. After a commit, a bank's index is checked once against the version of all its rows and
+// its warned figures (what every dated ETag is made of); an ingest of another bank keeps it, a change
+// to one of its figures builds it again. A build during which another connection commits is dropped
+// (its reads would mix two states) and made again at the next miss.
 //
 // Bounded by bytes (DAY_INDEX_BYTES, least recently used bank dropped first): about 8 bytes a figure,
 // so that ninety banks of twenty years (16 million figures) fit.
 import { LRUCache } from "lru-cache";
 
 import { BankDays, bankFingerprint } from "../../../store/day-index.js";
-import type { Eventually, HistoryReader, HistoryStore, RateWarning, RowsVersion } from "../../../store/history.js";
+import { HistoryReader, type HistoryStore } from "../../../store/history.js";
 
 /** At most this many bytes of indexes are kept by default. */
 export const DAY_INDEX_BYTES = 160 * 1024 * 1024;
@@ -28,23 +30,18 @@ export function dayIndexBytes(env: Readonly<Record<string, string | undefined>> 
 
 const FIRST = "0000-01-01";
 const LAST = "9999-12-31";
+/** Rows read from SQLite per turn of a build in turns: ~10 ms on a quiet core, ~35 ms with the core shared ten ways. */
+const READ_SLICE = 4096;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Entry {
   days: BankDays;
   generation: number;
 }
 
-/** Both values, now when both are, else later. */
-function both<A, B>(a: Eventually<A>, b: Eventually<B>): Eventually<[A, B]> {
-  return a instanceof Promise || b instanceof Promise ? Promise.all([a, b]) : [a, b];
-}
-function then<T, U>(value: Eventually<T>, f: (v: T) => Eventually<U>): Eventually<U> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
-
 export class DayIndexes {
-  /** Indexes being read (PostgreSQL): requests arriving meanwhile share the read. */
-  private readonly pending = new Map<string, Promise<BankDays | undefined>>();
+  /** Banks whose index is being checked or built in turns. */
+  private readonly building = new Map<string, Promise<unknown>>();
   /** Banks whose index alone is larger than the bound: read from the store. */
   private readonly tooLarge = new Set<string>();
 
@@ -61,49 +58,95 @@ export class DayIndexes {
     return { banks: this.banks?.size ?? 0, bytes: this.banks?.calculatedSize ?? 0 };
   }
 
-  /** The bank's index on SQLite (every read synchronous); undefined when it is too large to keep. */
-  now(store: HistoryReader, id: string): BankDays | undefined {
-    return this.of(store, id) as BankDays | undefined;
-  }
-
-  /** The bank's index, current for the store's generation; undefined when it is too large to keep. */
-  of(store: HistoryStore, id: string): Eventually<BankDays | undefined> {
+  /**
+   * The bank's index when one is current for the store's generation; else undefined, and its check or
+   * build is started (unless one is under way, or the bank is too large to keep). That is done in turns
+   * of the event loop (on SQLite a slice of rows read, then a slice indexed, per turn; on PostgreSQL one
+   * asynchronous read, then a slice indexed per turn), while the miss that starts it and those meanwhile
+   * read the store as without an index: no request waits behind a whole bank's build (~290 ms for
+   * 182,630 figures on a quiet core).
+   */
+  of(store: HistoryStore, id: string): BankDays | undefined {
     if (!this.banks || this.tooLarge.has(id)) return undefined;
     const generation = store.generation();
     const entry = this.banks.get(id);
     if (entry && entry.generation === generation) return entry.days;
-    const waiting = this.pending.get(id);
-    if (waiting) return waiting;
-    const made = entry ? this.checked(store, id, entry, generation) : this.built(store, id, generation);
-    if (made instanceof Promise) {
-      const shared = made.finally(() => this.pending.delete(id));
-      this.pending.set(id, shared);
-      return shared;
+    if (!this.building.has(id)) {
+      const made = this.madeInTurns(store, id, entry, generation)
+        .catch(() => undefined) // a failed read leaves no index: the next miss starts again
+        .finally(() => this.building.delete(id));
+      this.building.set(id, made);
     }
-    return made;
+    return undefined;
   }
 
-  /** The entry, if its bank's rows and warnings are still those it was built from, else a new one. */
-  private checked(store: HistoryStore, id: string, entry: Entry, generation: number): Eventually<BankDays | undefined> {
-    const now = both<RowsVersion, RateWarning[]>(store.versionOf(id, FIRST, LAST), store.warnings(id, FIRST, LAST));
-    return then(now, ([version, warnings]) => {
-      if (bankFingerprint(version, warnings) !== entry.days.fingerprint) return this.built(store, id, generation);
-      entry.generation = generation;
-      return entry.days;
-    });
+  /**
+   * The bank's index, waiting for a build under way (and starting one) as a first miss's request never
+   * does: for tests and benches. Undefined when the bank has no index to keep.
+   */
+  async whenBuilt(store: HistoryStore, id: string): Promise<BankDays | undefined> {
+    for (let tries = 0; tries < 3; tries++) {
+      const days = this.of(store, id);
+      if (days || !this.building.has(id)) return days;
+      await this.building.get(id);
+    }
+    return this.of(store, id);
   }
 
-  private built(store: HistoryStore, id: string, generation: number): Eventually<BankDays | undefined> {
-    const read = both(store.bankRows(id), store.warnings(id, FIRST, LAST));
-    return then(read, ([rows, warnings]) => {
-      const days = BankDays.build(rows, warnings);
-      if (days.bytes > this.maxBytes) {
-        this.banks!.delete(id);
-        this.tooLarge.add(id);
-        return undefined;
+  /** The entry checked against the store, else built again, in turns; dropped if the store changes meanwhile. */
+  private async madeInTurns(store: HistoryStore, id: string, entry: Entry | undefined, generation: number) {
+    // Anything another connection committed since `generation` was read makes the index's reads a mix.
+    const unchanged = async () => (await store.refresh()) === generation;
+    await turn();
+    if (!(await unchanged())) return;
+    if (entry) {
+      const [version, warnings] = await Promise.all([
+        store.versionOf(id, FIRST, LAST),
+        store.warnings(id, FIRST, LAST),
+      ]);
+      if (!(await unchanged())) return;
+      if (bankFingerprint(version, warnings) === entry.days.fingerprint) {
+        entry.generation = generation;
+        return;
       }
-      this.banks!.set(id, { days, generation });
-      return days;
-    });
+      await turn();
+    }
+    const days = await this.builtInTurns(store, id, unchanged);
+    if (!days || !(await unchanged())) return;
+    if (days.bytes > this.maxBytes) {
+      this.banks!.delete(id);
+      this.tooLarge.add(id);
+      return;
+    }
+    this.banks!.set(id, { days, generation });
+  }
+
+  /**
+   * The bank's index from its rows and warnings: on SQLite read and added READ_SLICE rows per turn, on
+   * PostgreSQL read at once (asynchronously) then added in turns. Undefined when the store changed meanwhile.
+   */
+  private async builtInTurns(store: HistoryStore, id: string, unchanged: () => Promise<boolean>) {
+    const warnings = () => store.warnings(id, FIRST, LAST);
+    if (!(store instanceof HistoryReader)) {
+      const rows = await store.bankRows(id);
+      if (!(await unchanged())) return undefined;
+      return BankDays.buildInTurns(rows, await warnings(), turn);
+    }
+    const builder = await this.readInTurns(store, id, unchanged);
+    return builder?.finish(await warnings());
+  }
+
+  /** A SQLite bank's rows read and added READ_SLICE per turn; undefined when the store changed meanwhile. */
+  private async readInTurns(store: HistoryReader, id: string, unchanged: () => Promise<boolean>) {
+    const builder = BankDays.builder();
+    let after: [string, string] | undefined = ["", ""];
+    while (after) {
+      const slice = store.bankRowsAfter(id, after[0], after[1], READ_SLICE);
+      builder.add(slice.rows);
+      after = slice.next;
+      await turn();
+      if (!(await unchanged())) return undefined;
+    }
+    return builder;
   }
 }
