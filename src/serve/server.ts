@@ -28,6 +28,7 @@ import {
   trackSockets,
   type ConnectionLimits,
 } from "./http/connections.js";
+import { closeIdleConnections } from "./http/idle.js";
 import { sendProblem } from "./http/respond.js";
 import { createRouter } from "./http/router.js";
 import { ServerMetrics } from "./metrics.js";
@@ -134,6 +135,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const metrics = new ServerMetrics(store && isPostgres(store) ? store : config.databasePath, options.status);
   answerRequests(server, router, metrics, log);
   const sockets = limitConnections(server, limits, trustedProxies, summary);
+  closeIdleConnections(server, sockets, limits.idleMs);
   const metricsServer = await startMetrics(config, metrics, log).catch((error: Error) => {
     server.close();
     history.close();

@@ -1,5 +1,5 @@
-// The server's connection limits: a socket that never sends a byte is closed (the timeout runs from
-// accept), connections beyond the cap are closed at accept with one log line, a body over the limit
+// The server's connection limits: a socket that never sends a byte, or stops halfway through a request,
+// is closed (the idle limit runs from accept) while a quiet event stream is left open, connections beyond the cap are closed at accept with one log line, a body over the limit
 // closes the connection instead of being read, and a request with two Host headers is refused.
 import { connect, type Socket } from "node:net";
 import { Writable } from "node:stream";
@@ -39,6 +39,39 @@ describe("connection limits", () => {
       // The server still answers.
       expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
     } finally {
+      await h.close();
+    }
+  });
+
+  it("closes a connection quiet halfway through its request, long before the headers' 20 s deadline", async () => {
+    const h = await startHarness({ server: { limits: { idleMs: 200 } } });
+    try {
+      const socket = await open(h.url);
+      socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+      const started = Date.now();
+      expect(await closed(socket)).toBe("");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("leaves an event stream open while it is quiet for longer than the idle limit", async () => {
+    const h = await startHarness({ server: { limits: { idleMs: 100 } } });
+    const socket = await open(h.url);
+    try {
+      let got = "";
+      let isClosed = false;
+      socket.on("data", (c: Buffer) => (got += c.toString("latin1")));
+      socket.on("close", () => (isClosed = true));
+      socket.write(`GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${await h.token()}\r\n\r\n`);
+      await until(() => Promise.resolve(got.includes("retry: 3000")));
+      expect(got).toMatch(/^HTTP\/1\.1 200 /);
+      // Eight idle limits of silence (the sweep runs every quarter of one).
+      await new Promise((r) => setTimeout(r, 800));
+      expect(isClosed).toBe(false);
+    } finally {
+      socket.destroy();
       await h.close();
     }
   });

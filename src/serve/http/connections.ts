@@ -1,5 +1,5 @@
 // The listening socket and its limits: a connection that sends nothing is closed `idleMs` after it was
-// accepted (and any connection idle that long), headers must arrive within 20 s and a request within
+// accepted (and any connection idle that long, swept every quarter of idleMs), headers must arrive within 20 s and a request within
 // 30 s (checked every second), at most `maxConnections` are open at once and `perAddress` from one
 // address (the next ones are closed at accept), a request with two Host headers is refused, and one node:http cannot parse gets a bare
 // status line. At shutdown, requests in flight get a grace period, then every connection goes.
@@ -59,9 +59,7 @@ export async function listen(port: number, host: string, limits: ConnectionLimit
     // How often the two timeouts above are checked (Node's default, 30 s, lets a slow sender stay 50 s).
     connectionsCheckingInterval: 1_000,
   });
-  // Inactivity from accept: a socket that never sends a byte is destroyed after idleMs (node:http
-  // destroys a socket whose timeout fires when nothing else listens for it).
-  server.setTimeout(limits.idleMs);
+  // Inactivity from accept is swept by closeIdleConnections (idle.ts), not a socket timeout (see there).
   server.maxConnections = limits.maxConnections;
   await listening(server, port, host);
   return server;

@@ -15,6 +15,7 @@ import type { Logger } from "../../../log.js";
 import type { Store } from "../../../store/database.js";
 import { eventPayload, toEvent, type StoredEvent } from "../../../store/events.js";
 import type { Handler, ServeContext } from "../../context.js";
+import { keepOpen } from "../../http/idle.js";
 import { PROBLEM_TYPES, sendProblem } from "../../http/respond.js";
 import { sharedReader, sqliteReader, type EventReader } from "./readers.js";
 
@@ -174,9 +175,9 @@ class Stream implements EventStream {
       count(this.byAddress, address, -1);
     });
     this.open200(res, head);
-    // The server's idle timeout is for requests; this response is meant to stay open, so a peer that
+    // The server's idle sweep is for requests; this response is meant to stay open, so a peer that
     // vanished is found by TCP keep-alive probes instead.
-    req.socket.setTimeout(0);
+    keepOpen(req.socket);
     req.socket.setKeepAlive(true, 30_000);
     res.write(`retry: 3000\n\n`);
     void this.serially(() => this.subscribe(source, req, res, asked.banks, asked.replayFrom));
